@@ -1,0 +1,62 @@
+//! Reading and writing map files: the course's data file and MovingAI `.map` / `.scen`.
+
+use std::fmt;
+
+pub mod course;
+pub mod movingai;
+
+/// The largest map file accepted, in bytes (a 2048x2048 map with line ends fits easily).
+pub const MAX_FILE_BYTES: usize = 8 * 1024 * 1024;
+
+/// A problem in a map or scenario file, with the 1-based line it was found on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// 1-based line number; 0 when the problem is with the file as a whole.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl ParseError {
+    pub(crate) fn new(line: usize, message: impl Into<String>) -> Self {
+        Self { line, message: message.into() }
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "line {}: {}", self.line, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Refuses files over [`MAX_FILE_BYTES`].
+pub(crate) fn check_file_size(text: &str) -> Result<(), ParseError> {
+    if text.len() > MAX_FILE_BYTES {
+        return Err(ParseError::new(
+            0,
+            format!("the file is {} bytes, over the limit of {MAX_FILE_BYTES}", text.len()),
+        ));
+    }
+    Ok(())
+}
+
+/// Shortens user text quoted in an error message.
+pub(crate) fn quote(text: &str) -> String {
+    let short: String = text.chars().take(24).collect();
+    if short.len() < text.len() {
+        format!("{short:?}...")
+    } else {
+        format!("{short:?}")
+    }
+}
+
+/// Lines with their 1-based numbers, without line ends (LF or CRLF).
+pub(crate) fn numbered_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines().enumerate().map(|(i, l)| (i + 1, l.strip_suffix('\r').unwrap_or(l)))
+}

@@ -1,0 +1,440 @@
+//! The grid: a flat row-major array of one byte per cell, and the rules for moving on it.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A cell value that blocks movement.
+pub const WALL: u8 = 0;
+/// A cell value for ordinary ground: entering it costs one move.
+pub const GROUND: u8 = 1;
+/// The largest width or height a grid may have.
+///
+/// The largest MovingAI maps are 1024x1024; the limit leaves room above that while keeping
+/// the per-cell search buffers of a browser tab well under 100 MB.
+pub const MAX_SIDE: usize = 2048;
+
+/// A cell position: `x` is the column and `y` the row, both 0-based from the top-left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Point {
+    /// Column, 0-based from the left.
+    pub x: usize,
+    /// Row, 0-based from the top.
+    pub y: usize,
+}
+
+impl Point {
+    /// Makes a point from a column and a row.
+    pub const fn new(x: usize, y: usize) -> Self {
+        Self { x, y }
+    }
+}
+
+impl fmt::Display for Point {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({},{})", self.x, self.y)
+    }
+}
+
+/// Why a grid could not be made or changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GridError {
+    /// Width or height is zero.
+    Empty {
+        /// Requested width.
+        width: usize,
+        /// Requested height.
+        height: usize,
+    },
+    /// Width or height is over [`MAX_SIDE`].
+    TooLarge {
+        /// Requested width.
+        width: usize,
+        /// Requested height.
+        height: usize,
+    },
+    /// The cell slice does not hold `width * height` values.
+    WrongCellCount {
+        /// `width * height`.
+        expected: usize,
+        /// Cells given.
+        found: usize,
+    },
+    /// A position outside the grid.
+    OutOfBounds {
+        /// Column asked for.
+        x: i64,
+        /// Row asked for.
+        y: i64,
+        /// Grid width.
+        width: usize,
+        /// Grid height.
+        height: usize,
+    },
+}
+
+impl fmt::Display for GridError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Empty { width, height } => {
+                write!(f, "a grid of {width}x{height} has no cells")
+            }
+            Self::TooLarge { width, height } => write!(
+                f,
+                "a grid of {width}x{height} is over the limit of {MAX_SIDE}x{MAX_SIDE}"
+            ),
+            Self::WrongCellCount { expected, found } => {
+                write!(f, "expected {expected} cells, found {found}")
+            }
+            Self::OutOfBounds { x, y, width, height } => write!(
+                f,
+                "({x},{y}) is outside the {width}x{height} grid (x must be 0..{width}, y 0..{height})"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for GridError {}
+
+/// A rectangular grid of cells. `0` is a wall, `1` ordinary ground, and larger values are
+/// terrain costs: entering a cell of value `t` costs `t` times the length of the move.
+///
+/// ```
+/// use pathlab_core::grid::{Grid, Point, WALL};
+/// let mut grid = Grid::new(3, 2).unwrap();
+/// grid.set(Point::new(1, 0), WALL).unwrap();
+/// assert!(!grid.is_passable(Point::new(1, 0)));
+/// assert_eq!(grid.cells(), &[1, 0, 1, 1, 1, 1]);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Grid {
+    width: usize,
+    height: usize,
+    cells: Vec<u8>,
+}
+
+impl Grid {
+    /// Checks that a grid of this size may be made.
+    pub fn check_size(width: usize, height: usize) -> Result<(), GridError> {
+        if width == 0 || height == 0 {
+            return Err(GridError::Empty { width, height });
+        }
+        if width > MAX_SIDE || height > MAX_SIDE {
+            return Err(GridError::TooLarge { width, height });
+        }
+        Ok(())
+    }
+
+    /// A grid of open ground.
+    pub fn new(width: usize, height: usize) -> Result<Self, GridError> {
+        Self::check_size(width, height)?;
+        Ok(Self { width, height, cells: vec![GROUND; width * height] })
+    }
+
+    /// A grid from row-major cell values.
+    pub fn from_cells(width: usize, height: usize, cells: Vec<u8>) -> Result<Self, GridError> {
+        Self::check_size(width, height)?;
+        if cells.len() != width * height {
+            return Err(GridError::WrongCellCount { expected: width * height, found: cells.len() });
+        }
+        Ok(Self { width, height, cells })
+    }
+
+    /// Number of columns.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Number of rows.
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    /// Number of cells.
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// Always false: a grid has at least one cell.
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
+    /// The row-major cell values.
+    pub fn cells(&self) -> &[u8] {
+        &self.cells
+    }
+
+    /// True when `(x, y)` lies inside the grid.
+    pub fn contains(&self, x: i64, y: i64) -> bool {
+        x >= 0 && y >= 0 && (x as usize) < self.width && (y as usize) < self.height
+    }
+
+    /// Checks that `(x, y)` lies inside the grid and returns it as a point.
+    pub fn point(&self, x: i64, y: i64) -> Result<Point, GridError> {
+        if self.contains(x, y) {
+            Ok(Point::new(x as usize, y as usize))
+        } else {
+            Err(GridError::OutOfBounds { x, y, width: self.width, height: self.height })
+        }
+    }
+
+    /// Row-major index of a point (which must be inside the grid).
+    pub fn index(&self, p: Point) -> usize {
+        debug_assert!(p.x < self.width && p.y < self.height);
+        p.y * self.width + p.x
+    }
+
+    /// The point at a row-major index.
+    pub fn point_at(&self, index: usize) -> Point {
+        Point::new(index % self.width, index / self.width)
+    }
+
+    /// The value of a cell, or `None` outside the grid.
+    pub fn get(&self, p: Point) -> Option<u8> {
+        (p.x < self.width && p.y < self.height).then(|| self.cells[self.index(p)])
+    }
+
+    /// True when the cell is inside the grid and not a wall.
+    pub fn is_passable(&self, p: Point) -> bool {
+        self.get(p).is_some_and(|c| c != WALL)
+    }
+
+    /// Sets a cell's value.
+    pub fn set(&mut self, p: Point, value: u8) -> Result<(), GridError> {
+        let i = self.point(p.x as i64, p.y as i64)?;
+        let i = self.index(i);
+        self.cells[i] = value;
+        Ok(())
+    }
+
+    /// Calls `visit(neighbour_index, diagonal)` for every cell reachable in one move from
+    /// `index` under `rule`, in the documented order: N, E, S, W, then NE, SE, SW, NW.
+    #[inline]
+    pub fn for_each_neighbour(&self, index: usize, rule: Diagonal, mut visit: impl FnMut(usize, bool)) {
+        let w = self.width;
+        let x = index % w;
+        let y = index / w;
+        let c = &self.cells;
+        let n = y > 0 && c[index - w] != WALL;
+        let e = x + 1 < w && c[index + 1] != WALL;
+        let s = y + 1 < self.height && c[index + w] != WALL;
+        let wst = x > 0 && c[index - 1] != WALL;
+        if n {
+            visit(index - w, false);
+        }
+        if e {
+            visit(index + 1, false);
+        }
+        if s {
+            visit(index + w, false);
+        }
+        if wst {
+            visit(index - 1, false);
+        }
+        if rule == Diagonal::Never {
+            return;
+        }
+        let in_n = y > 0;
+        let in_e = x + 1 < w;
+        let in_s = y + 1 < self.height;
+        let in_w = x > 0;
+        if in_n && in_e && c[index - w + 1] != WALL && rule.allows(n, e) {
+            visit(index - w + 1, true);
+        }
+        if in_s && in_e && c[index + w + 1] != WALL && rule.allows(s, e) {
+            visit(index + w + 1, true);
+        }
+        if in_s && in_w && c[index + w - 1] != WALL && rule.allows(s, wst) {
+            visit(index + w - 1, true);
+        }
+        if in_n && in_w && c[index - w - 1] != WALL && rule.allows(n, wst) {
+            visit(index - w - 1, true);
+        }
+    }
+
+    /// True when one move from `a` to `b` is legal under `rule` (both passable, adjacent, and
+    /// for a diagonal move the rule allows it).
+    pub fn is_legal_move(&self, a: Point, b: Point, rule: Diagonal) -> bool {
+        if !self.is_passable(a) || !self.is_passable(b) {
+            return false;
+        }
+        let dx = b.x as i64 - a.x as i64;
+        let dy = b.y as i64 - a.y as i64;
+        match (dx.abs(), dy.abs()) {
+            (1, 0) | (0, 1) => true,
+            (1, 1) => {
+                let side_x = self.is_passable(Point::new(b.x, a.y));
+                let side_y = self.is_passable(Point::new(a.x, b.y));
+                rule != Diagonal::Never && rule.allows(side_x, side_y)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Declares a `#[repr(u8)]` enum with kebab-case names for the URL, the CLI and the page.
+macro_rules! named_enum {
+    ($(#[$meta:meta])* $name:ident, $what:literal { $($(#[$vmeta:meta])* $variant:ident = $value:literal, $text:literal;)+ }) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[repr(u8)]
+        pub enum $name {
+            $($(#[$vmeta])* $variant = $value,)+
+        }
+
+        impl $name {
+            /// Every value, in declaration order.
+            pub const ALL: &'static [Self] = &[$(Self::$variant),+];
+
+            /// The name used in URLs, the CLI and the page.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(Self::$variant => $text,)+
+                }
+            }
+        }
+
+        impl ::std::str::FromStr for $name {
+            type Err = $crate::grid::UnknownName;
+
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                match s {
+                    $($text => Ok(Self::$variant),)+
+                    _ => Err($crate::grid::UnknownName {
+                        what: $what,
+                        given: s.to_string(),
+                        known: &[$($text),+],
+                    }),
+                }
+            }
+        }
+
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+    };
+}
+pub(crate) use named_enum;
+
+/// A name that matches none of an enum's values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownName {
+    /// What kind of name was expected ("algorithm", "heuristic", ...).
+    pub what: &'static str,
+    /// The name given.
+    pub given: String,
+    /// The names that are accepted.
+    pub known: &'static [&'static str],
+}
+
+impl fmt::Display for UnknownName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let given: String = self.given.chars().take(40).collect();
+        write!(f, "unknown {} {:?}; expected one of: {}", self.what, given, self.known.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownName {}
+
+named_enum! {
+    /// Which diagonal moves are allowed. `Never` makes the grid 4-connected.
+    ///
+    /// For a diagonal move, the two cells beside it (sharing an edge with both ends) decide:
+    ///
+    /// ```
+    /// use pathlab_core::grid::Diagonal;
+    /// assert_eq!("no-corner-cutting".parse::<Diagonal>().unwrap(), Diagonal::NoCornerCutting);
+    /// assert!(!Diagonal::NoCornerCutting.allows(true, false));
+    /// assert!(Diagonal::AtMostOneBlocked.allows(true, false));
+    /// ```
+    Diagonal, "diagonal rule" {
+        /// No diagonal moves: 4-connected.
+        Never = 0, "never";
+        /// Diagonal only when both side cells are open (the MovingAI convention).
+        NoCornerCutting = 1, "no-corner-cutting";
+        /// Diagonal when at least one side cell is open.
+        AtMostOneBlocked = 2, "at-most-one-blocked";
+        /// Diagonal whenever the target cell is open, even between two walls.
+        Always = 3, "always";
+    }
+}
+
+impl Diagonal {
+    /// Whether a diagonal move is allowed given whether each of its two side cells is open.
+    #[inline]
+    pub const fn allows(self, side_a_open: bool, side_b_open: bool) -> bool {
+        match self {
+            Self::Never => false,
+            Self::NoCornerCutting => side_a_open && side_b_open,
+            Self::AtMostOneBlocked => side_a_open || side_b_open,
+            Self::Always => true,
+        }
+    }
+
+    /// True for the rules that allow some diagonal moves.
+    pub const fn is_eight_connected(self) -> bool {
+        !matches!(self, Self::Never)
+    }
+}
+
+named_enum! {
+    /// What a straight and a diagonal move cost on ground.
+    ///
+    /// ```
+    /// use pathlab_core::grid::Costs;
+    /// assert_eq!(Costs::Integer.straight(), 10.0);
+    /// assert_eq!(Costs::Integer.diagonal(), 14.0);
+    /// assert_eq!(Costs::Real.diagonal(), std::f64::consts::SQRT_2);
+    /// ```
+    Costs, "cost model" {
+        /// Straight 1, diagonal sqrt(2): true distances, as in the MovingAI optima.
+        Real = 0, "real";
+        /// Straight 10, diagonal 14: the course's integer costs for working by hand.
+        Integer = 1, "integer";
+    }
+}
+
+impl Costs {
+    /// Cost of a straight move onto ground.
+    #[inline]
+    pub const fn straight(self) -> f64 {
+        match self {
+            Self::Real => 1.0,
+            Self::Integer => 10.0,
+        }
+    }
+
+    /// Cost of a diagonal move onto ground.
+    #[inline]
+    pub const fn diagonal(self) -> f64 {
+        match self {
+            Self::Real => std::f64::consts::SQRT_2,
+            Self::Integer => 14.0,
+        }
+    }
+
+    /// Cost of a move onto a cell of value `terrain` (1 for ground).
+    #[inline]
+    pub fn step(self, diagonal: bool, terrain: u8) -> f64 {
+        let base = if diagonal { self.diagonal() } else { self.straight() };
+        if terrain == GROUND {
+            base
+        } else {
+            base * f64::from(terrain)
+        }
+    }
+}
+
+impl FromStr for Point {
+    type Err = String;
+
+    /// Parses `"x,y"`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let (x, y) = s.split_once(',').ok_or_else(|| format!("expected x,y, found {s:?}"))?;
+        let x = x.trim().parse().map_err(|_| format!("bad x in {s:?}"))?;
+        let y = y.trim().parse().map_err(|_| format!("bad y in {s:?}"))?;
+        Ok(Self::new(x, y))
+    }
+}

@@ -1,0 +1,314 @@
+//! Searches you can step through, one expansion at a time.
+//!
+//! Every algorithm here runs in the same [`Search`] stepper: the open list and the order
+//! in which it gives up nodes is what tells them apart (see each algorithm's file).
+//!
+//! ```
+//! use pathlab_core::grid::{Grid, Point};
+//! use pathlab_core::search::{Algorithm, Search, SearchConfig, Status};
+//! let grid = Grid::new(4, 1).unwrap();
+//! let mut search = Search::new(
+//!     grid, Point::new(0, 0), Point::new(3, 0), SearchConfig::new(Algorithm::AStar),
+//! ).unwrap();
+//! search.step();
+//! assert_eq!(search.expanded(), 1);
+//! assert_eq!(search.run(), Status::Found);
+//! assert_eq!(search.cost(), Some(3.0));
+//! ```
+
+use std::fmt;
+
+use crate::grid::{named_enum, Costs, Diagonal, GridError, Point};
+use crate::heuristic::Heuristic;
+
+pub mod astar;
+pub mod bfs;
+pub mod dfs;
+pub mod dijkstra;
+mod engine;
+pub mod greedy;
+
+pub use engine::Search;
+
+named_enum! {
+    /// The search algorithms the stepper runs.
+    Algorithm, "algorithm" {
+        /// Breadth-first search: first in, first out; ignores costs when choosing.
+        Bfs = 0, "bfs";
+        /// Depth-first search: last in, first out.
+        Dfs = 1, "dfs";
+        /// Dijkstra: lowest cost so far (g) first.
+        Dijkstra = 2, "dijkstra";
+        /// Greedy best-first: lowest estimate to the goal (h) first.
+        Greedy = 3, "greedy";
+        /// A*: lowest f = g + weight x h first.
+        AStar = 4, "astar";
+    }
+}
+
+named_enum! {
+    /// What the page paints for each cell; one byte per cell in [`Search::states`].
+    CellState, "cell state" {
+        /// Not reached yet.
+        Unseen = 0, "unseen";
+        /// On the open list (the frontier).
+        Open = 1, "open";
+        /// Expanded: on the closed list.
+        Closed = 2, "closed";
+        /// The node the last step expanded.
+        Current = 3, "current";
+        /// On the path found.
+        Path = 4, "path";
+    }
+}
+
+named_enum! {
+    /// Where a search stands.
+    Status, "status" {
+        /// No step taken yet.
+        Ready = 0, "ready";
+        /// Some steps taken, no answer yet.
+        Searching = 1, "searching";
+        /// The goal was reached; the path and cost are known.
+        Found = 2, "found";
+        /// The open list ran dry: the goal cannot be reached.
+        NoPath = 3, "no-path";
+    }
+}
+
+impl Status {
+    /// True once the search has an answer.
+    pub const fn is_finished(self) -> bool {
+        matches!(self, Self::Found | Self::NoPath)
+    }
+}
+
+/// The settings of a search.
+///
+/// ```
+/// use pathlab_core::grid::{Costs, Diagonal};
+/// use pathlab_core::heuristic::Heuristic;
+/// use pathlab_core::search::{Algorithm, SearchConfig};
+/// let config = SearchConfig::new(Algorithm::AStar)
+///     .heuristic(Heuristic::Manhattan)
+///     .diagonal(Diagonal::Never)
+///     .costs(Costs::Integer)
+///     .weight(1.5);
+/// assert!(config.validate().is_ok());
+/// assert!(SearchConfig::new(Algorithm::AStar).weight(0.5).validate().is_err());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchConfig {
+    /// Which algorithm orders the open list.
+    pub algorithm: Algorithm,
+    /// The estimate used by A* and greedy best-first.
+    pub heuristic: Heuristic,
+    /// A* multiplies h by this (1 or more); 1 is plain A*.
+    pub weight: f64,
+    /// Which diagonal moves are allowed.
+    pub diagonal: Diagonal,
+    /// What moves cost.
+    pub costs: Costs,
+}
+
+impl SearchConfig {
+    /// Defaults: octile heuristic, weight 1, no corner cutting, real costs.
+    pub const fn new(algorithm: Algorithm) -> Self {
+        Self {
+            algorithm,
+            heuristic: Heuristic::Octile,
+            weight: 1.0,
+            diagonal: Diagonal::NoCornerCutting,
+            costs: Costs::Real,
+        }
+    }
+
+    /// Sets the heuristic.
+    #[must_use]
+    pub const fn heuristic(mut self, heuristic: Heuristic) -> Self {
+        self.heuristic = heuristic;
+        self
+    }
+
+    /// Sets the A* weight.
+    #[must_use]
+    pub const fn weight(mut self, weight: f64) -> Self {
+        self.weight = weight;
+        self
+    }
+
+    /// Sets the diagonal rule.
+    #[must_use]
+    pub const fn diagonal(mut self, diagonal: Diagonal) -> Self {
+        self.diagonal = diagonal;
+        self
+    }
+
+    /// Sets the cost model.
+    #[must_use]
+    pub const fn costs(mut self, costs: Costs) -> Self {
+        self.costs = costs;
+        self
+    }
+
+    /// Checks the weight: a finite number of at least 1.
+    pub fn validate(&self) -> Result<(), SearchError> {
+        if self.weight.is_finite() && self.weight >= 1.0 && self.weight <= MAX_WEIGHT {
+            Ok(())
+        } else {
+            Err(SearchError::BadWeight(self.weight))
+        }
+    }
+
+    /// True when this configuration always finds a cheapest path: Dijkstra, and A* with
+    /// weight 1 and an admissible heuristic. Breadth-first search is cheapest only on a
+    /// 4-connected grid without terrain, which this cannot see, so it reports false.
+    pub fn is_optimal(&self) -> bool {
+        match self.algorithm {
+            Algorithm::Dijkstra => true,
+            Algorithm::AStar => {
+                self.weight == 1.0 && self.heuristic.is_admissible(self.diagonal, self.costs)
+            }
+            Algorithm::Bfs | Algorithm::Dfs | Algorithm::Greedy => false,
+        }
+    }
+}
+
+/// The largest A* weight accepted; beyond it A* is greedy best-first in all but name.
+pub const MAX_WEIGHT: f64 = 100.0;
+
+/// Why a search could not be set up.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SearchError {
+    /// The start or goal lies outside the grid.
+    OutOfBounds {
+        /// `"start"` or `"goal"`.
+        which: &'static str,
+        /// The grid's complaint.
+        error: GridError,
+    },
+    /// The start or goal is a wall.
+    OnWall {
+        /// `"start"` or `"goal"`.
+        which: &'static str,
+        /// Where.
+        at: Point,
+    },
+    /// The weight is not a number from 1 to [`MAX_WEIGHT`].
+    BadWeight(f64),
+}
+
+impl fmt::Display for SearchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::OutOfBounds { which, error } => write!(f, "{which} {error}"),
+            Self::OnWall { which, at } => write!(f, "the {which} {at} is on a wall"),
+            Self::BadWeight(w) => {
+                write!(f, "weight must be a number from 1 to {MAX_WEIGHT}, got {w}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SearchError {}
+
+/// What one step did.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum StepEvent {
+    /// A node was taken off the open list and its neighbours examined.
+    Expanded(Point),
+    /// The goal was taken off the open list: the path is known.
+    Found {
+        /// The path's cost.
+        cost: f64,
+    },
+    /// The open list was empty: there is no path.
+    NoPath,
+    /// The search had already finished; nothing happened.
+    Finished,
+}
+
+/// Receives the details of each step. The default methods do nothing, so a search run with
+/// [`NoRecord`] pays nothing for them.
+pub trait Recorder {
+    /// `node` (a row-major index) was expanded.
+    #[inline]
+    fn expanded(&mut self, node: u32) {
+        let _ = node;
+    }
+
+    /// `node` was put on the open list with parent `parent` and cost `new_g`; `old_g` is its
+    /// previous cost when it was already open (an improvement, or for DFS a re-push).
+    #[inline]
+    fn opened(&mut self, node: u32, parent: u32, old_g: Option<f64>, new_g: f64) {
+        let _ = (node, parent, old_g, new_g);
+    }
+}
+
+/// A recorder that records nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoRecord;
+
+impl Recorder for NoRecord {}
+
+/// One neighbour change recorded by [`EventLog`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Opened {
+    /// The neighbour (row-major index).
+    pub node: u32,
+    /// Its new parent.
+    pub parent: u32,
+    /// Its cost before, when it was already open.
+    pub old_g: Option<f64>,
+    /// Its new cost.
+    pub new_g: f64,
+}
+
+/// A recorder that keeps what the last step opened or improved, for narration.
+#[derive(Clone, Debug, Default)]
+pub struct EventLog {
+    /// The node expanded, if any.
+    pub expanded: Option<u32>,
+    /// The neighbours opened or improved, in the order examined.
+    pub opened: Vec<Opened>,
+}
+
+impl EventLog {
+    /// Forgets the previous step.
+    pub fn clear(&mut self) {
+        self.expanded = None;
+        self.opened.clear();
+    }
+}
+
+impl Recorder for EventLog {
+    fn expanded(&mut self, node: u32) {
+        self.expanded = Some(node);
+    }
+
+    fn opened(&mut self, node: u32, parent: u32, old_g: Option<f64>, new_g: f64) {
+        self.opened.push(Opened { node, parent, old_g, new_g });
+    }
+}
+
+/// A path found by a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Path {
+    /// The cells from start to goal, both included.
+    pub points: Vec<Point>,
+    /// The sum of the move costs.
+    pub cost: f64,
+}
+
+/// Runs a search to the end and returns its path, if any. The shared body of the
+/// per-algorithm entry points.
+pub(crate) fn find(
+    grid: &crate::grid::Grid,
+    start: Point,
+    goal: Point,
+    config: SearchConfig,
+) -> Result<Option<Path>, SearchError> {
+    let mut search = Search::new(grid.clone(), start, goal, config)?;
+    search.run();
+    Ok(search.path())
+}
