@@ -233,6 +233,25 @@ impl Search {
         Ok(())
     }
 
+    /// Sets every listed cell to `value`, as a brush stroke does: cells outside the grid are
+    /// skipped, and so are the start and goal when `value` is a wall. Returns how many cells
+    /// changed; when any did, the search goes back to step 0.
+    pub fn paint(&mut self, cells: impl IntoIterator<Item = Point>, value: u8) -> usize {
+        let mut changed = 0;
+        for p in cells {
+            let blocked_end = value == crate::grid::WALL && (p == self.start || p == self.goal);
+            if blocked_end || self.grid.get(p).is_none_or(|v| v == value) {
+                continue;
+            }
+            self.grid.set(p, value).expect("checked inside");
+            changed += 1;
+        }
+        if changed > 0 {
+            self.reset();
+        }
+        changed
+    }
+
     /// Replaces the grid, start and goal at once; the search goes back to step 0.
     pub fn set_grid(&mut self, grid: Grid, start: Point, goal: Point) -> Result<(), SearchError> {
         check_end(&grid, "start", start)?;

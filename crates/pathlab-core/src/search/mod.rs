@@ -28,7 +28,7 @@ pub mod dijkstra;
 mod engine;
 pub mod greedy;
 
-pub use engine::Search;
+pub use engine::{Search, NO_PARENT};
 
 named_enum! {
     /// The search algorithms the stepper runs.

@@ -1,0 +1,641 @@
+//! Pathlab in the browser: a thin `wasm-bindgen` layer over `pathlab-core`.
+//!
+//! A [`Lab`] owns a grid and the search shown on it. JavaScript reads the per-cell buffers
+//! (cells, states, g, parents) through typed-array views on the module's memory at the
+//! pointers given here, rebuilding the views each frame because the memory may grow.
+//! Every fallible call returns a `JsError` whose message names the problem; none panics.
+
+use pathlab_core::formats::{course, movingai};
+use pathlab_core::grid::{Costs, Diagonal, Grid, Point};
+use pathlab_core::heuristic::Heuristic;
+use pathlab_core::search::{self, Algorithm, EventLog, Search, SearchConfig, StepEvent};
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+/// Installs the panic hook once, when the module starts.
+#[wasm_bindgen(start)]
+pub fn start() {
+    console_error_panic_hook::set_once();
+}
+
+/// What the page paints for a cell: the values of the bytes behind [`Lab::states_ptr`].
+#[wasm_bindgen]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum CellState {
+    /// Not reached yet.
+    Unseen = 0,
+    /// On the open list.
+    Open = 1,
+    /// Expanded.
+    Closed = 2,
+    /// Expanded by the last step.
+    Current = 3,
+    /// On the path found.
+    Path = 4,
+}
+
+/// Where a search stands; `status_name` gives the word the page shows.
+#[wasm_bindgen]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Status {
+    /// No step taken.
+    Ready = 0,
+    /// Stepping.
+    Searching = 1,
+    /// A path was found.
+    Found = 2,
+    /// There is no path.
+    NoPath = 3,
+}
+
+/// Cell values of the grid behind [`Lab::cells_ptr`]: 0 is a wall, 1 ground, more is terrain.
+#[wasm_bindgen]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Terrain {
+    /// Blocks movement.
+    Wall = 0,
+    /// Costs one move.
+    Ground = 1,
+    /// Costs three moves.
+    Mud = 3,
+    /// Costs five moves.
+    Water = 5,
+}
+
+impl From<search::Status> for Status {
+    fn from(s: search::Status) -> Self {
+        match s {
+            search::Status::Ready => Self::Ready,
+            search::Status::Searching => Self::Searching,
+            search::Status::Found => Self::Found,
+            search::Status::NoPath => Self::NoPath,
+        }
+    }
+}
+
+/// The words for each status, as the page shows them (`ready`, `searching`, `found`, `no-path`).
+#[wasm_bindgen(js_name = statusName)]
+pub fn status_name(status: Status) -> String {
+    let core = match status {
+        Status::Ready => search::Status::Ready,
+        Status::Searching => search::Status::Searching,
+        Status::Found => search::Status::Found,
+        Status::NoPath => search::Status::NoPath,
+    };
+    core.name().to_string()
+}
+
+/// The accepted names of a setting: `algo`, `heuristic`, `diagonal` or `costs`.
+#[wasm_bindgen]
+pub fn names(setting: &str) -> Result<Vec<String>, JsError> {
+    fn all<T: Copy + std::fmt::Display>(values: &[T]) -> Vec<String> {
+        values.iter().map(ToString::to_string).collect()
+    }
+    Ok(match setting {
+        "algo" => all(Algorithm::ALL),
+        "heuristic" => all(Heuristic::ALL),
+        "diagonal" => all(Diagonal::ALL),
+        "costs" => all(Costs::ALL),
+        other => return Err(JsError::new(&format!("unknown setting {other:?}"))),
+    })
+}
+
+/// The current settings, as a plain object for the page.
+#[derive(Serialize)]
+struct Settings {
+    algo: &'static str,
+    heuristic: &'static str,
+    diagonal: &'static str,
+    costs: &'static str,
+    weight: f64,
+    start: [usize; 2],
+    goal: [usize; 2],
+    width: usize,
+    height: usize,
+    optimal: bool,
+    admissible: bool,
+}
+
+/// What the page shows about one cell on hover or click.
+#[derive(Serialize)]
+struct CellInfo {
+    x: usize,
+    y: usize,
+    terrain: u8,
+    state: &'static str,
+    g: Option<f64>,
+    h: f64,
+    f: Option<f64>,
+    parent: Option<[usize; 2]>,
+}
+
+/// What the last step did, for narration.
+#[derive(Serialize)]
+struct LastStep {
+    kind: &'static str,
+    expanded: Option<[usize; 2]>,
+    opened: Vec<OpenedInfo>,
+}
+
+#[derive(Serialize)]
+struct OpenedInfo {
+    at: [usize; 2],
+    old_g: Option<f64>,
+    g: f64,
+}
+
+fn err(e: impl std::fmt::Display) -> JsError {
+    JsError::new(&e.to_string())
+}
+
+fn parse<T: std::str::FromStr>(name: &str) -> Result<T, JsError>
+where
+    T::Err: std::fmt::Display,
+{
+    name.parse::<T>().map_err(err)
+}
+
+/// A grid and the search shown on it.
+#[wasm_bindgen]
+pub struct Lab {
+    search: Search,
+    log: EventLog,
+    last: StepEvent,
+}
+
+/// Where the start and goal go on a fresh grid: inset from the left and right edges.
+fn default_ends(grid: &Grid) -> (Point, Point) {
+    let y = grid.height() / 2;
+    let inset = (grid.width() / 5).min(grid.width() - 1);
+    (Point::new(inset, y), Point::new(grid.width() - 1 - inset, y))
+}
+
+fn point(grid: &Grid, x: i32, y: i32) -> Result<Point, JsError> {
+    grid.point(i64::from(x), i64::from(y)).map_err(err)
+}
+
+#[wasm_bindgen]
+impl Lab {
+    /// An open grid of `width` x `height` with A* ready to run.
+    #[wasm_bindgen(constructor)]
+    pub fn new(width: u32, height: u32) -> Result<Lab, JsError> {
+        let grid = Grid::new(width as usize, height as usize).map_err(err)?;
+        let (start, goal) = default_ends(&grid);
+        Self::with(grid, start, goal, SearchConfig::new(Algorithm::AStar))
+    }
+
+    fn with(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Lab, JsError> {
+        let search = Search::new(grid, start, goal, config).map_err(err)?;
+        Ok(Lab { search, log: EventLog::default(), last: StepEvent::Finished })
+    }
+
+    /// Replaces the map with a course data file (rows, columns, then 0/1/A/B). The settings
+    /// stay; on error the current map is kept and the message names the line.
+    #[wasm_bindgen(js_name = loadCourse)]
+    pub fn load_course(&mut self, text: &str) -> Result<(), JsError> {
+        let map = course::parse(text).map_err(err)?;
+        let (start, goal) = default_ends(&map.grid);
+        let start = map.start.unwrap_or(start);
+        let goal = map.goal.unwrap_or(goal);
+        self.replace(map.grid, start, goal)
+    }
+
+    /// Replaces the map with a MovingAI `.map` file; start and goal move to the nearest open
+    /// cells of their places when those are walls. On error the current map is kept.
+    #[wasm_bindgen(js_name = loadMovingAi)]
+    pub fn load_moving_ai(&mut self, text: &str) -> Result<(), JsError> {
+        let grid = movingai::parse_map(text).map_err(err)?;
+        let (start, goal) = default_ends(&grid);
+        let start = nearest_open(&grid, start).ok_or_else(|| err("the map has no open cell"))?;
+        let goal = nearest_open(&grid, goal).ok_or_else(|| err("the map has no open cell"))?;
+        self.replace(grid, start, goal)
+    }
+
+    fn replace(&mut self, grid: Grid, start: Point, goal: Point) -> Result<(), JsError> {
+        self.search.set_grid(grid, start, goal).map_err(err)?;
+        self.log.clear();
+        Ok(())
+    }
+
+    /// Replaces the map with an open grid of a new size (within 2048 x 2048).
+    pub fn resize(&mut self, width: u32, height: u32) -> Result<(), JsError> {
+        let grid = Grid::new(width as usize, height as usize).map_err(err)?;
+        let (start, goal) = default_ends(&grid);
+        self.replace(grid, start, goal)
+    }
+
+    /// The map as a course data file.
+    #[wasm_bindgen(js_name = toCourse)]
+    pub fn to_course(&self) -> String {
+        course::write(self.search.grid(), Some(self.search.start()), Some(self.search.goal()))
+    }
+
+    /// The map as a MovingAI `.map` file.
+    #[wasm_bindgen(js_name = toMovingAi)]
+    pub fn to_moving_ai(&self) -> String {
+        movingai::write_map(self.search.grid())
+    }
+
+    /// Columns.
+    #[wasm_bindgen(getter)]
+    pub fn width(&self) -> u32 {
+        self.search.grid().width() as u32
+    }
+
+    /// Rows.
+    #[wasm_bindgen(getter)]
+    pub fn height(&self) -> u32 {
+        self.search.grid().height() as u32
+    }
+
+    /// Chooses the algorithm by name (`bfs`, `dfs`, `dijkstra`, `greedy`, `astar`).
+    #[wasm_bindgen(js_name = setAlgorithm)]
+    pub fn set_algorithm(&mut self, name: &str) -> Result<(), JsError> {
+        let algorithm = parse(name)?;
+        self.configure(|c| c.algorithm = algorithm)
+    }
+
+    /// Chooses the heuristic by name.
+    #[wasm_bindgen(js_name = setHeuristic)]
+    pub fn set_heuristic(&mut self, name: &str) -> Result<(), JsError> {
+        let heuristic = parse(name)?;
+        self.configure(|c| c.heuristic = heuristic)
+    }
+
+    /// Chooses the diagonal rule by name (`never` makes the grid 4-connected).
+    #[wasm_bindgen(js_name = setDiagonal)]
+    pub fn set_diagonal(&mut self, name: &str) -> Result<(), JsError> {
+        let diagonal = parse(name)?;
+        self.configure(|c| c.diagonal = diagonal)
+    }
+
+    /// Chooses the cost model by name: `real` (1 and sqrt 2) or `integer` (10 and 14).
+    #[wasm_bindgen(js_name = setCosts)]
+    pub fn set_costs(&mut self, name: &str) -> Result<(), JsError> {
+        let costs = parse(name)?;
+        self.configure(|c| c.costs = costs)
+    }
+
+    /// Sets the A* weight: a number from 1 to 100.
+    #[wasm_bindgen(js_name = setWeight)]
+    pub fn set_weight(&mut self, weight: f64) -> Result<(), JsError> {
+        self.configure(|c| c.weight = weight)
+    }
+
+    /// Applies a settings change and re-runs to the same step; a refused change keeps the
+    /// old settings.
+    fn configure(&mut self, change: impl FnOnce(&mut SearchConfig)) -> Result<(), JsError> {
+        let mut config = self.search.config();
+        change(&mut config);
+        self.rerun(|s| s.set_config(config).map(|()| true))
+    }
+
+    /// Re-runs after an edit to where the search stood: the same step, or the end if it had
+    /// finished. `edit` returns whether anything changed.
+    fn rerun(&mut self, edit: impl FnOnce(&mut Search) -> Result<bool, search::SearchError>) -> Result<(), JsError> {
+        let steps = self.search.steps();
+        let finished = self.search.status().is_finished();
+        if !edit(&mut self.search).map_err(err)? {
+            return Ok(());
+        }
+        self.log.clear();
+        if finished {
+            self.search.run();
+        } else {
+            self.search.seek(steps);
+        }
+        Ok(())
+    }
+
+    /// The settings as an object: algo, heuristic, diagonal, costs, weight, start, goal,
+    /// width, height, and whether the result is guaranteed optimal / the heuristic admissible.
+    pub fn settings(&self) -> Result<JsValue, JsError> {
+        let c = self.search.config();
+        let (s, g) = (self.search.start(), self.search.goal());
+        let settings = Settings {
+            algo: c.algorithm.name(),
+            heuristic: c.heuristic.name(),
+            diagonal: c.diagonal.name(),
+            costs: c.costs.name(),
+            weight: c.weight,
+            start: [s.x, s.y],
+            goal: [g.x, g.y],
+            width: self.search.grid().width(),
+            height: self.search.grid().height(),
+            optimal: c.is_optimal(),
+            admissible: c.heuristic.is_admissible(c.diagonal, c.costs),
+        };
+        serde_wasm_bindgen::to_value(&settings).map_err(err)
+    }
+
+    /// Moves the start; refused on a wall or outside the grid.
+    #[wasm_bindgen(js_name = setStart)]
+    pub fn set_start(&mut self, x: i32, y: i32) -> Result<(), JsError> {
+        let p = point(self.search.grid(), x, y)?;
+        let goal = self.search.goal();
+        self.rerun(|s| s.set_ends(p, goal).map(|()| true))
+    }
+
+    /// Moves the goal; refused on a wall or outside the grid.
+    #[wasm_bindgen(js_name = setGoal)]
+    pub fn set_goal(&mut self, x: i32, y: i32) -> Result<(), JsError> {
+        let p = point(self.search.grid(), x, y)?;
+        let start = self.search.start();
+        self.rerun(|s| s.set_ends(start, p).map(|()| true))
+    }
+
+    /// Start column.
+    #[wasm_bindgen(getter, js_name = startX)]
+    pub fn start_x(&self) -> u32 {
+        self.search.start().x as u32
+    }
+
+    /// Start row.
+    #[wasm_bindgen(getter, js_name = startY)]
+    pub fn start_y(&self) -> u32 {
+        self.search.start().y as u32
+    }
+
+    /// Goal column.
+    #[wasm_bindgen(getter, js_name = goalX)]
+    pub fn goal_x(&self) -> u32 {
+        self.search.goal().x as u32
+    }
+
+    /// Goal row.
+    #[wasm_bindgen(getter, js_name = goalY)]
+    pub fn goal_y(&self) -> u32 {
+        self.search.goal().y as u32
+    }
+
+    /// The value of a cell (see [`Terrain`]); refused outside the grid.
+    pub fn cell(&self, x: i32, y: i32) -> Result<u8, JsError> {
+        let p = point(self.search.grid(), x, y)?;
+        Ok(self.search.grid().get(p).unwrap_or(0))
+    }
+
+    /// Paints `value` on every cell of the straight line from (x0, y0) to (x1, y1), as one
+    /// drag segment, then re-runs the search to where it stood. Cells outside the grid, and
+    /// the start and goal under a wall, are left alone. Returns how many cells changed.
+    #[wasm_bindgen(js_name = paintLine)]
+    pub fn paint_line(&mut self, x0: i32, y0: i32, x1: i32, y1: i32, value: u8) -> u32 {
+        let grid = self.search.grid();
+        let cells: Vec<Point> = line(x0, y0, x1, y1)
+            .filter_map(|(x, y)| grid.point(i64::from(x), i64::from(y)).ok())
+            .collect();
+        let mut changed = 0;
+        // The edit cannot fail, so neither can the re-run.
+        let _ = self.rerun(|s| {
+            changed = s.paint(cells, value);
+            Ok(changed > 0)
+        });
+        changed as u32
+    }
+
+    /// Clears every wall and terrain cost.
+    pub fn clear(&mut self) {
+        let grid = self.search.grid();
+        let all: Vec<Point> = (0..grid.len()).map(|i| grid.point_at(i)).collect();
+        let _ = self.rerun(|s| Ok(s.paint(all, pathlab_core::grid::GROUND) > 0));
+    }
+
+    /// Takes one step; returns the new status.
+    pub fn step(&mut self) -> Status {
+        self.log.clear();
+        self.last = self.search.step_with(&mut self.log);
+        self.search.status().into()
+    }
+
+    /// Takes up to `n` steps (for the play loop); returns how many were taken.
+    pub fn advance(&mut self, n: u32) -> u32 {
+        self.log.clear();
+        self.search.advance(n as usize) as u32
+    }
+
+    /// Runs to the end; returns the final status.
+    pub fn run(&mut self) -> Status {
+        self.log.clear();
+        self.search.run().into()
+    }
+
+    /// Undoes one step, by replay.
+    pub fn back(&mut self) {
+        self.log.clear();
+        self.search.back();
+    }
+
+    /// Goes to step `k` by replay (or to the end, if the search finishes sooner).
+    pub fn seek(&mut self, k: u32) {
+        self.log.clear();
+        self.search.seek(k as usize);
+    }
+
+    /// Back to step 0.
+    pub fn reset(&mut self) {
+        self.log.clear();
+        self.search.reset();
+    }
+
+    /// The status.
+    #[wasm_bindgen(getter)]
+    pub fn status(&self) -> Status {
+        self.search.status().into()
+    }
+
+    /// Steps taken.
+    #[wasm_bindgen(getter)]
+    pub fn steps(&self) -> u32 {
+        self.search.steps() as u32
+    }
+
+    /// Nodes expanded.
+    #[wasm_bindgen(getter)]
+    pub fn expanded(&self) -> u32 {
+        self.search.expanded() as u32
+    }
+
+    /// Cells on the open list.
+    #[wasm_bindgen(getter, js_name = openCount)]
+    pub fn open_count(&self) -> u32 {
+        self.search.open_count() as u32
+    }
+
+    /// The path cost once found.
+    #[wasm_bindgen(getter)]
+    pub fn cost(&self) -> Option<f64> {
+        self.search.cost()
+    }
+
+    /// Pointer to the cell values (one byte each, row-major; see [`Terrain`]).
+    #[wasm_bindgen(js_name = cellsPtr)]
+    pub fn cells_ptr(&self) -> *const u8 {
+        self.search.grid().cells().as_ptr()
+    }
+
+    /// Pointer to the cell states (one byte each, row-major; see [`CellState`]).
+    #[wasm_bindgen(js_name = statesPtr)]
+    pub fn states_ptr(&self) -> *const u8 {
+        self.search.states().as_ptr()
+    }
+
+    /// Pointer to the g values (one f64 each, row-major; infinite where unseen).
+    #[wasm_bindgen(js_name = gPtr)]
+    pub fn g_ptr(&self) -> *const f64 {
+        self.search.g_values().as_ptr()
+    }
+
+    /// Pointer to the parents (one u32 row-major index each; 4294967295 for none).
+    #[wasm_bindgen(js_name = parentsPtr)]
+    pub fn parents_ptr(&self) -> *const u32 {
+        self.search.parents().as_ptr()
+    }
+
+    /// Pointer to the path (u32 row-major indices from start to goal).
+    #[wasm_bindgen(js_name = pathPtr)]
+    pub fn path_ptr(&self) -> *const u32 {
+        self.search.path_indices().as_ptr()
+    }
+
+    /// Number of cells on the path (0 until found).
+    #[wasm_bindgen(getter, js_name = pathLength)]
+    pub fn path_length(&self) -> u32 {
+        self.search.path_indices().len() as u32
+    }
+
+    /// g, h, f and parent of a cell, for the hover read-out; refused outside the grid.
+    #[wasm_bindgen(js_name = cellInfo)]
+    pub fn cell_info(&self, x: i32, y: i32) -> Result<JsValue, JsError> {
+        let grid = self.search.grid();
+        let p = point(grid, x, y)?;
+        let i = grid.index(p);
+        let g = self.search.g_values()[i];
+        let g = g.is_finite().then_some(g);
+        let h = self.search.h(p);
+        let weight = self.search.config().weight;
+        let parent = self.search.parents()[i];
+        let state = self.search.states()[i];
+        let info = CellInfo {
+            x: p.x,
+            y: p.y,
+            terrain: grid.cells()[i],
+            state: pathlab_core::search::CellState::ALL
+                .get(state as usize)
+                .map_or("unseen", |s| s.name()),
+            g,
+            h,
+            f: g.map(|g| g + weight * h),
+            parent: (parent != search::NO_PARENT).then(|| {
+                let q = grid.point_at(parent as usize);
+                [q.x, q.y]
+            }),
+        };
+        serde_wasm_bindgen::to_value(&info).map_err(err)
+    }
+
+    /// What the last single step did: its kind (`expanded`, `found`, `no-path`, `none`), the
+    /// cell expanded and the neighbours opened or improved (with old and new g).
+    #[wasm_bindgen(js_name = lastStep)]
+    pub fn last_step(&self) -> Result<JsValue, JsError> {
+        let grid = self.search.grid();
+        let at = |i: u32| {
+            let p = grid.point_at(i as usize);
+            [p.x, p.y]
+        };
+        let kind = match (self.log.expanded, self.last) {
+            (Some(_), _) => "expanded",
+            (None, StepEvent::Found { .. }) => "found",
+            (None, StepEvent::NoPath) => "no-path",
+            _ => "none",
+        };
+        let step = LastStep {
+            kind,
+            expanded: self.log.expanded.map(at),
+            opened: self
+                .log
+                .opened
+                .iter()
+                .map(|o| OpenedInfo { at: at(o.node), old_g: o.old_g, g: o.new_g })
+                .collect(),
+        };
+        serde_wasm_bindgen::to_value(&step).map_err(err)
+    }
+}
+
+/// The open cell nearest to `p` (by rings), if any.
+fn nearest_open(grid: &Grid, p: Point) -> Option<Point> {
+    if grid.is_passable(p) {
+        return Some(p);
+    }
+    (0..grid.len())
+        .map(|i| grid.point_at(i))
+        .filter(|&q| grid.is_passable(q))
+        .min_by_key(|q| q.x.abs_diff(p.x).max(q.y.abs_diff(p.y)) * 4 + q.x.abs_diff(p.x) + q.y.abs_diff(p.y))
+}
+
+/// The cells of a line from (x0, y0) to (x1, y1), ends included (Bresenham), at most 8192.
+fn line(x0: i32, y0: i32, x1: i32, y1: i32) -> impl Iterator<Item = (i32, i32)> {
+    let (dx, dy) = ((x1 - x0).abs(), -(y1 - y0).abs());
+    let (sx, sy) = (if x0 < x1 { 1 } else { -1 }, if y0 < y1 { 1 } else { -1 });
+    let mut err = dx + dy;
+    let (mut x, mut y) = (x0, y0);
+    let mut done = false;
+    std::iter::from_fn(move || {
+        if done {
+            return None;
+        }
+        let here = (x, y);
+        if x == x1 && y == y1 {
+            done = true;
+        } else {
+            let e2 = 2 * err;
+            if e2 >= dy {
+                err += dy;
+                x += sx;
+            }
+            if e2 <= dx {
+                err += dx;
+                y += sy;
+            }
+        }
+        Some(here)
+    })
+    .take(8192)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exported_enums_match_the_core_values() {
+        use pathlab_core::search::CellState as C;
+        for (ours, core) in [
+            (CellState::Unseen, C::Unseen),
+            (CellState::Open, C::Open),
+            (CellState::Closed, C::Closed),
+            (CellState::Current, C::Current),
+            (CellState::Path, C::Path),
+        ] {
+            assert_eq!(ours as u8, core as u8);
+        }
+        for s in pathlab_core::search::Status::ALL {
+            assert_eq!(Status::from(*s) as u8, *s as u8);
+        }
+        assert_eq!(Terrain::Wall as u8, pathlab_core::grid::WALL);
+        assert_eq!(Terrain::Ground as u8, pathlab_core::grid::GROUND);
+    }
+
+    #[test]
+    fn line_covers_both_ends_without_gaps() {
+        let cells: Vec<_> = line(0, 0, 5, 2).collect();
+        assert_eq!(cells.first(), Some(&(0, 0)));
+        assert_eq!(cells.last(), Some(&(5, 2)));
+        for pair in cells.windows(2) {
+            let (a, b) = (pair[0], pair[1]);
+            assert!((a.0 - b.0).abs() <= 1 && (a.1 - b.1).abs() <= 1);
+        }
+    }
+}
