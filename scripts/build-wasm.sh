@@ -5,8 +5,12 @@ cd "$(dirname "$0")/.."
 cargo build --release --target wasm32-unknown-unknown -p pathlab-wasm
 wasm-bindgen --target web --no-typescript --out-dir www/pkg \
   target/wasm32-unknown-unknown/release/pathlab_wasm.wasm
-if command -v wasm-opt >/dev/null; then
-  # Debian's binaryen is old: name the features rustc's output uses.
+# Debian 12's wasm-opt (binaryen 108) exports the wrong table as wasm-bindgen's externref table,
+# and the module then fails at start ("WebAssembly.Table.set(): Argument 1 is invalid for
+# table"). Only a recent binaryen (116 or later) is trusted; otherwise the output is kept as is.
+opt_version=$(wasm-opt --version 2>/dev/null | awk '{print $3}' | cut -d. -f1 || true)
+if [ -n "${opt_version:-}" ] && [ "$opt_version" -ge 116 ] 2>/dev/null; then
+  # Name the features rustc's output uses.
   wasm-opt -O3 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
     --enable-mutable-globals --enable-multivalue --enable-reference-types \
     www/pkg/pathlab_wasm_bg.wasm -o www/pkg/pathlab_wasm_bg.wasm.opt \

@@ -164,6 +164,8 @@ pub struct Lab {
     search: Search,
     log: EventLog,
     last: StepEvent,
+    /// The heuristic estimates behind [`Lab::h_ptr`], refilled by each call to it.
+    h: Vec<f64>,
 }
 
 /// Where the start and goal go on a fresh grid: inset from the left and right edges.
@@ -189,7 +191,12 @@ impl Lab {
 
     fn with(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Lab, JsError> {
         let search = Search::new(grid, start, goal, config).map_err(err)?;
-        Ok(Lab { search, log: EventLog::default(), last: StepEvent::Finished })
+        Ok(Lab {
+            search,
+            log: EventLog::default(),
+            last: StepEvent::Finished,
+            h: Vec::new(),
+        })
     }
 
     /// Replaces the map with a course data file (rows, columns, then 0/1/A/B). The settings
@@ -499,6 +506,20 @@ impl Lab {
         self.search.path_indices().as_ptr()
     }
 
+    /// Pointer to the heuristic estimates h (one f64 each, row-major, unweighted, in the units
+    /// of the cost model), refilled by this call from the current goal and settings. The page
+    /// asks for it only when cells are large enough to print their numbers. Build the view
+    /// after this call: it may allocate.
+    #[wasm_bindgen(js_name = hPtr)]
+    pub fn h_ptr(&mut self) -> *const f64 {
+        let search = &self.search;
+        let grid = search.grid();
+        self.h.clear();
+        self.h
+            .extend((0..grid.len()).map(|i| search.h(grid.point_at(i))));
+        self.h.as_ptr()
+    }
+
     /// Number of cells on the path (0 until found).
     #[wasm_bindgen(getter, js_name = pathLength)]
     pub fn path_length(&self) -> u32 {
@@ -626,6 +647,21 @@ mod tests {
         }
         assert_eq!(Terrain::Wall as u8, pathlab_core::grid::WALL);
         assert_eq!(Terrain::Ground as u8, pathlab_core::grid::GROUND);
+    }
+
+    #[test]
+    fn h_ptr_holds_the_estimate_of_every_cell() {
+        let Ok(mut lab) = Lab::new(7, 4) else {
+            panic!("a 7x4 lab")
+        };
+        let ptr = lab.h_ptr();
+        assert_eq!(ptr, lab.h.as_ptr());
+        assert_eq!(lab.h.len(), 28);
+        let grid = lab.search.grid();
+        for (i, h) in lab.h.iter().enumerate() {
+            assert_eq!(*h, lab.search.h(grid.point_at(i)));
+        }
+        assert_eq!(lab.h[grid.index(lab.search.goal())], 0.0);
     }
 
     #[test]

@@ -1,0 +1,105 @@
+// Shared set-up for the end-to-end tests: a static server for www/ on a free port, Debian's
+// Chromium through playwright-core, a page opened on a configuration, and small helpers to
+// read the page's hooks (data-testid) and to find a cell's centre on the canvas.
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { serve } from '../../scripts/serve.mjs';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const ARTIFACTS = join(ROOT, 'tests', 'artifacts');
+
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--no-first-run',
+];
+
+/** Starts the server and the browser; `close()` stops both. */
+export async function start() {
+  for (const needed of ['www/pkg/pathlab_wasm.js', 'www/maps/presets.json']) {
+    if (!existsSync(join(ROOT, needed))) {
+      throw new Error(`${needed} is missing: run ./scripts/build-wasm.sh first`);
+    }
+  }
+  const server = await serve(join(ROOT, 'www'), 0);
+  const base = `http://127.0.0.1:${server.address().port}/`;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  return {
+    base,
+    browser,
+    async close() {
+      await browser.close();
+      await new Promise((ok) => server.close(ok));
+    },
+  };
+}
+
+/**
+ * Opens index.html with `query` and waits until Pathlab has mounted. `page.errors` collects
+ * uncaught exceptions and console errors, so a test can insist there were none.
+ */
+export async function open(env, query = '', { width = 1400, height = 1000 } = {}) {
+  const page = await env.browser.newPage({ viewport: { width, height } });
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') page.errors.push(`console: ${m.text()}`);
+  });
+  await page.goto(`${env.base}index.html${query ? `?${query}` : ''}`);
+  await page.waitForFunction(
+    () => window.pathlab && document.querySelector('[data-testid="status"]')?.textContent !== '',
+    null,
+    { timeout: 15000 },
+  );
+  return page;
+}
+
+/** The text of a data-testid element. */
+export function text(page, id) {
+  return page.locator(`[data-testid="${id}"]`).textContent();
+}
+
+/** The text of a data-testid element once the next frame has painted the read-outs. */
+export async function settled(page, id) {
+  await nextFrame(page);
+  return text(page, id);
+}
+
+/** Waits two animation frames, so the read-outs show the last action. */
+export function nextFrame(page) {
+  return page.evaluate(
+    () => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(() => ok()))),
+  );
+}
+
+/** Page coordinates of the centre of cell (x, y) on the grid canvas. */
+export async function cellCentre(page, x, y) {
+  const canvas = page.locator('[data-testid="grid"]');
+  const box = await canvas.boundingBox();
+  const w = Number(await canvas.getAttribute('data-width'));
+  const h = Number(await canvas.getAttribute('data-height'));
+  return { x: box.x + ((x + 0.5) * box.width) / w, y: box.y + ((y + 0.5) * box.height) / h };
+}
+
+/** Drags the mouse through the centres of the given cells, in small steps. */
+export async function drag(page, cells) {
+  const first = await cellCentre(page, ...cells[0]);
+  await page.mouse.move(first.x, first.y);
+  await page.mouse.down();
+  for (const cell of cells.slice(1)) {
+    const p = await cellCentre(page, ...cell);
+    await page.mouse.move(p.x, p.y, { steps: 8 });
+  }
+  await page.mouse.up();
+  await nextFrame(page);
+}
+
+/** Saves a screenshot to tests/artifacts/NAME.png (the folder is ignored by git). */
+export async function screenshot(page, name) {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const path = join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}

@@ -1,0 +1,204 @@
+// Reading and checking the page configuration: the URL query of index.html, or the object
+// given to mount(). Both use the same keys (see design.md, "Page URL / embed configuration").
+// Nothing here touches the DOM: readConfig returns the settings to use and the messages to
+// show, and the caller shows them as text.
+
+/** Every key the page understands, in the order they are checked. */
+export const KEYS = [
+  'map', 'algo', 'heuristic', 'diagonal', 'costs', 'weight',
+  'start', 'goal', 'step', 'autoplay', 'speed', 'embed',
+];
+
+/** Algorithms named in the contract that the core does not have yet, with readable names. */
+export const PLANNED = {
+  'bi-astar': 'Bidirectional A*',
+  ida: 'IDA*',
+  jps: 'Jump Point Search',
+  'jps-plus': 'JPS+',
+  theta: 'Theta*',
+  'lazy-theta': 'Lazy Theta*',
+  'astar-smoothed': 'A* with path smoothing',
+  lrta: 'LRTA*',
+  'dstar-lite': 'D* Lite',
+  'crash-turn': 'Crash and turn',
+};
+
+/** Steps per second for each position of the speed control (1-based). */
+export const SPEEDS = [1, 2, 4, 8, 15, 30, 60, 120, 300, 600, 1500, 6000];
+
+/** The largest A* weight the core accepts. */
+export const MAX_WEIGHT = 100;
+
+/** Defaults; `null` means "from the map preset, else the core's default". */
+export const DEFAULTS = Object.freeze({
+  map: null,
+  algo: 'astar',
+  heuristic: null,
+  diagonal: null,
+  costs: null,
+  weight: 1,
+  start: null,
+  goal: null,
+  step: 0,
+  autoplay: false,
+  speed: 5,
+  embed: false,
+});
+
+const MAX_STEP = 100_000_000;
+
+/** A value shortened and quoted for a message (the caller shows it as text, never as HTML). */
+export function quote(value) {
+  let text = String(value);
+  if (text.length > 40) text = `${text.slice(0, 40)}…`;
+  return JSON.stringify(text);
+}
+
+/** The URL query as a plain object of strings (the first value of a repeated key wins). */
+export function fromQuery(search) {
+  const out = {};
+  for (const [key, value] of new URLSearchParams(search)) {
+    if (!(key in out)) out[key] = value;
+  }
+  return out;
+}
+
+function text(value) {
+  return typeof value === 'string' ? value.trim() : String(value);
+}
+
+/** Reads an `x,y` pair (a string "3,4" or an array [3, 4]) of whole numbers >= 0. */
+export function parsePoint(value) {
+  const parts = Array.isArray(value) ? value.map(String) : text(value).split(',');
+  if (parts.length !== 2) return null;
+  const nums = parts.map((p) => p.trim());
+  if (!nums.every((p) => /^\d{1,6}$/.test(p))) return null;
+  return [Number(nums[0]), Number(nums[1])];
+}
+
+function parseFlag(value) {
+  if (value === true || value === false) return value;
+  const t = text(value).toLowerCase();
+  if (t === '1' || t === 'true') return true;
+  if (t === '0' || t === 'false') return false;
+  return undefined;
+}
+
+/** True when `value` can name a map file relative to the page: no scheme, no host, no root. */
+export function isRelativeMapPath(value) {
+  return /^[A-Za-z0-9._\-/]+\.(map|txt)$/.test(value) && !value.startsWith('/') && !value.includes('//');
+}
+
+/**
+ * Checks a raw configuration. `known` holds the names the core accepts for `algo`,
+ * `heuristic`, `diagonal` and `costs`. Returns `{ config, messages }`: every invalid value is
+ * replaced by its default and explained in one message that starts with the parameter name.
+ */
+export function readConfig(raw, known) {
+  const config = { ...DEFAULTS };
+  const messages = [];
+  const say = (key, detail) => messages.push(`Parameter "${key}": ${detail}`);
+  const given = raw && typeof raw === 'object' ? raw : {};
+
+  for (const key of Object.keys(given)) {
+    if (!KEYS.includes(key)) {
+      say(key, `is not a setting Pathlab knows, so it was ignored (known: ${KEYS.join(', ')}).`);
+    }
+  }
+  const has = (key) => given[key] !== undefined && given[key] !== null && text(given[key]) !== '';
+
+  if (has('map')) {
+    const map = text(given.map);
+    if (/^[A-Za-z0-9._\-/]{1,200}$/.test(map) && !map.startsWith('/') && !map.includes('//')) {
+      config.map = map;
+    } else {
+      say('map', `${quote(map)} is neither a preset name nor a relative path to a .map or .txt file; showing the default map.`);
+    }
+  }
+
+  if (has('algo')) {
+    const algo = text(given.algo).toLowerCase();
+    if (known.algo.includes(algo)) {
+      config.algo = algo;
+    } else if (algo in PLANNED) {
+      say('algo', `${algo} (${PLANNED[algo]}) is not available yet; showing A* (astar) instead.`);
+    } else {
+      say('algo', `unknown algorithm ${quote(algo)}; expected one of ${known.algo.join(', ')}. Showing A* (astar).`);
+    }
+  }
+
+  for (const [key, what] of [['heuristic', 'heuristic'], ['diagonal', 'diagonal rule'], ['costs', 'cost model']]) {
+    if (!has(key)) continue;
+    const value = text(given[key]).toLowerCase();
+    if (known[key].includes(value)) {
+      config[key] = value;
+    } else {
+      say(key, `unknown ${what} ${quote(value)}; expected one of ${known[key].join(', ')}. Using the default.`);
+    }
+  }
+
+  if (has('weight')) {
+    const raw = text(given.weight);
+    const weight = /^[0-9]*\.?[0-9]+$/.test(raw) ? Number(raw) : NaN;
+    if (Number.isFinite(weight) && weight >= 1 && weight <= MAX_WEIGHT) {
+      config.weight = weight;
+    } else {
+      say('weight', `must be a number from 1 to ${MAX_WEIGHT}, got ${quote(raw)}; using 1.`);
+    }
+  }
+
+  for (const key of ['start', 'goal']) {
+    if (!has(key)) continue;
+    const point = parsePoint(given[key]);
+    if (point) {
+      config[key] = point;
+    } else {
+      say(key, `expected two whole numbers x,y (column, row from the top-left), got ${quote(given[key])}; using the map's ${key}.`);
+    }
+  }
+
+  if (has('step')) {
+    const raw = text(given.step);
+    if (/^\d{1,9}$/.test(raw) && Number(raw) <= MAX_STEP) {
+      config.step = Number(raw);
+    } else {
+      say('step', `expected a whole number of steps from 0 to ${MAX_STEP}, got ${quote(raw)}; starting at step 0.`);
+    }
+  }
+
+  for (const key of ['autoplay', 'embed']) {
+    if (!has(key)) continue;
+    const flag = parseFlag(given[key]);
+    if (flag === undefined) {
+      say(key, `expected 0 or 1, got ${quote(given[key])}; using 0.`);
+    } else {
+      config[key] = flag;
+    }
+  }
+
+  if (has('speed')) {
+    const raw = text(given.speed);
+    const speed = /^\d{1,3}$/.test(raw) ? Number(raw) : NaN;
+    if (speed >= 1 && speed <= SPEEDS.length) {
+      config.speed = speed;
+    } else {
+      say('speed', `expected a whole number from 1 to ${SPEEDS.length}, got ${quote(raw)}; using ${DEFAULTS.speed}.`);
+    }
+  }
+
+  return { config, messages };
+}
+
+/** The query string for a configuration, leaving out values equal to the defaults. */
+export function toQuery(config) {
+  const params = new URLSearchParams();
+  for (const key of KEYS) {
+    const value = config[key];
+    if (value === null || value === undefined || value === DEFAULTS[key]) continue;
+    if (key === 'step') continue;
+    if (Array.isArray(value)) params.set(key, value.join(','));
+    else if (typeof value === 'boolean') params.set(key, value ? '1' : '0');
+    else params.set(key, String(value));
+  }
+  return params.toString().replaceAll('%2C', ',');
+}

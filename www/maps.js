@@ -1,0 +1,53 @@
+// Finding and fetching maps: the preset index in maps/presets.json, and map files given by a
+// relative path. Parsing happens in the core (Lab.loadCourse / Lab.loadMovingAi); this module
+// only fetches text and says which format it is.
+
+import { isRelativeMapPath, quote } from './config.js';
+
+/** Where the presets live: next to this module, so an embedding page may sit anywhere. */
+const MAPS = new URL('./maps/', import.meta.url);
+
+/** The preset list from maps/presets.json (an empty list, and a message, if it is missing). */
+export async function loadPresets() {
+  const response = await fetch(new URL('presets.json', MAPS));
+  if (!response.ok) throw new Error(`the preset list maps/presets.json could not be loaded (HTTP ${response.status})`);
+  const index = await response.json();
+  const presets = Array.isArray(index?.presets) ? index.presets : [];
+  return presets.filter((p) => typeof p?.name === 'string' && typeof p?.file === 'string');
+}
+
+/** "movingai" when the text starts with a MovingAI header, else "course". */
+export function detectFormat(text, fileName = '') {
+  if (/\.map$/i.test(fileName)) return 'movingai';
+  const first = text.split(/\r?\n/).find((line) => line.trim() !== '') ?? '';
+  return /^\s*(type|height|width)\b/i.test(first) ? 'movingai' : 'course';
+}
+
+async function fetchText(url, label) {
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (e) {
+    throw new Error(`${quote(label)} could not be fetched (${e.message})`);
+  }
+  if (!response.ok) throw new Error(`${quote(label)} could not be loaded (HTTP ${response.status})`);
+  return response.text();
+}
+
+/**
+ * Resolves a `map` setting to `{ text, format, preset, label }`: a preset by name, or a file
+ * by a path relative to the page. Throws an Error whose message names the problem.
+ */
+export async function fetchMap(name, presets) {
+  const preset = presets.find((p) => p.name === name);
+  if (preset) {
+    const text = await fetchText(new URL(preset.file, MAPS), `maps/${preset.file}`);
+    return { text, format: preset.format === 'movingai' ? 'movingai' : 'course', preset, label: preset.name };
+  }
+  if (!isRelativeMapPath(name)) {
+    const known = presets.map((p) => p.name).join(', ');
+    throw new Error(`${quote(name)} is not a preset (${known}) nor a relative path to a .map or .txt file`);
+  }
+  const text = await fetchText(new URL(name, document.baseURI), name);
+  return { text, format: detectFormat(text, name), preset: null, label: name };
+}

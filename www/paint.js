@@ -1,0 +1,371 @@
+// The grid painter. Each paint reads the Lab's per-cell buffers through typed-array views built
+// on the wasm memory at that moment (never kept: memory may grow between calls), turns cells
+// and states into one pixel per cell through a lookup table, scales that image up without
+// smoothing, and draws the path, markers and (on small grids) numbers and parent arrows on top.
+
+/** Colours: the Okabe-Ito palette, which stays distinct for the common colour-vision types. */
+export const PALETTE = {
+  ground: '#fbfaf6',
+  wall: '#2f3542',
+  mud: '#b99a6b',
+  water: '#5f86a8',
+  open: '#9bd2f3',
+  closed: '#f3bd62',
+  current: '#d55e00',
+  path: '#f0e442',
+  pathLine: '#0072b2',
+  start: '#009e73',
+  goal: '#cc79a7',
+  gridLine: 'rgba(47, 53, 66, 0.18)',
+  text: '#1f2430',
+  hover: '#1f2430',
+};
+
+/** The legend, in the order shown; the page styles each swatch by its key. */
+export const LEGEND = [
+  { key: 'ground', label: 'ground', color: PALETTE.ground },
+  { key: 'wall', label: 'wall', color: PALETTE.wall },
+  { key: 'mud', label: 'mud (×3)', color: PALETTE.mud },
+  { key: 'water', label: 'water (×5)', color: PALETTE.water },
+  { key: 'open', label: 'open', color: PALETTE.open },
+  { key: 'closed', label: 'closed', color: PALETTE.closed },
+  { key: 'current', label: 'current', color: PALETTE.current },
+  { key: 'path', label: 'path', color: PALETTE.path },
+  { key: 'start', label: 'start', color: PALETTE.start },
+  { key: 'goal', label: 'goal', color: PALETTE.goal },
+];
+
+/** The wasm CellState value of the cell expanded last, and the parents' "none". */
+const CURRENT = 3;
+const NO_PARENT = 0xffffffff;
+
+function rgb(hex) {
+  const n = parseInt(hex.slice(1), 16);
+  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+}
+
+function mix(a, b, t) {
+  return a.map((v, i) => Math.round(v * (1 - t) + b[i] * t));
+}
+
+/** Terrain colour of a cell value: 0 wall, 1 ground, 2-4 mud, 5 and up water. */
+function terrainColor(value) {
+  if (value === 0) return rgb(PALETTE.wall);
+  if (value === 1) return rgb(PALETTE.ground);
+  return rgb(value < 5 ? PALETTE.mud : PALETTE.water);
+}
+
+/** A table from (cell value << 3 | state) to a little-endian RGBA pixel. */
+function buildLookup() {
+  const lut = new Uint32Array(256 * 8);
+  const states = [null, PALETTE.open, PALETTE.closed, PALETTE.current, PALETTE.path];
+  for (let value = 0; value < 256; value++) {
+    const base = terrainColor(value);
+    for (let state = 0; state < 8; state++) {
+      let c = base;
+      if (value !== 0 && states[state]) {
+        // On terrain the state colour is mixed with the terrain so both stay readable.
+        c = value === 1 ? rgb(states[state]) : mix(rgb(states[state]), base, 0.3);
+      }
+      lut[(value << 3) | state] = (255 << 24) | (c[2] << 16) | (c[1] << 8) | c[0];
+    }
+  }
+  return lut;
+}
+
+/** A number for a cell label: whole numbers as they are, others to one decimal. */
+function short(v) {
+  return Number.isInteger(v) ? String(v) : v.toFixed(1);
+}
+
+export class Painter {
+  constructor(canvas) {
+    this.canvas = canvas;
+    this.ctx = canvas.getContext('2d', { alpha: false });
+    this.lut = buildLookup();
+    this.image = null;
+    this.off = null;
+    this.cellPx = 1;
+    this.dpr = 1;
+  }
+
+  /**
+   * Sizes the canvas for a w x h grid to fit `maxCssWidth` x `maxCssHeight` CSS pixels with
+   * square cells. Cells of 3 device pixels or more get a whole number of pixels, so grid lines
+   * fall on cell edges.
+   */
+  resize(w, h, maxCssWidth, maxCssHeight, dpr) {
+    const cssCell = Math.max(0.25, Math.min(maxCssWidth / w, maxCssHeight / h));
+    let cellPx = cssCell * dpr;
+    if (cellPx >= 3) cellPx = Math.floor(cellPx);
+    const width = Math.max(1, Math.round(cellPx * w));
+    const height = Math.max(1, Math.round(cellPx * h));
+    if (this.canvas.width !== width) this.canvas.width = width;
+    if (this.canvas.height !== height) this.canvas.height = height;
+    this.canvas.style.width = `${width / dpr}px`;
+    this.canvas.style.height = `${height / dpr}px`;
+    this.cellPx = width / w;
+    this.dpr = dpr;
+  }
+
+  /** Cell under a pointer event: integer `x`, `y` and fractional `fx`, `fy` in cells. */
+  cellAt(event, w, h) {
+    const rect = this.canvas.getBoundingClientRect();
+    const fx = ((event.clientX - rect.left) / rect.width) * w;
+    const fy = ((event.clientY - rect.top) / rect.height) * h;
+    return { x: Math.floor(fx), y: Math.floor(fy), fx, fy };
+  }
+
+  /** True when cells are large enough to print g, h and f. */
+  numbersShown(n) {
+    return this.cellPx >= 52 * this.dpr && n <= 4096;
+  }
+
+  /** Radius of the start and goal markers, in cells: small beside numbers, never tiny. */
+  markerRadius(n = 0) {
+    if (n && this.numbersShown(n)) return 0.2;
+    return Math.max(0.4, (10 * this.dpr) / this.cellPx);
+  }
+
+  /**
+   * Paints the Lab. `view` = { hover: {x, y} | null, algo, weight }.
+   */
+  paint(lab, memory, view) {
+    const { ctx, canvas } = this;
+    const w = lab.width;
+    const h = lab.height;
+    const n = w * h;
+    const cs = this.cellPx;
+    const numbers = this.numbersShown(n);
+    const arrows = cs >= 22 * this.dpr && n <= 16384;
+    const usesH = view.algo === 'astar' || view.algo === 'greedy';
+    this.cellCount = n;
+
+    // Pointers first (hPtr may allocate), then the views on the memory as it is now.
+    const hPtr = numbers && usesH ? lab.hPtr() : 0;
+    const buffer = memory.buffer;
+    const cells = new Uint8Array(buffer, lab.cellsPtr(), n);
+    const states = new Uint8Array(buffer, lab.statesPtr(), n);
+    const pathLength = lab.pathLength;
+    const path = new Uint32Array(buffer, lab.pathPtr(), pathLength);
+
+    if (!this.image || this.image.width !== w || this.image.height !== h) {
+      this.image = new ImageData(w, h);
+      this.off = document.createElement('canvas');
+      this.off.width = w;
+      this.off.height = h;
+    }
+    const pixels = new Uint32Array(this.image.data.buffer);
+    const lut = this.lut;
+    for (let i = 0; i < n; i++) pixels[i] = lut[(cells[i] << 3) | (states[i] & 7)];
+    this.off.getContext('2d').putImageData(this.image, 0, 0);
+    ctx.imageSmoothingEnabled = false;
+    ctx.drawImage(this.off, 0, 0, w, h, 0, 0, canvas.width, canvas.height);
+
+    if (cs >= 6) this.gridLines(w, h);
+    if (cs >= 10 && n <= 65536) this.terrainMarks(w, n, cells);
+    if (arrows || numbers) {
+      const g = new Float64Array(buffer, lab.gPtr(), n);
+      const parents = new Uint32Array(buffer, lab.parentsPtr(), n);
+      if (arrows) this.parentArrows(w, n, states, parents, numbers);
+      if (numbers) {
+        const hv = hPtr ? new Float64Array(buffer, hPtr, n) : null;
+        this.cellNumbers(w, n, states, g, hv, view);
+      }
+    }
+    if (pathLength > 1) this.pathLine(w, path);
+    this.marker(lab.startX, lab.startY, PALETTE.start, 'S', 'circle');
+    this.marker(lab.goalX, lab.goalY, PALETTE.goal, 'G', 'diamond');
+    if (view.hover && view.hover.x < w && view.hover.y < h) this.hoverBox(view.hover);
+  }
+
+  gridLines(w, h) {
+    const { ctx, canvas } = this;
+    const cs = this.cellPx;
+    ctx.beginPath();
+    for (let x = 1; x < w; x++) {
+      const px = Math.round(x * cs) + 0.5;
+      ctx.moveTo(px, 0);
+      ctx.lineTo(px, canvas.height);
+    }
+    for (let y = 1; y < h; y++) {
+      const py = Math.round(y * cs) + 0.5;
+      ctx.moveTo(0, py);
+      ctx.lineTo(canvas.width, py);
+    }
+    ctx.strokeStyle = PALETTE.gridLine;
+    ctx.lineWidth = 1;
+    ctx.stroke();
+  }
+
+  /**
+   * An arrow from each reached cell's centre towards its parent, as in the course's figures.
+   * `short` keeps it clear of the numbers in the corners.
+   */
+  parentArrows(w, n, states, parents, short) {
+    const { ctx } = this;
+    const cs = this.cellPx;
+    const from = short ? 0.02 : 0.08;
+    const tip = short ? 0.24 : 0.38;
+    const head = short ? 0.07 : 0.1;
+    const lines = new Path2D();
+    const heads = new Path2D();
+    for (let i = 0; i < n; i++) {
+      const p = parents[i];
+      if (p === NO_PARENT || states[i] === 0) continue;
+      const x = (i % w) + 0.5;
+      const y = Math.floor(i / w) + 0.5;
+      let dx = (p % w) + 0.5 - x;
+      let dy = Math.floor(p / w) + 0.5 - y;
+      const len = Math.hypot(dx, dy);
+      dx /= len;
+      dy /= len;
+      const tx = (x + dx * tip) * cs;
+      const ty = (y + dy * tip) * cs;
+      const bx = tx - dx * head * cs;
+      const by = ty - dy * head * cs;
+      lines.moveTo((x + dx * from) * cs, (y + dy * from) * cs);
+      lines.lineTo(bx, by);
+      heads.moveTo(tx, ty);
+      heads.lineTo(bx - dy * head * 0.6 * cs, by + dx * head * 0.6 * cs);
+      heads.lineTo(bx + dy * head * 0.6 * cs, by - dx * head * 0.6 * cs);
+      heads.closePath();
+    }
+    ctx.strokeStyle = 'rgba(31, 36, 48, 0.6)';
+    ctx.fillStyle = 'rgba(31, 36, 48, 0.6)';
+    ctx.lineWidth = Math.max(1, cs * 0.03);
+    ctx.lineCap = 'round';
+    ctx.stroke(lines);
+    ctx.fill(heads);
+  }
+
+  /** Marks on terrain cells, so mud and water read without colour: dots and waves. */
+  terrainMarks(w, n, cells) {
+    const { ctx } = this;
+    const cs = this.cellPx;
+    const mud = new Path2D();
+    const water = new Path2D();
+    const r = Math.max(0.8, cs * 0.045);
+    for (let i = 0; i < n; i++) {
+      const v = cells[i];
+      if (v < 2) continue;
+      const x = (i % w) * cs;
+      const y = Math.floor(i / w) * cs;
+      if (v < 5) {
+        for (const [u, t] of [[0.28, 0.3], [0.72, 0.42], [0.4, 0.72]]) {
+          mud.moveTo(x + u * cs + r, y + t * cs);
+          mud.arc(x + u * cs, y + t * cs, r, 0, Math.PI * 2);
+        }
+      } else {
+        for (const t of [0.36, 0.66]) {
+          water.moveTo(x + 0.2 * cs, y + t * cs);
+          water.quadraticCurveTo(x + 0.35 * cs, y + (t - 0.1) * cs, x + 0.5 * cs, y + t * cs);
+          water.quadraticCurveTo(x + 0.65 * cs, y + (t + 0.1) * cs, x + 0.8 * cs, y + t * cs);
+        }
+      }
+    }
+    ctx.fillStyle = 'rgba(47, 53, 66, 0.42)';
+    ctx.fill(mud);
+    ctx.strokeStyle = 'rgba(255, 255, 255, 0.75)';
+    ctx.lineWidth = Math.max(1, cs * 0.04);
+    ctx.lineCap = 'round';
+    ctx.stroke(water);
+  }
+
+  /** g, h and f in the corners of each reached cell, as in the course's worked examples. */
+  cellNumbers(w, n, states, g, hv, view) {
+    const { ctx } = this;
+    const cs = this.cellPx;
+    const pad = cs * 0.07;
+    const big = Math.round(cs * 0.22);
+    const small = Math.round(cs * 0.16);
+    for (let i = 0; i < n; i++) {
+      const s = states[i];
+      if (s === 0 || !Number.isFinite(g[i])) continue;
+      const x = (i % w) * cs;
+      const y = Math.floor(i / w) * cs;
+      ctx.fillStyle = s === CURRENT ? '#ffffff' : PALETTE.text;
+      let key = g[i];
+      if (hv && view.algo === 'astar') key = g[i] + view.weight * hv[i];
+      else if (hv) key = hv[i];
+      ctx.font = `600 ${big}px system-ui, sans-serif`;
+      ctx.textAlign = 'left';
+      ctx.textBaseline = 'top';
+      ctx.fillText(short(key), x + pad, y + pad);
+      if (!hv) continue;
+      ctx.font = `${small}px system-ui, sans-serif`;
+      ctx.textBaseline = 'bottom';
+      ctx.fillText(`g ${short(g[i])}`, x + pad, y + cs - pad);
+      ctx.textAlign = 'right';
+      ctx.fillText(`h ${short(hv[i])}`, x + cs - pad, y + cs - pad);
+    }
+  }
+
+  pathLine(w, path) {
+    const { ctx } = this;
+    const cs = this.cellPx;
+    const width = Math.min(7 * this.dpr, Math.max(2.5 * this.dpr, cs * 0.16));
+    ctx.beginPath();
+    for (let k = 0; k < path.length; k++) {
+      const i = path[k];
+      const x = ((i % w) + 0.5) * cs;
+      const y = (Math.floor(i / w) + 0.5) * cs;
+      if (k === 0) ctx.moveTo(x, y);
+      else ctx.lineTo(x, y);
+    }
+    ctx.lineJoin = 'round';
+    ctx.lineCap = 'round';
+    ctx.strokeStyle = 'rgba(255, 255, 255, 0.9)';
+    ctx.lineWidth = width + 2.5 * this.dpr;
+    ctx.stroke();
+    ctx.strokeStyle = PALETTE.pathLine;
+    ctx.lineWidth = width;
+    ctx.stroke();
+  }
+
+  marker(cx, cy, color, letter, shape) {
+    const { ctx } = this;
+    const cs = this.cellPx;
+    const r = this.markerRadius(this.cellCount) * cs;
+    const x = (cx + 0.5) * cs;
+    const y = (cy + 0.5) * cs;
+    ctx.beginPath();
+    if (shape === 'circle') {
+      ctx.arc(x, y, r, 0, Math.PI * 2);
+    } else {
+      const d = r * 1.12;
+      ctx.moveTo(x, y - d);
+      ctx.lineTo(x + d, y);
+      ctx.lineTo(x, y + d);
+      ctx.lineTo(x - d, y);
+      ctx.closePath();
+    }
+    ctx.fillStyle = color;
+    ctx.fill();
+    ctx.lineWidth = Math.max(1.5 * this.dpr, r * 0.12);
+    ctx.strokeStyle = '#ffffff';
+    ctx.stroke();
+    if (r >= 7 * this.dpr) {
+      ctx.fillStyle = '#ffffff';
+      ctx.font = `700 ${Math.round(r * 1.05)}px system-ui, sans-serif`;
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'middle';
+      ctx.fillText(letter, x, y + r * 0.06);
+    }
+  }
+
+  hoverBox({ x, y }) {
+    const { ctx } = this;
+    const cs = this.cellPx;
+    const size = Math.max(cs, 8 * this.dpr);
+    const px = (x + 0.5) * cs - size / 2;
+    const py = (y + 0.5) * cs - size / 2;
+    // A dark ring inside a light one, so the box shows on walls and on ground alike.
+    const line = Math.max(2, cs * 0.05);
+    ctx.lineWidth = line;
+    ctx.strokeStyle = '#ffffff';
+    ctx.strokeRect(px + line / 2, py + line / 2, size - line, size - line);
+    ctx.strokeStyle = PALETTE.hover;
+    ctx.strokeRect(px + line * 1.5, py + line * 1.5, size - line * 3, size - line * 3);
+  }
+}

@@ -1,0 +1,790 @@
+// The Pathlab page: `mount(element, config)` builds the controls and the grid inside `element`
+// and runs one requestAnimationFrame loop that advances the search while playing and repaints
+// only when something changed. Rules live in Rust (pkg/); this module wires controls, read-outs
+// and messages. Every text that may come from a configuration is set with textContent.
+
+import init, { Lab, names, statusName } from './pkg/pathlab_wasm.js';
+import { readConfig, SPEEDS, MAX_WEIGHT, quote } from './config.js';
+import { loadPresets, fetchMap, detectFormat } from './maps.js';
+import { Painter, LEGEND } from './paint.js';
+import { attachEditing } from './edit.js';
+
+let wasmReady = null;
+
+/** Loads and starts the wasm module once per page; resolves to its exports (with memory). */
+function loadWasm() {
+  wasmReady ??= init();
+  return wasmReady;
+}
+
+const LABELS = {
+  algo: {
+    astar: 'A*',
+    dijkstra: 'Dijkstra',
+    greedy: 'Greedy best-first',
+    bfs: 'Breadth-first (BFS)',
+    dfs: 'Depth-first (DFS)',
+  },
+  heuristic: {
+    octile: 'Octile',
+    manhattan: 'Manhattan',
+    euclidean: 'Euclidean',
+    chebyshev: 'Chebyshev',
+    zero: 'Zero (none)',
+  },
+  diagonal: {
+    never: '4-way, no diagonals',
+    'no-corner-cutting': '8-way, no corner cut',
+    'at-most-one-blocked': '8-way, one side wall ok',
+    always: '8-way, always',
+  },
+  costs: { real: 'real: 1 and √2', integer: 'integer: 10 and 14' },
+};
+
+const BRUSHES = [
+  ['0', 'Walls'],
+  ['3', 'Mud (costs ×3)'],
+  ['5', 'Water (costs ×5)'],
+];
+
+const USES_HEURISTIC = new Set(['astar', 'greedy']);
+const MAX_MESSAGES = 12;
+
+/** Makes an element. Strings among `children` become text nodes, never HTML. */
+function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === 'text') node.textContent = value;
+    else if (key === 'class') node.className = value;
+    else if (key === 'testid') node.dataset.testid = value;
+    else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? '' : value);
+  }
+  for (const child of children) if (child !== null && child !== undefined) node.append(child);
+  return node;
+}
+
+function options(select, values, labels) {
+  select.replaceChildren(...values.map((v) => el('option', { value: v, text: labels?.[v] ?? v })));
+}
+
+/** A cost for the read-out: whole numbers as they are, others to two decimals. */
+export function formatCost(cost) {
+  if (cost === undefined || cost === null) return '';
+  return Number.isInteger(cost) ? String(cost) : cost.toFixed(2);
+}
+
+function formatNumber(v) {
+  if (v === undefined || v === null) return '–';
+  return Number.isInteger(v) ? String(v) : v.toFixed(3).replace(/0+$/, '').replace(/\.$/, '');
+}
+
+function at(p) {
+  return `(${p[0]},${p[1]})`;
+}
+
+class App {
+  constructor(root, memory, known, config) {
+    this.root = root;
+    this.memory = memory;
+    this.known = known;
+    this.config = config;
+    this.lab = new Lab(20, 12);
+    this.presets = [];
+    this.mapName = null;
+    this.mapTitle = '';
+    this.hover = null;
+    this.dirty = true;
+    this.playing = false;
+    this.carry = 0;
+    this.lastTime = 0;
+    this.frame = 0;
+    this.messages = [];
+    this.lastSize = '';
+    this.build();
+    this.painter = new Painter(this.canvas);
+    this.detachEditing = attachEditing(this);
+  }
+
+  // ---- DOM -------------------------------------------------------------------------------
+
+  build() {
+    const ui = {};
+    this.ui = ui;
+    const button = (id, label, title) =>
+      (ui[id] = el('button', { type: 'button', testid: id, class: `pl-btn pl-${id}`, title, text: label }));
+    const select = (id, label) => {
+      ui[id] = el('select', { testid: id, id: `pl-${id}-${Math.random().toString(36).slice(2, 8)}` });
+      return el('label', { class: 'pl-field' }, el('span', { text: label }), ui[id]);
+    };
+    const readout = (id, label) => {
+      ui[id] = el('output', { testid: id, class: `pl-value pl-${id}` });
+      return el('div', { class: 'pl-readout' }, el('span', { class: 'pl-label', text: label }), ui[id]);
+    };
+
+    this.canvas = el('canvas', {
+      testid: 'grid',
+      class: 'pl-canvas',
+      tabindex: '0',
+      'aria-label': 'Path-finding grid: drag to paint walls, drag S or G to move the start or goal',
+    });
+    ui.message = el('div', { testid: 'message', class: 'pl-message', role: 'alert', 'aria-live': 'assertive' });
+    ui.messageBox = el(
+      'div',
+      { class: 'pl-messages', hidden: true },
+      ui.message,
+      el('button', {
+        type: 'button',
+        class: 'pl-dismiss',
+        'aria-label': 'Dismiss messages',
+        title: 'Dismiss',
+        text: '×',
+        onclick: () => this.clearMessages(),
+      }),
+    );
+
+    ui.speed = el('input', {
+      type: 'range',
+      testid: 'speed',
+      min: '1',
+      max: String(SPEEDS.length),
+      step: '1',
+      value: String(this.config.speed),
+      'aria-label': 'Speed',
+    });
+    ui.speedLabel = el('span', { class: 'pl-speed-label' });
+    ui.weight = el('input', {
+      type: 'number',
+      testid: 'weight',
+      min: '1',
+      max: String(MAX_WEIGHT),
+      step: '0.1',
+      value: '1',
+      inputmode: 'decimal',
+    });
+    ui.map = el('select', { testid: 'map', 'aria-label': 'Map' });
+    ui.file = el('input', { type: 'file', testid: 'load-file', accept: '.map,.txt,text/plain', class: 'pl-file-input' });
+    ui.brush = el('select', { testid: 'brush' });
+    options(ui.brush, BRUSHES.map((b) => b[0]), Object.fromEntries(BRUSHES));
+    ui.clear = el('button', { type: 'button', testid: 'clear', class: 'pl-btn pl-small', text: 'Clear map' });
+    ui.cellInfo = el('div', { testid: 'cell-info', class: 'pl-cell-info', 'aria-live': 'polite' });
+    ui.narration = el('div', { testid: 'narration', class: 'pl-narration', 'aria-live': 'polite' });
+    ui.note = el('p', { testid: 'note', class: 'pl-note' });
+    ui.mapTitle = el('p', { testid: 'map-title', class: 'pl-map-title' });
+    ui.steps = el('span', { testid: 'steps', class: 'pl-steps' });
+
+    const transport = el(
+      'div',
+      { class: 'pl-transport', role: 'toolbar', 'aria-label': 'Search controls' },
+      button('reset', 'Reset', 'Back to step 0 (Home)'),
+      button('back', '◀ Back', 'Undo one step (←)'),
+      button('step', 'Step ▶', 'One expansion (→)'),
+      button('play', 'Play', 'Play or pause (space)'),
+      button('run', 'Run to end', 'Run to the end (End)'),
+      el('label', { class: 'pl-speed' }, el('span', { class: 'pl-label', text: 'Speed' }), ui.speed, ui.speedLabel),
+    );
+    const readouts = el(
+      'div',
+      { class: 'pl-readouts' },
+      readout('status', 'Status'),
+      readout('expanded', 'Expanded'),
+      readout('open', 'Open'),
+      readout('cost', 'Path cost'),
+      ui.steps,
+    );
+    const legend = el(
+      'ul',
+      { class: 'pl-legend', testid: 'legend' },
+      ...LEGEND.map((item) =>
+        el(
+          'li',
+          {},
+          el('span', { class: `pl-swatch pl-swatch-${item.key}`, style: `--swatch: ${item.color}` }),
+          item.label,
+        ),
+      ),
+    );
+    const header = el(
+      'header',
+      { class: 'pl-header pl-full' },
+      el('h1', { class: 'pl-title' }, 'Pathlab', el('span', { class: 'pl-subtitle', text: 'grid path-finding, one step at a time' })),
+      el(
+        'div',
+        { class: 'pl-map-controls' },
+        el('label', { class: 'pl-field pl-inline' }, el('span', { text: 'Map' }), ui.map),
+        el('label', { class: 'pl-btn pl-small pl-file' }, 'Open file…', ui.file),
+      ),
+    );
+    const panel = el(
+      'aside',
+      { class: 'pl-panel pl-full' },
+      el(
+        'section',
+        { class: 'pl-section' },
+        el('h2', { text: 'Search' }),
+        select('algo', 'Algorithm'),
+        select('heuristic', 'Heuristic'),
+        select('diagonal', 'Moves'),
+        select('costs', 'Costs'),
+        el(
+          'label',
+          { class: 'pl-field', title: 'A* orders the open list by f = g + w·h; w above 1 trusts the estimate more.' },
+          el('span', { text: 'Weight w in f = g + w·h' }),
+          ui.weight,
+        ),
+        ui.note,
+      ),
+      el(
+        'section',
+        { class: 'pl-section' },
+        el('h2', { text: 'Edit' }),
+        el('label', { class: 'pl-field' }, el('span', { text: 'Brush' }), ui.brush),
+        el('p', { class: 'pl-hint', text: 'Drag on the grid to paint; start on a painted cell to erase. Drag S or G to move them.' }),
+        ui.clear,
+      ),
+      el('section', { class: 'pl-section' }, el('h2', { text: 'Cell' }), ui.cellInfo),
+      el('section', { class: 'pl-section' }, el('h2', { text: 'Last step' }), ui.narration),
+      el('section', { class: 'pl-section' }, el('h2', { text: 'Legend' }), legend),
+    );
+    ui.wrap = el('div', { class: 'pl-grid-wrap' }, this.canvas);
+    const stage = el('div', { class: 'pl-stage' }, ui.mapTitle, ui.wrap, transport, readouts);
+
+    this.root.classList.add('pathlab');
+    this.root.classList.toggle('pl-embed', this.config.embed);
+    this.root.replaceChildren(header, ui.messageBox, el('div', { class: 'pl-main' }, stage, panel));
+
+    for (const key of ['algo', 'heuristic', 'diagonal', 'costs']) {
+      // Names the page has labels for come first, in the labels' order; any others after.
+      const order = Object.keys(LABELS[key]);
+      const rank = (v) => (order.includes(v) ? order.indexOf(v) : order.length);
+      options(ui[key], [...this.known[key]].sort((a, b) => rank(a) - rank(b)), LABELS[key]);
+    }
+    this.wire();
+  }
+
+  wire() {
+    const ui = this.ui;
+    ui.step.addEventListener('click', () => this.step());
+    ui.back.addEventListener('click', () => this.act(() => this.lab.back(), 'back'));
+    ui.reset.addEventListener('click', () => this.act(() => this.lab.reset(), 'reset'));
+    ui.run.addEventListener('click', () => this.act(() => this.lab.run(), 'run'));
+    ui.play.addEventListener('click', () => this.togglePlay());
+    ui.speed.addEventListener('input', () => {
+      this.config.speed = Number(ui.speed.value);
+      this.showSpeed();
+      this.changed();
+    });
+    const setters = { algo: 'setAlgorithm', heuristic: 'setHeuristic', diagonal: 'setDiagonal', costs: 'setCosts' };
+    for (const [key, method] of Object.entries(setters)) {
+      ui[key].addEventListener('change', () => {
+        try {
+          this.lab[method](ui[key].value);
+        } catch (e) {
+          this.say(`${key}: ${e.message}`);
+        }
+        this.syncSettings();
+        this.touch();
+        this.changed();
+      });
+    }
+    ui.weight.addEventListener('change', () => this.setWeight(ui.weight.value));
+    ui.map.addEventListener('change', () => this.chooseMap(ui.map.value));
+    ui.file.addEventListener('change', () => this.openFile());
+    ui.clear.addEventListener('click', () => {
+      this.lab.clear();
+      this.narrate('Cleared every wall and terrain cost.');
+      this.touch();
+    });
+    this.onKey = (event) => this.key(event);
+    this.root.addEventListener('keydown', this.onKey);
+    this.resizeObserver = new ResizeObserver(() => this.layout());
+    this.resizeObserver.observe(ui.wrap);
+    this.onWindowResize = () => this.layout();
+    window.addEventListener('resize', this.onWindowResize);
+  }
+
+  // ---- loading -----------------------------------------------------------------------------
+
+  async start() {
+    const config = this.config;
+    try {
+      this.presets = await loadPresets();
+    } catch (e) {
+      this.say(e.message);
+    }
+    options(
+      this.ui.map,
+      this.presets.map((p) => p.name),
+      Object.fromEntries(this.presets.map((p) => [p.name, p.title ?? p.name])),
+    );
+    const fallback = this.presets[0]?.name;
+    let loaded = false;
+    if (config.map !== null) {
+      try {
+        await this.loadNamed(config.map);
+        loaded = true;
+      } catch (e) {
+        this.say(`Parameter "map": ${e.message}. Showing ${fallback ?? 'an open grid'} instead.`);
+      }
+    }
+    if (!loaded && fallback) {
+      try {
+        await this.loadNamed(fallback);
+      } catch (e) {
+        this.say(`The default map could not be loaded: ${e.message}`);
+      }
+    }
+
+    const apply = (key, method, value) => {
+      if (value === null || value === undefined) return;
+      try {
+        this.lab[method](value);
+      } catch (e) {
+        this.say(`Parameter "${key}": ${e.message}`);
+      }
+    };
+    apply('diagonal', 'setDiagonal', config.diagonal);
+    apply('costs', 'setCosts', config.costs);
+    // Without a heuristic given, take the tightest admissible one for the moves.
+    const diagonal = this.lab.settings().diagonal;
+    apply('heuristic', 'setHeuristic', config.heuristic ?? (diagonal === 'never' ? 'manhattan' : 'octile'));
+    apply('algo', 'setAlgorithm', config.algo);
+    apply('weight', 'setWeight', config.weight);
+    for (const key of ['start', 'goal']) {
+      const p = config[key];
+      if (!p) continue;
+      const before = key === 'start' ? [this.lab.startX, this.lab.startY] : [this.lab.goalX, this.lab.goalY];
+      try {
+        if (key === 'start') this.lab.setStart(p[0], p[1]);
+        else this.lab.setGoal(p[0], p[1]);
+      } catch (e) {
+        this.say(`Parameter "${key}": ${e.message}; keeping the map's ${key} ${at(before)}.`);
+      }
+    }
+    if (config.step > 0) this.lab.seek(config.step);
+    this.syncSettings();
+    this.showSpeed();
+    this.layout();
+    this.touch();
+    if (config.autoplay && !this.finished()) this.setPlaying(true);
+    this.frame = requestAnimationFrame((t) => this.tick(t));
+  }
+
+  /** Loads a preset or a relative path; throws with a message and keeps the current map. */
+  async loadNamed(name) {
+    const map = await fetchMap(name, this.presets);
+    this.loadText(map.text, map.format, map.preset, map.label);
+  }
+
+  /** Replaces the map with the text of a file; throws (keeping the current map) when malformed. */
+  loadText(text, format, preset, label) {
+    if (format === 'movingai') this.lab.loadMovingAi(text);
+    else this.lab.loadCourse(text);
+    if (preset) {
+      for (const r of Array.isArray(preset.terrain) ? preset.terrain : []) {
+        for (let y = r.y; y < r.y + r.h; y++) this.lab.paintLine(r.x, y, r.x + r.w - 1, y, r.value);
+      }
+      for (const [key, method] of [['diagonal', 'setDiagonal'], ['costs', 'setCosts']]) {
+        if (preset[key]) this.lab[method](preset[key]);
+      }
+      if (Array.isArray(preset.start)) this.lab.setStart(preset.start[0], preset.start[1]);
+      if (Array.isArray(preset.goal)) this.lab.setGoal(preset.goal[0], preset.goal[1]);
+    }
+    this.lab.reset();
+    this.mapName = preset ? preset.name : null;
+    this.mapTitle = preset?.title ?? label;
+    this.showMap(label);
+    this.narrate('');
+    this.hover = null;
+    this.syncSettings();
+    this.layout();
+    this.touch();
+  }
+
+  showMap(label) {
+    const select = this.ui.map;
+    select.querySelector('option[data-file]')?.remove();
+    if (this.mapName) {
+      select.value = this.mapName;
+    } else {
+      const option = el('option', { value: '', 'data-file': '1', text: `File: ${label}` });
+      select.append(option);
+      select.value = '';
+    }
+    const movingAi = this.presets.find((p) => p.name === this.mapName)?.format === 'movingai';
+    this.ui.mapTitle.textContent = movingAi
+      ? `${this.mapTitle}. Map from the Moving AI Lab benchmarks (Sturtevant 2012), ODC-By.`
+      : this.mapTitle;
+  }
+
+  async chooseMap(name) {
+    if (!name) return;
+    this.setPlaying(false);
+    const previous = this.mapName;
+    try {
+      await this.loadNamed(name);
+      this.changed();
+    } catch (e) {
+      this.say(`Map ${quote(name)}: ${e.message}. The current map is kept.`);
+      if (previous) this.ui.map.value = previous;
+    }
+  }
+
+  async openFile() {
+    const file = this.ui.file.files?.[0];
+    if (!file) return;
+    this.setPlaying(false);
+    try {
+      const text = await file.text();
+      this.loadText(text, detectFormat(text, file.name), null, file.name);
+      this.changed();
+    } catch (e) {
+      this.say(`Could not open ${quote(file.name)}: ${e.message}. The current map is kept.`);
+    } finally {
+      this.ui.file.value = '';
+    }
+  }
+
+  // ---- actions -------------------------------------------------------------------------------
+
+  finished() {
+    const s = statusName(this.lab.status);
+    return s === 'found' || s === 'no-path';
+  }
+
+  step() {
+    this.setPlaying(false);
+    this.lab.step();
+    this.narrateStep();
+    this.touch();
+  }
+
+  act(fn, what) {
+    this.setPlaying(false);
+    fn();
+    if (what === 'run') this.narrateEnd();
+    else if (what === 'back') this.narrate(`Went back to step ${this.lab.steps} (replayed from the start).`);
+    else this.narrate('');
+    this.touch();
+  }
+
+  togglePlay() {
+    if (!this.playing && this.finished()) this.lab.reset();
+    this.setPlaying(!this.playing);
+    this.touch();
+  }
+
+  setPlaying(on) {
+    this.playing = on;
+    this.carry = 0;
+    this.lastTime = 0;
+    this.ui.play.textContent = on ? 'Pause' : 'Play';
+    this.ui.play.setAttribute('aria-pressed', on ? 'true' : 'false');
+  }
+
+  setWeight(raw) {
+    const weight = Number(raw);
+    if (!/^\s*[0-9]*\.?[0-9]+\s*$/.test(String(raw)) || !(weight >= 1 && weight <= MAX_WEIGHT)) {
+      this.say(`Weight: must be a number from 1 to ${MAX_WEIGHT}, got ${quote(raw)}; keeping ${this.lab.settings().weight}.`);
+    } else {
+      try {
+        this.lab.setWeight(weight);
+      } catch (e) {
+        this.say(`Weight: ${e.message}`);
+      }
+    }
+    this.syncSettings();
+    this.touch();
+    this.changed();
+  }
+
+  key(event) {
+    const tag = event.target?.tagName;
+    if (['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON'].includes(tag) || event.altKey || event.ctrlKey || event.metaKey) return;
+    const actions = {
+      ' ': () => this.togglePlay(),
+      ArrowRight: () => this.step(),
+      ArrowLeft: () => this.act(() => this.lab.back(), 'back'),
+      Home: () => this.act(() => this.lab.reset(), 'reset'),
+      End: () => this.act(() => this.lab.run(), 'run'),
+    };
+    const action = actions[event.key];
+    if (action) {
+      event.preventDefault();
+      action();
+    }
+  }
+
+  // ---- called by the editor --------------------------------------------------------------------
+
+  brush() {
+    return Number(this.ui.brush.value);
+  }
+
+  setHover(cell) {
+    const same = cell && this.hover && cell.x === this.hover.x && cell.y === this.hover.y;
+    if (same || (!cell && !this.hover)) return;
+    this.hover = cell ? { x: cell.x, y: cell.y } : null;
+    this.dirty = true;
+  }
+
+  edited(what) {
+    if (what === 'start' || what === 'goal') {
+      this.narrate(`Moved the ${what}; the search re-ran to step ${this.lab.steps}.`);
+      this.changed();
+    } else {
+      this.narrate(`${what === 'erase' ? 'Erased' : 'Painted'} cells; the search re-ran to step ${this.lab.steps}.`);
+    }
+    this.touch();
+  }
+
+  refused(text) {
+    this.say(text);
+  }
+
+  // ---- messages and narration ------------------------------------------------------------------
+
+  say(text) {
+    this.messages.push(text);
+    if (this.messages.length > MAX_MESSAGES) this.messages.shift();
+    this.ui.message.replaceChildren(...this.messages.map((m) => el('p', { text: m })));
+    this.ui.messageBox.hidden = false;
+  }
+
+  clearMessages() {
+    this.messages = [];
+    this.ui.message.replaceChildren();
+    this.ui.messageBox.hidden = true;
+  }
+
+  narrate(text) {
+    this.ui.narration.textContent = text;
+  }
+
+  narrateStep() {
+    const status = statusName(this.lab.status);
+    let last;
+    try {
+      last = this.lab.lastStep();
+    } catch {
+      last = { kind: 'none', opened: [] };
+    }
+    if (last.kind !== 'expanded' || !last.expanded) {
+      this.narrateEnd();
+      return;
+    }
+    const fresh = last.opened.filter((o) => o.old_g === null || o.old_g === undefined);
+    const better = last.opened.filter((o) => o.old_g !== null && o.old_g !== undefined);
+    const list = (items, show) => {
+      const shown = items.slice(0, 6).map(show).join(', ');
+      return items.length > 6 ? `${shown} and ${items.length - 6} more` : shown;
+    };
+    const parts = [`Step ${this.lab.steps}: expanded ${at(last.expanded)}.`];
+    if (fresh.length) parts.push(`Opened ${list(fresh, (o) => `${at(o.at)} g=${formatNumber(o.g)}`)}.`);
+    if (better.length) {
+      parts.push(`Found a cheaper way to ${list(better, (o) => `${at(o.at)} g ${formatNumber(o.old_g)}→${formatNumber(o.g)}`)}.`);
+    }
+    if (!fresh.length && !better.length) parts.push('No neighbour was opened or improved.');
+    if (status === 'found') parts.push(`That is the goal: path cost ${formatCost(this.lab.cost)}.`);
+    this.narrate(parts.join(' '));
+  }
+
+  narrateEnd() {
+    const status = statusName(this.lab.status);
+    if (status === 'found') {
+      this.narrate(`Found a path of cost ${formatCost(this.lab.cost)} after ${this.lab.expanded} expansions.`);
+    } else if (status === 'no-path') {
+      this.narrate(`The open list ran empty after ${this.lab.expanded} expansions: there is no path.`);
+    } else {
+      this.narrate('');
+    }
+  }
+
+  // ---- read-outs -------------------------------------------------------------------------------
+
+  syncSettings() {
+    const s = this.lab.settings();
+    const ui = this.ui;
+    ui.algo.value = s.algo;
+    ui.heuristic.value = s.heuristic;
+    ui.diagonal.value = s.diagonal;
+    ui.costs.value = s.costs;
+    if (document.activeElement !== ui.weight || Number(ui.weight.value) !== s.weight) ui.weight.value = String(s.weight);
+    const usesH = USES_HEURISTIC.has(s.algo);
+    ui.heuristic.disabled = !usesH;
+    ui.weight.disabled = s.algo !== 'astar';
+    let note;
+    if (s.optimal) note = 'Finds a cheapest path.';
+    else if (s.algo === 'astar' && !s.admissible) {
+      note = `The ${s.heuristic} estimate can be too high with these moves and costs, so A* may miss the cheapest path.`;
+    } else if (s.algo === 'astar') note = `Weight ${s.weight} trades path cost for fewer expansions: the path may cost up to ${s.weight}× the cheapest.`;
+    else if (s.algo === 'bfs') note = 'Fewest moves, not cheapest: diagonals and terrain cost more than one step.';
+    else if (s.algo === 'dfs') note = 'Finds some path, usually a long one.';
+    else if (s.algo === 'greedy') note = 'Heads straight for the goal: fast, but the path may be far from the cheapest.';
+    else note = '';
+    ui.note.textContent = note;
+    this.settings = s;
+  }
+
+  showSpeed() {
+    const rate = SPEEDS[this.config.speed - 1];
+    this.ui.speed.value = String(this.config.speed);
+    this.ui.speedLabel.textContent = `${rate}/s`;
+  }
+
+  readouts() {
+    const lab = this.lab;
+    const ui = this.ui;
+    const status = statusName(lab.status);
+    ui.status.textContent = status;
+    ui.status.dataset.status = status;
+    ui.expanded.textContent = String(lab.expanded);
+    ui.open.textContent = String(lab.openCount);
+    const cost = lab.cost;
+    ui.cost.textContent = formatCost(cost);
+    ui.cost.dataset.value = cost === undefined || cost === null ? '' : String(cost);
+    ui.steps.textContent = `step ${lab.steps}`;
+    ui.back.disabled = lab.steps === 0;
+    ui.step.disabled = status === 'found' || status === 'no-path';
+    ui.run.disabled = ui.step.disabled;
+    const c = this.canvas;
+    c.dataset.width = String(lab.width);
+    c.dataset.height = String(lab.height);
+    c.dataset.start = `${lab.startX},${lab.startY}`;
+    c.dataset.goal = `${lab.goalX},${lab.goalY}`;
+    this.cellInfo();
+  }
+
+  cellInfo() {
+    const box = this.ui.cellInfo;
+    if (!this.hover) {
+      if (!box.textContent) box.textContent = 'Point at a cell to see its g, h, f and parent.';
+      return;
+    }
+    let info;
+    try {
+      info = this.lab.cellInfo(this.hover.x, this.hover.y);
+    } catch {
+      return;
+    }
+    const terrain = info.terrain === 0 ? 'wall' : info.terrain === 1 ? 'ground' : `terrain ×${info.terrain}`;
+    const rows = [
+      ['cell', `(${info.x},${info.y}) · ${terrain} · ${info.state}`],
+      ['g', formatNumber(info.g)],
+      ['h', formatNumber(info.h)],
+      ['f', formatNumber(info.f)],
+      ['parent', info.parent ? at(info.parent) : '–'],
+    ];
+    box.replaceChildren(
+      el('dl', {}, ...rows.flatMap(([k, v]) => [el('dt', { text: k }), el('dd', { 'data-key': k, text: v })])),
+    );
+  }
+
+  // ---- frame loop ------------------------------------------------------------------------------
+
+  touch() {
+    this.dirty = true;
+  }
+
+  changed() {
+    this.root.dispatchEvent(new CustomEvent('pathlab-change', { detail: this.currentConfig() }));
+  }
+
+  currentConfig() {
+    const s = this.lab.settings();
+    return {
+      map: this.mapName,
+      algo: s.algo,
+      heuristic: s.heuristic,
+      diagonal: s.diagonal,
+      costs: s.costs,
+      weight: s.weight,
+      start: s.start,
+      goal: s.goal,
+      speed: this.config.speed,
+      embed: this.config.embed,
+    };
+  }
+
+  layout() {
+    const wrap = this.ui.wrap;
+    const width = wrap.clientWidth;
+    if (!width) return;
+    const top = wrap.getBoundingClientRect().top + window.scrollY;
+    const below = this.config.embed ? 96 : 150;
+    const maxHeight = Math.max(240, window.innerHeight - Math.min(top, 200) - below);
+    const dpr = window.devicePixelRatio || 1;
+    const key = `${width}x${maxHeight}@${dpr}/${this.lab.width}x${this.lab.height}`;
+    if (key === this.lastSize) return;
+    this.lastSize = key;
+    this.painter.resize(this.lab.width, this.lab.height, width, maxHeight, dpr);
+    this.dirty = true;
+  }
+
+  tick(time) {
+    this.frame = requestAnimationFrame((t) => this.tick(t));
+    if (this.playing) {
+      const dt = this.lastTime ? Math.min(100, time - this.lastTime) : 1000 / 60;
+      this.lastTime = time;
+      this.carry += (SPEEDS[this.config.speed - 1] * dt) / 1000;
+      const n = Math.floor(this.carry);
+      if (n > 0) {
+        this.carry -= n;
+        if (n === 1) {
+          this.lab.step();
+          this.narrateStep();
+        } else {
+          this.lab.advance(n);
+          this.narrate(`Playing: step ${this.lab.steps}.`);
+        }
+        this.dirty = true;
+      }
+      if (this.finished()) {
+        this.setPlaying(false);
+        this.narrateEnd();
+      }
+    }
+    if (!this.dirty) return;
+    this.dirty = false;
+    this.painter.paint(this.lab, this.memory, { hover: this.hover, algo: this.settings?.algo, weight: this.settings?.weight ?? 1 });
+    this.readouts();
+  }
+
+  destroy() {
+    cancelAnimationFrame(this.frame);
+    this.detachEditing();
+    this.resizeObserver.disconnect();
+    window.removeEventListener('resize', this.onWindowResize);
+    this.root.removeEventListener('keydown', this.onKey);
+    this.root.replaceChildren();
+    this.lab.free();
+  }
+}
+
+/**
+ * Builds Pathlab inside `element`. `config` takes the keys of the page URL (map, algo,
+ * heuristic, diagonal, costs, weight, start, goal, step, autoplay, speed, embed), as strings or
+ * plain values (`start: [3, 1]`, `embed: true`). Invalid values are reported on the page and
+ * replaced by defaults. Resolves to a handle: { lab, config(), destroy() }.
+ */
+export async function mount(element, config = {}) {
+  const wasm = await loadWasm();
+  const known = {
+    algo: names('algo'),
+    heuristic: names('heuristic'),
+    diagonal: names('diagonal'),
+    costs: names('costs'),
+  };
+  const { config: checked, messages } = readConfig(config, known);
+  const app = new App(element, wasm.memory, known, checked);
+  for (const m of messages) app.say(m);
+  await app.start();
+  return {
+    get lab() {
+      return app.lab;
+    },
+    config: () => app.currentConfig(),
+    destroy: () => app.destroy(),
+  };
+}
