@@ -1,2 +1,313 @@
-//! Placeholder until the benchmarks land.
-fn main() {}
+//! Search benchmarks on MovingAI problems.
+//!
+//! 1. Our A* against the `pathfinding` crate's `astar` on the same problems under the same
+//!    rules: 8-connected, no corner cutting, straight 1 and diagonal sqrt(2) as f64, octile
+//!    heuristic. Before any timing, both must agree on every cost (within 1e-6) and with the
+//!    `.scen` optimum (within its tolerance).
+//! 2. The stepping overhead: running to the end with `run()` against stepping one expansion
+//!    at a time through `step_with(&mut EventLog)`, clearing the log before each step, as the
+//!    page does.
+//!
+//! Criterion measures each variant; then a side-by-side pass times the variants in turn over
+//! the same problems, several rounds, and prints the ratios with their targets
+//! (pathfinding / ours >= 2; stepped / run <= 1.15).
+//!
+//! The maps come from `shared/maps/movingai`, the folder beside the repository.
+//! Run: `cargo bench -p pathlab-core --bench search`.
+
+use std::cmp::Ordering;
+use std::hint::black_box;
+use std::ops::Add;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use criterion::Criterion;
+use pathfinding::num_traits::Zero;
+use pathlab_core::formats::movingai::{self, Problem};
+use pathlab_core::grid::{Costs, Diagonal, Grid};
+use pathlab_core::heuristic::Heuristic;
+use pathlab_core::search::{Algorithm, EventLog, Search, SearchConfig, StepEvent};
+
+/// The maps benchmarked, with how many evenly spaced problems to take from each scenario
+/// file (`usize::MAX`: all of them).
+const SETS: &[(&str, usize)] = &[("dao/arena", usize::MAX), ("dao/den312d", usize::MAX), ("bg512/AR0011SR", 200)];
+
+/// Rounds of the side-by-side pass; the median round is reported.
+const ROUNDS: usize = 9;
+
+/// One map and the problems run on it.
+struct Set {
+    name: &'static str,
+    grid: Grid,
+    problems: Vec<Problem>,
+}
+
+/// A path cost for `pathfinding`, which needs a totally ordered cost type: an f64 ordered by
+/// `total_cmp` (costs here are finite and non-negative, where that is the usual order).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Cost(f64);
+
+impl Eq for Cost {}
+
+impl PartialOrd for Cost {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Cost {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
+impl Add for Cost {
+    type Output = Self;
+
+    fn add(self, other: Self) -> Self {
+        Self(self.0 + other.0)
+    }
+}
+
+impl Zero for Cost {
+    fn zero() -> Self {
+        Self(0.0)
+    }
+
+    fn is_zero(&self) -> bool {
+        self.0 == 0.0
+    }
+}
+
+fn maps_folder() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps/movingai")
+}
+
+fn load_sets() -> Vec<Set> {
+    let folder = maps_folder();
+    if !folder.is_dir() {
+        eprintln!(
+            "search bench: the MovingAI maps are missing: expected {} (the shared/ folder beside the repository)",
+            folder.display()
+        );
+        std::process::exit(1);
+    }
+    SETS.iter()
+        .map(|&(name, take)| {
+            let read = |ext: &str| {
+                let path = folder.join(format!("{name}{ext}"));
+                std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+            };
+            let grid = movingai::parse_map(&read(".map")).unwrap_or_else(|e| panic!("{name}.map: {e}"));
+            let all = movingai::parse_scen(&read(".map.scen")).unwrap_or_else(|e| panic!("{name}.map.scen: {e}"));
+            let problems = if take >= all.len() {
+                all
+            } else {
+                (0..take).map(|i| all[i * all.len() / take].clone()).collect()
+            };
+            Set { name, grid, problems }
+        })
+        .collect()
+}
+
+/// The rules of the comparison: A*, octile, no corner cutting, real costs.
+fn config() -> SearchConfig {
+    SearchConfig::new(Algorithm::AStar)
+        .heuristic(Heuristic::Octile)
+        .diagonal(Diagonal::NoCornerCutting)
+        .costs(Costs::Real)
+}
+
+/// A search on the set's map, reused for every problem (as the CLI does).
+fn our_search(set: &Set) -> Search {
+    let first = &set.problems[0];
+    Search::new(set.grid.clone(), first.start, first.goal, config()).expect("valid problem")
+}
+
+/// Our A*, run to the end with `run()`; returns the summed cost.
+fn ours_run(search: &mut Search, problems: &[Problem]) -> f64 {
+    let mut total = 0.0;
+    for p in problems {
+        search.set_ends(p.start, p.goal).expect("valid problem");
+        search.run();
+        total += search.cost().expect("a path");
+    }
+    total
+}
+
+/// Our A*, one `step_with` at a time with the page's recorder; returns the summed cost.
+fn ours_stepped(search: &mut Search, log: &mut EventLog, problems: &[Problem]) -> f64 {
+    let mut total = 0.0;
+    for p in problems {
+        search.set_ends(p.start, p.goal).expect("valid problem");
+        loop {
+            log.clear();
+            match search.step_with(log) {
+                StepEvent::Found { cost } => {
+                    total += cost;
+                    break;
+                }
+                StepEvent::NoPath | StepEvent::Finished => panic!("no path"),
+                StepEvent::Expanded(_) => {}
+            }
+        }
+    }
+    total
+}
+
+/// The `pathfinding` crate's A* on one problem under the same rules, the successors coming
+/// from the same neighbour code; returns the cost.
+fn theirs_one(grid: &Grid, p: &Problem) -> Option<f64> {
+    let width = grid.width();
+    let start = grid.index(p.start) as u32;
+    let goal = grid.index(p.goal) as u32;
+    let (gx, gy) = (p.goal.x, p.goal.y);
+    let successors = |&n: &u32| {
+        let mut out = [(0u32, Cost(0.0)); 8];
+        let mut count = 0;
+        grid.for_each_neighbour(n as usize, Diagonal::NoCornerCutting, |nb, diagonal| {
+            out[count] = (nb as u32, Cost(Costs::Real.step(diagonal, grid.cells()[nb])));
+            count += 1;
+        });
+        out.into_iter().take(count)
+    };
+    let heuristic = |&n: &u32| {
+        let (x, y) = (n as usize % width, n as usize / width);
+        Cost(Heuristic::Octile.estimate(x.abs_diff(gx), y.abs_diff(gy), Costs::Real))
+    };
+    pathfinding::directed::astar::astar(&start, successors, heuristic, |&n| n == goal).map(|(_, c)| c.0)
+}
+
+/// The `pathfinding` crate's A* over the problems; returns the summed cost.
+fn theirs_run(grid: &Grid, problems: &[Problem]) -> f64 {
+    problems.iter().map(|p| theirs_one(grid, p).expect("a path")).sum()
+}
+
+/// Checks, before timing, that both give the same cost on every problem and that it is the
+/// `.scen` optimum; and that stepping ends where running does.
+fn verify(sets: &[Set]) {
+    for set in sets {
+        let mut search = our_search(set);
+        let mut stepped = our_search(set);
+        let mut log = EventLog::default();
+        for p in &set.problems {
+            search.set_ends(p.start, p.goal).expect("valid problem");
+            search.run();
+            let ours = search.cost().expect("our A* finds a path");
+            let theirs = theirs_one(&set.grid, p).expect("pathfinding finds a path");
+            assert!(
+                (ours - theirs).abs() <= 1e-6,
+                "{} line {}: our cost {ours} but pathfinding's {theirs}",
+                set.name,
+                p.line
+            );
+            assert!(
+                (ours - p.optimal).abs() <= p.tolerance,
+                "{} line {}: our cost {ours} but the optimum is {}",
+                set.name,
+                p.line,
+                p.optimal
+            );
+            let step_cost = ours_stepped(&mut stepped, &mut log, std::slice::from_ref(p));
+            assert_eq!(step_cost, ours, "{} line {}: stepping ends elsewhere", set.name, p.line);
+            assert_eq!(stepped.expanded(), search.expanded(), "{} line {}", set.name, p.line);
+        }
+        println!("verified {}: {} problems, same costs as pathfinding and the .scen optima", set.name, set.problems.len());
+    }
+}
+
+fn criterion_groups(c: &mut Criterion, sets: &[Set]) {
+    for set in sets {
+        let mut group = c.benchmark_group(format!("astar/{}/{}-problems", set.name, set.problems.len()));
+        group.sample_size(10).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(3));
+        let mut search = our_search(set);
+        group.bench_function("pathlab run", |b| b.iter(|| black_box(ours_run(&mut search, &set.problems))));
+        let mut log = EventLog::default();
+        group.bench_function("pathlab stepped", |b| {
+            b.iter(|| black_box(ours_stepped(&mut search, &mut log, &set.problems)));
+        });
+        group.bench_function("pathfinding astar", |b| b.iter(|| black_box(theirs_run(&set.grid, &set.problems))));
+        group.finish();
+    }
+}
+
+fn median(mut times: Vec<Duration>) -> Duration {
+    times.sort();
+    times[times.len() / 2]
+}
+
+/// Times the three variants in turn over the same problems and prints the ratios.
+fn side_by_side(sets: &[Set], rounds: usize) {
+    println!();
+    println!("side by side: median of {rounds} rounds; in each, every variant runs the same problems in turn");
+    println!(
+        "{:<16} {:>8} {:>11} {:>11} {:>15} {:>11} {:>14}",
+        "map", "problems", "ours ms", "stepped ms", "pathfinding ms", "pf / ours", "stepped / ours"
+    );
+    let (mut ours_total, mut stepped_total, mut theirs_total) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);
+    for set in sets {
+        let mut search = our_search(set);
+        let mut log = EventLog::default();
+        // times[0]: ours with run(), [1]: ours stepped, [2]: pathfinding. Each round starts
+        // with a different variant, so none always runs on caches the previous one warmed.
+        let mut times: [Vec<Duration>; 3] = Default::default();
+        for round in 0..rounds {
+            for k in 0..3 {
+                let variant = (round + k) % 3;
+                let t = Instant::now();
+                match variant {
+                    0 => black_box(ours_run(&mut search, &set.problems)),
+                    1 => black_box(ours_stepped(&mut search, &mut log, &set.problems)),
+                    _ => black_box(theirs_run(&set.grid, &set.problems)),
+                };
+                times[variant].push(t.elapsed());
+            }
+        }
+        let [ours, stepped, theirs] = times;
+        let (ours, stepped, theirs) = (median(ours), median(stepped), median(theirs));
+        ours_total += ours;
+        stepped_total += stepped;
+        theirs_total += theirs;
+        print_row(set.name, set.problems.len(), ours, stepped, theirs);
+    }
+    let count = sets.iter().map(|s| s.problems.len()).sum();
+    print_row("all", count, ours_total, stepped_total, theirs_total);
+    let speedup = theirs_total.as_secs_f64() / ours_total.as_secs_f64();
+    let overhead = stepped_total.as_secs_f64() / ours_total.as_secs_f64();
+    println!();
+    println!(
+        "A* vs pathfinding::astar: ours is {speedup:.2}x faster (target >= 2): {}",
+        if speedup >= 2.0 { "met" } else { "NOT MET" }
+    );
+    println!(
+        "stepping overhead: step_with(EventLog) takes {overhead:.3}x the time of run() (target <= 1.15): {}",
+        if overhead <= 1.15 { "met" } else { "NOT MET" }
+    );
+}
+
+fn print_row(name: &str, problems: usize, ours: Duration, stepped: Duration, theirs: Duration) {
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    println!(
+        "{:<16} {:>8} {:>11.3} {:>11.3} {:>15.3} {:>11.2} {:>14.3}",
+        name,
+        problems,
+        ms(ours),
+        ms(stepped),
+        ms(theirs),
+        theirs.as_secs_f64() / ours.as_secs_f64(),
+        stepped.as_secs_f64() / ours.as_secs_f64()
+    );
+}
+
+fn main() {
+    let sets = load_sets();
+    verify(&sets);
+    // `cargo test --benches` runs this with `--test`: check, time once, skip criterion.
+    let testing = std::env::args().any(|a| a == "--test");
+    if !testing {
+        let mut c = Criterion::default().configure_from_args();
+        criterion_groups(&mut c, &sets);
+        c.final_summary();
+    }
+    side_by_side(&sets, if testing { 1 } else { ROUNDS });
+}

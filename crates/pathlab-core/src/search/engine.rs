@@ -1,7 +1,7 @@
 //! The stepper shared by every grid search.
 
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 
 use super::{
     astar, bfs, dfs, dijkstra, greedy, Algorithm, CellState, NoRecord, Path, Recorder,
@@ -49,51 +49,304 @@ pub struct Search {
 enum Frontier {
     Fifo(VecDeque<u32>),
     Lifo(Vec<u32>),
-    Heap(BinaryHeap<Entry>),
+    Queue(PriorityQueue),
 }
 
-/// An open-list entry; the heap pops the smallest (key, tie, seq).
+/// An open-list entry; the heap pops the smallest `(key, tie, seq)`.
+///
+/// `key` and `tie` are the f64 priorities mapped to integers in the same order (see
+/// [`ordered`]), so comparing entries is integer comparison. `seq` counts the pushes since
+/// the search began (at most 8 per cell, so far below `u32::MAX` on a grid of at most
+/// [`MAX_SIDE`](crate::grid::MAX_SIDE) squared cells): no two entries compare equal, and any
+/// correct priority queue pops them in the same order.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
-    key: f64,
-    tie: f64,
+    key: u64,
+    tie: u64,
     seq: u32,
     node: u32,
 }
 
-impl PartialEq for Entry {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-
-impl Eq for Entry {}
-
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Entry {
+impl Entry {
+    /// `(key, tie)` as one number: entries leave in order of rank, then of `seq`.
     #[inline]
-    fn cmp(&self, other: &Self) -> Ordering {
-        // Reversed: BinaryHeap is a max-heap and we want the smallest first.
-        other
-            .key
-            .partial_cmp(&self.key)
-            .unwrap_or(Ordering::Equal)
-            .then_with(|| other.tie.partial_cmp(&self.tie).unwrap_or(Ordering::Equal))
-            .then_with(|| other.seq.cmp(&self.seq))
+    fn rank(&self) -> u128 {
+        (u128::from(self.key) << 64) | u128::from(self.tie)
+    }
+
+    /// True when `self` comes off the open list before `other`.
+    ///
+    /// Written without short-circuits so that it compiles to flag arithmetic rather than
+    /// branches, which the heap's sift-down would mispredict half the time.
+    #[allow(clippy::needless_bitwise_bool)]
+    #[inline]
+    fn before(&self, other: &Self) -> bool {
+        let (a, b) = (self.rank(), other.rank());
+        (a < b) | ((a == b) & (self.seq < other.seq))
+    }
+}
+
+/// Maps a priority to an integer with the same order: for any two non-NaN values,
+/// `a < b` exactly when `ordered(a) < ordered(b)`, and `a == b` (which includes 0.0 and
+/// -0.0) exactly when `ordered(a) == ordered(b)`.
+#[inline]
+fn ordered(x: f64) -> u64 {
+    // Adding 0.0 turns -0.0 into 0.0. Then for positive values the bits grow with the value,
+    // and for negative values they shrink: flipping the sign bit, or every bit, fixes both.
+    let bits = (x + 0.0).to_bits();
+    if bits >> 63 == 0 {
+        bits | (1 << 63)
+    } else {
+        !bits
+    }
+}
+
+/// A four-ary min-heap of [`Entry`]: half the depth of a binary heap, and its sift-down
+/// compares children that sit side by side in memory.
+#[derive(Clone, Debug, Default)]
+struct MinHeap {
+    items: Vec<Entry>,
+}
+
+impl MinHeap {
+    const ARITY: usize = 4;
+
+    fn clear(&mut self) {
+        self.items.clear();
+    }
+
+    #[inline]
+    fn push(&mut self, entry: Entry) {
+        let items = &mut self.items;
+        let mut hole = items.len();
+        items.push(entry);
+        while hole > 0 {
+            let parent = (hole - 1) / Self::ARITY;
+            let above = items[parent];
+            if !entry.before(&above) {
+                break;
+            }
+            items[hole] = above;
+            hole = parent;
+        }
+        items[hole] = entry;
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<Entry> {
+        let items = &mut self.items;
+        let last = items.pop()?;
+        let Some(&top) = items.first() else {
+            return Some(last);
+        };
+        let len = items.len();
+        let mut hole = 0;
+        loop {
+            let first = hole * Self::ARITY + 1;
+            if first >= len {
+                break;
+            }
+            let end = (first + Self::ARITY).min(len);
+            let mut best = first;
+            let mut best_entry = items[first];
+            for (child, entry) in items[first + 1..end].iter().enumerate() {
+                if entry.before(&best_entry) {
+                    best = first + 1 + child;
+                    best_entry = *entry;
+                }
+            }
+            if !best_entry.before(&last) {
+                break;
+            }
+            items[hole] = best_entry;
+            hole = best;
+        }
+        items[hole] = last;
+        Some(top)
+    }
+}
+
+/// A radix heap of [`Entry`], for priorities that seldom go below the last one popped.
+///
+/// The priority is `(key, tie)` read as one 128-bit number ([`Entry::rank`]). Entries whose
+/// rank equals `last` wait in `current`, in push order (which is `seq` order); an entry of
+/// higher rank sits in the bucket numbered by the highest bit in which its rank differs from
+/// `last`. When `current` runs dry, the lowest non-empty bucket holds the lowest ranks: the
+/// lowest becomes `last`, and the bucket's entries move to `current` or to lower buckets.
+/// Each entry moves a few times at most, to the end of a vector, instead of travelling the
+/// height of a heap on every pop.
+///
+/// A* priorities can dip below `last` (when a rounding error or an inconsistent heuristic
+/// makes a child's f smaller than its parent's): such entries wait in `below`, a plain heap,
+/// and leave before all others, since every other rank is at least `last`.
+#[derive(Clone, Debug)]
+struct RadixHeap {
+    last: u128,
+    /// Entries of rank `last` in `seq` order; those before `head` have left.
+    current: Vec<Entry>,
+    head: usize,
+    below: MinHeap,
+    buckets: Vec<Vec<Entry>>,
+    /// Bit `i` set when `buckets[i]` is not empty.
+    filled: u128,
+}
+
+impl Default for RadixHeap {
+    fn default() -> Self {
+        Self {
+            last: 0,
+            current: Vec::new(),
+            head: 0,
+            below: MinHeap::default(),
+            buckets: vec![Vec::new(); 128],
+            filled: 0,
+        }
+    }
+}
+
+impl RadixHeap {
+    fn clear(&mut self) {
+        self.last = 0;
+        self.current.clear();
+        self.head = 0;
+        self.below.clear();
+        let mut filled = self.filled;
+        while filled != 0 {
+            self.buckets[filled.trailing_zeros() as usize].clear();
+            filled &= filled - 1;
+        }
+        self.filled = 0;
+    }
+
+    /// The bucket for a rank above `last`.
+    #[inline]
+    fn bucket(rank: u128, last: u128) -> usize {
+        127 - (rank ^ last).leading_zeros() as usize
+    }
+
+    #[inline]
+    fn push(&mut self, entry: Entry) {
+        let rank = entry.rank();
+        match rank.cmp(&self.last) {
+            // Pushed after everything already waiting, so `seq` order is kept.
+            Ordering::Equal => self.current.push(entry),
+            Ordering::Greater => {
+                let b = Self::bucket(rank, self.last);
+                self.buckets[b].push(entry);
+                self.filled |= 1 << b;
+            }
+            Ordering::Less => self.below.push(entry),
+        }
+    }
+
+    /// Takes the first entry; entries for which `closed(node)` holds may be dropped on the
+    /// way, since the search would skip them anyway.
+    #[inline]
+    fn pop(&mut self, closed: impl Fn(u32) -> bool) -> Option<Entry> {
+        if !self.below.items.is_empty() {
+            return self.below.pop();
+        }
+        if self.head == self.current.len() {
+            self.refill(closed)?;
+        }
+        let entry = self.current[self.head];
+        self.head += 1;
+        Some(entry)
+    }
+
+    /// Moves the lowest ranks to `current`, dropping entries of closed nodes (those left
+    /// behind when a node's cost improved); `None` when the heap is empty.
+    fn refill(&mut self, closed: impl Fn(u32) -> bool) -> Option<()> {
+        self.current.clear();
+        self.head = 0;
+        loop {
+            if self.filled == 0 {
+                return None;
+            }
+            let b = self.filled.trailing_zeros() as usize;
+            let mut bucket = std::mem::take(&mut self.buckets[b]);
+            self.filled &= !(1 << b);
+            bucket.retain(|e| !closed(e.node));
+            let Some(last) = bucket.iter().map(Entry::rank).min() else {
+                self.buckets[b] = bucket;
+                continue;
+            };
+            self.last = last;
+            for entry in bucket.drain(..) {
+                let rank = entry.rank();
+                if rank == last {
+                    self.current.push(entry);
+                } else {
+                    let to = Self::bucket(rank, last);
+                    self.buckets[to].push(entry);
+                    self.filled |= 1 << to;
+                }
+            }
+            // Keep the emptied vector's room for the next time this bucket fills.
+            self.buckets[b] = bucket;
+            if self.current.len() > 1 {
+                self.current.sort_unstable_by_key(|e| e.seq);
+            }
+            return Some(());
+        }
+    }
+}
+
+/// The open list of Dijkstra, greedy best-first and A*: a priority queue of [`Entry`].
+///
+/// Dijkstra's and plain A*'s keys (almost) never fall below the last key popped, which suits
+/// a [`RadixHeap`]; greedy best-first's and weighted A*'s often do, and they use a
+/// [`MinHeap`]. Entries never compare equal, so both pop them in the same order.
+#[derive(Clone, Debug)]
+enum PriorityQueue {
+    Radix(RadixHeap),
+    Heap(MinHeap),
+}
+
+impl PriorityQueue {
+    fn new(config: &SearchConfig) -> Self {
+        let monotone = match config.algorithm {
+            Algorithm::Dijkstra => true,
+            Algorithm::AStar => config.weight == 1.0,
+            Algorithm::Bfs | Algorithm::Dfs | Algorithm::Greedy => false,
+        };
+        if monotone {
+            Self::Radix(RadixHeap::default())
+        } else {
+            Self::Heap(MinHeap::default())
+        }
+    }
+
+    fn clear(&mut self) {
+        match self {
+            Self::Radix(r) => r.clear(),
+            Self::Heap(h) => h.clear(),
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, entry: Entry) {
+        match self {
+            Self::Radix(r) => r.push(entry),
+            Self::Heap(h) => h.push(entry),
+        }
+    }
+
+    #[inline]
+    fn pop(&mut self, closed: impl Fn(u32) -> bool) -> Option<Entry> {
+        match self {
+            Self::Radix(r) => r.pop(closed),
+            Self::Heap(h) => h.pop(),
+        }
     }
 }
 
 impl Frontier {
-    fn for_algorithm(algorithm: Algorithm) -> Self {
-        match algorithm {
+    fn new(config: &SearchConfig) -> Self {
+        match config.algorithm {
             Algorithm::Bfs => Self::Fifo(VecDeque::new()),
             Algorithm::Dfs => Self::Lifo(Vec::new()),
-            Algorithm::Dijkstra | Algorithm::Greedy | Algorithm::AStar => Self::Heap(BinaryHeap::new()),
+            Algorithm::Dijkstra | Algorithm::Greedy | Algorithm::AStar => Self::Queue(PriorityQueue::new(config)),
         }
     }
 
@@ -101,7 +354,7 @@ impl Frontier {
         match self {
             Self::Fifo(q) => q.clear(),
             Self::Lifo(s) => s.clear(),
-            Self::Heap(h) => h.clear(),
+            Self::Queue(q) => q.clear(),
         }
     }
 
@@ -110,25 +363,27 @@ impl Frontier {
         match self {
             Self::Fifo(q) => q.push_back(node),
             Self::Lifo(s) => s.push(node),
-            Self::Heap(heap) => {
+            Self::Queue(queue) => {
                 let (key, tie) = match config.algorithm {
                     Algorithm::AStar => astar::priority(g, h, config.weight),
                     Algorithm::Dijkstra => dijkstra::priority(g),
                     Algorithm::Greedy => greedy::priority(h),
                     Algorithm::Bfs | Algorithm::Dfs => (0.0, 0.0),
                 };
-                heap.push(Entry { key, tie, seq: *seq, node });
+                queue.push(Entry { key: ordered(key), tie: ordered(tie), seq: *seq, node });
                 *seq = seq.wrapping_add(1);
             }
         }
     }
 
+    /// Takes the next node. Entries of nodes that `state` shows closed may be dropped on the
+    /// way instead of returned; the caller skips those that are returned.
     #[inline]
-    fn pop(&mut self) -> Option<u32> {
+    fn pop(&mut self, state: &[u8]) -> Option<u32> {
         match self {
             Self::Fifo(q) => q.pop_front(),
             Self::Lifo(s) => s.pop(),
-            Self::Heap(h) => h.pop().map(|e| e.node),
+            Self::Queue(q) => q.pop(|node| state[node as usize] == CLOSED).map(|e| e.node),
         }
     }
 }
@@ -155,7 +410,7 @@ impl Search {
             g: vec![f64::INFINITY; n],
             parent: vec![NO_PARENT; n],
             touched: Vec::new(),
-            frontier: Frontier::for_algorithm(config.algorithm),
+            frontier: Frontier::new(&config),
             seq: 0,
             current: NO_PARENT,
             status: Status::Ready,
@@ -213,7 +468,7 @@ impl Search {
     pub fn set_config(&mut self, config: SearchConfig) -> Result<(), SearchError> {
         config.validate()?;
         self.config = config;
-        self.frontier = Frontier::for_algorithm(config.algorithm);
+        self.frontier = Frontier::new(&config);
         self.reset();
         Ok(())
     }
@@ -285,7 +540,7 @@ impl Search {
         self.steps += 1;
         self.status = Status::Searching;
         let node = loop {
-            match self.frontier.pop() {
+            match self.frontier.pop(&self.state) {
                 None => {
                     self.status = Status::NoPath;
                     self.open = 0;
@@ -307,15 +562,18 @@ impl Search {
         self.current = node;
         self.expanded += 1;
         recorder.expanded(node);
-        self.expand(ni, recorder);
-        StepEvent::Expanded(self.grid.point_at(ni))
+        let at = self.grid.point_at(ni);
+        self.expand(ni, at, recorder);
+        StepEvent::Expanded(at)
     }
 
-    fn expand<R: Recorder>(&mut self, ni: usize, recorder: &mut R) {
+    /// Opens or improves the neighbours of `ni`, the cell at `at`.
+    #[inline]
+    fn expand<R: Recorder>(&mut self, ni: usize, at: Point, recorder: &mut R) {
         let Self { grid, goal, config, state, g, parent, touched, frontier, seq, open, .. } = self;
         let base_g = g[ni];
         let cells = grid.cells();
-        grid.for_each_neighbour(ni, config.diagonal, |nb, diagonal| {
+        grid.for_each_neighbour_of(at, config.diagonal, |nb, nb_at, diagonal| {
             let st = state[nb];
             if st == CLOSED {
                 return;
@@ -341,7 +599,7 @@ impl Search {
             g[nb] = new_g;
             parent[nb] = ni as u32;
             state[nb] = OPEN;
-            let h = estimate(config, *goal, grid.point_at(nb));
+            let h = estimate(config, *goal, nb_at);
             frontier.push(config, seq, nb as u32, new_g, h);
             recorder.opened(nb as u32, ni as u32, old_g, new_g);
         });

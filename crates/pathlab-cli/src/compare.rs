@@ -1,0 +1,153 @@
+//! `pathlab compare`: the same problems under several algorithms, as a table.
+
+use std::io::{self, Write};
+
+use pathlab_core::grid::Diagonal;
+use pathlab_core::search::{Algorithm, SearchConfig};
+
+use crate::args::Run;
+use crate::problems::{load, Solver};
+use crate::Failure;
+
+/// One algorithm's totals over the problems.
+#[derive(Clone, Debug, Default)]
+struct Totals {
+    problems: usize,
+    found: usize,
+    expanded: usize,
+    cost: f64,
+    micros: f64,
+    /// Percentages over the reference cost, one per found problem that has one.
+    over: Vec<f64>,
+}
+
+/// The label of a configuration in the table: the algorithm, with its heuristic and weight
+/// when it uses them.
+fn label(config: &SearchConfig) -> String {
+    match config.algorithm {
+        Algorithm::AStar if config.weight != 1.0 => {
+            format!("{} ({}, w {})", config.algorithm, config.heuristic, config.weight)
+        }
+        Algorithm::AStar | Algorithm::Greedy => format!("{} ({})", config.algorithm, config.heuristic),
+        Algorithm::Bfs | Algorithm::Dfs | Algorithm::Dijkstra => config.algorithm.to_string(),
+    }
+}
+
+/// Runs every algorithm on the chosen problems and prints the table.
+pub fn run(run: &Run) -> Result<(), Failure> {
+    let loaded = load(run)?;
+    let Some((_, first)) = loaded.problems.first() else {
+        return Err(Failure::input(format!("{}: holds no problems", run.scen.display())));
+    };
+    let mut solver = Solver::new(loaded.grid.clone(), first, run.config(Algorithm::Dijkstra), &run.scen)?;
+
+    // What a cheapest path costs: the .scen optimum under the rule it assumes, otherwise
+    // Dijkstra's cost under the rule asked for. Each with how far a cost may stray from it.
+    let by_scen = run.diagonal == Diagonal::NoCornerCutting;
+    let mut reference = Vec::with_capacity(loaded.problems.len());
+    for (_, p) in &loaded.problems {
+        if by_scen {
+            reference.push(Some((p.optimal, p.tolerance)));
+        } else {
+            reference.push(solver.solve(p)?.cost.map(|c| (c, 1e-9 * c.max(1.0))));
+        }
+    }
+
+    let mut rows = Vec::new();
+    for &algorithm in &run.algorithms {
+        let config = run.config(algorithm);
+        solver.set_config(config)?;
+        let mut t = Totals::default();
+        for ((_, p), reference) in loaded.problems.iter().zip(&reference) {
+            let outcome = solver.solve(p)?;
+            t.problems += 1;
+            t.expanded += outcome.expanded;
+            t.micros += outcome.micros;
+            let Some(cost) = outcome.cost else { continue };
+            t.found += 1;
+            t.cost += cost;
+            if let Some((best, tolerance)) = *reference {
+                if best > 0.0 {
+                    let over = if (cost - best).abs() <= tolerance { 0.0 } else { (cost - best) / best * 100.0 };
+                    t.over.push(over.max(0.0));
+                }
+            }
+        }
+        rows.push((label(&config), t));
+    }
+
+    let mut table = vec![[
+        "algorithm",
+        "problems",
+        "found",
+        "mean expanded",
+        "mean cost",
+        "subopt mean %",
+        "subopt max %",
+        "mean µs",
+    ]
+    .map(String::from)];
+    for (name, t) in rows {
+        let per = |total: f64, n: usize| if n == 0 { "-".to_string() } else { format!("{:.1}", total / n as f64) };
+        let over_mean = if t.over.is_empty() { f64::NAN } else { t.over.iter().sum::<f64>() / t.over.len() as f64 };
+        let over_max = t.over.iter().copied().fold(f64::NAN, f64::max);
+        let percent = |v: f64| if v.is_nan() { "-".to_string() } else { format!("{v:.3}") };
+        table.push([
+            name,
+            t.problems.to_string(),
+            t.found.to_string(),
+            per(t.expanded as f64, t.problems),
+            if t.found == 0 { "-".to_string() } else { format!("{:.3}", t.cost / t.found as f64) },
+            percent(over_mean),
+            percent(over_max),
+            if t.problems == 0 { "-".to_string() } else { format!("{:.2}", t.micros / t.problems as f64) },
+        ]);
+    }
+
+    let mut out = io::stdout().lock();
+    writeln!(
+        out,
+        "{} problems of {} ({} in the file) on {}, diagonal {}; suboptimality is over {}",
+        loaded.problems.len(),
+        run.scen.display(),
+        loaded.total,
+        run.map.display(),
+        run.diagonal,
+        if by_scen { "the .scen optima" } else { "Dijkstra's cost under this rule" }
+    )?;
+    writeln!(out)?;
+    write_table(&mut out, &table)?;
+    out.flush()?;
+    Ok(())
+}
+
+/// Writes rows in aligned columns: the first left-aligned, the rest right-aligned, with a
+/// rule under the header.
+fn write_table<const N: usize>(out: &mut impl Write, rows: &[[String; N]]) -> io::Result<()> {
+    let mut widths = [0usize; N];
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    for (r, row) in rows.iter().enumerate() {
+        let mut line = String::new();
+        for (c, (cell, &w)) in row.iter().zip(&widths).enumerate() {
+            let pad = " ".repeat(w - cell.chars().count());
+            if c == 0 {
+                line.push_str(cell);
+                line.push_str(&pad);
+            } else {
+                line.push_str("  ");
+                line.push_str(&pad);
+                line.push_str(cell);
+            }
+        }
+        writeln!(out, "{}", line.trim_end())?;
+        if r == 0 {
+            let rule: Vec<String> = widths.iter().map(|&w| "-".repeat(w)).collect();
+            writeln!(out, "{}", rule.join("  "))?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,163 @@
+//! Loading a map with its scenario file, and solving the problems with one reused search.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use pathlab_core::formats::movingai::{self, Problem};
+use pathlab_core::formats::MAX_FILE_BYTES;
+use pathlab_core::grid::Grid;
+use pathlab_core::search::{Search, SearchConfig};
+
+use crate::args::Run;
+use crate::Failure;
+
+/// The largest `.scen` file read, in bytes (the largest MovingAI files are under 1 MB).
+pub const MAX_SCEN_BYTES: u64 = 64 * 1024 * 1024;
+
+/// A map and the problems chosen from its scenario file.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    /// The map.
+    pub grid: Grid,
+    /// The chosen problems, each with its 0-based index among the file's problems.
+    pub problems: Vec<(usize, Problem)>,
+    /// How many problems the file holds.
+    pub total: usize,
+}
+
+/// Reads the map and scenario files named in `run` and picks the problems to run.
+///
+/// Every problem of the file must be for a map of this size and have its start and goal on
+/// open cells; otherwise the error names the scenario file and line.
+pub fn load(run: &Run) -> Result<Loaded, Failure> {
+    let map_text = read_text(&run.map, MAX_FILE_BYTES as u64)?;
+    let grid = movingai::parse_map(&map_text).map_err(|e| in_file(&run.map, e))?;
+    let scen_text = read_text(&run.scen, MAX_SCEN_BYTES)?;
+    let all = movingai::parse_scen(&scen_text).map_err(|e| in_file(&run.scen, e))?;
+    for p in &all {
+        if (p.width, p.height) != (grid.width(), grid.height()) {
+            return Err(Failure::input(format!(
+                "{}: line {}: the problem is for a map of {}x{} (width x height), but {} is {}x{}",
+                run.scen.display(),
+                p.line,
+                p.width,
+                p.height,
+                run.map.display(),
+                grid.width(),
+                grid.height()
+            )));
+        }
+        for (which, at) in [("start", p.start), ("goal", p.goal)] {
+            if !grid.is_passable(at) {
+                return Err(Failure::input(format!(
+                    "{}: line {}: the {which} {at} is a wall in {}",
+                    run.scen.display(),
+                    p.line,
+                    run.map.display()
+                )));
+            }
+        }
+    }
+    let total = all.len();
+    let problems = run.selection(total).into_iter().map(|i| (i, all[i].clone())).collect();
+    Ok(Loaded { grid, problems, total })
+}
+
+/// Reads a text file of at most `limit` bytes; the error names the file.
+fn read_text(path: &Path, limit: u64) -> Result<String, Failure> {
+    let fail = |what: String| Failure::input(format!("{}: {what}", path.display()));
+    let meta = std::fs::metadata(path).map_err(|e| fail(format!("cannot read: {e}")))?;
+    if meta.is_dir() {
+        return Err(fail("is a folder, not a file".into()));
+    }
+    if meta.len() > limit {
+        return Err(fail(format!("the file is {} bytes, over the limit of {limit}", meta.len())));
+    }
+    let bytes = std::fs::read(path).map_err(|e| fail(format!("cannot read: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let line = e.as_bytes()[..at].split(|&b| b == b'\n').count();
+        fail(format!("line {line}: not UTF-8 text (byte {at})"))
+    })
+}
+
+/// Prefixes a parser's complaint (which names the line) with the file.
+fn in_file(path: &Path, error: impl std::fmt::Display) -> Failure {
+    Failure::input(format!("{}: {error}", path.display()))
+}
+
+/// The result of one problem.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Outcome {
+    /// The path's cost, or `None` when there is no path.
+    pub cost: Option<f64>,
+    /// Nodes expanded.
+    pub expanded: usize,
+    /// Time to reset the search and run it, in microseconds.
+    pub micros: f64,
+}
+
+/// Solves problems on one map with a single search whose buffers are reused between them.
+#[derive(Debug)]
+pub struct Solver {
+    search: Search,
+    scen: PathBuf,
+}
+
+impl Solver {
+    /// A solver for `grid`, set up on `first` (any of the problems to come), which comes
+    /// from the scenario file `scen` (named in messages).
+    pub fn new(grid: Grid, first: &Problem, config: SearchConfig, scen: &Path) -> Result<Self, Failure> {
+        let search = Search::new(grid, first.start, first.goal, config)
+            .map_err(|e| in_file(scen, format!("line {}: {e}", first.line)))?;
+        Ok(Self { search, scen: scen.to_path_buf() })
+    }
+
+    /// Changes the settings for the problems to come.
+    pub fn set_config(&mut self, config: SearchConfig) -> Result<(), Failure> {
+        self.search.set_config(config).map_err(|e| Failure::usage(e.to_string()))
+    }
+
+    /// Runs one problem to the end.
+    pub fn solve(&mut self, problem: &Problem) -> Result<Outcome, Failure> {
+        let started = Instant::now();
+        self.search
+            .set_ends(problem.start, problem.goal)
+            .map_err(|e| in_file(&self.scen, format!("line {}: {e}", problem.line)))?;
+        self.search.run();
+        let micros = started.elapsed().as_secs_f64() * 1e6;
+        Ok(Outcome { cost: self.search.cost(), expanded: self.search.expanded(), micros })
+    }
+}
+
+/// How a result stands against the `.scen` optimum, under the rules `--check` applies.
+///
+/// An optimal configuration must find a path whose cost is within the problem's tolerance
+/// of the optimum. Any other must find a path, and it cannot be cheaper than the optimum
+/// (less the tolerance). Returns a description of the mismatch, if any.
+pub fn mismatch(config: &SearchConfig, problem: &Problem, cost: Option<f64>) -> Option<String> {
+    let Some(cost) = cost else {
+        return Some(format!("no path found, but the optimum is {}", problem.optimal));
+    };
+    let off = cost - problem.optimal;
+    if config.is_optimal() {
+        (off.abs() > problem.tolerance).then(|| {
+            format!(
+                "cost {cost} is {} the optimum {} by {:.6}, more than the tolerance {}",
+                if off > 0.0 { "above" } else { "below" },
+                problem.optimal,
+                off.abs(),
+                problem.tolerance
+            )
+        })
+    } else {
+        (off < -problem.tolerance).then(|| {
+            format!(
+                "cost {cost} is below the optimum {} by {:.6}, more than the tolerance {}",
+                problem.optimal,
+                -off,
+                problem.tolerance
+            )
+        })
+    }
+}
