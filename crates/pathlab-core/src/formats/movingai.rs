@@ -113,8 +113,8 @@ pub struct Problem {
     pub goal: Point,
     /// The optimal length as printed.
     pub optimal: f64,
-    /// How far a correct cost may differ from `optimal`, given the digits printed:
-    /// half a unit of the last digit, and at least 0.001.
+    /// How far a correct cost may differ from `optimal`, given how it was printed (see
+    /// [`parse_scen`]); at least 0.001.
     pub tolerance: f64,
     /// 1-based line in the file.
     pub line: usize,
@@ -122,15 +122,30 @@ pub struct Problem {
 
 /// Reads a `.scen` file.
 ///
+/// Files print their optima in one of two ways, and the tolerance of each problem follows:
+/// - with a fixed number of decimals, trailing zeros kept (`132.40`): half a unit of the last
+///   digit. A file is taken to be of this kind when any optimum ends in a zero after the point;
+/// - with six significant digits, trailing zeros dropped (`1177.2`, `4`): half a unit of the
+///   sixth significant digit, so a whole number such as `4` means 4.00000.
+///
+/// Either way the tolerance is at least 0.001.
+///
 /// ```
 /// use pathlab_core::formats::movingai;
 /// let scen = "version 1\n0\tarena.map\t49\t49\t1\t11\t1\t12\t1.00000000\n";
 /// let problems = movingai::parse_scen(scen).unwrap();
 /// assert_eq!(problems[0].goal.y, 12);
 /// assert_eq!(problems[0].optimal, 1.0);
+///
+/// let six_digits = "version 1\n0 m.map 9 9 0 0 4 0 4\n0 m.map 9 9 0 0 4 1 4.41421\n";
+/// assert!(movingai::parse_scen(six_digits).unwrap().iter().all(|p| p.tolerance == 1e-3));
+/// let two_decimals = "version 1\n0 m.map 9 9 0 0 4 0 4.00\n";
+/// assert_eq!(movingai::parse_scen(two_decimals).unwrap()[0].tolerance, 0.005);
 /// ```
 pub fn parse_scen(text: &str) -> Result<Vec<Problem>, ParseError> {
+    check_file_size(text)?;
     let mut problems = Vec::new();
+    let mut fixed_decimals = false;
     for (n, line) in numbered_lines(text) {
         let fields: Vec<&str> = line.split_whitespace().collect();
         if fields.is_empty() || (n == 1 && fields.first() == Some(&"version")) {
@@ -153,7 +168,8 @@ pub fn parse_scen(text: &str) -> Result<Vec<Problem>, ParseError> {
             .filter(|v: &f64| v.is_finite() && *v >= 0.0)
             .ok_or_else(|| ParseError::new(n, format!("the optimal length must be a number, found {}", quote(fields[8]))))?;
         let decimals = fields[8].split_once('.').map_or(0, |(_, frac)| frac.len());
-        let tolerance = (0.5 * 10f64.powi(-(decimals.min(12) as i32))).max(1e-3);
+        fixed_decimals |= decimals > 0 && fields[8].ends_with('0');
+        let tolerance = half_last_digit(decimals);
         let problem = Problem {
             bucket: num(0, "the bucket")? as u32,
             map: fields[1].to_string(),
@@ -175,5 +191,26 @@ pub fn parse_scen(text: &str) -> Result<Vec<Problem>, ParseError> {
         }
         problems.push(problem);
     }
+    if !fixed_decimals {
+        for p in &mut problems {
+            p.tolerance = p.tolerance.min(half_sixth_significant_digit(p.optimal));
+        }
+    }
+    for p in &mut problems {
+        p.tolerance = p.tolerance.max(1e-3);
+    }
     Ok(problems)
+}
+
+/// Half a unit of the last of `decimals` printed decimals.
+fn half_last_digit(decimals: usize) -> f64 {
+    0.5 * 10f64.powi(-(decimals.min(15) as i32))
+}
+
+/// Half a unit of the sixth significant digit of `value`.
+fn half_sixth_significant_digit(value: f64) -> f64 {
+    if value <= 0.0 {
+        return 0.0;
+    }
+    0.5 * 10f64.powi(value.log10().floor() as i32 - 5)
 }
