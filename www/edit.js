@@ -74,7 +74,17 @@ export function attachEditing(app) {
     const brush = app.brush();
     const value = under === WALL || under === brush ? GROUND : brush;
     drag = { id: event.pointerId, mode: 'paint', value, last: c };
-    if (app.lab.paintLine(c.x, c.y, c.x, c.y, value) > 0) app.edited(value === GROUND ? 'erase' : 'paint');
+    if (paint(c, c, value) > 0) app.edited(value === GROUND ? 'erase' : 'paint');
+  }
+
+  /** Paints one drag segment; a value the algorithm refuses is reported and paints nothing. */
+  function paint(from, to, value) {
+    try {
+      return app.lab.paintLine(from.x, from.y, to.x, to.y, value);
+    } catch (error) {
+      app.refused(error.message);
+      return 0;
+    }
   }
 
   function onMove(event) {
@@ -89,7 +99,7 @@ export function attachEditing(app) {
     if (to.x === drag.last.x && to.y === drag.last.y) return;
     app.setHover(to);
     if (drag.mode === 'paint') {
-      if (app.lab.paintLine(drag.last.x, drag.last.y, to.x, to.y, drag.value) > 0) {
+      if (paint(drag.last, to, drag.value) > 0) {
         app.edited(drag.value === GROUND ? 'erase' : 'paint');
       }
     } else {

@@ -292,7 +292,12 @@ class App {
     ui.map.addEventListener('change', () => this.chooseMap(ui.map.value));
     ui.file.addEventListener('change', () => this.openFile());
     ui.clear.addEventListener('click', () => {
-      this.lab.clear();
+      try {
+        this.lab.clear();
+      } catch (error) {
+        this.refused(error.message);
+        return;
+      }
       this.narrate('Cleared every wall and terrain cost.');
       this.touch();
     });
@@ -382,8 +387,12 @@ class App {
     if (format === 'movingai') this.lab.loadMovingAi(text);
     else this.lab.loadCourse(text);
     if (preset) {
-      for (const r of Array.isArray(preset.terrain) ? preset.terrain : []) {
-        for (let y = r.y; y < r.y + r.h; y++) this.lab.paintLine(r.x, y, r.x + r.w - 1, y, r.value);
+      try {
+        for (const r of Array.isArray(preset.terrain) ? preset.terrain : []) {
+          for (let y = r.y; y < r.y + r.h; y++) this.lab.paintLine(r.x, y, r.x + r.w - 1, y, r.value);
+        }
+      } catch (error) {
+        this.refused(error.message);
       }
       for (const [key, method] of [['diagonal', 'setDiagonal'], ['costs', 'setCosts']]) {
         if (preset[key]) this.lab[method](preset[key]);

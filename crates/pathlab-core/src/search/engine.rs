@@ -1,12 +1,12 @@
 //! The stepper shared by every grid search.
 
-use std::cmp::Ordering;
 use std::collections::VecDeque;
 
 use super::{
-    astar, bfs, dfs, dijkstra, greedy, Algorithm, CellState, NoRecord, Path, Recorder,
-    SearchConfig, SearchError, Status, StepEvent,
+    astar, bfs, dfs, dijkstra, greedy, Algorithm, CellState, EventLog, NoRecord, Path, Recorder,
+    SearchConfig, SearchError, Status, StepEvent, Stepper,
 };
+use super::open_list::OpenList;
 use crate::grid::{Grid, Point};
 
 /// Marks "no parent" in [`Search::parents`].
@@ -36,7 +36,6 @@ pub struct Search {
     parent: Vec<u32>,
     touched: Vec<u32>,
     frontier: Frontier,
-    seq: u32,
     current: u32,
     status: Status,
     steps: usize,
@@ -49,296 +48,7 @@ pub struct Search {
 enum Frontier {
     Fifo(VecDeque<u32>),
     Lifo(Vec<u32>),
-    Queue(PriorityQueue),
-}
-
-/// An open-list entry; the heap pops the smallest `(key, tie, seq)`.
-///
-/// `key` and `tie` are the f64 priorities mapped to integers in the same order (see
-/// [`ordered`]), so comparing entries is integer comparison. `seq` counts the pushes since
-/// the search began (at most 8 per cell, so far below `u32::MAX` on a grid of at most
-/// [`MAX_SIDE`](crate::grid::MAX_SIDE) squared cells): no two entries compare equal, and any
-/// correct priority queue pops them in the same order.
-#[derive(Clone, Copy, Debug)]
-struct Entry {
-    key: u64,
-    tie: u64,
-    seq: u32,
-    node: u32,
-}
-
-impl Entry {
-    /// `(key, tie)` as one number: entries leave in order of rank, then of `seq`.
-    #[inline]
-    fn rank(&self) -> u128 {
-        (u128::from(self.key) << 64) | u128::from(self.tie)
-    }
-
-    /// True when `self` comes off the open list before `other`.
-    ///
-    /// Written without short-circuits so that it compiles to flag arithmetic rather than
-    /// branches, which the heap's sift-down would mispredict half the time.
-    #[allow(clippy::needless_bitwise_bool)]
-    #[inline]
-    fn before(&self, other: &Self) -> bool {
-        let (a, b) = (self.rank(), other.rank());
-        (a < b) | ((a == b) & (self.seq < other.seq))
-    }
-}
-
-/// Maps a priority to an integer with the same order: for any two non-NaN values,
-/// `a < b` exactly when `ordered(a) < ordered(b)`, and `a == b` (which includes 0.0 and
-/// -0.0) exactly when `ordered(a) == ordered(b)`.
-#[inline]
-fn ordered(x: f64) -> u64 {
-    // Adding 0.0 turns -0.0 into 0.0. Then for positive values the bits grow with the value,
-    // and for negative values they shrink: flipping the sign bit, or every bit, fixes both.
-    let bits = (x + 0.0).to_bits();
-    if bits >> 63 == 0 {
-        bits | (1 << 63)
-    } else {
-        !bits
-    }
-}
-
-/// A four-ary min-heap of [`Entry`]: half the depth of a binary heap, and its sift-down
-/// compares children that sit side by side in memory.
-#[derive(Clone, Debug, Default)]
-struct MinHeap {
-    items: Vec<Entry>,
-}
-
-impl MinHeap {
-    const ARITY: usize = 4;
-
-    fn clear(&mut self) {
-        self.items.clear();
-    }
-
-    #[inline]
-    fn push(&mut self, entry: Entry) {
-        let items = &mut self.items;
-        let mut hole = items.len();
-        items.push(entry);
-        while hole > 0 {
-            let parent = (hole - 1) / Self::ARITY;
-            let above = items[parent];
-            if !entry.before(&above) {
-                break;
-            }
-            items[hole] = above;
-            hole = parent;
-        }
-        items[hole] = entry;
-    }
-
-    #[inline]
-    fn pop(&mut self) -> Option<Entry> {
-        let items = &mut self.items;
-        let last = items.pop()?;
-        let Some(&top) = items.first() else {
-            return Some(last);
-        };
-        let len = items.len();
-        let mut hole = 0;
-        loop {
-            let first = hole * Self::ARITY + 1;
-            if first >= len {
-                break;
-            }
-            let end = (first + Self::ARITY).min(len);
-            let mut best = first;
-            let mut best_entry = items[first];
-            for (child, entry) in items[first + 1..end].iter().enumerate() {
-                if entry.before(&best_entry) {
-                    best = first + 1 + child;
-                    best_entry = *entry;
-                }
-            }
-            if !best_entry.before(&last) {
-                break;
-            }
-            items[hole] = best_entry;
-            hole = best;
-        }
-        items[hole] = last;
-        Some(top)
-    }
-}
-
-/// A radix heap of [`Entry`], for priorities that seldom go below the last one popped.
-///
-/// The priority is `(key, tie)` read as one 128-bit number ([`Entry::rank`]). Entries whose
-/// rank equals `last` wait in `current`, in push order (which is `seq` order); an entry of
-/// higher rank sits in the bucket numbered by the highest bit in which its rank differs from
-/// `last`. When `current` runs dry, the lowest non-empty bucket holds the lowest ranks: the
-/// lowest becomes `last`, and the bucket's entries move to `current` or to lower buckets.
-/// Each entry moves a few times at most, to the end of a vector, instead of travelling the
-/// height of a heap on every pop.
-///
-/// A* priorities can dip below `last` (when a rounding error or an inconsistent heuristic
-/// makes a child's f smaller than its parent's): such entries wait in `below`, a plain heap,
-/// and leave before all others, since every other rank is at least `last`.
-#[derive(Clone, Debug)]
-struct RadixHeap {
-    last: u128,
-    /// Entries of rank `last` in `seq` order; those before `head` have left.
-    current: Vec<Entry>,
-    head: usize,
-    below: MinHeap,
-    buckets: Vec<Vec<Entry>>,
-    /// Bit `i` set when `buckets[i]` is not empty.
-    filled: u128,
-}
-
-impl Default for RadixHeap {
-    fn default() -> Self {
-        Self {
-            last: 0,
-            current: Vec::new(),
-            head: 0,
-            below: MinHeap::default(),
-            buckets: vec![Vec::new(); 128],
-            filled: 0,
-        }
-    }
-}
-
-impl RadixHeap {
-    fn clear(&mut self) {
-        self.last = 0;
-        self.current.clear();
-        self.head = 0;
-        self.below.clear();
-        let mut filled = self.filled;
-        while filled != 0 {
-            self.buckets[filled.trailing_zeros() as usize].clear();
-            filled &= filled - 1;
-        }
-        self.filled = 0;
-    }
-
-    /// The bucket for a rank above `last`.
-    #[inline]
-    fn bucket(rank: u128, last: u128) -> usize {
-        127 - (rank ^ last).leading_zeros() as usize
-    }
-
-    #[inline]
-    fn push(&mut self, entry: Entry) {
-        let rank = entry.rank();
-        match rank.cmp(&self.last) {
-            // Pushed after everything already waiting, so `seq` order is kept.
-            Ordering::Equal => self.current.push(entry),
-            Ordering::Greater => {
-                let b = Self::bucket(rank, self.last);
-                self.buckets[b].push(entry);
-                self.filled |= 1 << b;
-            }
-            Ordering::Less => self.below.push(entry),
-        }
-    }
-
-    /// Takes the first entry; entries for which `closed(node)` holds may be dropped on the
-    /// way, since the search would skip them anyway.
-    #[inline]
-    fn pop(&mut self, closed: impl Fn(u32) -> bool) -> Option<Entry> {
-        if !self.below.items.is_empty() {
-            return self.below.pop();
-        }
-        if self.head == self.current.len() {
-            self.refill(closed)?;
-        }
-        let entry = self.current[self.head];
-        self.head += 1;
-        Some(entry)
-    }
-
-    /// Moves the lowest ranks to `current`, dropping entries of closed nodes (those left
-    /// behind when a node's cost improved); `None` when the heap is empty.
-    fn refill(&mut self, closed: impl Fn(u32) -> bool) -> Option<()> {
-        self.current.clear();
-        self.head = 0;
-        loop {
-            if self.filled == 0 {
-                return None;
-            }
-            let b = self.filled.trailing_zeros() as usize;
-            let mut bucket = std::mem::take(&mut self.buckets[b]);
-            self.filled &= !(1 << b);
-            bucket.retain(|e| !closed(e.node));
-            let Some(last) = bucket.iter().map(Entry::rank).min() else {
-                self.buckets[b] = bucket;
-                continue;
-            };
-            self.last = last;
-            for entry in bucket.drain(..) {
-                let rank = entry.rank();
-                if rank == last {
-                    self.current.push(entry);
-                } else {
-                    let to = Self::bucket(rank, last);
-                    self.buckets[to].push(entry);
-                    self.filled |= 1 << to;
-                }
-            }
-            // Keep the emptied vector's room for the next time this bucket fills.
-            self.buckets[b] = bucket;
-            if self.current.len() > 1 {
-                self.current.sort_unstable_by_key(|e| e.seq);
-            }
-            return Some(());
-        }
-    }
-}
-
-/// The open list of Dijkstra, greedy best-first and A*: a priority queue of [`Entry`].
-///
-/// Dijkstra's and plain A*'s keys (almost) never fall below the last key popped, which suits
-/// a [`RadixHeap`]; greedy best-first's and weighted A*'s often do, and they use a
-/// [`MinHeap`]. Entries never compare equal, so both pop them in the same order.
-#[derive(Clone, Debug)]
-enum PriorityQueue {
-    Radix(RadixHeap),
-    Heap(MinHeap),
-}
-
-impl PriorityQueue {
-    fn new(config: &SearchConfig) -> Self {
-        let monotone = match config.algorithm {
-            Algorithm::Dijkstra => true,
-            Algorithm::AStar => config.weight == 1.0,
-            Algorithm::Bfs | Algorithm::Dfs | Algorithm::Greedy => false,
-        };
-        if monotone {
-            Self::Radix(RadixHeap::default())
-        } else {
-            Self::Heap(MinHeap::default())
-        }
-    }
-
-    fn clear(&mut self) {
-        match self {
-            Self::Radix(r) => r.clear(),
-            Self::Heap(h) => h.clear(),
-        }
-    }
-
-    #[inline]
-    fn push(&mut self, entry: Entry) {
-        match self {
-            Self::Radix(r) => r.push(entry),
-            Self::Heap(h) => h.push(entry),
-        }
-    }
-
-    #[inline]
-    fn pop(&mut self, closed: impl Fn(u32) -> bool) -> Option<Entry> {
-        match self {
-            Self::Radix(r) => r.pop(closed),
-            Self::Heap(h) => h.pop(),
-        }
-    }
+    Queue(OpenList),
 }
 
 impl Frontier {
@@ -346,7 +56,10 @@ impl Frontier {
         match config.algorithm {
             Algorithm::Bfs => Self::Fifo(VecDeque::new()),
             Algorithm::Dfs => Self::Lifo(Vec::new()),
-            Algorithm::Dijkstra | Algorithm::Greedy | Algorithm::AStar => Self::Queue(PriorityQueue::new(config)),
+            Algorithm::Dijkstra => Self::Queue(OpenList::new(true)),
+            Algorithm::Greedy => Self::Queue(OpenList::new(false)),
+            // The other algorithms have their own steppers; `Search::new` refuses them.
+            _ => Self::Queue(OpenList::new(config.weight == 1.0)),
         }
     }
 
@@ -359,19 +72,18 @@ impl Frontier {
     }
 
     #[inline]
-    fn push(&mut self, config: &SearchConfig, seq: &mut u32, node: u32, g: f64, h: f64) {
+    fn push(&mut self, config: &SearchConfig, node: u32, g: f64, h: f64) {
         match self {
             Self::Fifo(q) => q.push_back(node),
             Self::Lifo(s) => s.push(node),
             Self::Queue(queue) => {
                 let (key, tie) = match config.algorithm {
-                    Algorithm::AStar => astar::priority(g, h, config.weight),
                     Algorithm::Dijkstra => dijkstra::priority(g),
                     Algorithm::Greedy => greedy::priority(h),
                     Algorithm::Bfs | Algorithm::Dfs => (0.0, 0.0),
+                    _ => astar::priority(g, h, config.weight),
                 };
-                queue.push(Entry { key: ordered(key), tie: ordered(tie), seq: *seq, node });
-                *seq = seq.wrapping_add(1);
+                queue.push(key, tie, node);
             }
         }
     }
@@ -383,7 +95,7 @@ impl Frontier {
         match self {
             Self::Fifo(q) => q.pop_front(),
             Self::Lifo(s) => s.pop(),
-            Self::Queue(q) => q.pop(|node| state[node as usize] == CLOSED).map(|e| e.node),
+            Self::Queue(q) => q.pop(|node| state[node as usize] == CLOSED),
         }
     }
 }
@@ -397,7 +109,7 @@ impl Search {
     /// Sets up a search from `start` to `goal` on `grid`. Fails when either end is outside
     /// the grid or on a wall, or the weight is not allowed.
     pub fn new(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Self, SearchError> {
-        config.validate()?;
+        check_basic(&config)?;
         check_end(&grid, "start", start)?;
         check_end(&grid, "goal", goal)?;
         let n = grid.len();
@@ -411,7 +123,6 @@ impl Search {
             parent: vec![NO_PARENT; n],
             touched: Vec::new(),
             frontier: Frontier::new(&config),
-            seq: 0,
             current: NO_PARENT,
             status: Status::Ready,
             steps: 0,
@@ -440,7 +151,6 @@ impl Search {
         self.touched.clear();
         self.frontier.clear();
         self.path.clear();
-        self.seq = 0;
         self.current = NO_PARENT;
         self.status = Status::Ready;
         self.steps = 0;
@@ -451,7 +161,7 @@ impl Search {
         self.g[s as usize] = 0.0;
         self.touched.push(s);
         let h = estimate(&self.config, self.goal, self.start);
-        self.frontier.push(&self.config, &mut self.seq, s, 0.0, h);
+        self.frontier.push(&self.config, s, 0.0, h);
     }
 
     /// Moves the start and goal; the search goes back to step 0.
@@ -466,7 +176,7 @@ impl Search {
 
     /// Changes the settings; the search goes back to step 0.
     pub fn set_config(&mut self, config: SearchConfig) -> Result<(), SearchError> {
-        config.validate()?;
+        check_basic(&config)?;
         self.config = config;
         self.frontier = Frontier::new(&config);
         self.reset();
@@ -570,7 +280,7 @@ impl Search {
     /// Opens or improves the neighbours of `ni`, the cell at `at`.
     #[inline]
     fn expand<R: Recorder>(&mut self, ni: usize, at: Point, recorder: &mut R) {
-        let Self { grid, goal, config, state, g, parent, touched, frontier, seq, open, .. } = self;
+        let Self { grid, goal, config, state, g, parent, touched, frontier, open, .. } = self;
         let base_g = g[ni];
         let cells = grid.cells();
         grid.for_each_neighbour_of(at, config.diagonal, |nb, nb_at, diagonal| {
@@ -582,9 +292,7 @@ impl Search {
             let accept = match config.algorithm {
                 Algorithm::Bfs => bfs::accepts(st == OPEN),
                 Algorithm::Dfs => dfs::accepts(st == OPEN),
-                Algorithm::Dijkstra | Algorithm::Greedy | Algorithm::AStar => {
-                    st == UNSEEN || new_g < g[nb]
-                }
+                _ => st == UNSEEN || new_g < g[nb],
             };
             if !accept {
                 return;
@@ -600,7 +308,7 @@ impl Search {
             parent[nb] = ni as u32;
             state[nb] = OPEN;
             let h = estimate(config, *goal, nb_at);
-            frontier.push(config, seq, nb as u32, new_g, h);
+            frontier.push(config, nb as u32, new_g, h);
             recorder.opened(nb as u32, ni as u32, old_g, new_g);
         });
     }
@@ -738,20 +446,120 @@ impl Search {
 
 /// The heuristic from `p` to `goal` for the algorithms that use one, else 0.
 #[inline]
-fn estimate(config: &SearchConfig, goal: Point, p: Point) -> f64 {
-    match config.algorithm {
-        Algorithm::AStar | Algorithm::Greedy => {
-            config.heuristic.estimate(p.x.abs_diff(goal.x), p.y.abs_diff(goal.y), config.costs)
-        }
-        Algorithm::Bfs | Algorithm::Dfs | Algorithm::Dijkstra => 0.0,
+pub(crate) fn estimate(config: &SearchConfig, goal: Point, p: Point) -> f64 {
+    if config.algorithm.uses_heuristic() {
+        config.heuristic.estimate(p.x.abs_diff(goal.x), p.y.abs_diff(goal.y), config.costs)
+    } else {
+        0.0
     }
 }
 
-fn check_end(grid: &Grid, which: &'static str, p: Point) -> Result<(), SearchError> {
+/// Checks the weight, and that the algorithm is one this stepper runs.
+fn check_basic(config: &SearchConfig) -> Result<(), SearchError> {
+    config.validate()?;
+    if config.algorithm.is_basic() {
+        Ok(())
+    } else {
+        Err(SearchError::Unsupported(format!(
+            "{} has its own stepper: build it with search::build",
+            config.algorithm
+        )))
+    }
+}
+
+/// Checks that a search end is inside the grid and open.
+pub(crate) fn check_end(grid: &Grid, which: &'static str, p: Point) -> Result<(), SearchError> {
     grid.point(p.x as i64, p.y as i64).map_err(|error| SearchError::OutOfBounds { which, error })?;
     if grid.is_passable(p) {
         Ok(())
     } else {
         Err(SearchError::OnWall { which, at: p })
+    }
+}
+
+impl Stepper for Search {
+    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
+        log.clear();
+        self.step_with(log)
+    }
+
+    fn step(&mut self) -> StepEvent {
+        Search::step(self)
+    }
+
+    fn reset(&mut self) {
+        Search::reset(self);
+    }
+
+    fn status(&self) -> Status {
+        self.status
+    }
+
+    fn steps(&self) -> usize {
+        self.steps
+    }
+
+    fn expanded(&self) -> usize {
+        self.expanded
+    }
+
+    fn open_count(&self) -> usize {
+        self.open
+    }
+
+    fn cost(&self) -> Option<f64> {
+        Search::cost(self)
+    }
+
+    fn path_indices(&self) -> &[u32] {
+        &self.path
+    }
+
+    fn states(&self) -> &[u8] {
+        &self.state
+    }
+
+    fn g_values(&self) -> &[f64] {
+        &self.g
+    }
+
+    fn parents(&self) -> &[u32] {
+        &self.parent
+    }
+
+    fn h(&self, p: Point) -> f64 {
+        Search::h(self, p)
+    }
+
+    fn grid(&self) -> &Grid {
+        &self.grid
+    }
+
+    fn start(&self) -> Point {
+        self.start
+    }
+
+    fn goal(&self) -> Point {
+        self.goal
+    }
+
+    fn config(&self) -> SearchConfig {
+        self.config
+    }
+
+    fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
+        Search::set_ends(self, start, goal)
+    }
+
+    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
+        Ok(Search::paint(self, cells.iter().copied(), value))
+    }
+
+    fn run(&mut self) -> Status {
+        Search::run(self)
+    }
+
+    fn seek(&mut self, k: usize) {
+        Search::seek(self, k);
     }
 }

@@ -27,8 +27,11 @@ pub mod dfs;
 pub mod dijkstra;
 mod engine;
 pub mod greedy;
+pub(crate) mod open_list;
+mod stepper;
 
 pub use engine::{Search, NO_PARENT};
+pub use stepper::{build, CellTable, LineKind, MarkKind, Overlay, OverlayLine, OverlayMark, Stepper};
 
 named_enum! {
     /// The search algorithms the stepper runs.
@@ -43,6 +46,50 @@ named_enum! {
         Greedy = 3, "greedy";
         /// A*: lowest f = g + weight x h first.
         AStar = 4, "astar";
+        /// Bidirectional A*: one frontier from each end, stopping once no shorter meeting
+        /// is possible.
+        BiAStar = 5, "bi-astar";
+        /// Iterative-deepening A*: depth-first visits below an f threshold that rises.
+        Ida = 6, "ida";
+        /// Jump point search: A* over jump points found by straight and diagonal scans.
+        Jps = 7, "jps";
+        /// JPS+: jump point search over jump distances computed ahead for every cell.
+        JpsPlus = 8, "jps-plus";
+        /// Theta*: A* whose nodes may take their grandparent as parent when it is in sight,
+        /// giving any-angle paths.
+        Theta = 9, "theta";
+        /// Lazy Theta*: Theta* that checks line of sight only when a node is expanded.
+        LazyTheta = 10, "lazy-theta";
+        /// A* followed by smoothing: waypoints whose neighbours see each other are dropped.
+        AStarSmoothed = 11, "astar-smoothed";
+    }
+}
+
+impl Algorithm {
+    /// True for the algorithms this build can run (the others are refused with a message).
+    pub const fn is_available(self) -> bool {
+        matches!(self, Self::Bfs | Self::Dfs | Self::Dijkstra | Self::Greedy | Self::AStar)
+    }
+
+    /// The algorithms this build can run, in menu order.
+    pub fn available() -> impl Iterator<Item = Self> {
+        Self::ALL.iter().copied().filter(|a| a.is_available())
+    }
+
+    /// True for the algorithms that run in the plain [`Search`] stepper.
+    pub const fn is_basic(self) -> bool {
+        matches!(self, Self::Bfs | Self::Dfs | Self::Dijkstra | Self::Greedy | Self::AStar)
+    }
+
+    /// True when the algorithm uses a heuristic (and so the heuristic menu matters).
+    pub const fn uses_heuristic(self) -> bool {
+        !matches!(self, Self::Bfs | Self::Dfs | Self::Dijkstra)
+    }
+
+    /// True for the any-angle algorithms, whose paths are not bound to grid moves and can be
+    /// shorter than the 8-connected optimum.
+    pub const fn is_any_angle(self) -> bool {
+        matches!(self, Self::Theta | Self::LazyTheta | Self::AStarSmoothed)
     }
 }
 
@@ -59,6 +106,10 @@ named_enum! {
         Current = 3, "current";
         /// On the path found.
         Path = 4, "path";
+        /// On the open list of the second (backward) frontier of a bidirectional search.
+        OpenBack = 5, "open-back";
+        /// Expanded by the second (backward) frontier of a bidirectional search.
+        ClosedBack = 6, "closed-back";
     }
 }
 
@@ -166,10 +217,15 @@ impl SearchConfig {
     pub fn is_optimal(&self) -> bool {
         match self.algorithm {
             Algorithm::Dijkstra => true,
-            Algorithm::AStar => {
+            Algorithm::AStar | Algorithm::BiAStar | Algorithm::Ida | Algorithm::Jps | Algorithm::JpsPlus => {
                 self.weight == 1.0 && self.heuristic.is_admissible(self.diagonal, self.costs)
             }
-            Algorithm::Bfs | Algorithm::Dfs | Algorithm::Greedy => false,
+            Algorithm::Bfs
+            | Algorithm::Dfs
+            | Algorithm::Greedy
+            | Algorithm::Theta
+            | Algorithm::LazyTheta
+            | Algorithm::AStarSmoothed => false,
         }
     }
 }
@@ -196,6 +252,8 @@ pub enum SearchError {
     },
     /// The weight is not a number from 1 to [`MAX_WEIGHT`].
     BadWeight(f64),
+    /// The algorithm cannot run under these settings or on this grid; the text says why.
+    Unsupported(String),
 }
 
 impl fmt::Display for SearchError {
@@ -206,6 +264,7 @@ impl fmt::Display for SearchError {
             Self::BadWeight(w) => {
                 write!(f, "weight must be a number from 1 to {MAX_WEIGHT}, got {w}")
             }
+            Self::Unsupported(why) => f.write_str(why),
         }
     }
 }

@@ -1,0 +1,302 @@
+//! The open list of the best-first searches: a priority queue with a fixed tie order.
+
+use std::cmp::Ordering;
+
+/// An open-list entry; the heap pops the smallest `(key, tie, seq)`.
+///
+/// `key` and `tie` are the f64 priorities mapped to integers in the same order (see
+/// [`ordered`]), so comparing entries is integer comparison. `seq` counts the pushes since
+/// the search began (at most 8 per cell, so far below `u32::MAX` on a grid of at most
+/// [`MAX_SIDE`](crate::grid::MAX_SIDE) squared cells): no two entries compare equal, and any
+/// correct priority queue pops them in the same order.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    key: u64,
+    tie: u64,
+    seq: u32,
+    node: u32,
+}
+
+impl Entry {
+    /// `(key, tie)` as one number: entries leave in order of rank, then of `seq`.
+    #[inline]
+    fn rank(&self) -> u128 {
+        (u128::from(self.key) << 64) | u128::from(self.tie)
+    }
+
+    /// True when `self` comes off the open list before `other`.
+    ///
+    /// Written without short-circuits so that it compiles to flag arithmetic rather than
+    /// branches, which the heap's sift-down would mispredict half the time.
+    #[allow(clippy::needless_bitwise_bool)]
+    #[inline]
+    fn before(&self, other: &Self) -> bool {
+        let (a, b) = (self.rank(), other.rank());
+        (a < b) | ((a == b) & (self.seq < other.seq))
+    }
+}
+
+/// Maps a priority to an integer with the same order: for any two non-NaN values,
+/// `a < b` exactly when `ordered(a) < ordered(b)`, and `a == b` (which includes 0.0 and
+/// -0.0) exactly when `ordered(a) == ordered(b)`.
+#[inline]
+fn ordered(x: f64) -> u64 {
+    // Adding 0.0 turns -0.0 into 0.0. Then for positive values the bits grow with the value,
+    // and for negative values they shrink: flipping the sign bit, or every bit, fixes both.
+    let bits = (x + 0.0).to_bits();
+    if bits >> 63 == 0 {
+        bits | (1 << 63)
+    } else {
+        !bits
+    }
+}
+
+/// A four-ary min-heap of [`Entry`]: half the depth of a binary heap, and its sift-down
+/// compares children that sit side by side in memory.
+#[derive(Clone, Debug, Default)]
+struct MinHeap {
+    items: Vec<Entry>,
+}
+
+impl MinHeap {
+    const ARITY: usize = 4;
+
+    fn clear(&mut self) {
+        self.items.clear();
+    }
+
+    #[inline]
+    fn push(&mut self, entry: Entry) {
+        let items = &mut self.items;
+        let mut hole = items.len();
+        items.push(entry);
+        while hole > 0 {
+            let parent = (hole - 1) / Self::ARITY;
+            let above = items[parent];
+            if !entry.before(&above) {
+                break;
+            }
+            items[hole] = above;
+            hole = parent;
+        }
+        items[hole] = entry;
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<Entry> {
+        let items = &mut self.items;
+        let last = items.pop()?;
+        let Some(&top) = items.first() else {
+            return Some(last);
+        };
+        let len = items.len();
+        let mut hole = 0;
+        loop {
+            let first = hole * Self::ARITY + 1;
+            if first >= len {
+                break;
+            }
+            let end = (first + Self::ARITY).min(len);
+            let mut best = first;
+            let mut best_entry = items[first];
+            for (child, entry) in items[first + 1..end].iter().enumerate() {
+                if entry.before(&best_entry) {
+                    best = first + 1 + child;
+                    best_entry = *entry;
+                }
+            }
+            if !best_entry.before(&last) {
+                break;
+            }
+            items[hole] = best_entry;
+            hole = best;
+        }
+        items[hole] = last;
+        Some(top)
+    }
+}
+
+/// A radix heap of [`Entry`], for priorities that seldom go below the last one popped.
+///
+/// The priority is `(key, tie)` read as one 128-bit number ([`Entry::rank`]). Entries whose
+/// rank equals `last` wait in `current`, in push order (which is `seq` order); an entry of
+/// higher rank sits in the bucket numbered by the highest bit in which its rank differs from
+/// `last`. When `current` runs dry, the lowest non-empty bucket holds the lowest ranks: the
+/// lowest becomes `last`, and the bucket's entries move to `current` or to lower buckets.
+/// Each entry moves a few times at most, to the end of a vector, instead of travelling the
+/// height of a heap on every pop.
+///
+/// A* priorities can dip below `last` (when a rounding error or an inconsistent heuristic
+/// makes a child's f smaller than its parent's): such entries wait in `below`, a plain heap,
+/// and leave before all others, since every other rank is at least `last`.
+#[derive(Clone, Debug)]
+struct RadixHeap {
+    last: u128,
+    /// Entries of rank `last` in `seq` order; those before `head` have left.
+    current: Vec<Entry>,
+    head: usize,
+    below: MinHeap,
+    buckets: Vec<Vec<Entry>>,
+    /// Bit `i` set when `buckets[i]` is not empty.
+    filled: u128,
+}
+
+impl Default for RadixHeap {
+    fn default() -> Self {
+        Self {
+            last: 0,
+            current: Vec::new(),
+            head: 0,
+            below: MinHeap::default(),
+            buckets: vec![Vec::new(); 128],
+            filled: 0,
+        }
+    }
+}
+
+impl RadixHeap {
+    fn clear(&mut self) {
+        self.last = 0;
+        self.current.clear();
+        self.head = 0;
+        self.below.clear();
+        let mut filled = self.filled;
+        while filled != 0 {
+            self.buckets[filled.trailing_zeros() as usize].clear();
+            filled &= filled - 1;
+        }
+        self.filled = 0;
+    }
+
+    /// The bucket for a rank above `last`.
+    #[inline]
+    fn bucket(rank: u128, last: u128) -> usize {
+        127 - (rank ^ last).leading_zeros() as usize
+    }
+
+    #[inline]
+    fn push(&mut self, entry: Entry) {
+        let rank = entry.rank();
+        match rank.cmp(&self.last) {
+            // Pushed after everything already waiting, so `seq` order is kept.
+            Ordering::Equal => self.current.push(entry),
+            Ordering::Greater => {
+                let b = Self::bucket(rank, self.last);
+                self.buckets[b].push(entry);
+                self.filled |= 1 << b;
+            }
+            Ordering::Less => self.below.push(entry),
+        }
+    }
+
+    /// Takes the first entry; entries for which `closed(node)` holds may be dropped on the
+    /// way, since the search would skip them anyway.
+    #[inline]
+    fn pop(&mut self, closed: impl Fn(u32) -> bool) -> Option<Entry> {
+        if !self.below.items.is_empty() {
+            return self.below.pop();
+        }
+        if self.head == self.current.len() {
+            self.refill(closed)?;
+        }
+        let entry = self.current[self.head];
+        self.head += 1;
+        Some(entry)
+    }
+
+    /// Moves the lowest ranks to `current`, dropping entries of closed nodes (those left
+    /// behind when a node's cost improved); `None` when the heap is empty.
+    fn refill(&mut self, closed: impl Fn(u32) -> bool) -> Option<()> {
+        self.current.clear();
+        self.head = 0;
+        loop {
+            if self.filled == 0 {
+                return None;
+            }
+            let b = self.filled.trailing_zeros() as usize;
+            let mut bucket = std::mem::take(&mut self.buckets[b]);
+            self.filled &= !(1 << b);
+            bucket.retain(|e| !closed(e.node));
+            let Some(last) = bucket.iter().map(Entry::rank).min() else {
+                self.buckets[b] = bucket;
+                continue;
+            };
+            self.last = last;
+            for entry in bucket.drain(..) {
+                let rank = entry.rank();
+                if rank == last {
+                    self.current.push(entry);
+                } else {
+                    let to = Self::bucket(rank, last);
+                    self.buckets[to].push(entry);
+                    self.filled |= 1 << to;
+                }
+            }
+            // Keep the emptied vector's room for the next time this bucket fills.
+            self.buckets[b] = bucket;
+            if self.current.len() > 1 {
+                self.current.sort_unstable_by_key(|e| e.seq);
+            }
+            return Some(());
+        }
+    }
+}
+
+/// The open list of the best-first searches: a priority queue of nodes by `(key, tie)`, then
+/// by the order they were pushed.
+///
+/// Dijkstra's and plain A*'s keys (almost) never fall below the last key popped, which suits
+/// a [`RadixHeap`]; greedy best-first's and weighted A*'s often do, and they use a
+/// [`MinHeap`]. Entries never compare equal, so both pop them in the same order.
+#[derive(Clone, Debug)]
+pub(crate) struct OpenList {
+    queue: Queue,
+    seq: u32,
+}
+
+#[derive(Clone, Debug)]
+enum Queue {
+    Radix(RadixHeap),
+    Heap(MinHeap),
+}
+
+impl OpenList {
+    /// An empty open list. `monotone`: keys (almost) never fall below the last one popped,
+    /// as with Dijkstra and A* with a consistent heuristic; such lists use the radix heap.
+    pub(crate) fn new(monotone: bool) -> Self {
+        let queue = if monotone { Queue::Radix(RadixHeap::default()) } else { Queue::Heap(MinHeap::default()) };
+        Self { queue, seq: 0 }
+    }
+
+    /// Empties the list and restarts the push count.
+    pub(crate) fn clear(&mut self) {
+        self.seq = 0;
+        match &mut self.queue {
+            Queue::Radix(r) => r.clear(),
+            Queue::Heap(h) => h.clear(),
+        }
+    }
+
+    /// Adds `node` with priority `(key, tie)`; equal priorities leave first in, first out.
+    #[inline]
+    pub(crate) fn push(&mut self, key: f64, tie: f64, node: u32) {
+        let entry = Entry { key: ordered(key), tie: ordered(tie), seq: self.seq, node };
+        self.seq = self.seq.wrapping_add(1);
+        match &mut self.queue {
+            Queue::Radix(r) => r.push(entry),
+            Queue::Heap(h) => h.push(entry),
+        }
+    }
+
+    /// Takes the node of lowest priority. Entries for which `closed(node)` holds may be
+    /// dropped on the way instead of returned; callers skip those that are returned.
+    #[inline]
+    pub(crate) fn pop(&mut self, closed: impl Fn(u32) -> bool) -> Option<u32> {
+        match &mut self.queue {
+            Queue::Radix(r) => r.pop(closed),
+            Queue::Heap(h) => h.pop(),
+        }
+        .map(|e| e.node)
+    }
+}
+

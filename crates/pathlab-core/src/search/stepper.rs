@@ -1,0 +1,231 @@
+//! What every search offers the page, the CLI and the tests, whatever its algorithm.
+
+use super::{Algorithm, EventLog, Path, Search, SearchConfig, SearchError, Status, StepEvent};
+use crate::grid::{named_enum, Grid, Point};
+
+/// A search that advances one unit of work per step and exposes per-cell buffers.
+///
+/// One step is one expansion for the A* family, one jump scan round for JPS, one node visit
+/// for IDA*. Going back is replay: the provided [`seek`](Stepper::seek) resets and steps
+/// forward, which lands in the same state because every choice is deterministic.
+///
+/// ```
+/// use pathlab_core::grid::{Grid, Point};
+/// use pathlab_core::search::{build, Algorithm, SearchConfig, Status};
+/// let grid = Grid::new(5, 5).unwrap();
+/// let mut s = build(grid, Point::new(0, 0), Point::new(4, 4), SearchConfig::new(Algorithm::Dijkstra)).unwrap();
+/// s.advance(3);
+/// s.back();
+/// assert_eq!(s.steps(), 2);
+/// assert_eq!(s.run(), Status::Found);
+/// assert!((s.cost().unwrap() - 4.0 * std::f64::consts::SQRT_2).abs() < 1e-9);
+/// ```
+pub trait Stepper {
+    /// Performs one step, recording what it opened and improved in `log` (which it clears
+    /// first).
+    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent;
+
+    /// Performs one step without recording.
+    fn step(&mut self) -> StepEvent;
+
+    /// Goes back to step 0.
+    fn reset(&mut self);
+
+    /// Where the search stands.
+    fn status(&self) -> Status;
+
+    /// Steps taken since step 0.
+    fn steps(&self) -> usize;
+
+    /// Nodes expanded.
+    fn expanded(&self) -> usize;
+
+    /// Cells on the open list(s).
+    fn open_count(&self) -> usize;
+
+    /// The path's cost once found.
+    fn cost(&self) -> Option<f64>;
+
+    /// The path once found, as row-major indices from start to goal: every cell for grid
+    /// paths, the corners (vertices) for any-angle paths.
+    fn path_indices(&self) -> &[u32];
+
+    /// One [`CellState`](super::CellState) byte per cell, row-major.
+    fn states(&self) -> &[u8];
+
+    /// The best cost known to each cell (infinite where unknown), row-major.
+    fn g_values(&self) -> &[f64];
+
+    /// Each cell's parent as a row-major index, or [`NO_PARENT`](super::NO_PARENT).
+    fn parents(&self) -> &[u32];
+
+    /// The estimate this search uses from `p` to the goal (0 for those that use none).
+    fn h(&self, p: Point) -> f64;
+
+    /// The grid searched.
+    fn grid(&self) -> &Grid;
+
+    /// The start cell.
+    fn start(&self) -> Point;
+
+    /// The goal cell.
+    fn goal(&self) -> Point;
+
+    /// The settings.
+    fn config(&self) -> SearchConfig;
+
+    /// Moves the start and goal; back to step 0.
+    fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError>;
+
+    /// Sets the listed cells to `value` like a brush stroke (skipping cells outside the grid,
+    /// and the start and goal under a wall); returns how many changed. Back to step 0 when
+    /// any did. A value the algorithm cannot handle is refused with a message.
+    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError>;
+
+    /// What to draw over the grid for the last step (scan lines, sight lines, marks, notes).
+    fn overlay(&self) -> Overlay {
+        Overlay::default()
+    }
+
+    /// Numbers precomputed for each cell, such as JPS+'s jump distances, if any.
+    fn cell_table(&self) -> Option<CellTable<'_>> {
+        None
+    }
+
+    /// Runs `n` steps, or fewer if the search finishes; returns how many were taken.
+    fn advance(&mut self, n: usize) -> usize {
+        let mut done = 0;
+        while done < n && !self.status().is_finished() {
+            self.step();
+            done += 1;
+        }
+        done
+    }
+
+    /// Runs to the end and returns the final status.
+    fn run(&mut self) -> Status {
+        while !self.status().is_finished() {
+            self.step();
+        }
+        self.status()
+    }
+
+    /// Puts the search at step `k` (or at its end, if it finishes sooner) by replay.
+    fn seek(&mut self, k: usize) {
+        if k < self.steps() {
+            self.reset();
+        }
+        let remaining = k - self.steps();
+        self.advance(remaining);
+    }
+
+    /// Undoes the last step (by replay); does nothing at step 0.
+    fn back(&mut self) {
+        if self.steps() > 0 {
+            self.seek(self.steps() - 1);
+        }
+    }
+
+    /// The path once found.
+    fn path(&self) -> Option<Path> {
+        let cost = self.cost()?;
+        let grid = self.grid();
+        let points = self.path_indices().iter().map(|&i| grid.point_at(i as usize)).collect();
+        Some(Path { points, cost })
+    }
+}
+
+/// Builds the stepper for `config.algorithm`.
+///
+/// Fails when an end is outside the grid or on a wall, the weight is not allowed, or the
+/// algorithm cannot run here (not available in this build, or not under these settings).
+pub fn build(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Box<dyn Stepper>, SearchError> {
+    let algorithm = config.algorithm;
+    if algorithm.is_basic() {
+        return Ok(Box::new(Search::new(grid, start, goal, config)?));
+    }
+    match algorithm {
+        Algorithm::Bfs | Algorithm::Dfs | Algorithm::Dijkstra | Algorithm::Greedy | Algorithm::AStar => {
+            unreachable!("handled above")
+        }
+        Algorithm::BiAStar
+        | Algorithm::Ida
+        | Algorithm::Jps
+        | Algorithm::JpsPlus
+        | Algorithm::Theta
+        | Algorithm::LazyTheta
+        | Algorithm::AStarSmoothed => Err(SearchError::Unsupported(format!("{algorithm} is not available yet"))),
+    }
+}
+
+named_enum! {
+    /// What an overlay line shows.
+    LineKind, "line kind" {
+        /// A jump scan that found nothing.
+        Scan = 0, "scan";
+        /// A jump scan that ended on a jump point.
+        ScanHit = 1, "scan-hit";
+        /// A line-of-sight test that passed.
+        Sight = 2, "sight";
+        /// A line-of-sight test that failed.
+        Blocked = 3, "blocked";
+        /// A node's new parent after rewiring.
+        Rewire = 4, "rewire";
+        /// The path before smoothing.
+        RawPath = 5, "raw-path";
+    }
+}
+
+named_enum! {
+    /// What an overlay mark on a cell shows.
+    MarkKind, "mark kind" {
+        /// A forced neighbour (JPS).
+        Forced = 0, "forced";
+        /// A jump point added to the open list (JPS).
+        JumpPoint = 1, "jump-point";
+        /// Where the two frontiers met (bidirectional search).
+        Meeting = 2, "meeting";
+        /// A node on the recursion stack (IDA*).
+        Stack = 3, "stack";
+    }
+}
+
+/// A line between two cell centres, as row-major indices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OverlayLine {
+    /// Where it starts.
+    pub from: u32,
+    /// Where it ends.
+    pub to: u32,
+    /// What it shows.
+    pub kind: LineKind,
+}
+
+/// A mark on one cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OverlayMark {
+    /// The cell, as a row-major index.
+    pub cell: u32,
+    /// What it shows.
+    pub kind: MarkKind,
+}
+
+/// What an algorithm shows over the grid for its last step.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Overlay {
+    /// Lines between cell centres.
+    pub lines: Vec<OverlayLine>,
+    /// Marked cells.
+    pub marks: Vec<OverlayMark>,
+    /// Named read-outs, such as IDA*'s threshold.
+    pub notes: Vec<(&'static str, String)>,
+}
+
+/// Numbers stored per cell: `values[cell * per_cell + k]`.
+#[derive(Clone, Copy, Debug)]
+pub struct CellTable<'a> {
+    /// How many numbers each cell has (8 for JPS+: N, NE, E, SE, S, SW, W, NW).
+    pub per_cell: usize,
+    /// The numbers, row-major.
+    pub values: &'a [i32],
+}
