@@ -24,12 +24,12 @@ struct Totals {
 /// The label of a configuration in the table: the algorithm, with its heuristic and weight
 /// when it uses them.
 fn label(config: &SearchConfig) -> String {
-    match config.algorithm {
-        Algorithm::AStar if config.weight != 1.0 => {
-            format!("{} ({}, w {})", config.algorithm, config.heuristic, config.weight)
-        }
-        Algorithm::AStar | Algorithm::Greedy => format!("{} ({})", config.algorithm, config.heuristic),
-        Algorithm::Bfs | Algorithm::Dfs | Algorithm::Dijkstra => config.algorithm.to_string(),
+    if !config.algorithm.uses_heuristic() {
+        config.algorithm.to_string()
+    } else if config.algorithm == Algorithm::AStar && config.weight != 1.0 {
+        format!("{} ({}, w {})", config.algorithm, config.heuristic, config.weight)
+    } else {
+        format!("{} ({})", config.algorithm, config.heuristic)
     }
 }
 

@@ -6,7 +6,7 @@ use std::time::Instant;
 use pathlab_core::formats::movingai::{self, Problem};
 use pathlab_core::formats::MAX_FILE_BYTES;
 use pathlab_core::grid::Grid;
-use pathlab_core::search::{Search, SearchConfig};
+use pathlab_core::search::{build, SearchConfig, Stepper};
 
 use crate::args::Run;
 use crate::Failure;
@@ -98,9 +98,8 @@ pub struct Outcome {
 }
 
 /// Solves problems on one map with a single search whose buffers are reused between them.
-#[derive(Debug)]
 pub struct Solver {
-    search: Search,
+    search: Box<dyn Stepper>,
     scen: PathBuf,
 }
 
@@ -108,14 +107,16 @@ impl Solver {
     /// A solver for `grid`, set up on `first` (any of the problems to come), which comes
     /// from the scenario file `scen` (named in messages).
     pub fn new(grid: Grid, first: &Problem, config: SearchConfig, scen: &Path) -> Result<Self, Failure> {
-        let search = Search::new(grid, first.start, first.goal, config)
+        let search = build(grid, first.start, first.goal, config)
             .map_err(|e| in_file(scen, format!("line {}: {e}", first.line)))?;
         Ok(Self { search, scen: scen.to_path_buf() })
     }
 
     /// Changes the settings for the problems to come.
     pub fn set_config(&mut self, config: SearchConfig) -> Result<(), Failure> {
-        self.search.set_config(config).map_err(|e| Failure::usage(e.to_string()))
+        let (grid, start, goal) = (self.search.grid().clone(), self.search.start(), self.search.goal());
+        self.search = build(grid, start, goal, config).map_err(|e| Failure::usage(e.to_string()))?;
+        Ok(())
     }
 
     /// Runs one problem to the end.
@@ -140,6 +141,16 @@ pub fn mismatch(config: &SearchConfig, problem: &Problem, cost: Option<f64>) -> 
         return Some(format!("no path found, but the optimum is {}", problem.optimal));
     };
     let off = cost - problem.optimal;
+    if config.algorithm.is_any_angle() {
+        // Any-angle paths may be shorter than the 8-connected optimum, but never shorter
+        // than the straight line from start to goal.
+        let dx = problem.start.x.abs_diff(problem.goal.x) as f64;
+        let dy = problem.start.y.abs_diff(problem.goal.y) as f64;
+        let line = dx.hypot(dy);
+        return (cost < line - problem.tolerance).then(|| {
+            format!("cost {cost} is below the straight-line distance {line:.6} from start to goal")
+        });
+    }
     if config.is_optimal() {
         (off.abs() > problem.tolerance).then(|| {
             format!(
