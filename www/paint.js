@@ -19,6 +19,29 @@ export const PALETTE = {
   gridLine: 'rgba(47, 53, 66, 0.18)',
   text: '#1f2430',
   hover: '#1f2430',
+  openBack: '#e6c6db',
+  closedBack: '#c58fb4',
+};
+
+/**
+ * How each overlay line and mark kind is drawn, and its legend label. Kinds are the names
+ * the wasm layer gives (`Lab.overlay()`), so a new algorithm's overlay needs no new code here.
+ */
+export const OVERLAY_STYLE = {
+  lines: {
+    scan: { color: 'rgba(0, 114, 178, 0.55)', width: 1.5, dash: [4, 3], label: 'jump scan (nothing found)' },
+    'scan-hit': { color: '#0072b2', width: 2.5, dash: [], label: 'jump scan to a jump point' },
+    sight: { color: '#009e73', width: 1.5, dash: [], label: 'line of sight: clear' },
+    blocked: { color: '#d55e00', width: 1.5, dash: [3, 3], label: 'line of sight: blocked' },
+    rewire: { color: '#cc79a7', width: 3, dash: [], label: 'new parent (rewired)' },
+    'raw-path': { color: 'rgba(47, 53, 66, 0.7)', width: 2, dash: [6, 4], label: 'path before smoothing' },
+  },
+  marks: {
+    forced: { color: '#d55e00', shape: 'ring', label: 'forced neighbour' },
+    'jump-point': { color: '#0072b2', shape: 'diamond', label: 'jump point added' },
+    meeting: { color: '#cc79a7', shape: 'star', label: 'where the frontiers meet' },
+    stack: { color: '#2f3542', shape: 'dot', label: 'on the recursion stack' },
+  },
 };
 
 /** The legend, in the order shown; the page styles each swatch by its key. */
@@ -33,6 +56,8 @@ export const LEGEND = [
   { key: 'path', label: 'path', color: PALETTE.path },
   { key: 'start', label: 'start', color: PALETTE.start },
   { key: 'goal', label: 'goal', color: PALETTE.goal },
+  { key: 'openBack', label: 'open (backward)', color: PALETTE.openBack, only: 'bi-astar' },
+  { key: 'closedBack', label: 'closed (backward)', color: PALETTE.closedBack, only: 'bi-astar' },
 ];
 
 /** The wasm CellState value of the cell expanded last, and the parents' "none". */
@@ -58,7 +83,7 @@ function terrainColor(value) {
 /** A table from (cell value << 3 | state) to a little-endian RGBA pixel. */
 function buildLookup() {
   const lut = new Uint32Array(256 * 8);
-  const states = [null, PALETTE.open, PALETTE.closed, PALETTE.current, PALETTE.path];
+  const states = [null, PALETTE.open, PALETTE.closed, PALETTE.current, PALETTE.path, PALETTE.openBack, PALETTE.closedBack];
   for (let value = 0; value < 256; value++) {
     const base = terrainColor(value);
     for (let state = 0; state < 8; state++) {
@@ -138,12 +163,13 @@ export class Painter {
     const cs = this.cellPx;
     const numbers = this.numbersShown(n);
     const arrows = cs >= 22 * this.dpr && n <= 16384;
-    const usesH = view.algo === 'astar' || view.algo === 'greedy';
+    const usesH = view.usesHeuristic ?? (view.algo === 'astar' || view.algo === 'greedy');
     this.cellCount = n;
 
     // Pointers first (hPtr may allocate), then the views on the memory as it is now.
     const hPtr = numbers && usesH ? lab.hPtr() : 0;
     const buffer = memory.buffer;
+    this.memoryBuffer = buffer;
     const cells = new Uint8Array(buffer, lab.cellsPtr(), n);
     const states = new Uint8Array(buffer, lab.statesPtr(), n);
     const pathLength = lab.pathLength;
@@ -168,11 +194,13 @@ export class Painter {
       const g = new Float64Array(buffer, lab.gPtr(), n);
       const parents = new Uint32Array(buffer, lab.parentsPtr(), n);
       if (arrows) this.parentArrows(w, n, states, parents, numbers);
-      if (numbers) {
+      if (numbers && !lab.cellTablePerCell()) {
         const hv = hPtr ? new Float64Array(buffer, hPtr, n) : null;
         this.cellNumbers(w, n, states, g, hv, view);
       }
     }
+    if (numbers) this.cellTable(lab, w, n);
+    if (view.overlay) this.overlay(view.overlay);
     if (pathLength > 1) this.pathLine(w, path);
     this.marker(lab.startX, lab.startY, PALETTE.start, 'S', 'circle');
     this.marker(lab.goalX, lab.goalY, PALETTE.goal, 'G', 'diamond');
@@ -299,6 +327,96 @@ export class Painter {
       ctx.textAlign = 'right';
       ctx.fillText(`h ${short(hv[i])}`, x + cs - pad, y + cs - pad);
     }
+  }
+
+  /** Draws an overlay from `Lab.overlay()`: lines between cell centres, then marks. */
+  overlay({ lines, marks }) {
+    const { ctx } = this;
+    const cs = this.cellPx;
+    const px = (v) => (v + 0.5) * cs;
+    ctx.save();
+    ctx.lineCap = 'round';
+    for (const [x0, y0, x1, y1, kind] of lines) {
+      const style = OVERLAY_STYLE.lines[kind];
+      if (!style) continue;
+      ctx.beginPath();
+      ctx.moveTo(px(x0), px(y0));
+      ctx.lineTo(px(x1), px(y1));
+      ctx.setLineDash(style.dash.map((d) => d * this.dpr));
+      ctx.strokeStyle = style.color;
+      ctx.lineWidth = style.width * this.dpr;
+      ctx.stroke();
+    }
+    ctx.setLineDash([]);
+    const r = Math.max(3 * this.dpr, cs * 0.28);
+    for (const [x, y, kind] of marks) {
+      const style = OVERLAY_STYLE.marks[kind];
+      if (!style) continue;
+      this.mark(px(x), px(y), r, style);
+    }
+    ctx.restore();
+  }
+
+  /** One overlay mark centred at (cx, cy) pixels. */
+  mark(cx, cy, r, { color, shape }) {
+    const { ctx } = this;
+    ctx.beginPath();
+    if (shape === 'diamond') {
+      ctx.moveTo(cx, cy - r);
+      ctx.lineTo(cx + r, cy);
+      ctx.lineTo(cx, cy + r);
+      ctx.lineTo(cx - r, cy);
+      ctx.closePath();
+    } else if (shape === 'star') {
+      for (let k = 0; k < 10; k++) {
+        const a = (Math.PI * k) / 5 - Math.PI / 2;
+        const rr = k % 2 ? r * 0.45 : r * 1.1;
+        ctx.lineTo(cx + rr * Math.cos(a), cy + rr * Math.sin(a));
+      }
+      ctx.closePath();
+    } else {
+      ctx.arc(cx, cy, shape === 'dot' ? r * 0.45 : r, 0, Math.PI * 2);
+    }
+    if (shape === 'ring') {
+      ctx.strokeStyle = color;
+      ctx.lineWidth = Math.max(2 * this.dpr, r * 0.3);
+      ctx.stroke();
+    } else {
+      ctx.fillStyle = color;
+      ctx.fill();
+      ctx.strokeStyle = 'rgba(255, 255, 255, 0.85)';
+      ctx.lineWidth = this.dpr;
+      ctx.stroke();
+    }
+  }
+
+  /**
+   * Per-cell numbers the algorithm keeps, such as JPS+'s jump distances, written around the
+   * edge of each open cell in the direction they stand for (N, NE, E, SE, S, SW, W, NW).
+   */
+  cellTable(lab, w, n) {
+    const per = lab.cellTablePerCell();
+    if (per !== 8) return;
+    const values = new Int32Array(this.memoryBuffer, lab.cellTablePtr(), n * per);
+    const cells = new Uint8Array(this.memoryBuffer, lab.cellsPtr(), n);
+    const { ctx } = this;
+    const cs = this.cellPx;
+    const offsets = [[0, -1], [1, -1], [1, 0], [1, 1], [0, 1], [-1, 1], [-1, 0], [-1, -1]];
+    ctx.save();
+    ctx.font = `${Math.round(cs * 0.15)}px system-ui, sans-serif`;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    for (let i = 0; i < n; i++) {
+      if (cells[i] === 0) continue;
+      const cx = ((i % w) + 0.5) * cs;
+      const cy = (Math.floor(i / w) + 0.5) * cs;
+      for (let d = 0; d < 8; d++) {
+        const v = values[i * 8 + d];
+        ctx.fillStyle = v > 0 ? '#0072b2' : 'rgba(47, 53, 66, 0.55)';
+        ctx.fillText(String(v), cx + offsets[d][0] * cs * 0.36, cy + offsets[d][1] * cs * 0.36);
+      }
+    }
+    ctx.restore();
   }
 
   pathLine(w, path) {

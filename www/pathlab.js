@@ -6,7 +6,7 @@
 import init, { Lab, names, statusName } from './pkg/pathlab_wasm.js';
 import { readConfig, SPEEDS, MAX_WEIGHT, quote } from './config.js';
 import { loadPresets, fetchMap, detectFormat } from './maps.js';
-import { Painter, LEGEND } from './paint.js';
+import { Painter, LEGEND, OVERLAY_STYLE } from './paint.js';
 import { attachEditing } from './edit.js';
 
 let wasmReady = null;
@@ -24,6 +24,13 @@ const LABELS = {
     greedy: 'Greedy best-first',
     bfs: 'Breadth-first (BFS)',
     dfs: 'Depth-first (DFS)',
+    'bi-astar': 'Bidirectional A*',
+    ida: 'IDA* (iterative deepening)',
+    jps: 'Jump point search (JPS)',
+    'jps-plus': 'JPS+ (precomputed jumps)',
+    theta: 'Theta* (any-angle)',
+    'lazy-theta': 'Lazy Theta* (any-angle)',
+    'astar-smoothed': 'A* + smoothing',
   },
   heuristic: {
     octile: 'Octile',
@@ -41,13 +48,23 @@ const LABELS = {
   costs: { real: 'real: 1 and √2', integer: 'integer: 10 and 14' },
 };
 
+/** What each algorithm's overlay shows, added to the note under the settings. */
+const ALGORITHM_NOTES = {
+  jps: 'Each step pops a jump point and scans from it; dashed lines found nothing, solid ones ended on a jump point.',
+  'jps-plus': 'Jump distances are computed ahead for every cell and direction (shown when cells are large).',
+  theta: 'Green lines: line-of-sight tests that passed; orange: blocked; pink: a node took its grandparent as parent.',
+  'lazy-theta': 'Sight is assumed when a node is opened and checked only when it is expanded.',
+  'astar-smoothed': 'After A* finds a path, waypoints that can see past their neighbour are dropped (dashed: before).',
+  'bi-astar': 'Two frontiers, from the start and from the goal; the star marks the best meeting so far.',
+  ida: 'Depth-first below an f threshold that rises each round; the dots are the recursion stack.',
+};
+
 const BRUSHES = [
   ['0', 'Walls'],
   ['3', 'Mud (costs ×3)'],
   ['5', 'Water (costs ×5)'],
 ];
 
-const USES_HEURISTIC = new Set(['astar', 'greedy']);
 const MAX_MESSAGES = 12;
 
 /** Makes an element. Strings among `children` become text nodes, never HTML. */
@@ -171,6 +188,7 @@ class App {
     ui.cellInfo = el('div', { testid: 'cell-info', class: 'pl-cell-info', 'aria-live': 'polite' });
     ui.narration = el('div', { testid: 'narration', class: 'pl-narration', 'aria-live': 'polite' });
     ui.note = el('p', { testid: 'note', class: 'pl-note' });
+    ui.overlay = el('div', { testid: 'overlay', class: 'pl-overlay', hidden: true });
     ui.mapTitle = el('p', { testid: 'map-title', class: 'pl-map-title' });
     ui.steps = el('span', { testid: 'steps', class: 'pl-steps' });
 
@@ -244,7 +262,7 @@ class App {
         ui.clear,
       ),
       el('section', { class: 'pl-section' }, el('h2', { text: 'Cell' }), ui.cellInfo),
-      el('section', { class: 'pl-section' }, el('h2', { text: 'Last step' }), ui.narration),
+      el('section', { class: 'pl-section' }, el('h2', { text: 'Last step' }), ui.narration, ui.overlay),
       el('section', { class: 'pl-section' }, el('h2', { text: 'Legend' }), legend),
     );
     ui.wrap = el('div', { class: 'pl-grid-wrap' }, this.canvas);
@@ -620,7 +638,7 @@ class App {
     ui.diagonal.value = s.diagonal;
     ui.costs.value = s.costs;
     if (document.activeElement !== ui.weight || Number(ui.weight.value) !== s.weight) ui.weight.value = String(s.weight);
-    const usesH = USES_HEURISTIC.has(s.algo);
+    const usesH = s.uses_heuristic;
     ui.heuristic.disabled = !usesH;
     ui.weight.disabled = s.algo !== 'astar';
     let note;
@@ -631,9 +649,33 @@ class App {
     else if (s.algo === 'bfs') note = 'Fewest moves, not cheapest: diagonals and terrain cost more than one step.';
     else if (s.algo === 'dfs') note = 'Finds some path, usually a long one.';
     else if (s.algo === 'greedy') note = 'Heads straight for the goal: fast, but the path may be far from the cheapest.';
+    else if (s.any_angle) note = 'Any-angle: the path may leave the grid moves, so it can be shorter than the cheapest grid path.';
     else note = '';
+    if (ALGORITHM_NOTES[s.algo]) note = `${note} ${ALGORITHM_NOTES[s.algo]}`.trim();
     ui.note.textContent = note;
     this.settings = s;
+  }
+
+  /** Lists the overlay's notes (threshold, meeting cost, ...) and a key to what it draws. */
+  showOverlay({ lines, marks, notes }) {
+    const box = this.ui.overlay;
+    const kinds = new Set([...lines.map((l) => `line:${l[4]}`), ...marks.map((m) => `mark:${m[2]}`)]);
+    const key = [...kinds].sort().join('|') + JSON.stringify(notes);
+    if (key === this.overlayKey) return;
+    this.overlayKey = key;
+    box.replaceChildren();
+    box.hidden = kinds.size === 0 && notes.length === 0;
+    for (const [name, value] of notes) {
+      box.append(el('div', { class: 'pl-overlay-note' }, el('span', { text: name }), el('strong', { text: value })));
+    }
+    for (const kind of [...kinds].sort()) {
+      const [group, name] = kind.split(':');
+      const style = group === 'line' ? OVERLAY_STYLE.lines[name] : OVERLAY_STYLE.marks[name];
+      if (!style) continue;
+      const swatch = el('span', { class: `pl-overlay-swatch pl-${group}` });
+      swatch.style.setProperty('--swatch', style.color);
+      box.append(el('div', { class: 'pl-overlay-key', testid: `overlay-${name}` }, swatch, el('span', { text: style.label })));
+    }
   }
 
   showSpeed() {
@@ -756,7 +798,15 @@ class App {
     }
     if (!this.dirty) return;
     this.dirty = false;
-    this.painter.paint(this.lab, this.memory, { hover: this.hover, algo: this.settings?.algo, weight: this.settings?.weight ?? 1 });
+    const overlay = this.lab.overlay();
+    this.painter.paint(this.lab, this.memory, {
+      hover: this.hover,
+      algo: this.settings?.algo,
+      usesHeuristic: this.settings?.uses_heuristic,
+      weight: this.settings?.weight ?? 1,
+      overlay,
+    });
+    this.showOverlay(overlay);
     this.readouts();
   }
 

@@ -8,9 +8,10 @@
 use pathlab_core::formats::{course, movingai};
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point};
 use pathlab_core::heuristic::Heuristic;
-use pathlab_core::search::{self, Algorithm, EventLog, Search, SearchConfig, StepEvent};
+use pathlab_core::search::{self, Algorithm, EventLog, SearchConfig, StepEvent, Stepper};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
+
 
 /// Installs the panic hook once, when the module starts.
 #[wasm_bindgen(start)]
@@ -33,6 +34,10 @@ pub enum CellState {
     Current = 3,
     /// On the path found.
     Path = 4,
+    /// On the backward frontier's open list (bidirectional search).
+    OpenBack = 5,
+    /// Expanded by the backward frontier (bidirectional search).
+    ClosedBack = 6,
 }
 
 /// Where a search stands; `status_name` gives the word the page shows.
@@ -95,7 +100,7 @@ pub fn names(setting: &str) -> Result<Vec<String>, JsError> {
         values.iter().map(ToString::to_string).collect()
     }
     Ok(match setting {
-        "algo" => all(Algorithm::ALL),
+        "algo" => Algorithm::available().map(|a| a.to_string()).collect(),
         "heuristic" => all(Heuristic::ALL),
         "diagonal" => all(Diagonal::ALL),
         "costs" => all(Costs::ALL),
@@ -117,6 +122,8 @@ struct Settings {
     height: usize,
     optimal: bool,
     admissible: bool,
+    uses_heuristic: bool,
+    any_angle: bool,
 }
 
 /// What the page shows about one cell on hover or click.
@@ -130,6 +137,14 @@ struct CellInfo {
     h: f64,
     f: Option<f64>,
     parent: Option<[usize; 2]>,
+}
+
+/// An overlay in plain arrays for the page.
+#[derive(Serialize)]
+struct OverlayView {
+    lines: Vec<(usize, usize, usize, usize, &'static str)>,
+    marks: Vec<(usize, usize, &'static str)>,
+    notes: Vec<(&'static str, String)>,
 }
 
 /// What the last step did, for narration.
@@ -161,7 +176,7 @@ where
 /// A grid and the search shown on it.
 #[wasm_bindgen]
 pub struct Lab {
-    search: Search,
+    search: Box<dyn Stepper>,
     log: EventLog,
     last: StepEvent,
     /// The heuristic estimates behind [`Lab::h_ptr`], refilled by each call to it.
@@ -190,7 +205,7 @@ impl Lab {
     }
 
     fn with(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Lab, JsError> {
-        let search = Search::new(grid, start, goal, config).map_err(err)?;
+        let search = search::build(grid, start, goal, config).map_err(err)?;
         Ok(Lab {
             search,
             log: EventLog::default(),
@@ -222,8 +237,9 @@ impl Lab {
     }
 
     fn replace(&mut self, grid: Grid, start: Point, goal: Point) -> Result<(), JsError> {
-        self.search.set_grid(grid, start, goal).map_err(err)?;
+        self.search = search::build(grid, start, goal, self.search.config()).map_err(err)?;
         self.log.clear();
+        self.last = StepEvent::Finished;
         Ok(())
     }
 
@@ -297,24 +313,39 @@ impl Lab {
     fn configure(&mut self, change: impl FnOnce(&mut SearchConfig)) -> Result<(), JsError> {
         let mut config = self.search.config();
         change(&mut config);
-        self.rerun(|s| s.set_config(config).map(|()| true))
+        let (steps, finished) = (self.search.steps(), self.search.status().is_finished());
+        let grid = self.search.grid().clone();
+        self.search = search::build(grid, self.search.start(), self.search.goal(), config).map_err(err)?;
+        self.log.clear();
+        self.last = StepEvent::Finished;
+        self.restore(steps, finished);
+        Ok(())
     }
 
     /// Re-runs after an edit to where the search stood: the same step, or the end if it had
     /// finished. `edit` returns whether anything changed.
-    fn rerun(&mut self, edit: impl FnOnce(&mut Search) -> Result<bool, search::SearchError>) -> Result<(), JsError> {
+    fn rerun(
+        &mut self,
+        edit: impl FnOnce(&mut dyn Stepper) -> Result<bool, search::SearchError>,
+    ) -> Result<(), JsError> {
         let steps = self.search.steps();
         let finished = self.search.status().is_finished();
-        if !edit(&mut self.search).map_err(err)? {
+        if !edit(self.search.as_mut()).map_err(err)? {
             return Ok(());
         }
         self.log.clear();
+        self.last = StepEvent::Finished;
+        self.restore(steps, finished);
+        Ok(())
+    }
+
+    /// Takes a freshly reset search back to step `steps`, or to the end when `finished`.
+    fn restore(&mut self, steps: usize, finished: bool) {
         if finished {
             self.search.run();
         } else {
             self.search.seek(steps);
         }
-        Ok(())
     }
 
     /// The settings as an object: algo, heuristic, diagonal, costs, weight, start, goal,
@@ -334,6 +365,8 @@ impl Lab {
             height: self.search.grid().height(),
             optimal: c.is_optimal(),
             admissible: c.heuristic.is_admissible(c.diagonal, c.costs),
+            uses_heuristic: c.algorithm.uses_heuristic(),
+            any_angle: c.algorithm.is_any_angle(),
         };
         serde_wasm_bindgen::to_value(&settings).map_err(err)
     }
@@ -388,31 +421,29 @@ impl Lab {
     /// drag segment, then re-runs the search to where it stood. Cells outside the grid, and
     /// the start and goal under a wall, are left alone. Returns how many cells changed.
     #[wasm_bindgen(js_name = paintLine)]
-    pub fn paint_line(&mut self, x0: i32, y0: i32, x1: i32, y1: i32, value: u8) -> u32 {
+    pub fn paint_line(&mut self, x0: i32, y0: i32, x1: i32, y1: i32, value: u8) -> Result<u32, JsError> {
         let grid = self.search.grid();
         let cells: Vec<Point> = line(x0, y0, x1, y1)
             .filter_map(|(x, y)| grid.point(i64::from(x), i64::from(y)).ok())
             .collect();
         let mut changed = 0;
-        // The edit cannot fail, so neither can the re-run.
-        let _ = self.rerun(|s| {
-            changed = s.paint(cells, value);
+        self.rerun(|s| {
+            changed = s.paint(&cells, value)?;
             Ok(changed > 0)
-        });
-        changed as u32
+        })?;
+        Ok(changed as u32)
     }
 
     /// Clears every wall and terrain cost.
-    pub fn clear(&mut self) {
+    pub fn clear(&mut self) -> Result<(), JsError> {
         let grid = self.search.grid();
         let all: Vec<Point> = (0..grid.len()).map(|i| grid.point_at(i)).collect();
-        let _ = self.rerun(|s| Ok(s.paint(all, pathlab_core::grid::GROUND) > 0));
+        self.rerun(|s| Ok(s.paint(&all, pathlab_core::grid::GROUND)? > 0))
     }
 
     /// Takes one step; returns the new status.
     pub fn step(&mut self) -> Status {
-        self.log.clear();
-        self.last = self.search.step_with(&mut self.log);
+        self.last = self.search.step_logged(&mut self.log);
         self.search.status().into()
     }
 
@@ -556,6 +587,42 @@ impl Lab {
         serde_wasm_bindgen::to_value(&info).map_err(err)
     }
 
+    /// What the algorithm draws over the grid for its last step: `lines` as
+    /// `[x0, y0, x1, y1, kind]`, `marks` as `[x, y, kind]` (kinds by name: `scan`, `scan-hit`,
+    /// `sight`, `blocked`, `rewire`, `raw-path`; `forced`, `jump-point`, `meeting`, `stack`),
+    /// and `notes` as `[name, value]` pairs.
+    pub fn overlay(&self) -> Result<JsValue, JsError> {
+        let overlay = self.search.overlay();
+        let grid = self.search.grid();
+        let at = |i: u32| grid.point_at(i as usize);
+        let view = OverlayView {
+            lines: overlay
+                .lines
+                .iter()
+                .map(|l| {
+                    let (a, b) = (at(l.from), at(l.to));
+                    (a.x, a.y, b.x, b.y, l.kind.name())
+                })
+                .collect(),
+            marks: overlay.marks.iter().map(|m| (at(m.cell).x, at(m.cell).y, m.kind.name())).collect(),
+            notes: overlay.notes,
+        };
+        serde_wasm_bindgen::to_value(&view).map_err(err)
+    }
+
+    /// How many numbers the algorithm keeps per cell (8 for JPS+'s jump distances: N, NE, E,
+    /// SE, S, SW, W, NW), or 0 when it keeps none.
+    #[wasm_bindgen(js_name = cellTablePerCell)]
+    pub fn cell_table_per_cell(&self) -> u32 {
+        self.search.cell_table().map_or(0, |t| t.per_cell as u32)
+    }
+
+    /// Pointer to the per-cell numbers (i32, `perCell` per cell, row-major); null when none.
+    #[wasm_bindgen(js_name = cellTablePtr)]
+    pub fn cell_table_ptr(&self) -> *const i32 {
+        self.search.cell_table().map_or(std::ptr::null(), |t| t.values.as_ptr())
+    }
+
     /// What the last single step did: its kind (`expanded`, `found`, `no-path`, `none`), the
     /// cell expanded and the neighbours opened or improved (with old and new g).
     #[wasm_bindgen(js_name = lastStep)]
@@ -639,6 +706,8 @@ mod tests {
             (CellState::Closed, C::Closed),
             (CellState::Current, C::Current),
             (CellState::Path, C::Path),
+            (CellState::OpenBack, C::OpenBack),
+            (CellState::ClosedBack, C::ClosedBack),
         ] {
             assert_eq!(ours as u8, core as u8);
         }
