@@ -1,0 +1,86 @@
+//! Dijkstra, A* (octile) and the independent reference Dijkstra reproduce the published
+//! optimal lengths of MovingAI scenarios (8-connected, no corner cutting, real costs), within
+//! the printed precision. The CLI's `pathlab scen --check` covers the full sets; this keeps a
+//! fast sample inside the core's own tests.
+//!
+//! The maps are looked for in `$PATHLAB_MOVINGAI`, then `maps/movingai` in the repository, then
+//! `../shared/maps/movingai` beside it.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{check_path, reference_costs};
+use pathlab_core::formats::movingai::{self, Problem};
+use pathlab_core::grid::{Costs, Diagonal, Grid};
+use pathlab_core::heuristic::Heuristic;
+use pathlab_core::search::{Algorithm, Search, SearchConfig};
+
+fn root() -> PathBuf {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let candidates = [
+        std::env::var_os("PATHLAB_MOVINGAI").map(PathBuf::from),
+        Some(repo.join("maps/movingai")),
+        Some(repo.join("../shared/maps/movingai")),
+    ];
+    candidates
+        .into_iter()
+        .flatten()
+        .find(|p| p.join("dao/arena.map").is_file())
+        .expect("MovingAI maps not found: set PATHLAB_MOVINGAI to the folder holding dao/arena.map")
+}
+
+fn load(family_map: &str) -> (Grid, Vec<Problem>) {
+    let dir = root();
+    let map = std::fs::read_to_string(dir.join(family_map)).unwrap();
+    let scen = std::fs::read_to_string(dir.join(format!("{family_map}.scen"))).unwrap();
+    let grid = movingai::parse_map(&map).unwrap_or_else(|e| panic!("{family_map}: {e}"));
+    let problems = movingai::parse_scen(&scen).unwrap_or_else(|e| panic!("{family_map}.scen: {e}"));
+    assert!(!problems.is_empty());
+    (grid, problems)
+}
+
+/// Checks every `every`-th problem; the reference runs on every `reference_every`-th.
+fn check(family_map: &str, every: usize, reference_every: usize) -> usize {
+    let (grid, problems) = load(family_map);
+    let rule = Diagonal::NoCornerCutting;
+    let mut checked = 0;
+    for (k, p) in problems.iter().enumerate().step_by(every) {
+        assert_eq!((p.width, p.height), (grid.width(), grid.height()), "{family_map} line {}", p.line);
+        let what = format!("{family_map} line {}: {} -> {} optimal {}", p.line, p.start, p.goal, p.optimal);
+        let near = |c: f64| (c - p.optimal).abs() <= p.tolerance;
+        for config in [
+            SearchConfig::new(Algorithm::AStar).heuristic(Heuristic::Octile),
+            SearchConfig::new(Algorithm::Dijkstra),
+        ] {
+            let config = config.diagonal(rule).costs(Costs::Real);
+            let mut s = Search::new(grid.clone(), p.start, p.goal, config).unwrap();
+            s.run();
+            let path = s.path().unwrap_or_else(|| panic!("{what}: {} found no path", config.algorithm));
+            assert!(near(path.cost), "{what}: {} cost {}", config.algorithm, path.cost);
+            let moves = check_path(&grid, rule, Costs::Real, p.start, p.goal, &path.points).unwrap();
+            assert!((moves - path.cost).abs() < 1e-6, "{what}");
+        }
+        if k % reference_every == 0 {
+            let d = reference_costs(&grid, p.start, rule, Costs::Real)[p.goal.y * grid.width() + p.goal.x];
+            assert!(near(d), "{what}: the reference says {d}");
+        }
+        checked += 1;
+    }
+    checked
+}
+
+#[test]
+fn dao_arena_every_problem() {
+    assert!(check("dao/arena.map", 1, 1) >= 150);
+}
+
+#[test]
+fn dao_den312d_sample() {
+    assert!(check("dao/den312d.map", 8, 32) >= 40);
+}
+
+#[test]
+fn bg512_ar0011sr_sample() {
+    assert!(check("bg512/AR0011SR.map", 64, 256) >= 20);
+}
