@@ -106,9 +106,9 @@ describe('page configuration', () => {
   });
 
   test('an algorithm from the contract that is not built yet says so and shows A*', async () => {
-    const page = await open(env, 'algo=jps');
+    const page = await open(env, 'algo=dstar-lite');
     const message = await text(page, 'message');
-    assert.match(message, /jps/);
+    assert.match(message, /dstar-lite/);
     assert.match(message, /not available yet/);
     assert.equal(await value(page, 'algo'), 'astar');
     await page.close();

@@ -11,13 +11,6 @@ export const KEYS = [
 
 /** Algorithms named in the contract that the core does not have yet, with readable names. */
 export const PLANNED = {
-  'bi-astar': 'Bidirectional A*',
-  ida: 'IDA*',
-  jps: 'Jump Point Search',
-  'jps-plus': 'JPS+',
-  theta: 'Theta*',
-  'lazy-theta': 'Lazy Theta*',
-  'astar-smoothed': 'A* with path smoothing',
   lrta: 'LRTA*',
   'dstar-lite': 'D* Lite',
   'crash-turn': 'Crash and turn',

@@ -621,6 +621,11 @@ class App {
     const status = statusName(this.lab.status);
     if (status === 'found') {
       this.narrate(`Found a path of cost ${formatCost(this.lab.cost)} after ${this.lab.expanded} expansions.`);
+    } else if (status === 'no-path' && this.lab.gaveUp()) {
+      const why = this.lab.gaveUp();
+      this.narrate(why);
+      if (this.gaveUpShown !== why) this.refused(why);
+      this.gaveUpShown = why;
     } else if (status === 'no-path') {
       this.narrate(`The open list ran empty after ${this.lab.expanded} expansions: there is no path.`);
     } else {

@@ -27,7 +27,8 @@ usage:
   pathlab --version
 
 options:
-  --algo A          scen: bfs, dfs, dijkstra, greedy or astar (default astar)
+  --algo A          scen: bfs, dfs, dijkstra, greedy, astar, bi-astar, ida, jps, jps-plus,
+                    theta, lazy-theta or astar-smoothed (default astar)
   --algos A,B,...   compare: the algorithms to compare, comma-separated
   --diagonal RULE   never, no-corner-cutting, at-most-one-blocked or always
                     (default no-corner-cutting, the rule the .scen optima assume)

@@ -87,7 +87,7 @@ fn in_file(path: &Path, error: impl std::fmt::Display) -> Failure {
 }
 
 /// The result of one problem.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {
     /// The path's cost, or `None` when there is no path.
     pub cost: Option<f64>,
@@ -95,6 +95,8 @@ pub struct Outcome {
     pub expanded: usize,
     /// Time to reset the search and run it, in microseconds.
     pub micros: f64,
+    /// Why the search stopped without an answer (IDA* at its visit limit), if it did.
+    pub gave_up: Option<String>,
 }
 
 /// Solves problems on one map with a single search whose buffers are reused between them.
@@ -127,7 +129,7 @@ impl Solver {
             .map_err(|e| in_file(&self.scen, format!("line {}: {e}", problem.line)))?;
         self.search.run();
         let micros = started.elapsed().as_secs_f64() * 1e6;
-        Ok(Outcome { cost: self.search.cost(), expanded: self.search.expanded(), micros })
+        Ok(Outcome { cost: self.search.cost(), expanded: self.search.expanded(), micros, gave_up: self.search.gave_up() })
     }
 }
 

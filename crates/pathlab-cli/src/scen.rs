@@ -38,6 +38,9 @@ pub fn run(run: &Run) -> Result<(), Failure> {
     let mut expanded = 0usize;
     let mut micros = 0.0;
     let mut mismatches = Vec::new();
+    // Problems where the search stopped short (IDA* at its visit limit): "cost":null there
+    // means "gave up", not "no path", and stderr says so.
+    let mut gave_up = Vec::new();
     if let Some((_, first)) = loaded.problems.first() {
         let mut solver = Solver::new(loaded.grid.clone(), first, config, &run.scen)?;
         for (index, p) in &loaded.problems {
@@ -57,8 +60,16 @@ pub fn run(run: &Run) -> Result<(), Failure> {
                 outcome.expanded,
                 outcome.micros
             )?;
+            if let Some(why) = &outcome.gave_up {
+                gave_up.push(format!("{}: line {} (problem {index}): {why}", run.scen.display(), p.line));
+            }
             if comparable {
                 if let Some(why) = mismatch(&config, p, outcome.cost) {
+                    let why = if outcome.gave_up.is_some() {
+                        format!("{} gave up (see above); the optimum is {}", config.algorithm, p.optimal)
+                    } else {
+                        why
+                    };
                     mismatches.push(format!(
                         "{}: line {} (problem {index}): {why}",
                         run.scen.display(),
@@ -79,6 +90,13 @@ pub fn run(run: &Run) -> Result<(), Failure> {
         "mismatches not counted (the optima assume no-corner-cutting)".to_string()
     };
     let mut err = io::stderr().lock();
+    for line in gave_up.iter().take(SHOWN_MISMATCHES) {
+        writeln!(err, "pathlab: {line}")?;
+    }
+    if gave_up.len() > SHOWN_MISMATCHES {
+        writeln!(err, "pathlab: ... and {} more problems where the search gave up", gave_up.len() - SHOWN_MISMATCHES)?;
+    }
+    let gave_up_text = if gave_up.is_empty() { String::new() } else { format!(", {} gave up", gave_up.len()) };
     if run.check {
         for line in mismatches.iter().take(SHOWN_MISMATCHES) {
             writeln!(err, "pathlab: {line}")?;
@@ -89,7 +107,7 @@ pub fn run(run: &Run) -> Result<(), Failure> {
     }
     writeln!(
         err,
-        "pathlab scen: {n} problems (of {}), {found} found, {mismatch_text}, mean expanded {mean:.1}, total {:.3} ms [{}, heuristic {}, weight {}, diagonal {}]",
+        "pathlab scen: {n} problems (of {}), {found} found{gave_up_text}, {mismatch_text}, mean expanded {mean:.1}, total {:.3} ms [{}, heuristic {}, weight {}, diagonal {}]",
         loaded.total,
         micros / 1000.0,
         config.algorithm,

@@ -8,9 +8,15 @@
 //!    at a time through `step_with(&mut EventLog)`, clearing the log before each step, as the
 //!    page does.
 //!
+//! 3. Jump point search on the DAO maps (all problems of arena and den312d, evenly spaced
+//!    samples of the six larger maps): our A*, JPS and JPS+ through `build` and the
+//!    `Stepper` trait, as the CLI runs them, beside the `pathfinding` crate's `astar`. Before
+//!    any timing, all three must give the `.scen` optimum on every problem.
+//!
 //! Criterion measures each variant; then a side-by-side pass times the variants in turn over
 //! the same problems, several rounds, and prints the ratios with their targets
-//! (pathfinding / ours >= 2; stepped / run <= 1.15).
+//! (pathfinding / ours >= 2; stepped / run <= 1.15; our A* / JPS >= 10 over the DAO maps;
+//! JPS / JPS+ > 1), with the mean expansions of each algorithm.
 //!
 //! The maps come from `shared/maps/movingai`, the folder beside the repository.
 //! Run: `cargo bench -p pathlab-core --bench search`.
@@ -26,7 +32,7 @@ use pathfinding::num_traits::Zero;
 use pathlab_core::formats::movingai::{self, Problem};
 use pathlab_core::grid::{Costs, Diagonal, Grid};
 use pathlab_core::heuristic::Heuristic;
-use pathlab_core::search::{Algorithm, EventLog, Search, SearchConfig, StepEvent};
+use pathlab_core::search::{build, Algorithm, EventLog, Search, SearchConfig, StepEvent, Stepper};
 
 /// The maps benchmarked, with how many evenly spaced problems to take from each scenario
 /// file (`usize::MAX`: all of them).
@@ -310,4 +316,183 @@ fn main() {
         c.final_summary();
     }
     side_by_side(&sets, if testing { 1 } else { ROUNDS });
+    let jump_sets = load_jump_sets();
+    verify_jumps(&jump_sets);
+    if !testing {
+        let mut c = Criterion::default().configure_from_args();
+        jump_criterion_groups(&mut c, &jump_sets);
+        c.final_summary();
+    }
+    jump_side_by_side(&jump_sets, if testing { 1 } else { JUMP_ROUNDS });
+}
+
+// ---- Jump point search on the DAO maps ------------------------------------------------------
+
+/// The DAO maps of the jump point comparison, with how many evenly spaced problems to take
+/// from each (`usize::MAX`: all of them).
+const JUMP_SETS: &[(&str, usize)] = &[
+    ("dao/arena", usize::MAX),
+    ("dao/den312d", usize::MAX),
+    ("dao/brc202d", 400),
+    ("dao/combat2", 200),
+    ("dao/den520d", 200),
+    ("dao/hrt201n", 200),
+    ("dao/lak303d", 200),
+    ("dao/ost003d", 200),
+];
+
+/// Rounds of the jump point side-by-side pass; the median round is reported.
+const JUMP_ROUNDS: usize = 5;
+
+/// The algorithms compared on the DAO maps, in table order.
+const JUMP_ALGORITHMS: [Algorithm; 3] = [Algorithm::AStar, Algorithm::Jps, Algorithm::JpsPlus];
+
+fn load_jump_sets() -> Vec<Set> {
+    let folder = maps_folder();
+    JUMP_SETS
+        .iter()
+        .map(|&(name, take)| {
+            let read = |ext: &str| {
+                let path = folder.join(format!("{name}{ext}"));
+                std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+            };
+            let grid = movingai::parse_map(&read(".map")).unwrap_or_else(|e| panic!("{name}.map: {e}"));
+            let all = movingai::parse_scen(&read(".map.scen")).unwrap_or_else(|e| panic!("{name}.map.scen: {e}"));
+            let problems =
+                if take >= all.len() { all } else { (0..take).map(|i| all[i * all.len() / take].clone()).collect() };
+            Set { name, grid, problems }
+        })
+        .collect()
+}
+
+/// A stepper of `algorithm` on the set's map under the comparison's rules, reused for every
+/// problem (as the CLI does).
+fn jump_search(set: &Set, algorithm: Algorithm) -> Box<dyn Stepper> {
+    let first = &set.problems[0];
+    build(set.grid.clone(), first.start, first.goal, SearchConfig { algorithm, ..config() }).expect("valid problem")
+}
+
+/// Runs every problem to the end; returns the summed cost and expansions.
+fn jump_run(search: &mut dyn Stepper, problems: &[Problem]) -> (f64, usize) {
+    let (mut cost, mut expanded) = (0.0, 0);
+    for p in problems {
+        search.set_ends(p.start, p.goal).expect("valid problem");
+        search.run();
+        cost += search.cost().expect("a path");
+        expanded += search.expanded();
+    }
+    (cost, expanded)
+}
+
+/// Checks, before timing, that A*, JPS and JPS+ all give the `.scen` optimum on every problem.
+fn verify_jumps(sets: &[Set]) {
+    for set in sets {
+        for algorithm in JUMP_ALGORITHMS {
+            let mut search = jump_search(set, algorithm);
+            for p in &set.problems {
+                search.set_ends(p.start, p.goal).expect("valid problem");
+                search.run();
+                let cost = search.cost().unwrap_or_else(|| panic!("{} line {}: {algorithm} finds no path", set.name, p.line));
+                assert!(
+                    (cost - p.optimal).abs() <= p.tolerance,
+                    "{} line {}: {algorithm} cost {cost} but the optimum is {}",
+                    set.name,
+                    p.line,
+                    p.optimal
+                );
+            }
+        }
+        println!("verified {}: {} problems, A*, JPS and JPS+ give the .scen optima", set.name, set.problems.len());
+    }
+}
+
+fn jump_criterion_groups(c: &mut Criterion, sets: &[Set]) {
+    for set in sets.iter().filter(|s| matches!(s.name, "dao/den312d" | "dao/brc202d")) {
+        let mut group = c.benchmark_group(format!("jump/{}/{}-problems", set.name, set.problems.len()));
+        group.sample_size(10).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(3));
+        for algorithm in JUMP_ALGORITHMS {
+            let mut search = jump_search(set, algorithm);
+            group.bench_function(algorithm.name(), |b| b.iter(|| black_box(jump_run(search.as_mut(), &set.problems))));
+        }
+        group.bench_function("pathfinding astar", |b| b.iter(|| black_box(theirs_run(&set.grid, &set.problems))));
+        group.finish();
+    }
+}
+
+/// Times pathfinding's A*, our A*, JPS and JPS+ in turn over the same problems and prints the
+/// expansions, the times and the ratios.
+fn jump_side_by_side(sets: &[Set], rounds: usize) {
+    println!();
+    println!("jump point search on the DAO maps, side by side: median of {rounds} rounds; in each, every variant runs the same problems in turn");
+    println!(
+        "{:<12} {:>5} {:>9} {:>7} {:>7} {:>9} {:>9} {:>8} {:>8} {:>8} {:>8} {:>8} {:>9}",
+        "map", "probs", "A* exp", "JPS exp", "JPS+ exp", "pf ms", "A* ms", "JPS ms", "JPS+ ms", "A*/JPS", "JPS/JPS+", "pf/A*", "pf/JPS+"
+    );
+    let mut totals = [Duration::ZERO; 4];
+    let mut expansions_total = [0usize; 3];
+    for set in sets {
+        let mut searches: Vec<Box<dyn Stepper>> = JUMP_ALGORITHMS.iter().map(|&a| jump_search(set, a)).collect();
+        // times[0]: pathfinding; [1..4]: A*, JPS, JPS+. Each round starts with another variant.
+        let mut times: [Vec<Duration>; 4] = Default::default();
+        let mut expansions = [0usize; 3];
+        for round in 0..rounds {
+            for k in 0..4 {
+                let variant = (round + k) % 4;
+                let t = Instant::now();
+                if variant == 0 {
+                    black_box(theirs_run(&set.grid, &set.problems));
+                } else {
+                    let (_, expanded) = black_box(jump_run(searches[variant - 1].as_mut(), &set.problems));
+                    expansions[variant - 1] = expanded;
+                }
+                times[variant].push(t.elapsed());
+            }
+        }
+        let medians: Vec<Duration> = times.into_iter().map(median).collect();
+        for (total, m) in totals.iter_mut().zip(&medians) {
+            *total += *m;
+        }
+        for (total, e) in expansions_total.iter_mut().zip(expansions) {
+            *total += e;
+        }
+        jump_row(set.name, set.problems.len(), expansions, &medians);
+    }
+    let count = sets.iter().map(|s| s.problems.len()).sum();
+    jump_row("all", count, expansions_total, &totals);
+    let [pf, astar, jps, plus] = totals.map(|d| d.as_secs_f64());
+    println!();
+    println!(
+        "JPS vs our A* on the DAO maps: {:.1}x faster (target >= 10): {}",
+        astar / jps,
+        if astar / jps >= 10.0 { "met" } else { "NOT MET" }
+    );
+    println!("JPS+ vs JPS: {:.2}x faster (target > 1): {}", jps / plus, if jps / plus > 1.0 { "met" } else { "NOT MET" });
+    println!(
+        "against pathfinding::astar: our A* {:.1}x, JPS {:.1}x, JPS+ {:.1}x faster",
+        pf / astar,
+        pf / jps,
+        pf / plus
+    );
+}
+
+fn jump_row(name: &str, problems: usize, expansions: [usize; 3], times: &[Duration]) {
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let mean = |e: usize| e as f64 / problems as f64;
+    let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64();
+    println!(
+        "{:<12} {:>5} {:>9.1} {:>7.1} {:>8.1} {:>9.2} {:>9.2} {:>8.2} {:>8.2} {:>8.1} {:>8.2} {:>8.2} {:>9.1}",
+        name.trim_start_matches("dao/"),
+        problems,
+        mean(expansions[0]),
+        mean(expansions[1]),
+        mean(expansions[2]),
+        ms(times[0]),
+        ms(times[1]),
+        ms(times[2]),
+        ms(times[3]),
+        ratio(times[1], times[2]),
+        ratio(times[2], times[3]),
+        ratio(times[0], times[1]),
+        ratio(times[0], times[3]),
+    );
 }

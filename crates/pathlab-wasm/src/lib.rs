@@ -610,6 +610,13 @@ impl Lab {
         serde_wasm_bindgen::to_value(&view).map_err(err)
     }
 
+    /// Why the search stopped without an answer, when it did (IDA* at its visit limit):
+    /// the status then reads `no-path`, but the goal may still be reachable.
+    #[wasm_bindgen(js_name = gaveUp)]
+    pub fn gave_up(&self) -> Option<String> {
+        self.search.gave_up()
+    }
+
     /// How many numbers the algorithm keeps per cell (8 for JPS+'s jump distances: N, NE, E,
     /// SE, S, SW, W, NW), or 0 when it keeps none.
     #[wasm_bindgen(js_name = cellTablePerCell)]
@@ -665,6 +672,8 @@ fn nearest_open(grid: &Grid, p: Point) -> Option<Point> {
 
 /// The cells of a line from (x0, y0) to (x1, y1), ends included (Bresenham), at most 8192.
 fn line(x0: i32, y0: i32, x1: i32, y1: i32) -> impl Iterator<Item = (i32, i32)> {
+    // In i64: the difference of two i32 coordinates from JavaScript can overflow an i32.
+    let (x0, y0, x1, y1) = (i64::from(x0), i64::from(y0), i64::from(x1), i64::from(y1));
     let (dx, dy) = ((x1 - x0).abs(), -(y1 - y0).abs());
     let (sx, sy) = (if x0 < x1 { 1 } else { -1 }, if y0 < y1 { 1 } else { -1 });
     let mut err = dx + dy;
@@ -674,7 +683,8 @@ fn line(x0: i32, y0: i32, x1: i32, y1: i32) -> impl Iterator<Item = (i32, i32)> 
         if done {
             return None;
         }
-        let here = (x, y);
+        // x and y stay between the ends, so they fit back in an i32.
+        let here = (x as i32, y as i32);
         if x == x1 && y == y1 {
             done = true;
         } else {

@@ -23,12 +23,20 @@ use crate::heuristic::Heuristic;
 
 pub mod astar;
 pub mod bfs;
+pub mod bi_astar;
 pub mod dfs;
 pub mod dijkstra;
 mod engine;
 pub mod greedy;
+pub mod ida;
+pub mod jps;
+pub mod jps_plus;
+pub mod lazy_theta;
 pub(crate) mod open_list;
+pub mod sight;
+pub mod smoothed;
 mod stepper;
+pub mod theta;
 
 pub use engine::{Search, NO_PARENT};
 pub use stepper::{build, CellTable, LineKind, MarkKind, Overlay, OverlayLine, OverlayMark, Stepper};
@@ -68,7 +76,8 @@ named_enum! {
 impl Algorithm {
     /// True for the algorithms this build can run (the others are refused with a message).
     pub const fn is_available(self) -> bool {
-        matches!(self, Self::Bfs | Self::Dfs | Self::Dijkstra | Self::Greedy | Self::AStar)
+        matches!(self, Self::Bfs | Self::Dfs | Self::Dijkstra | Self::Greedy | Self::AStar | Self::BiAStar | Self::Ida
+            | Self::Theta | Self::LazyTheta | Self::AStarSmoothed | Self::Jps | Self::JpsPlus)
     }
 
     /// The algorithms this build can run, in menu order.

@@ -92,6 +92,13 @@ pub trait Stepper {
         None
     }
 
+    /// Why the search stopped without an answer although the goal may be reachable (IDA*
+    /// at its visit limit), if it did. The status is then [`NoPath`](Status::NoPath), but
+    /// "gave up" is not "no path": show this text instead.
+    fn gave_up(&self) -> Option<String> {
+        None
+    }
+
     /// Runs `n` steps, or fewer if the search finishes; returns how many were taken.
     fn advance(&mut self, n: usize) -> usize {
         let mut done = 0;
@@ -148,13 +155,12 @@ pub fn build(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Res
         Algorithm::Bfs | Algorithm::Dfs | Algorithm::Dijkstra | Algorithm::Greedy | Algorithm::AStar => {
             unreachable!("handled above")
         }
-        Algorithm::BiAStar
-        | Algorithm::Ida
-        | Algorithm::Jps
-        | Algorithm::JpsPlus
-        | Algorithm::Theta
-        | Algorithm::LazyTheta
-        | Algorithm::AStarSmoothed => Err(SearchError::Unsupported(format!("{algorithm} is not available yet"))),
+        Algorithm::BiAStar => Ok(Box::new(super::bi_astar::BiAStar::new(grid, start, goal, config)?)),
+        Algorithm::Ida => Ok(Box::new(super::ida::Ida::new(grid, start, goal, config)?)),
+        Algorithm::Theta | Algorithm::LazyTheta => Ok(Box::new(super::theta::ThetaStar::new(grid, start, goal, config)?)),
+        Algorithm::AStarSmoothed => Ok(Box::new(super::smoothed::SmoothedAStar::new(grid, start, goal, config)?)),
+        Algorithm::Jps => Ok(Box::new(super::jps::Jps::new(grid, start, goal, config)?)),
+        Algorithm::JpsPlus => Ok(Box::new(super::jps_plus::JpsPlus::new(grid, start, goal, config)?)),
     }
 }
 

@@ -1,0 +1,175 @@
+//! JPS and JPS+ through the `pathlab` binary on the MovingAI benchmark:
+//! - `scen --check` passes for `jps` and `jps-plus` on every problem of `dao/arena`,
+//!   `dao/den312d`, `dao/brc202d`, `bg512/AR0011SR` and `mazes/maze512-1-0`, and on 2,016
+//!   problems sampled evenly from every scenario file of every family: each cost is the
+//!   `.scen` optimum within its tolerance (the CLI's rule for an optimal algorithm);
+//! - on those runs (the maze aside, where each is checked on its own), JPS and JPS+ report
+//!   the same cost problem by problem, read from the JSON lines;
+//! - a rule they cannot run under is refused with exit status 2 and a plain message.
+//!
+//! The maps live in `shared/maps/movingai`, the folder beside the repository. Run on a release
+//! build (`cargo test -p pathlab-cli --release --test shelf_jps`); the maze, where every
+//! corridor bend is a jump point, takes most of the time (about 30 s of CPU per algorithm).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn movingai() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps/movingai");
+    assert!(
+        dir.is_dir(),
+        "the MovingAI maps are missing: expected {} (the shared/ folder beside the repository)",
+        dir.display()
+    );
+    dir
+}
+
+fn pathlab(args: &[&std::ffi::OsStr]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pathlab")).args(args).output().expect("pathlab runs")
+}
+
+/// The number of problems in a `.scen` file (its non-empty lines after the version line).
+fn problem_count(scen: &Path) -> usize {
+    let text = std::fs::read_to_string(scen).expect("scen readable");
+    text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with("version")).count()
+}
+
+/// The `"cost"` of each JSON line, by problem index.
+fn costs(stdout: &str) -> Vec<(usize, Option<f64>)> {
+    stdout
+        .lines()
+        .map(|line| {
+            let field = |key: &str| {
+                let at = line.find(&format!("\"{key}\":")).unwrap_or_else(|| panic!("no {key} in {line}")) + key.len() + 3;
+                let rest = &line[at..];
+                rest[..rest.find([',', '}']).expect("value ends")].to_string()
+            };
+            let index = field("index").parse().expect("an index");
+            let cost = field("cost");
+            (index, (cost != "null").then(|| cost.parse().expect("a cost")))
+        })
+        .collect()
+}
+
+/// Runs `scen --check` with `algo`; insists on exit 0, one line per expected problem and no
+/// mismatch; returns the costs by problem index.
+fn check_passes(map: &Path, algo: &str, extra: &[&str], expected: usize) -> Vec<(usize, Option<f64>)> {
+    let scen = PathBuf::from(format!("{}.scen", map.display()));
+    let mut args: Vec<&std::ffi::OsStr> =
+        vec!["scen".as_ref(), map.as_os_str(), scen.as_os_str(), "--algo".as_ref(), algo.as_ref(), "--check".as_ref()];
+    args.extend(extra.iter().map(std::ffi::OsStr::new));
+    let out = pathlab(&args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{algo} on {}: exit {:?}\n{stderr}", map.display(), out.status.code());
+    assert!(stderr.contains(" 0 mismatches"), "{algo} on {}: {stderr}", map.display());
+    assert!(stderr.contains(&format!("[{algo}, ")), "{stderr}");
+    let costs = costs(&String::from_utf8(out.stdout).expect("UTF-8"));
+    assert_eq!(costs.len(), expected, "{algo} on {}", map.display());
+    assert!(costs.iter().all(|(_, c)| c.is_some()), "{algo} on {}: a problem without a path", map.display());
+    costs
+}
+
+/// Insists that two runs found the same costs (up to rounding: the two sum their moves
+/// differently) on the same problems.
+fn same_costs(what: &str, a: &[(usize, Option<f64>)], b: &[(usize, Option<f64>)]) {
+    assert_eq!(a.len(), b.len(), "{what}");
+    for (x, y) in a.iter().zip(b) {
+        let close = match (x.1, y.1) {
+            (Some(p), Some(q)) => (p - q).abs() <= 1e-9 * p.max(1.0),
+            (p, q) => p == q,
+        };
+        assert!(x.0 == y.0 && close, "{what}: JPS gives {x:?}, JPS+ {y:?}");
+    }
+}
+
+/// Every problem of each map, with JPS and JPS+, which must agree with each other too.
+fn every_problem(names: &[&str]) {
+    let root = movingai();
+    for name in names {
+        let map = root.join(format!("{name}.map"));
+        let count = problem_count(&root.join(format!("{name}.map.scen")));
+        assert!(count >= 100, "{name}: only {count} problems");
+        let jps = check_passes(&map, "jps", &[], count);
+        let plus = check_passes(&map, "jps-plus", &[], count);
+        same_costs(name, &jps, &plus);
+    }
+}
+
+#[test]
+fn jps_and_jps_plus_match_every_optimum_of_arena_den312d_brc202d_and_ar0011sr() {
+    every_problem(&["dao/arena", "dao/den312d", "dao/brc202d", "bg512/AR0011SR"]);
+}
+
+/// The maze has 11,960 problems and every corridor bend is a jump point: one test per
+/// algorithm, so that the two run side by side.
+fn every_problem_of_the_maze(algo: &str) {
+    let map = movingai().join("mazes/maze512-1-0.map");
+    let count = problem_count(&movingai().join("mazes/maze512-1-0.map.scen"));
+    assert!(count >= 10_000, "maze512-1-0: only {count} problems");
+    check_passes(&map, algo, &[], count);
+}
+
+#[test]
+fn jps_matches_every_optimum_of_maze512_1_0() {
+    every_problem_of_the_maze("jps");
+}
+
+#[test]
+fn jps_plus_matches_every_optimum_of_maze512_1_0() {
+    every_problem_of_the_maze("jps-plus");
+}
+
+#[test]
+fn jps_and_jps_plus_match_2016_problems_sampled_across_every_family() {
+    const SAMPLE: usize = 2016;
+    let root = movingai();
+    let mut maps = Vec::new();
+    for family in std::fs::read_dir(&root).expect("movingai readable") {
+        let family = family.expect("entry").path();
+        if !family.is_dir() {
+            continue;
+        }
+        for file in std::fs::read_dir(&family).expect("family readable") {
+            let file = file.expect("entry").path().to_string_lossy().into_owned();
+            if let Some(map) = file.strip_suffix(".scen") {
+                maps.push(PathBuf::from(map));
+            }
+        }
+    }
+    maps.sort();
+    let families: std::collections::BTreeSet<_> = maps.iter().map(|m| m.parent().map(Path::to_path_buf)).collect();
+    assert!(maps.len() >= 20 && families.len() >= 8, "expected every MovingAI family, found {maps:?}");
+    // 2,016 problems spread evenly over the files: each gives 2016 / n, the first 2016 % n
+    // one more.
+    let (each, extra) = (SAMPLE / maps.len(), SAMPLE % maps.len());
+    let mut total = 0;
+    for (i, map) in maps.iter().enumerate() {
+        let take = each + usize::from(i < extra);
+        let expected = take.min(problem_count(&PathBuf::from(format!("{}.scen", map.display()))));
+        let sample = take.to_string();
+        let jps = check_passes(map, "jps", &["--sample", &sample], expected);
+        let plus = check_passes(map, "jps-plus", &["--sample", &sample], expected);
+        same_costs(&map.display().to_string(), &jps, &plus);
+        total += expected;
+    }
+    assert!(total >= 2000, "sampled only {total} problems");
+}
+
+#[test]
+fn a_rule_jps_cannot_run_under_exits_2_with_a_message() {
+    let root = movingai();
+    let (map, scen) = (root.join("dao/arena.map"), root.join("dao/arena.map.scen"));
+    for algo in ["jps", "jps-plus"] {
+        for rule in ["always", "at-most-one-blocked"] {
+            let out = pathlab(&["scen".as_ref(), map.as_os_str(), scen.as_os_str(), "--algo".as_ref(), algo.as_ref(), "--diagonal".as_ref(), rule.as_ref()]);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{algo} {rule}: {stderr}");
+            assert!(stderr.contains(rule) && stderr.contains("no-corner-cutting") && stderr.contains("A*"), "{stderr}");
+            assert!(!stderr.contains("panicked"), "{stderr}");
+        }
+        // 4-connected runs (the .scen optima do not apply, so no --check).
+        let out = pathlab(&["scen".as_ref(), map.as_os_str(), scen.as_os_str(), "--algo".as_ref(), algo.as_ref(), "--diagonal".as_ref(), "never".as_ref(), "--limit".as_ref(), "20".as_ref()]);
+        assert!(out.status.success(), "{algo} never: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 20);
+    }
+}

@@ -1,0 +1,514 @@
+//! JPS+ (Rabin and Silva, 2015): jump point search with the scans "baked into the grid".
+//!
+//! # The table
+//!
+//! For every cell and each of the 8 directions, in the order N, NE, E, SE, S, SW, W, NW,
+//! the table holds a distance in moves:
+//! - positive `k`: the scan in that direction stops on a jump point `k` moves away;
+//! - zero or negative `-k`: the scan finds no jump point and can make `k` moves before a wall
+//!   (or, for a diagonal, before a move that is not allowed). The cell it stops on is what the
+//!   course calls a sterile jump point.
+//!
+//! The distances are those of [`Jps`](super::jps::Jps) without a goal: a straight entry
+//! counts to the first cell with a forced neighbour; a diagonal entry to the first cell whose
+//! straight entry along either component is positive. On a 4-connected grid (`never`) the
+//! vertical entries play the part of the diagonals (they count to the first cell whose east or
+//! west entry is positive) and the diagonal entries are 0. Walls hold 0 everywhere. Each entry
+//! follows from the entry of the next cell in the same direction, so the whole table is
+//! built in one pass per direction. Entries are `i32`, as [`CellTable`] shows them: 32 bytes
+//! per cell (8 MB for a 512x512 map).
+//!
+//! # Finding the goal
+//!
+//! The table knows nothing of the goal, so each expansion checks it (the goal-row/column
+//! check): a straight direction stops on the goal when the goal lies ahead on the same row or
+//! column no further than the entry's distance (positive or not); a diagonal direction, when
+//! the goal lies in its quadrant and its row or column is reached within the distance, stops
+//! on the cell where the diagonal meets that row or column: a new jump point, from which a
+//! straight move reaches the goal's line. (On a 4-connected grid a vertical direction does the
+//! same with the goal's row.) Otherwise a positive entry gives its jump point, and a
+//! non-positive one nothing.
+//!
+//! # Editing
+//!
+//! [`paint`](Stepper::paint) with walls or ground updates the table instead of rebuilding it:
+//! - straight entries east and west of a changed cell `(x, y)` read only rows `y - 1`, `y`
+//!   and `y + 1` (the row they run along and the side cells that decide forced neighbours),
+//!   so those rows are recomputed; likewise columns `x - 1` to `x + 1` for north and south
+//!   (8-connected);
+//! - a diagonal entry (vertical on a 4-connected grid) depends on its cell, the cells its
+//!   first move needs open, the signs of the next cell's straight entries along the
+//!   components, and the next cell's own entry. So the entries recomputed are those of the
+//!   cells whose inputs changed (the painted cells and their neighbours against the
+//!   direction, and the cells before a straight entry whose sign changed), then the cells
+//!   behind each of those along the direction for as long as the entry changes. Cells are
+//!   taken farthest along the direction first, so each is recomputed after the one it reads.
+//!
+//! A stroke that changes more than an eighth of the cells rebuilds the whole table.
+//! [`JpsPlus::last_rebuild`] tells how much the last edit recomputed.
+//!
+//! The rules, the step, the costs and the optimality are those of JPS: grids without
+//! terrain, `no-corner-cutting` or `never`; one step pops one jump point and looks up its
+//! pruned directions. The [`overlay`](Stepper::overlay) draws a line per direction looked up
+//! (to the jump point found, or to the last cell before the wall), the forced neighbours of
+//! the straight jump points found, the jump points opened or improved, and a note with the
+//! expanded cell's eight distances; [`cell_table`](Stepper::cell_table) gives the whole table.
+//!
+//! ```
+//! use pathlab_core::grid::{Grid, Point, WALL};
+//! use pathlab_core::search::{build, Algorithm, SearchConfig, Status};
+//! let mut grid = Grid::new(5, 3).unwrap();
+//! grid.set(Point::new(2, 0), WALL).unwrap();
+//! let mut s = build(grid, Point::new(0, 0), Point::new(4, 0), SearchConfig::new(Algorithm::JpsPlus)).unwrap();
+//! // East of (0,0): one move to (1,0), then the wall at (2,0), and no jump point on the way.
+//! let table = s.cell_table().unwrap();
+//! assert_eq!(table.per_cell, 8);
+//! assert_eq!(table.values[2], -1); // east of (0,0): one move, then the wall
+//! assert_eq!(s.run(), Status::Found);
+//! assert!((s.cost().unwrap() - (2.0 + 2.0 * std::f64::consts::SQRT_2)).abs() < 1e-9);
+//! ```
+
+use super::jps::{
+    check_rules, is_diagonal, JumpCore, Tracer, Walls, DX, DY, E, N, S, SCAN_ORDER, W,
+};
+use super::stepper::{CellTable, MarkKind, Overlay};
+use super::{EventLog, NoRecord, Path, Recorder, SearchConfig, SearchError, Status, StepEvent, Stepper, NO_PARENT};
+use crate::grid::{Diagonal, Grid, Point, WALL};
+use crate::heuristic::Heuristic;
+
+/// The algorithm's name in messages.
+const NAME: &str = "JPS+";
+
+/// The eight directions' short names, in table order.
+const NAMES: [&str; 8] = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
+
+/// How much of the table an edit recomputed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Rebuild {
+    /// True when the whole table was built (at the start, or after a large stroke).
+    pub full: bool,
+    /// Rows whose east and west entries were recomputed.
+    pub rows: usize,
+    /// Columns whose north and south entries were recomputed (8-connected).
+    pub columns: usize,
+    /// Diagonal entries (vertical, 4-connected) recomputed.
+    pub diagonal_entries: usize,
+}
+
+/// Finds a cheapest path with JPS+ (building the table first) and returns it, or `None` when
+/// the goal is unreachable.
+///
+/// - `grid`: the cells, walls and ground only (terrain is refused);
+/// - `start`, `goal`: the ends, both open cells inside the grid;
+/// - `diagonal`: `no-corner-cutting` or `never` (the others are refused).
+///
+/// The heuristic is octile (Manhattan when 4-connected), costs are real (straight 1,
+/// diagonal sqrt(2)). To keep the table for many searches on one map, build a [`JpsPlus`]
+/// and move its ends with [`set_ends`](Stepper::set_ends).
+///
+/// ```
+/// use pathlab_core::grid::{Diagonal, Grid, Point, WALL};
+/// use pathlab_core::search::jps_plus::jps_plus;
+/// let mut grid = Grid::new(5, 3).unwrap();
+/// grid.set(Point::new(2, 0), WALL).unwrap();
+/// grid.set(Point::new(2, 1), WALL).unwrap();
+/// let path = jps_plus(&grid, Point::new(0, 0), Point::new(4, 0), Diagonal::NoCornerCutting).unwrap().unwrap();
+/// assert!((path.cost - (4.0 + 2.0 * std::f64::consts::SQRT_2)).abs() < 1e-9);
+/// assert!(jps_plus(&grid, Point::new(0, 0), Point::new(2, 0), Diagonal::Never).is_err()); // a wall
+/// ```
+pub fn jps_plus(grid: &Grid, start: Point, goal: Point, diagonal: Diagonal) -> Result<Option<Path>, SearchError> {
+    let config =
+        SearchConfig::new(super::Algorithm::JpsPlus).diagonal(diagonal).heuristic(Heuristic::default_for(diagonal));
+    let mut search = JpsPlus::new(grid.clone(), start, goal, config)?;
+    search.run();
+    Ok(search.path())
+}
+
+/// JPS+ as a [`Stepper`]: jump point search over precomputed jump distances.
+///
+/// See the [module documentation](self) for the table, the goal check and the edits.
+#[derive(Clone, Debug)]
+pub struct JpsPlus {
+    core: JumpCore,
+    walls: Walls,
+    /// `table[cell * 8 + direction]`, row-major cells, directions N, NE, E, SE, S, SW, W, NW.
+    table: Vec<i32>,
+    rebuilt: Rebuild,
+}
+
+impl JpsPlus {
+    /// Sets up a search and builds the table. Refuses terrain costs, diagonal rules other
+    /// than `no-corner-cutting` and `never`, ends outside the grid or on walls, and weights
+    /// outside 1 to 100.
+    pub fn new(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Self, SearchError> {
+        check_rules(NAME, &grid, &config)?;
+        let walls = Walls::new(&grid);
+        let table = vec![0; grid.len() * 8];
+        let mut search = Self { core: JumpCore::new(grid, start, goal, config)?, walls, table, rebuilt: Rebuild::default() };
+        search.build_all();
+        Ok(search)
+    }
+
+    /// How much the last edit (or the set-up) recomputed.
+    pub fn last_rebuild(&self) -> Rebuild {
+        self.rebuilt
+    }
+
+    /// The jump distances: `[cell * 8 + direction]` (see the module documentation).
+    pub fn table(&self) -> &[i32] {
+        &self.table
+    }
+
+    /// Performs one step, telling `recorder` which jump point was expanded and which were
+    /// opened or improved.
+    pub fn step_with<R: Recorder>(&mut self, recorder: &mut R) -> StepEvent {
+        let node = match self.core.begin(recorder) {
+            Ok(node) => node,
+            Err(event) => return event,
+        };
+        let at = self.core.grid.point_at(node);
+        let (jumps, count) = self.jumps(node, at);
+        let base = self.core.g[node];
+        for &(d, k) in &jumps[..count] {
+            let p = JumpCore::moved(at, d, k);
+            let succ = self.core.grid.index(p);
+            let g = base + self.core.run_cost(d, k);
+            self.core.relax(succ, p, node, g, d, recorder);
+        }
+        StepEvent::Expanded(at)
+    }
+
+    fn eight(&self) -> bool {
+        self.core.config.diagonal == Diagonal::NoCornerCutting
+    }
+
+    /// True for the directions whose entries count to a cell with a positive straight entry:
+    /// the diagonals, and north and south on a 4-connected grid.
+    #[inline]
+    fn diagonal_like(eight: bool, d: usize) -> bool {
+        is_diagonal(d) || (!eight && (d == N || d == S))
+    }
+
+    /// The jump points of `node` (at `at`) in its pruned directions, as (direction, moves),
+    /// in scan order, and how many there are.
+    #[inline]
+    fn jumps(&self, node: usize, at: Point) -> ([(usize, usize); 8], usize) {
+        let eight = self.eight();
+        let dirs = self.walls.directions(self.walls.pad(at), self.core.arrived[node], eight);
+        let entries = &self.table[node * 8..node * 8 + 8];
+        let gx = self.core.goal.x as i64 - at.x as i64;
+        let gy = self.core.goal.y as i64 - at.y as i64;
+        let mut jumps = [(0, 0); 8];
+        let mut count = 0;
+        for d in SCAN_ORDER {
+            if dirs & (1 << d) == 0 {
+                continue;
+            }
+            let dist = entries[d];
+            let reach = i64::from(dist.unsigned_abs());
+            // The goal check: where this direction meets the goal, if within reach.
+            let meet = if is_diagonal(d) {
+                (gx.signum() == DX[d] && gy.signum() == DY[d]).then(|| gx.abs().min(gy.abs()))
+            } else if Self::diagonal_like(eight, d) {
+                (gy.signum() == DY[d]).then(|| gy.abs())
+            } else if DX[d] == 0 {
+                (gx == 0 && gy.signum() == DY[d]).then(|| gy.abs())
+            } else {
+                (gy == 0 && gx.signum() == DX[d]).then(|| gx.abs())
+            };
+            match meet {
+                Some(m) if m <= reach => {
+                    jumps[count] = (d, m as usize);
+                    count += 1;
+                }
+                _ if dist > 0 => {
+                    jumps[count] = (d, dist as usize);
+                    count += 1;
+                }
+                _ => {}
+            }
+        }
+        (jumps, count)
+    }
+
+    // ---- the table ------------------------------------------------------------------------
+
+    /// True when `(x, y)` is an open cell; cells just outside the grid are walls.
+    #[inline]
+    fn open(&self, x: i64, y: i64) -> bool {
+        self.walls.is_open(((y + 1) as usize) * (self.core.grid.width() + 2) + (x + 1) as usize)
+    }
+
+    /// The entry of direction `d` at `(x, y)`, from the entries of the next cell.
+    fn entry(&self, x: i64, y: i64, d: usize) -> i32 {
+        let eight = self.eight();
+        if !self.open(x, y) || (!eight && is_diagonal(d)) {
+            return 0;
+        }
+        let (nx, ny) = (x + DX[d], y + DY[d]);
+        let allowed = self.open(nx, ny) && (!is_diagonal(d) || (self.open(nx, y) && self.open(x, ny)));
+        if !allowed {
+            return 0;
+        }
+        let next = (ny as usize * self.core.grid.width() + nx as usize) * 8;
+        let jump_point = if Self::diagonal_like(eight, d) {
+            let (c1, c2) = if is_diagonal(d) { ((d + 1) & 7, (d + 7) & 7) } else { (E, W) };
+            self.table[next + c1] > 0 || self.table[next + c2] > 0
+        } else {
+            let n = self.walls.pad(Point::new(nx as usize, ny as usize));
+            self.walls.forced_side(n, d, (d + 2) & 7) || self.walls.forced_side(n, d, (d + 6) & 7)
+        };
+        if jump_point {
+            1
+        } else {
+            let after = self.table[next + d];
+            if after > 0 {
+                after + 1
+            } else {
+                after - 1
+            }
+        }
+    }
+
+    /// The straight directions (whose entries depend on the map alone) and the diagonal-like
+    /// ones (which depend on the straight entries).
+    fn direction_kinds(&self) -> (&'static [usize], &'static [usize]) {
+        if self.eight() {
+            (&[N, E, S, W], &[1, 3, 5, 7])
+        } else {
+            (&[E, W], &[N, S])
+        }
+    }
+
+    /// Recomputes direction `d` on the cells `(x, y)` for `x` in `xs` and `y` in `ys`, taking
+    /// the cells farthest along `d` first; returns the cells whose entry changed sign (from
+    /// positive to not, or back).
+    fn recompute(&mut self, d: usize, xs: std::ops::Range<i64>, ys: std::ops::Range<i64>, sign_changed: &mut Vec<usize>) {
+        let w = self.core.grid.width();
+        let ys: Vec<i64> = if DY[d] > 0 { ys.rev().collect() } else { ys.collect() };
+        let xs: Vec<i64> = if DX[d] > 0 { xs.rev().collect() } else { xs.collect() };
+        for &y in &ys {
+            for &x in &xs {
+                let i = (y as usize * w + x as usize) * 8 + d;
+                let new = self.entry(x, y, d);
+                if (new > 0) != (self.table[i] > 0) {
+                    sign_changed.push(i / 8);
+                }
+                self.table[i] = new;
+            }
+        }
+    }
+
+    /// Builds the whole table.
+    fn build_all(&mut self) {
+        let (w, h) = (self.core.grid.width() as i64, self.core.grid.height() as i64);
+        let (straight, diagonal) = self.direction_kinds();
+        self.table.fill(0);
+        let mut ignored = Vec::new();
+        for &d in straight.iter().chain(diagonal) {
+            self.recompute(d, 0..w, 0..h, &mut ignored);
+            ignored.clear();
+        }
+        self.rebuilt = Rebuild { full: true, rows: h as usize, columns: w as usize, diagonal_entries: (w * h) as usize * diagonal.len() };
+    }
+
+    /// Updates the table after the cells `changed` were painted (see the module
+    /// documentation for what is recomputed and why).
+    fn update(&mut self, changed: &[Point]) {
+        if changed.len() * 8 > self.core.grid.len() {
+            self.build_all();
+            return;
+        }
+        let (w, h) = (self.core.grid.width() as i64, self.core.grid.height() as i64);
+        let eight = self.eight();
+        let (_, diagonal) = self.direction_kinds();
+        let around = |v: usize, limit: i64| (v as i64 - 1).max(0)..(v as i64 + 2).min(limit);
+        let mut rows: Vec<i64> = changed.iter().flat_map(|p| around(p.y, h)).collect();
+        rows.sort_unstable();
+        rows.dedup();
+        let mut sign_changed = Vec::new();
+        for &y in &rows {
+            for d in [E, W] {
+                self.recompute(d, 0..w, y..y + 1, &mut sign_changed);
+            }
+        }
+        let mut columns: Vec<i64> = Vec::new();
+        if eight {
+            columns = changed.iter().flat_map(|p| around(p.x, w)).collect();
+            columns.sort_unstable();
+            columns.dedup();
+            for &x in &columns {
+                for d in [N, S] {
+                    self.recompute(d, x..x + 1, 0..h, &mut sign_changed);
+                }
+            }
+        }
+        let mut entries = 0;
+        for &d in diagonal {
+            // The cells whose own inputs changed: a painted cell q is read by the cells
+            // q - d (its next cell), q - (dx, 0) and q - (0, dy) (the sides of their first
+            // move) and q itself; a sign change at q is read by q - d.
+            let mut seeds: Vec<(i64, i64)> = Vec::new();
+            for p in changed {
+                let (x, y) = (p.x as i64, p.y as i64);
+                seeds.extend([(x, y), (x - DX[d], y - DY[d]), (x - DX[d], y), (x, y - DY[d])]);
+            }
+            for &i in &sign_changed {
+                let (x, y) = ((i % w as usize) as i64, (i / w as usize) as i64);
+                seeds.push((x - DX[d], y - DY[d]));
+            }
+            seeds.retain(|&(x, y)| x >= 0 && y >= 0 && x < w && y < h);
+            // Farthest along d first, so that every cell is recomputed after the one it reads.
+            seeds.sort_unstable_by_key(|&(x, y)| (std::cmp::Reverse(x * DX[d] + y * DY[d]), x, y));
+            seeds.dedup();
+            for (mut x, mut y) in seeds {
+                while x >= 0 && y >= 0 && x < w && y < h {
+                    let i = (y * w + x) as usize * 8 + d;
+                    let new = self.entry(x, y, d);
+                    entries += 1;
+                    if new == self.table[i] {
+                        break;
+                    }
+                    self.table[i] = new;
+                    x -= DX[d];
+                    y -= DY[d];
+                }
+            }
+        }
+        self.rebuilt = Rebuild { full: false, rows: rows.len(), columns: columns.len(), diagonal_entries: entries };
+    }
+}
+
+impl Stepper for JpsPlus {
+    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
+        log.clear();
+        self.step_with(log)
+    }
+
+    fn step(&mut self) -> StepEvent {
+        self.step_with(&mut NoRecord)
+    }
+
+    fn reset(&mut self) {
+        self.core.reset();
+    }
+
+    fn status(&self) -> Status {
+        self.core.status()
+    }
+
+    fn steps(&self) -> usize {
+        self.core.steps()
+    }
+
+    fn expanded(&self) -> usize {
+        self.core.expanded()
+    }
+
+    fn open_count(&self) -> usize {
+        self.core.open_count()
+    }
+
+    fn cost(&self) -> Option<f64> {
+        self.core.cost()
+    }
+
+    fn path_indices(&self) -> &[u32] {
+        self.core.path_indices()
+    }
+
+    fn states(&self) -> &[u8] {
+        self.core.states()
+    }
+
+    fn g_values(&self) -> &[f64] {
+        &self.core.g
+    }
+
+    fn parents(&self) -> &[u32] {
+        self.core.parents()
+    }
+
+    fn h(&self, p: Point) -> f64 {
+        self.core.h(p)
+    }
+
+    fn grid(&self) -> &Grid {
+        &self.core.grid
+    }
+
+    fn start(&self) -> Point {
+        self.core.start
+    }
+
+    fn goal(&self) -> Point {
+        self.core.goal
+    }
+
+    fn config(&self) -> SearchConfig {
+        self.core.config
+    }
+
+    fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
+        self.core.set_ends(start, goal)
+    }
+
+    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
+        let changed = self.core.paint(NAME, cells, value)?;
+        if !changed.is_empty() {
+            for &p in &changed {
+                self.walls.set(p, value != WALL);
+            }
+            self.update(&changed);
+        }
+        Ok(changed.len())
+    }
+
+    fn overlay(&self) -> Overlay {
+        let node = self.core.current;
+        if node == NO_PARENT {
+            return Overlay::default();
+        }
+        let node = node as usize;
+        let at = self.core.grid.point_at(node);
+        let mut tracer = Tracer::new(&self.walls);
+        let eight = self.eight();
+        let dirs = self.walls.directions(self.walls.pad(at), self.core.arrived[node], eight);
+        let (jumps, count) = self.jumps(node, at);
+        let jumps = &jumps[..count];
+        let mut children = Vec::new();
+        for d in SCAN_ORDER {
+            if dirs & (1 << d) == 0 {
+                continue;
+            }
+            if let Some(&(_, k)) = jumps.iter().find(|j| j.0 == d) {
+                let p = JumpCore::moved(at, d, k);
+                let child = self.core.grid.index(p);
+                tracer.line(node as u32, child as u32, true);
+                children.push(child);
+                if !Self::diagonal_like(eight, d) && p != self.core.goal {
+                    let n = self.walls.pad(p);
+                    for s in [(d + 2) & 7, (d + 6) & 7] {
+                        if self.walls.forced_side(n, d, s) {
+                            let side = JumpCore::moved(p, s, 1);
+                            tracer.mark(self.core.grid.index(side) as u32, MarkKind::Forced);
+                        }
+                    }
+                }
+            } else {
+                let k = self.table[node * 8 + d].unsigned_abs() as usize;
+                let end = self.core.grid.index(JumpCore::moved(at, d, k));
+                tracer.line(node as u32, end as u32, false);
+            }
+        }
+        self.core.mark_children(&mut tracer, &children);
+        let entries: Vec<String> =
+            (0..8).filter(|&d| eight || !is_diagonal(d)).map(|d| format!("{} {}", NAMES[d], self.table[node * 8 + d])).collect();
+        tracer.overlay.notes.push(("jump distances", format!("at {}: {}", at, entries.join(", "))));
+        tracer.overlay
+    }
+
+    fn cell_table(&self) -> Option<CellTable<'_>> {
+        Some(CellTable { per_cell: 8, values: &self.table })
+    }
+}
