@@ -103,3 +103,23 @@ export async function screenshot(page, name) {
   await page.screenshot({ path, fullPage: true });
   return path;
 }
+
+/**
+ * Opens boids.html with `query` and waits until the boid page has mounted and painted its
+ * read-outs. `page.errors` collects uncaught exceptions and console errors.
+ */
+export async function openBoids(env, query = '', { width = 1400, height = 1000 } = {}) {
+  const page = await env.browser.newPage({ viewport: { width, height } });
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') page.errors.push(`console: ${m.text()}`);
+  });
+  await page.goto(`${env.base}boids.html${query ? `?${query}` : ''}`);
+  await page.waitForFunction(
+    () => window.boidlab && document.querySelector('[data-testid="agents"]')?.textContent !== '',
+    null,
+    { timeout: 30000 },
+  );
+  return page;
+}

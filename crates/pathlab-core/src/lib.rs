@@ -21,3 +21,4 @@ pub mod formats;
 pub mod grid;
 pub mod heuristic;
 pub mod search;
+pub mod steer;

@@ -12,6 +12,8 @@ use pathlab_core::search::{self, Algorithm, EventLog, SearchConfig, StepEvent, S
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
+mod boids;
+pub use boids::{Boids, MAX_STEPS_PER_CALL};
 
 /// Installs the panic hook once, when the module starts.
 #[wasm_bindgen(start)]

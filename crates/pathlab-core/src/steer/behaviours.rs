@@ -1,0 +1,581 @@
+//! Reynolds' steering behaviours as pure functions.
+//!
+//! Each takes what the agent knows (its [`Agent`] view, its neighbours, the walls) and returns
+//! a steering force: most are "desired velocity minus current velocity", as in Reynolds'
+//! paper; separation, containment, obstacle avoidance and unaligned avoidance are pushes (a
+//! desired change of velocity with no current-velocity term), zero when nothing is near.
+//! None of them changes anything, so they can run for every agent against the same frozen
+//! state (the first phase of the two-phase update) and be tested one at a time.
+//!
+//! ```
+//! use pathlab_core::steer::behaviours::{seek, Agent};
+//! use pathlab_core::steer::Vec2;
+//! let a = Agent::at(Vec2::new(0.0, 0.0), 10.0);
+//! let f = seek(&a, Vec2::new(5.0, 0.0));
+//! assert_eq!(f, Vec2::new(10.0, 0.0));
+//! ```
+
+use std::f32::consts::PI;
+
+use super::params::{Chase, Leader, PathFollow, Probes, Unaligned, WallFollow, Wander};
+use super::path::SteerPath;
+use super::spatial::SpatialGrid;
+use super::{Vec2, Walls};
+
+/// What a behaviour knows about the agent it steers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Agent {
+    /// The agent's index in the world (used only to break ties deterministically).
+    pub index: u32,
+    /// Position.
+    pub pos: Vec2,
+    /// Velocity.
+    pub vel: Vec2,
+    /// Unit heading: the direction of the velocity, kept when the agent stops.
+    pub heading: Vec2,
+    /// Maximum speed.
+    pub max_speed: f32,
+    /// Body radius.
+    pub radius: f32,
+}
+
+impl Agent {
+    /// An agent at rest at `pos`, heading along +x, radius 1.
+    pub fn at(pos: Vec2, max_speed: f32) -> Self {
+        Self { index: 0, pos, vel: Vec2::ZERO, heading: Vec2::new(1.0, 0.0), max_speed, radius: 1.0 }
+    }
+
+    /// The same agent moving at `vel` (heading along it).
+    #[must_use]
+    pub fn moving(mut self, vel: Vec2) -> Self {
+        self.vel = vel;
+        let h = vel.normalized();
+        if h != Vec2::ZERO {
+            self.heading = h;
+        }
+        self
+    }
+}
+
+/// Another agent as seen by one agent.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Neighbour {
+    /// Its index in the world.
+    pub index: u32,
+    /// Its position minus the agent's.
+    pub offset: Vec2,
+    /// Its velocity.
+    pub vel: Vec2,
+    /// Its distance.
+    pub dist: f32,
+    /// Its body radius.
+    pub radius: f32,
+    /// True for a member of the agent's own flock (alignment and cohesion look only at these);
+    /// false for members of other flocks, which are only kept apart.
+    pub mate: bool,
+}
+
+impl Neighbour {
+    /// A neighbour of `agent` at `pos` moving at `vel`, radius 1.
+    pub fn of(agent: &Agent, index: u32, pos: Vec2, vel: Vec2, mate: bool) -> Self {
+        let offset = pos - agent.pos;
+        Self { index, offset, vel, dist: offset.length(), radius: 1.0, mate }
+    }
+}
+
+/// A moving body: a prey, a predator or the leader.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Body {
+    /// Position.
+    pub pos: Vec2,
+    /// Velocity.
+    pub vel: Vec2,
+    /// Unit heading.
+    pub heading: Vec2,
+}
+
+/// A static circular obstacle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Circle {
+    /// Centre.
+    pub centre: Vec2,
+    /// Radius.
+    pub radius: f32,
+}
+
+/// The circles of a world with a spatial index over their centres.
+#[derive(Clone, Debug, Default)]
+pub struct Obstacles {
+    circles: Vec<Circle>,
+    index: SpatialGrid,
+    largest: f32,
+}
+
+impl Obstacles {
+    /// Indexes `circles` over a `width` x `height` world.
+    pub fn new(circles: Vec<Circle>, width: f32, height: f32) -> Self {
+        let largest = circles.iter().map(|c| c.radius).fold(0.0, f32::max);
+        let xs: Vec<f32> = circles.iter().map(|c| c.centre.x).collect();
+        let ys: Vec<f32> = circles.iter().map(|c| c.centre.y).collect();
+        let zeros = vec![0.0; circles.len()];
+        let mut index = SpatialGrid::new(width, height, (largest * 2.0 + 8.0).max(8.0));
+        index.rebuild(&xs, &ys, &zeros, &zeros, 0..circles.len());
+        Self { circles, index, largest }
+    }
+
+    /// The circles.
+    pub fn circles(&self) -> &[Circle] {
+        &self.circles
+    }
+
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.circles.is_empty()
+    }
+
+    /// Calls `visit` with every circle whose edge comes within `reach` of `p`.
+    #[inline]
+    pub fn for_each_near(&self, p: Vec2, reach: f32, mut visit: impl FnMut(&Circle)) {
+        if self.circles.is_empty() {
+            return;
+        }
+        self.index.for_each_within(p, reach + self.largest, |e| {
+            let c = &self.circles[e.id as usize];
+            if c.centre.distance(p) <= reach + c.radius {
+                visit(c);
+            }
+            true
+        });
+    }
+}
+
+/// True when a neighbour lies inside the view cone whose half-angle has cosine `half_cos`:
+/// when the cosine of its angle off the heading is at least `half_cos` (compared as
+/// heading . offset >= half_cos * distance, so no division). A value below -1 sees all round;
+/// a neighbour exactly on top of the agent is always seen.
+#[inline]
+pub fn visible(agent: &Agent, n: &Neighbour, half_cos: f32) -> bool {
+    agent.heading.dot(n.offset) >= half_cos * n.dist
+}
+
+/// Seek: full speed straight at `target`.
+#[inline]
+pub fn seek(a: &Agent, target: Vec2) -> Vec2 {
+    (target - a.pos).with_length(a.max_speed) - a.vel
+}
+
+/// Flee: full speed straight away from `threat`, when it is within `panic_radius`.
+#[inline]
+pub fn flee(a: &Agent, threat: Vec2, panic_radius: f32) -> Vec2 {
+    let away = a.pos - threat;
+    if away.length_sq() > panic_radius * panic_radius {
+        return Vec2::ZERO;
+    }
+    let dir = if away.length_sq() > 1e-12 { away.normalized() } else { -a.heading };
+    dir * a.max_speed - a.vel
+}
+
+/// Arrive: like seek, but inside `slowing_radius` the desired speed falls in proportion to the
+/// distance, reaching zero on the target; so the agent slows down and stops there.
+#[inline]
+pub fn arrive(a: &Agent, target: Vec2, slowing_radius: f32) -> Vec2 {
+    let to = target - a.pos;
+    let dist = to.length();
+    if dist < 1e-4 {
+        return -a.vel;
+    }
+    let speed = if dist < slowing_radius { a.max_speed * dist / slowing_radius } else { a.max_speed };
+    to * (speed / dist) - a.vel
+}
+
+/// How far ahead (seconds) to predict a moving target: the time to reach it at full speed,
+/// capped at `max_prediction`.
+#[inline]
+fn lead_time(a: &Agent, target: Vec2, max_prediction: f32) -> f32 {
+    if a.max_speed <= 0.0 {
+        return 0.0;
+    }
+    (a.pos.distance(target) / a.max_speed).min(max_prediction)
+}
+
+/// Pursue: seek where the target will be.
+#[inline]
+pub fn pursue(a: &Agent, target: &Body, chase: &Chase) -> Vec2 {
+    let t = lead_time(a, target.pos, chase.max_prediction);
+    seek(a, target.pos + target.vel * t)
+}
+
+/// Evade: flee from where the threat will be.
+#[inline]
+pub fn evade(a: &Agent, threat: &Body, chase: &Chase) -> Vec2 {
+    let t = lead_time(a, threat.pos, chase.max_prediction);
+    flee(a, threat.pos + threat.vel * t, f32::INFINITY)
+}
+
+/// Wander: seek a point on a circle ahead of the agent. `spot` is the unit vector from the
+/// circle's centre to the point, relative to the heading ((1, 0) is straight ahead); the caller
+/// turns it by a small random angle each step ([`wander_turn`]).
+#[inline]
+pub fn wander(a: &Agent, spot: Vec2, w: &Wander) -> Vec2 {
+    let centre = a.pos + a.heading * w.distance;
+    // The spot turned from heading-relative to world directions (a complex product).
+    let turned = Vec2::new(a.heading.x * spot.x - a.heading.y * spot.y, a.heading.x * spot.y + a.heading.y * spot.x);
+    seek(a, centre + turned * w.radius)
+}
+
+/// The wander spot after one step: turned by `random * jitter * dt` radians (`random` is
+/// uniform in [-1, 1)). The turn uses the first terms of the sine and cosine series and then
+/// renormalises, which keeps a unit vector without calling the trigonometric functions (the
+/// angle is random anyway; for the usual turns of under 0.2 rad the error is below 1e-4).
+#[inline]
+pub fn wander_turn(spot: Vec2, random: f32, w: &Wander, dt: f32) -> Vec2 {
+    let t = (random * w.jitter * dt).clamp(-1.0, 1.0);
+    let t2 = t * t;
+    let (s, c) = (t * (1.0 - t2 / 6.0), 1.0 - t2 * 0.5 * (1.0 - t2 / 12.0));
+    let next = Vec2::new(spot.x * c - spot.y * s, spot.x * s + spot.y * c).normalized();
+    if next == Vec2::ZERO || !next.is_finite() {
+        Vec2::new(1.0, 0.0)
+    } else {
+        next
+    }
+}
+
+/// A deterministic direction for two agents on exactly the same spot, opposite for the two.
+#[inline]
+fn tie_direction(me: u32, other: u32) -> Vec2 {
+    let (lo, hi) = if me < other { (me, other) } else { (other, me) };
+    let angle = (lo.wrapping_mul(2_654_435_761) ^ hi) as f32 * (2.0 * PI / 4_294_967_296.0);
+    let d = Vec2::from_angle(angle);
+    if me < other {
+        d
+    } else {
+        -d
+    }
+}
+
+/// Separation: a push away from every visible neighbour (of any flock) within `radius`,
+/// strongest when touching and fading to nothing at the radius; the sum is capped at one
+/// full-speed push.
+#[inline]
+pub fn separation(a: &Agent, hood: &[Neighbour], radius: f32, half_cos: f32) -> Vec2 {
+    let mut push = Vec2::ZERO;
+    for n in hood {
+        if n.dist >= radius || !visible(a, n, half_cos) {
+            continue;
+        }
+        let away = if n.dist > 1e-6 { -n.offset / n.dist } else { tie_direction(a.index, n.index) };
+        push += away * (1.0 - n.dist / radius);
+    }
+    push.truncate(1.0) * a.max_speed
+}
+
+/// Alignment: steer towards the average heading of visible flockmates within `radius`.
+#[inline]
+pub fn alignment(a: &Agent, hood: &[Neighbour], radius: f32, half_cos: f32) -> Vec2 {
+    let mut sum = Vec2::ZERO;
+    let mut count = 0u32;
+    for n in hood {
+        if n.mate && n.dist < radius && visible(a, n, half_cos) {
+            sum += n.vel;
+            count += 1;
+        }
+    }
+    if count == 0 || sum.length_sq() < 1e-12 {
+        return Vec2::ZERO;
+    }
+    sum.with_length(a.max_speed) - a.vel
+}
+
+/// Cohesion: seek the centre of visible flockmates within `radius`.
+#[inline]
+pub fn cohesion(a: &Agent, hood: &[Neighbour], radius: f32, half_cos: f32) -> Vec2 {
+    let mut sum = Vec2::ZERO;
+    let mut count = 0u32;
+    for n in hood {
+        if n.mate && n.dist < radius && visible(a, n, half_cos) {
+            sum += n.offset;
+            count += 1;
+        }
+    }
+    if count == 0 {
+        return Vec2::ZERO;
+    }
+    seek(a, a.pos + sum / count as f32)
+}
+
+/// The three flocking forces from one pass over the neighbours: the same values as
+/// [`separation`], [`alignment`] and [`cohesion`] (each with its own radius and view cone),
+/// for the step's inner loop. Radii of 0 switch a rule off.
+#[inline]
+pub fn flocking(
+    a: &Agent,
+    hood: &[Neighbour],
+    sep: (f32, f32),
+    ali: (f32, f32),
+    coh: (f32, f32),
+) -> (Vec2, Vec2, Vec2) {
+    let (mut push, mut heading_sum, mut offset_sum) = (Vec2::ZERO, Vec2::ZERO, Vec2::ZERO);
+    let (mut ali_count, mut coh_count) = (0u32, 0u32);
+    let inv_sep = if sep.0 > 0.0 { 1.0 / sep.0 } else { 0.0 };
+    // Written without branches on the neighbour (which rule sees it is data, not control
+    // flow), which the processor predicts badly in a crowd.
+    for n in hood {
+        // The cosine of the neighbour's angle off the heading, times its distance.
+        let ahead = a.heading.dot(n.offset);
+        let in_sep = n.dist < sep.0 && ahead >= sep.1 * n.dist;
+        let in_ali = n.mate && n.dist < ali.0 && ahead >= ali.1 * n.dist;
+        let in_coh = n.mate && n.dist < coh.0 && ahead >= coh.1 * n.dist;
+        if n.dist > 1e-6 {
+            // The unit vector away, -offset / dist, times 1 - dist / radius.
+            push -= n.offset * (f32::from(u8::from(in_sep)) * (1.0 / n.dist - inv_sep));
+        } else if in_sep {
+            push += tie_direction(a.index, n.index);
+        }
+        heading_sum += n.vel * f32::from(u8::from(in_ali));
+        ali_count += u32::from(in_ali);
+        offset_sum += n.offset * f32::from(u8::from(in_coh));
+        coh_count += u32::from(in_coh);
+    }
+    let sep_force = push.truncate(1.0) * a.max_speed;
+    let ali_force = if ali_count == 0 || heading_sum.length_sq() < 1e-12 {
+        Vec2::ZERO
+    } else {
+        heading_sum.with_length(a.max_speed) - a.vel
+    };
+    let coh_force = if coh_count == 0 { Vec2::ZERO } else { seek(a, a.pos + offset_sum / coh_count as f32) };
+    (sep_force, ali_force, coh_force)
+}
+
+/// Leader following: arrive at a point `behind` units behind the leader (slowing inside
+/// `slowing_radius`), and, when inside the rectangle in front of the leader, also move
+/// sideways out of its way. (Separation among followers is the separation behaviour.)
+#[inline]
+pub fn leader_following(a: &Agent, leader: &Body, p: &Leader, slowing_radius: f32) -> Vec2 {
+    let spot = leader.pos - leader.heading * p.behind;
+    let mut f = arrive(a, spot, slowing_radius.max(1e-3));
+    let rel = a.pos - leader.pos;
+    let ahead = rel.dot(leader.heading);
+    let side = rel.dot(leader.heading.perp());
+    if ahead > 0.0 && ahead < p.sight_length && side.abs() < p.sight_width {
+        let out = if side >= 0.0 { leader.heading.perp() } else { -leader.heading.perp() };
+        f += out * a.max_speed;
+    }
+    f
+}
+
+/// Unaligned collision avoidance: find the neighbour (of any flock, within `u.radius`) whose
+/// closest approach comes soonest, within `u.horizon` seconds, nearer than twice the two
+/// radii; then push away from where it will be at that moment. The push is sideways and also
+/// along the heading (speeding up or slowing down), and grows as the moment nears.
+#[inline]
+pub fn unaligned_avoidance(a: &Agent, hood: &[Neighbour], u: &Unaligned) -> Vec2 {
+    let mut soonest: Option<(f32, &Neighbour)> = None;
+    for n in hood {
+        if n.dist > u.radius {
+            continue;
+        }
+        let dv = n.vel - a.vel;
+        let dv2 = dv.length_sq();
+        if dv2 < 1e-9 {
+            continue;
+        }
+        let t = -n.offset.dot(dv) / dv2;
+        if t <= 0.0 || t > u.horizon {
+            continue;
+        }
+        let miss = (n.offset + dv * t).length();
+        if miss >= 2.0 * (a.radius + n.radius) {
+            continue;
+        }
+        if soonest.is_none_or(|(best, _)| t < best) {
+            soonest = Some((t, n));
+        }
+    }
+    let Some((t, n)) = soonest else {
+        return Vec2::ZERO;
+    };
+    let mine = a.pos + a.vel * t;
+    let theirs = a.pos + n.offset + n.vel * t;
+    let mut away = (mine - theirs).normalized();
+    if away == Vec2::ZERO {
+        away = if a.index < n.index { a.heading.perp() } else { -a.heading.perp() };
+    }
+    let urgency = 1.0 - t / u.horizon.max(1e-6);
+    away * (a.max_speed * urgency)
+}
+
+/// Path following: predict the agent's position `predict` seconds ahead, find the nearest
+/// point of the path (searching forward from segment `progress`), and seek a point further
+/// along: `look_ahead` beyond it when within `radius` of the path, a quarter of that when
+/// off it (to get back first). Near the end of an open path it arrives instead. Returns the
+/// force and the new progress (the segment of the nearest point).
+pub fn path_following(a: &Agent, path: &SteerPath, progress: u32, p: &PathFollow, slowing_radius: f32) -> (Vec2, u32) {
+    let future = a.pos + a.vel * p.predict;
+    let relocate = 4.0 * (p.look_ahead + p.radius) + 4.0;
+    let near = path.nearest(future, progress, 8, relocate);
+    let ahead = if near.dist <= p.radius { p.look_ahead } else { p.look_ahead * 0.25 };
+    let along = near.along + ahead;
+    let target = path.point_at(along);
+    let force = if !path.is_closed() && along >= path.length() {
+        arrive(a, target, slowing_radius.max(1e-3))
+    } else {
+        seek(a, target)
+    };
+    (force, near.segment)
+}
+
+/// Wall following: find the nearest wall point within `w.reach` and seek a point `w.offset`
+/// out from it and some way along the wall, in the direction the agent is heading.
+pub fn wall_following(a: &Agent, walls: &Walls, w: &WallFollow) -> Vec2 {
+    let Some((q, d)) = walls.nearest_wall(a.pos, w.reach) else {
+        return Vec2::ZERO;
+    };
+    let normal = if d > 1e-5 { (a.pos - q) / d } else { -a.heading };
+    let mut along = normal.perp();
+    if along.dot(a.heading) < 0.0 {
+        along = -along;
+    }
+    let target = q + normal * w.offset + along * (w.offset + a.max_speed * 0.5);
+    seek(a, target)
+}
+
+/// The length of the probes and the avoidance cylinder at the agent's speed.
+#[inline]
+pub fn probe_length(a: &Agent, p: &Probes) -> f32 {
+    p.min_length + a.vel.length() * p.look_ahead
+}
+
+/// Containment: three probes (ahead, and `side_angle` degrees to either side at 0.7 of the
+/// length); each that meets a wall or the world's edge pushes back along the surface normal,
+/// harder the shorter the free part of the probe.
+pub fn containment(a: &Agent, walls: &Walls, p: &Probes) -> Vec2 {
+    let len = probe_length(a, p);
+    // Nothing solid within reach of any probe: the common case in open space.
+    if len <= 0.0 || len < walls.clearance(a.pos) {
+        return Vec2::ZERO;
+    }
+    let turn = Vec2::from_angle(p.side_angle.to_radians());
+    let h = a.heading;
+    let left = Vec2::new(h.x * turn.x + h.y * turn.y, h.y * turn.x - h.x * turn.y);
+    let right = Vec2::new(h.x * turn.x - h.y * turn.y, h.y * turn.x + h.x * turn.y);
+    let mut f = Vec2::ZERO;
+    for (dir, scale) in [(h, 1.0), (right, 0.7), (left, 0.7)] {
+        let l = len * scale;
+        if let Some(hit) = walls.raycast(a.pos, dir, l) {
+            f += hit.normal * (1.0 - hit.dist / l);
+        }
+    }
+    f.truncate(1.0) * a.max_speed
+}
+
+/// Obstacle avoidance: keep a cylinder as wide as the body and as long as the probe ahead
+/// free. The nearest circle, or wall cell met by one of three parallel rays along the
+/// cylinder's middle and edges, that intrudes makes the agent push sideways away from it
+/// (and brake a little), harder the nearer it is.
+pub fn obstacle_avoidance(a: &Agent, walls: &Walls, obstacles: &Obstacles, p: &Probes) -> Vec2 {
+    let len = probe_length(a, p);
+    if len <= 0.0 {
+        return Vec2::ZERO;
+    }
+    let h = a.heading;
+    let right = h.perp();
+    // (distance ahead, side to push towards)
+    let mut nearest: Option<(f32, Vec2)> = None;
+    let mut consider = |ahead: f32, push: Vec2| {
+        if nearest.is_none_or(|(d, _)| ahead < d) {
+            nearest = Some((ahead, push));
+        }
+    };
+    obstacles.for_each_near(a.pos, len, |c| {
+        let rel = c.centre - a.pos;
+        let ahead = rel.dot(h);
+        let lateral = rel.dot(right);
+        let reach = c.radius + a.radius;
+        if ahead + reach < 0.0 || ahead - reach > len || lateral.abs() >= reach {
+            return;
+        }
+        // Push away from the side the circle is on; dead ahead, a side fixed per agent.
+        let push = if lateral > 0.0 || (lateral == 0.0 && a.index % 2 == 1) { -right } else { right };
+        consider((ahead - reach).max(0.0), push);
+    });
+    let rays = [(a.pos, 0.0f32), (a.pos + right * a.radius, 1.0), (a.pos - right * a.radius, -1.0)];
+    let mut hits = [f32::INFINITY; 3];
+    let walls_near = len + a.radius >= walls.clearance(a.pos);
+    for (k, &(origin, _)) in rays.iter().enumerate().filter(|_| walls_near) {
+        // An edge ray that starts inside a wall (the body touching it) says nothing about
+        // what is ahead; containment and the collision response deal with touching.
+        if k > 0 && !walls.is_free(origin) {
+            continue;
+        }
+        if let Some(hit) = walls.raycast(origin, h, len) {
+            hits[k] = hit.dist;
+        }
+    }
+    let wall = hits.iter().copied().fold(f32::INFINITY, f32::min);
+    if wall.is_finite() {
+        // Push away from the side that hits first; a head-on hit turns to the freer side.
+        let push = if hits[1] < hits[2] {
+            -right
+        } else if hits[2] < hits[1] {
+            right
+        } else {
+            let free_right = walls.raycast(a.pos, h.rotated(0.6), len).map_or(len, |x| x.dist);
+            let free_left = walls.raycast(a.pos, h.rotated(-0.6), len).map_or(len, |x| x.dist);
+            if free_right >= free_left {
+                right
+            } else {
+                -right
+            }
+        };
+        consider(wall, push);
+    }
+    let Some((ahead, push)) = nearest else {
+        return Vec2::ZERO;
+    };
+    let urgency = (1.0 - ahead / len).clamp(0.0, 1.0);
+    (push - h * 0.5) * (a.max_speed * urgency)
+}
+
+/// The sphere-sphere collision response against neighbours of any flock: for each one closer
+/// than the two radii, half of the overlap as a push apart (the other agent takes the other
+/// half) and half of the approaching speed along the line of centres removed from `vel`.
+/// Returns the push and the corrected velocity.
+#[inline]
+pub fn collide_agents(a: &Agent, hood: &[Neighbour], mut vel: Vec2) -> (Vec2, Vec2) {
+    let mut push = Vec2::ZERO;
+    for n in hood {
+        let reach = a.radius + n.radius;
+        if n.dist >= reach {
+            continue;
+        }
+        let normal = if n.dist > 1e-6 { n.offset / n.dist } else { -tie_direction(a.index, n.index) };
+        push -= normal * ((reach - n.dist) * 0.5);
+        let approach = (vel - n.vel).dot(normal);
+        if approach > 0.0 {
+            vel -= normal * (approach * 0.5);
+        }
+    }
+    (push, vel)
+}
+
+/// The collision response against static circles: the whole overlap as a push out, and the
+/// speed into the circle removed.
+#[inline]
+pub fn collide_circles(a: &Agent, obstacles: &Obstacles, mut vel: Vec2) -> (Vec2, Vec2) {
+    let mut push = Vec2::ZERO;
+    obstacles.for_each_near(a.pos, a.radius, |c| {
+        let off = a.pos - c.centre;
+        let d = off.length();
+        let reach = c.radius + a.radius;
+        if d >= reach {
+            return;
+        }
+        let out = if d > 1e-6 { off / d } else { -a.heading };
+        push += out * (reach - d);
+        let into = vel.dot(out);
+        if into < 0.0 {
+            vel -= out * into;
+        }
+    });
+    (push, vel)
+}

@@ -1,0 +1,45 @@
+//! The boid world: steering behaviours, flocks and species, walls from the path-finder's grid.
+//!
+//! - [`vec2`]: the 2D vector type.
+//! - [`params`]: the vehicle model's constants and every behaviour's parameters, in documented
+//!   structs with ranges ([`PARAMS`]); choices as enums ([`Behaviour`], [`Combine`]).
+//! - [`behaviours`]: Reynolds' behaviours as pure functions of one agent and what it sees.
+//! - [`combine`]: weighted sum, priority (truncated running sum) and context steering.
+//! - [`spatial`]: the uniform grid, rebuilt every step by a counting sort, that answers the
+//!   neighbour queries.
+//! - [`walls`]: the wall grid in world units: ray casts, nearest wall, sliding moves.
+//! - [`path`]: A* paths turned into polylines or splines for path following.
+//! - [`world`]: agents in structure-of-arrays form and the two-phase step.
+//! - [`scenario`]: the page's presets.
+//! - [`rng`]: the seeded generator that makes every run reproducible.
+//!
+//! ```
+//! use pathlab_core::steer::{Behaviour, Combine, Scenario};
+//! let mut world = Scenario::HawksAndPigeons.build(300, 42).unwrap();
+//! world.set_combine(0, Combine::Priority).unwrap();
+//! world.set_param(0, "weight.evade", 5.0).unwrap();
+//! world.advance(10);
+//! let view = world.inspect(0).unwrap();
+//! assert!(view.forces.active[Behaviour::Separation as usize]);
+//! ```
+
+pub mod behaviours;
+pub mod combine;
+pub mod params;
+pub mod path;
+pub mod rng;
+pub mod scenario;
+pub mod spatial;
+pub mod vec2;
+pub mod walls;
+pub mod world;
+
+pub use params::{
+    Behaviour, Combine, ParamError, ParamSpec, SpeciesParams, WorldParams, MAX_AGENTS, MAX_SPECIES, PARAMS,
+};
+pub use rng::Pcg32;
+pub use scenario::Scenario;
+pub use spatial::SpatialGrid;
+pub use vec2::Vec2;
+pub use walls::Walls;
+pub use world::{Inspection, World};

@@ -1,0 +1,114 @@
+// Reading and checking the boid page's configuration: the URL query of boids.html
+// (`scenario`, `agents`, `seed`, `embed`), or the same keys as an object given to mount().
+// Nothing here touches the DOM: readBoidConfig returns the settings and the messages to show,
+// and the caller shows them as text.
+
+/** Every key the boid page understands. */
+export const BOID_KEYS = ['scenario', 'agents', 'seed', 'embed'];
+
+/** The most agents a world holds (the core's MAX_AGENTS; the page checks before asking). */
+export const MAX_AGENTS = 100_000;
+
+/** The largest seed (seeds are 32-bit). */
+export const MAX_SEED = 4_294_967_295;
+
+/** Defaults; `agents: null` means the scenario's own default count. */
+export const BOID_DEFAULTS = Object.freeze({
+  scenario: 'flock',
+  agents: null,
+  seed: 1,
+  embed: false,
+});
+
+/** A value shortened and quoted for a message (shown as text, never as HTML). */
+export function quote(value) {
+  let text = String(value);
+  if (text.length > 40) text = `${text.slice(0, 40)}…`;
+  return JSON.stringify(text);
+}
+
+function text(value) {
+  return typeof value === 'string' ? value.trim() : String(value);
+}
+
+/** A whole number from 0 to `max` written in decimal digits, or null. */
+export function parseWhole(value, max) {
+  if (typeof value === 'number') return Number.isInteger(value) && value >= 0 && value <= max ? value : null;
+  const t = text(value);
+  if (!/^\d{1,12}$/.test(t)) return null;
+  const n = Number(t);
+  return n <= max ? n : null;
+}
+
+/** The URL query as a plain object of strings (the first value of a repeated key wins). */
+export function queryObject(search) {
+  const out = {};
+  for (const [key, value] of new URLSearchParams(search)) {
+    if (!(key in out)) out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * Checks a raw configuration against the scenario names the core knows. Returns
+ * `{ config, messages }`: every invalid value is replaced by its default and explained in one
+ * message that starts with the parameter's name.
+ */
+export function readBoidConfig(raw, scenarios) {
+  const config = { ...BOID_DEFAULTS };
+  const messages = [];
+  const say = (key, detail) => messages.push(`Parameter "${key}": ${detail}`);
+  const given = raw && typeof raw === 'object' ? raw : {};
+  const has = (key) => given[key] !== undefined && given[key] !== null && text(given[key]) !== '';
+
+  for (const key of Object.keys(given)) {
+    if (!BOID_KEYS.includes(key)) {
+      say(key, `is not a setting of the boid page, so it was ignored (known: ${BOID_KEYS.join(', ')}).`);
+    }
+  }
+
+  if (has('scenario')) {
+    const name = text(given.scenario).toLowerCase();
+    if (scenarios.includes(name)) config.scenario = name;
+    else say('scenario', `unknown scenario ${quote(name)}; expected one of ${scenarios.join(', ')}. Showing ${BOID_DEFAULTS.scenario}.`);
+  }
+
+  if (has('agents')) {
+    const raw = text(given.agents);
+    const n = parseWhole(raw, Number.MAX_SAFE_INTEGER);
+    if (n === null) {
+      say('agents', `expected a whole number of agents from 0 to ${MAX_AGENTS}, got ${quote(raw)}; using the scenario's default.`);
+    } else if (n > MAX_AGENTS) {
+      say('agents', `${n} is over the limit of ${MAX_AGENTS} agents; using ${MAX_AGENTS}.`);
+      config.agents = MAX_AGENTS;
+    } else {
+      config.agents = n;
+    }
+  }
+
+  if (has('seed')) {
+    const raw = text(given.seed);
+    const seed = parseWhole(raw, MAX_SEED);
+    if (seed === null) say('seed', `expected a whole number from 0 to ${MAX_SEED}, got ${quote(raw)}; using ${BOID_DEFAULTS.seed}.`);
+    else config.seed = seed;
+  }
+
+  if (has('embed')) {
+    const t = text(given.embed).toLowerCase();
+    if (t === '1' || t === 'true' || given.embed === true) config.embed = true;
+    else if (t === '0' || t === 'false' || given.embed === false) config.embed = false;
+    else say('embed', `expected 0 or 1, got ${quote(given.embed)}; using 0.`);
+  }
+
+  return { config, messages };
+}
+
+/** The query string for a configuration, leaving out default values. */
+export function boidQuery(config) {
+  const params = new URLSearchParams();
+  if (config.scenario && config.scenario !== BOID_DEFAULTS.scenario) params.set('scenario', config.scenario);
+  if (config.agents !== null && config.agents !== undefined) params.set('agents', String(config.agents));
+  if (config.seed !== BOID_DEFAULTS.seed) params.set('seed', String(config.seed));
+  if (config.embed) params.set('embed', '1');
+  return params.toString();
+}

@@ -1,0 +1,751 @@
+// The boid page: `mountBoids(element, config)` builds the controls and the world view inside
+// `element` and runs one requestAnimationFrame loop that steps the simulation while playing
+// (one fixed 1/60 s step per frame) and paints from Float32Array views of wasm memory, rebuilt
+// every frame. The rules live in Rust (pkg/); this module wires controls, read-outs, editing
+// and messages. Every text that may come from a configuration is set with textContent.
+
+import init, {
+  Boids,
+  boidScenarios,
+  boidScenarioTitle,
+  boidDefaultAgents,
+  boidCombineNames,
+  boidParamSpecs,
+} from './pkg/pathlab_wasm.js';
+import { readBoidConfig, boidQuery, quote, parseWhole, MAX_AGENTS, MAX_SEED } from './boids-config.js';
+import { BoidPainter, SPECIES_COLOURS, FORCE_COLOURS } from './boids-draw.js';
+
+let wasmReady = null;
+
+/** Loads and starts the wasm module once per page; resolves to its exports (with memory). */
+function loadWasm() {
+  wasmReady ??= init();
+  return wasmReady;
+}
+
+const COMBINE_LABELS = {
+  'weighted-sum': 'Weighted sum',
+  priority: 'Priority (truncated running sum)',
+  context: 'Context steering (interest / danger maps)',
+};
+
+const SCENARIO_LABELS = {
+  flock: 'Flock',
+  'hawks-and-pigeons': 'Hawks and pigeons',
+  'path-following': 'Path following',
+  'leader-following': 'Leader following',
+  'wall-following': 'Wall following (maze)',
+  'obstacle-field': 'Obstacle field',
+};
+
+const TOOLS = [
+  ['select', 'Select agent'],
+  ['walls', 'Paint walls'],
+  ['goal', 'Set goal'],
+];
+
+const MAX_MESSAGES = 12;
+
+/** Makes an element. Strings among `children` become text nodes, never HTML. */
+function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === 'text') node.textContent = value;
+    else if (key === 'class') node.className = value;
+    else if (key === 'testid') node.dataset.testid = value;
+    else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? '' : value);
+  }
+  for (const child of children) if (child !== null && child !== undefined) node.append(child);
+  return node;
+}
+
+function options(select, values, labels) {
+  select.replaceChildren(...values.map((v) => el('option', { value: v, text: labels?.[v] ?? v })));
+}
+
+/** A number for a slider's read-out: whole numbers as they are, others to at most 2 decimals. */
+function short(v) {
+  if (!Number.isFinite(v)) return String(v);
+  return Number.isInteger(v) ? String(v) : String(Math.round(v * 100) / 100);
+}
+
+class BoidApp {
+  constructor(root, wasm, config) {
+    this.root = root;
+    this.wasm = wasm;
+    this.config = config;
+    this.scenarios = boidScenarios();
+    this.specs = boidParamSpecs();
+    this.species = 0;
+    this.selected = -1;
+    this.tool = 'select';
+    this.playing = false;
+    this.dirty = true;
+    this.wallsVersion = 0;
+    this.pathError = null;
+    this.messages = [];
+    this.frames = 0;
+    this.fpsSince = 0;
+    this.fps = 0;
+    this.stepMs = null;
+    this.lastReadout = 0;
+    this.sliders = new Map();
+    this.boids = this.create(config);
+    this.build();
+    this.painter = new BoidPainter(this.canvas);
+    this.attachPointer();
+  }
+
+  /** Builds the world of a configuration (already checked, so this does not throw). */
+  create(config) {
+    const agents = config.agents ?? boidDefaultAgents(config.scenario);
+    return new Boids(config.scenario, agents, config.seed);
+  }
+
+  // ---- DOM -------------------------------------------------------------------------------
+
+  build() {
+    const ui = {};
+    this.ui = ui;
+    const button = (id, label, title, cls = '') =>
+      (ui[id] = el('button', { type: 'button', testid: id, class: `pl-btn pl-${id} ${cls}`.trim(), title, text: label }));
+    const readout = (id, label) => {
+      ui[id] = el('output', { testid: id, class: `pl-value pl-${id}` });
+      return el('div', { class: 'pl-readout' }, el('span', { class: 'pl-label', text: label }), ui[id]);
+    };
+
+    this.canvas = el('canvas', {
+      testid: 'world',
+      class: 'pl-canvas bl-canvas',
+      tabindex: '0',
+      'aria-label': 'Boid world: click an agent to inspect it, or paint walls and set the goal with the tools',
+    });
+    ui.message = el('div', { testid: 'message', class: 'pl-message', role: 'alert', 'aria-live': 'assertive' });
+    ui.messageBox = el(
+      'div',
+      { class: 'pl-messages', hidden: true },
+      ui.message,
+      el('button', {
+        type: 'button',
+        class: 'pl-dismiss',
+        'aria-label': 'Dismiss messages',
+        title: 'Dismiss',
+        text: '×',
+        onclick: () => this.clearMessages(),
+      }),
+    );
+
+    ui.scenario = el('select', { testid: 'scenario', 'aria-label': 'Scenario' });
+    options(ui.scenario, this.scenarios, SCENARIO_LABELS);
+    ui.title = el('p', { testid: 'scenario-title', class: 'pl-map-title' });
+    ui.seed = el('input', {
+      type: 'number',
+      testid: 'seed',
+      min: '0',
+      max: String(MAX_SEED),
+      step: '1',
+      inputmode: 'numeric',
+      'aria-label': 'Seed',
+    });
+    ui.count = el('input', {
+      type: 'number',
+      testid: 'agent-count',
+      min: '0',
+      max: String(MAX_AGENTS),
+      step: '1',
+      inputmode: 'numeric',
+      'aria-label': 'Agents',
+    });
+    ui.speciesSelect = el('select', { testid: 'species', 'aria-label': 'Species' });
+    ui.amount = el('select', { testid: 'amount', 'aria-label': 'How many to add or remove' });
+    options(ui.amount, ['1', '10', '100', '1000', '10000']);
+    ui.amount.value = '100';
+    ui.census = el('p', { testid: 'census', class: 'pl-hint' });
+    ui.combine = el('select', { testid: 'combine', 'aria-label': 'Combine forces by' });
+    options(ui.combine, boidCombineNames(), COMBINE_LABELS);
+    ui.collisions = el('input', { type: 'checkbox', testid: 'collisions' });
+    ui.spline = el('input', { type: 'checkbox', testid: 'spline' });
+    ui.tools = el('div', { class: 'bl-tools', role: 'radiogroup', 'aria-label': 'Tool' });
+    // One name for the group, different for each page mounted.
+    const group = `bl-tool-${Math.random().toString(36).slice(2, 8)}`;
+    for (const [value, label] of TOOLS) {
+      const input = el('input', { type: 'radio', name: group, value, testid: `tool-${value}` });
+      if (value === this.tool) input.checked = true;
+      input.addEventListener('change', () => {
+        if (input.checked) this.setTool(value);
+      });
+      ui.tools.append(el('label', { class: 'bl-tool' }, input, el('span', { text: label })));
+    }
+    ui.inspector = el('div', { testid: 'inspector', class: 'bl-inspector', 'aria-live': 'polite' });
+    ui.params = el('div', { class: 'bl-params' });
+
+    const transport = el(
+      'div',
+      { class: 'pl-transport', role: 'toolbar', 'aria-label': 'Simulation controls' },
+      button('reset', 'Reset', 'Rebuild the scenario from its seed (Home)'),
+      button('step', 'Step ▶', 'One step of 1/60 s (→)'),
+      button('play', 'Play', 'Play or pause (space)'),
+      el('label', { class: 'pl-field pl-inline bl-small-field pl-full' }, el('span', { text: 'Seed' }), ui.seed),
+      el('label', { class: 'pl-field pl-inline bl-small-field pl-full' }, el('span', { text: 'Agents' }), ui.count),
+    );
+    const readouts = el(
+      'div',
+      { class: 'pl-readouts' },
+      readout('agents', 'Agents'),
+      readout('fps', 'FPS'),
+      readout('step-ms', 'Step ms'),
+      (ui.steps = el('span', { testid: 'steps', class: 'pl-steps' })),
+    );
+    const header = el(
+      'header',
+      { class: 'pl-header pl-full' },
+      el(
+        'h1',
+        { class: 'pl-title' },
+        'Pathlab',
+        el('span', { class: 'pl-subtitle', text: 'steering, flocking and crowds' }),
+      ),
+      el(
+        'div',
+        { class: 'pl-map-controls' },
+        el('label', { class: 'pl-field pl-inline' }, el('span', { text: 'Scenario' }), ui.scenario),
+        el('a', { class: 'bl-nav', href: 'index.html', testid: 'nav-pathfinding', text: '← Grid path-finding' }),
+      ),
+    );
+    const panel = el(
+      'aside',
+      { class: 'pl-panel pl-full' },
+      el(
+        'section',
+        { class: 'pl-section' },
+        el('h2', { text: 'Agents' }),
+        el('label', { class: 'pl-field' }, el('span', { text: 'Species' }), ui.speciesSelect),
+        el(
+          'div',
+          { class: 'bl-row' },
+          button('add-agents', 'Add', 'Add agents of this species at random places', 'pl-small'),
+          button('remove-agents', 'Remove', 'Remove the most recent agents of this species', 'pl-small'),
+          ui.amount,
+        ),
+        ui.census,
+      ),
+      el(
+        'section',
+        { class: 'pl-section' },
+        el('h2', { text: 'Steering' }),
+        el('label', { class: 'pl-field' }, el('span', { text: 'Combine' }), ui.combine),
+        el('label', { class: 'bl-check' }, ui.collisions, el('span', { text: 'Sphere-sphere collisions' })),
+        el('label', { class: 'bl-check' }, ui.spline, el('span', { text: 'Follow the path along a spline' })),
+        ui.params,
+      ),
+      el(
+        'section',
+        { class: 'pl-section' },
+        el('h2', { text: 'Tool' }),
+        ui.tools,
+        el('p', { class: 'pl-hint', text: 'Walls: drag to paint; a drag that starts on a wall erases. Goal: click to set where seek, flee and arrive head.' }),
+        button('clear-walls', 'Clear walls', 'Remove every wall', 'pl-small'),
+      ),
+      el('section', { class: 'pl-section' }, el('h2', { text: 'Selected agent' }), ui.inspector),
+    );
+    ui.wrap = el('div', { class: 'pl-grid-wrap' }, this.canvas);
+    const stage = el('div', { class: 'pl-stage' }, ui.title, ui.wrap, transport, readouts);
+
+    this.root.classList.add('pathlab', 'bl-page');
+    this.root.classList.toggle('pl-embed', this.config.embed);
+    this.root.replaceChildren(header, ui.messageBox, el('div', { class: 'pl-main' }, stage, panel));
+    this.wire();
+  }
+
+  wire() {
+    const ui = this.ui;
+    ui.play.addEventListener('click', () => this.setPlaying(!this.playing));
+    ui.step.addEventListener('click', () => this.step());
+    ui.reset.addEventListener('click', () => this.rebuild('reset'));
+    ui.scenario.addEventListener('change', () => {
+      this.config.scenario = ui.scenario.value;
+      this.config.agents = null;
+      this.rebuild('scenario');
+    });
+    ui.seed.addEventListener('change', () => {
+      const seed = parseWhole(ui.seed.value, MAX_SEED);
+      if (seed === null) {
+        this.say(`Seed: expected a whole number from 0 to ${MAX_SEED}, got ${quote(ui.seed.value)}; keeping ${this.config.seed}.`);
+        ui.seed.value = String(this.config.seed);
+        return;
+      }
+      this.config.seed = seed;
+      this.rebuild('seed');
+    });
+    ui.count.addEventListener('change', () => {
+      const n = parseWhole(ui.count.value, Number.MAX_SAFE_INTEGER);
+      if (n === null || n > MAX_AGENTS) {
+        this.say(`Agents: expected a whole number from 0 to ${MAX_AGENTS} (the limit), got ${quote(ui.count.value)}; keeping ${this.boids.count}.`);
+        ui.count.value = String(this.boids.count);
+        return;
+      }
+      this.config.agents = n;
+      this.rebuild('agents');
+    });
+    ui.speciesSelect.addEventListener('change', () => {
+      this.species = Number(ui.speciesSelect.value);
+      this.syncSpecies();
+    });
+    ui['add-agents'].addEventListener('click', () => this.changeAgents(+1));
+    ui['remove-agents'].addEventListener('click', () => this.changeAgents(-1));
+    ui.combine.addEventListener('change', () => {
+      this.tryCall(() => this.boids.setCombine(this.species, ui.combine.value), 'Combine');
+      this.touch();
+    });
+    ui.collisions.addEventListener('change', () => {
+      this.boids.setCollisions(ui.collisions.checked);
+      this.touch();
+    });
+    ui.spline.addEventListener('change', () => {
+      this.boids.setSpline(ui.spline.checked);
+      this.touch();
+    });
+    ui['clear-walls'].addEventListener('click', () => {
+      this.tryCall(() => this.boids.clearWalls(), 'Clear walls');
+      this.wallsChanged();
+    });
+    this.onKey = (event) => this.key(event);
+    this.root.addEventListener('keydown', this.onKey);
+    this.resizeObserver = new ResizeObserver(() => this.layout());
+    this.resizeObserver.observe(ui.wrap);
+  }
+
+  /** The sliders for the chosen species, grouped, built from the core's parameter table. */
+  buildParams() {
+    const groups = new Map();
+    for (const spec of this.specs) {
+      if (!groups.has(spec.group)) groups.set(spec.group, []);
+      groups.get(spec.group).push(spec);
+    }
+    this.sliders.clear();
+    const sections = [];
+    for (const [group, specs] of groups) {
+      const details = el('details', { class: 'bl-group', open: group === 'Weights' || undefined }, el('summary', { text: group }));
+      for (const spec of specs) {
+        // The table's numbers are f32: 0.05 arrives as 0.05000000074505806.
+        const clean = (v) => String(Number(v.toPrecision(6)));
+        const input = el('input', {
+          type: 'range',
+          min: clean(spec.min),
+          max: clean(spec.max),
+          step: clean(spec.step),
+          testid: `param-${spec.name}`,
+          'aria-label': `${group}: ${spec.label}`,
+          title: spec.help,
+        });
+        const value = el('output', { class: 'bl-param-value' });
+        input.addEventListener('input', () => this.setParam(spec, input, value));
+        this.sliders.set(spec.name, { input, value, spec });
+        details.append(el('label', { class: 'bl-param', title: spec.help }, el('span', { text: spec.label }), input, value));
+      }
+      sections.push(details);
+    }
+    this.ui.params.replaceChildren(...sections);
+  }
+
+  setParam(spec, input, out) {
+    const value = Number(input.value);
+    try {
+      const note = this.boids.setParam(this.species, spec.name, value);
+      if (note) this.say(note);
+    } catch (e) {
+      this.say(`${spec.name}: ${e.message}`);
+    }
+    const now = this.boids.param(this.species, spec.name);
+    out.textContent = short(now);
+    this.touch();
+  }
+
+  /** Shows the chosen species' settings in the controls. */
+  syncSpecies() {
+    const species = this.boids.species();
+    if (this.species >= species.length) this.species = 0;
+    options(
+      this.ui.speciesSelect,
+      species.map((_, i) => String(i)),
+      Object.fromEntries(species.map((s, i) => [String(i), s.name])),
+    );
+    this.ui.speciesSelect.value = String(this.species);
+    this.ui.speciesSelect.style.setProperty('--swatch', SPECIES_COLOURS[this.species % SPECIES_COLOURS.length]);
+    this.ui.combine.value = this.boids.combine(this.species);
+    for (const { input, value, spec } of this.sliders.values()) {
+      const v = this.boids.param(this.species, spec.name);
+      input.value = String(v);
+      value.textContent = short(v);
+    }
+    this.showCensus();
+  }
+
+  showCensus() {
+    const species = this.boids.species();
+    this.ui.census.replaceChildren(
+      ...species.map((s, i) =>
+        el(
+          'span',
+          { class: 'bl-census' },
+          el('span', { class: 'pl-swatch', style: `--swatch: ${SPECIES_COLOURS[i % SPECIES_COLOURS.length]}` }),
+          `${s.name}: ${s.count}`,
+        ),
+      ),
+    );
+  }
+
+  // ---- world -------------------------------------------------------------------------------
+
+  /** Rebuilds the world from the configuration and shows it. */
+  rebuild(why) {
+    try {
+      const agents = this.config.agents ?? boidDefaultAgents(this.config.scenario);
+      this.boids.reset(this.config.scenario, agents, this.config.seed);
+    } catch (e) {
+      this.say(`Could not rebuild (${why}): ${e.message}`);
+    }
+    this.selected = -1;
+    this.stepMs = null;
+    this.pathError = null;
+    this.afterWorldChange();
+    this.changed();
+  }
+
+  afterWorldChange() {
+    const ui = this.ui;
+    ui.scenario.value = this.boids.scenario;
+    ui.title.textContent = boidScenarioTitle(this.boids.scenario);
+    ui.seed.value = String(this.boids.seed);
+    ui.count.value = String(this.boids.count);
+    ui.collisions.checked = this.boids.collisions;
+    ui.spline.checked = this.boids.spline;
+    this.syncSpecies();
+    this.wallsChanged();
+    this.layout();
+  }
+
+  wallsChanged() {
+    this.wallsVersion += 1;
+    // Say it once when the path is cut, not at every cell of the drag.
+    const error = this.boids.pathError ?? null;
+    if (error && error !== this.pathError) this.say(`Path: ${error}. Path following waits until the walls allow a path.`);
+    else if (!error && this.pathError) this.say('Path: planned again.');
+    this.pathError = error;
+    this.touch();
+  }
+
+  changeAgents(sign) {
+    const n = Number(this.ui.amount.value);
+    if (sign > 0) {
+      try {
+        this.boids.addAgents(this.species, n);
+      } catch (e) {
+        this.say(`Add agents: ${e.message}`);
+      }
+    } else {
+      this.tryCall(() => this.boids.removeAgents(this.species, n), 'Remove agents');
+      if (this.selected >= this.boids.count) this.selected = -1;
+    }
+    this.config.agents = this.boids.count;
+    this.ui.count.value = String(this.boids.count);
+    this.showCensus();
+    this.changed();
+    this.touch();
+  }
+
+  tryCall(fn, what) {
+    try {
+      return fn();
+    } catch (e) {
+      this.say(`${what}: ${e.message}`);
+      return undefined;
+    }
+  }
+
+  step() {
+    this.setPlaying(false);
+    this.timedStep();
+    this.touch();
+  }
+
+  timedStep() {
+    const t = performance.now();
+    this.boids.step(1);
+    const ms = performance.now() - t;
+    this.stepMs = this.stepMs === null ? ms : this.stepMs * 0.9 + ms * 0.1;
+  }
+
+  setPlaying(on) {
+    this.playing = on;
+    this.ui.play.textContent = on ? 'Pause' : 'Play';
+    this.ui.play.setAttribute('aria-pressed', on ? 'true' : 'false');
+  }
+
+  setTool(tool) {
+    this.tool = tool;
+    this.canvas.dataset.tool = tool;
+  }
+
+  key(event) {
+    const tag = event.target?.tagName;
+    if (['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON'].includes(tag) || event.altKey || event.ctrlKey || event.metaKey) return;
+    const actions = {
+      ' ': () => this.setPlaying(!this.playing),
+      ArrowRight: () => this.step(),
+      Home: () => this.rebuild('reset'),
+    };
+    const action = actions[event.key];
+    if (action) {
+      event.preventDefault();
+      action();
+    }
+  }
+
+  // ---- pointer: select, paint walls, set the goal -----------------------------------------------
+
+  attachPointer() {
+    const canvas = this.canvas;
+    let drag = null;
+    const cellOf = (p) => ({
+      x: Math.floor(p.x / this.boids.cellSize),
+      y: Math.floor(p.y / this.boids.cellSize),
+    });
+    const world = (event) => this.painter.worldAt(event, this.boids.width, this.boids.height);
+    canvas.addEventListener('pointerdown', (event) => {
+      if (event.pointerType === 'mouse' && event.button !== 0) return;
+      const p = world(event);
+      if (this.tool === 'select') {
+        // Within 12 CSS pixels, or 3 world units when agents are drawn large.
+        const reach = Math.max(3, (12 * this.boids.width) / canvas.getBoundingClientRect().width);
+        this.selected = this.boids.agentNear(p.x, p.y, reach);
+        this.touch();
+        return;
+      }
+      if (this.tool === 'goal') {
+        this.tryCall(() => this.boids.setGoal(p.x, p.y), 'Goal');
+        this.touch();
+        return;
+      }
+      const c = cellOf(p);
+      if (c.x < 0 || c.y < 0 || c.x >= this.boids.gridWidth || c.y >= this.boids.gridHeight) return;
+      event.preventDefault();
+      canvas.setPointerCapture?.(event.pointerId);
+      const wall = this.boids.cell(c.x, c.y) !== 0;
+      drag = { last: c, wall };
+      this.paint(c, c, wall);
+    });
+    canvas.addEventListener('pointermove', (event) => {
+      if (!drag) return;
+      const c = cellOf(world(event));
+      if (c.x === drag.last.x && c.y === drag.last.y) return;
+      this.paint(drag.last, c, drag.wall);
+      drag.last = c;
+    });
+    const end = () => {
+      drag = null;
+    };
+    canvas.addEventListener('pointerup', end);
+    canvas.addEventListener('pointercancel', end);
+  }
+
+  paint(a, b, wall) {
+    const changed = this.tryCall(() => this.boids.paintLine(a.x, a.y, b.x, b.y, wall), 'Paint');
+    if (changed) this.wallsChanged();
+  }
+
+  // ---- loop ----------------------------------------------------------------------------------
+
+  layout() {
+    const wrap = this.ui.wrap;
+    const available = Math.max(120, wrap.clientWidth);
+    const w = this.boids.width;
+    const h = this.boids.height;
+    // Fit the width, and the height to most of the window.
+    const maxHeight = Math.max(160, window.innerHeight * (this.config.embed ? 0.82 : 0.72));
+    const width = Math.floor(Math.min(available, (maxHeight * w) / h));
+    this.painter.resize(width, w, h);
+    this.touch();
+  }
+
+  touch() {
+    this.dirty = true;
+  }
+
+  changed() {
+    this.root.dispatchEvent(new CustomEvent('boids-change', { detail: this.settings(), bubbles: true }));
+  }
+
+  settings() {
+    return { scenario: this.boids.scenario, agents: this.config.agents, seed: this.boids.seed, embed: this.config.embed };
+  }
+
+  start() {
+    this.buildParams();
+    this.afterWorldChange();
+    this.setPlaying(true);
+    this.fpsSince = performance.now();
+    const tick = (t) => {
+      this.frame = requestAnimationFrame(tick);
+      this.tick(t);
+    };
+    this.frame = requestAnimationFrame(tick);
+  }
+
+  tick(now) {
+    this.frames += 1;
+    if (now - this.fpsSince >= 500) {
+      this.fps = (this.frames * 1000) / (now - this.fpsSince);
+      this.frames = 0;
+      this.fpsSince = now;
+    }
+    if (this.playing) {
+      this.timedStep();
+      this.dirty = true;
+    }
+    if (this.dirty) this.draw();
+    if (now - this.lastReadout >= 250 || this.dirty) this.readouts(now);
+    this.dirty = false;
+  }
+
+  readouts(now) {
+    const ui = this.ui;
+    ui.agents.textContent = String(this.boids.count);
+    if (now - this.lastReadout >= 250) {
+      this.lastReadout = now;
+      ui.fps.textContent = String(Math.round(this.fps));
+      ui['step-ms'].textContent = this.stepMs === null ? '0' : this.stepMs.toFixed(2);
+      ui.steps.textContent = `step ${Math.round(this.boids.steps)}`;
+      if (this.playing) this.showCensus();
+    }
+  }
+
+  /** Views on wasm memory, rebuilt every frame: the memory may have grown since the last. */
+  views() {
+    const buffer = this.wasm.memory.buffer;
+    const b = this.boids;
+    const n = b.count;
+    return {
+      count: n,
+      x: new Float32Array(buffer, b.xPtr(), n),
+      y: new Float32Array(buffer, b.yPtr(), n),
+      hx: new Float32Array(buffer, b.hxPtr(), n),
+      hy: new Float32Array(buffer, b.hyPtr(), n),
+      species: new Uint8Array(buffer, b.speciesPtr(), n),
+    };
+  }
+
+  draw() {
+    const b = this.boids;
+    const species = b.species();
+    let inspection = null;
+    if (this.selected >= 0 && this.selected < b.count) {
+      inspection = this.tryCall(() => b.inspect(this.selected), 'Inspect') ?? null;
+    } else {
+      this.selected = -1;
+    }
+    const maxSpeed = inspection ? b.param(inspection.species, 'vehicle.max_speed') : 1;
+    // Walls first: building their image reads the cells view, which the calls above may move.
+    const cells = new Uint8Array(this.wasm.memory.buffer, b.cellsPtr(), b.gridWidth * b.gridHeight);
+    this.painter.updateWalls(cells, b.gridWidth, b.gridHeight, this.wallsVersion);
+    const circles = b.circles();
+    const path = b.path();
+    const waypoints = b.waypoints();
+    const goals = b.goals();
+    const leader = b.leader;
+    const v = this.views();
+    this.painter.frame({
+      ...v,
+      width: b.width,
+      height: b.height,
+      radii: species.map((s) => s.radius),
+      leader,
+      circles,
+      path,
+      waypoints,
+      goals,
+      inspection,
+      maxSpeed,
+    });
+    this.showInspection(inspection, species);
+  }
+
+  showInspection(v, species) {
+    const box = this.ui.inspector;
+    if (!v) {
+      if (box.dataset.index !== '') {
+        box.dataset.index = '';
+        box.replaceChildren(el('p', { class: 'pl-hint', text: 'Choose the Select tool and click an agent to see its neighbourhood, view cone, forces and context map.' }));
+      }
+      return;
+    }
+    box.dataset.index = String(v.index);
+    const row = (name, value, colour) =>
+      el(
+        'li',
+        {},
+        el('span', { class: 'pl-swatch', style: `--swatch: ${colour}` }),
+        el('span', { class: 'bl-force-name', text: name }),
+        el('span', { class: 'bl-force-value', text: value }),
+      );
+    const mag = (x, y) => Math.hypot(x, y).toFixed(1);
+    box.replaceChildren(
+      el(
+        'p',
+        { class: 'bl-inspect-head' },
+        `Agent ${v.index} (${species[v.species]?.name ?? v.species}), speed ${v.speed.toFixed(1)}, ${v.neighbours.length} neighbours; ${COMBINE_LABELS[v.combine] ?? v.combine}.`,
+      ),
+      el(
+        'ul',
+        { class: 'bl-forces' },
+        ...v.forces.map((f) => row(f.name, mag(f.x, f.y), FORCE_COLOURS[f.name] ?? '#555')),
+        row('combined', mag(v.steering[0], v.steering[1]), '#000000'),
+      ),
+      el('p', { class: 'pl-hint', text: 'Rings: separation (dashed), alignment and cohesion radii; shaded: view cone. Context map: green interest outwards, red danger inwards, the dark dot is the slot chosen.' }),
+    );
+  }
+
+  // ---- messages ----------------------------------------------------------------------------
+
+  say(text) {
+    this.messages.push(text);
+    if (this.messages.length > MAX_MESSAGES) this.messages.shift();
+    this.ui.message.replaceChildren(...this.messages.map((m) => el('p', { text: m })));
+    this.ui.messageBox.hidden = false;
+  }
+
+  clearMessages() {
+    this.messages = [];
+    this.ui.message.replaceChildren();
+    this.ui.messageBox.hidden = true;
+  }
+
+  destroy() {
+    cancelAnimationFrame(this.frame);
+    this.resizeObserver?.disconnect();
+    this.root.removeEventListener('keydown', this.onKey);
+  }
+}
+
+/**
+ * Mounts the boid page in `root` with a configuration object (`scenario`, `agents`, `seed`,
+ * `embed`; the same keys as the URL). Invalid values are replaced by defaults and explained in
+ * a visible message. Resolves to a handle with the app, its world and `destroy()`.
+ */
+export async function mountBoids(root, raw = {}) {
+  const wasm = await loadWasm();
+  const { config, messages } = readBoidConfig(raw, boidScenarios());
+  const app = new BoidApp(root, wasm, config);
+  for (const m of messages) app.say(m);
+  app.start();
+  return {
+    app,
+    get boids() {
+      return app.boids;
+    },
+    query: () => boidQuery(app.settings()),
+    destroy: () => app.destroy(),
+  };
+}
