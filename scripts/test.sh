@@ -8,12 +8,12 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n\033[1m== %s ==\033[0m\n' "$*"; }
 
-step "Rust: core, CLI and wasm layer (release build: the MovingAI checks run thousands of searches)"
-cargo test --workspace --release
+step "Rust: core, CLI and wasm layer (optimised: the MovingAI checks run many thousands of searches)"
+cargo test --workspace --profile ci
 
 step "wasm-bindgen tests in headless Chromium"
 CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=180 \
-  cargo test -p pathlab-wasm --target wasm32-unknown-unknown --release
+  cargo test -p pathlab-wasm --target wasm32-unknown-unknown --profile ci
 
 step "Build the page"
 ./scripts/build-wasm.sh
