@@ -147,13 +147,9 @@ pub trait Stepper {
 /// Fails when an end is outside the grid or on a wall, the weight is not allowed, or the
 /// algorithm cannot run here (not available in this build, or not under these settings).
 pub fn build(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Box<dyn Stepper>, SearchError> {
-    let algorithm = config.algorithm;
-    if algorithm.is_basic() {
-        return Ok(Box::new(Search::new(grid, start, goal, config)?));
-    }
-    match algorithm {
+    match config.algorithm {
         Algorithm::Bfs | Algorithm::Dfs | Algorithm::Dijkstra | Algorithm::Greedy | Algorithm::AStar => {
-            unreachable!("handled above")
+            Ok(Box::new(Search::new(grid, start, goal, config)?))
         }
         Algorithm::BiAStar => Ok(Box::new(super::bi_astar::BiAStar::new(grid, start, goal, config)?)),
         Algorithm::Ida => Ok(Box::new(super::ida::Ida::new(grid, start, goal, config)?)),
