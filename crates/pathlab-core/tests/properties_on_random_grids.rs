@@ -107,7 +107,7 @@ fn check_answer(case: &Case, s: &Search, optimum: Option<f64>) -> Result<Option<
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2000))]
+    #![proptest_config(ProptestConfig::with_cases(5000))]
 
     /// Dijkstra, every admissible A*, a weighted A*, BFS, DFS and greedy on one random grid.
     #[test]
@@ -211,7 +211,7 @@ fn stepper_case() -> impl Strategy<Value = (Case, SearchConfig)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(1000))]
+    #![proptest_config(ProptestConfig::with_cases(2000))]
 
     /// step() until finished, run(), advance() in random chunks and seek(end) all agree, and
     /// the count of Expanded events is `expanded`.
@@ -370,7 +370,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(500))]
+    #![proptest_config(ProptestConfig::with_cases(1000))]
 
     /// `search::build` (the boxed `Stepper` the page and CLI use) behaves exactly like
     /// `Search` for the grid algorithms: same buffers after any number of steps, same back,
