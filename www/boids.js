@@ -14,6 +14,7 @@ import init, {
 } from './pkg/pathlab_wasm.js';
 import { readBoidConfig, boidQuery, quote, parseWhole, MAX_AGENTS, MAX_SEED } from './boids-config.js';
 import { BoidPainter, SPECIES_COLOURS, FORCE_COLOURS } from './boids-draw.js';
+import { el, options } from './dom.js';
 
 let wasmReady = null;
 
@@ -45,25 +46,6 @@ const TOOLS = [
 ];
 
 const MAX_MESSAGES = 12;
-
-/** Makes an element. Strings among `children` become text nodes, never HTML. */
-function el(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (key === 'text') node.textContent = value;
-    else if (key === 'class') node.className = value;
-    else if (key === 'testid') node.dataset.testid = value;
-    else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? '' : value);
-  }
-  for (const child of children) if (child !== null && child !== undefined) node.append(child);
-  return node;
-}
-
-function options(select, values, labels) {
-  select.replaceChildren(...values.map((v) => el('option', { value: v, text: labels?.[v] ?? v })));
-}
 
 /** A number for a slider's read-out: whole numbers as they are, others to at most 2 decimals. */
 function short(v) {

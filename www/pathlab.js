@@ -8,6 +8,7 @@ import { readConfig, SPEEDS, MAX_WEIGHT, quote } from './config.js';
 import { loadPresets, fetchMap, detectFormat } from './maps.js';
 import { Painter, LEGEND, OVERLAY_STYLE } from './paint.js';
 import { attachEditing } from './edit.js';
+import { el, options } from './dom.js';
 
 let wasmReady = null;
 
@@ -66,25 +67,6 @@ const BRUSHES = [
 ];
 
 const MAX_MESSAGES = 12;
-
-/** Makes an element. Strings among `children` become text nodes, never HTML. */
-function el(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (key === 'text') node.textContent = value;
-    else if (key === 'class') node.className = value;
-    else if (key === 'testid') node.dataset.testid = value;
-    else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? '' : value);
-  }
-  for (const child of children) if (child !== null && child !== undefined) node.append(child);
-  return node;
-}
-
-function options(select, values, labels) {
-  select.replaceChildren(...values.map((v) => el('option', { value: v, text: labels?.[v] ?? v })));
-}
 
 /** A cost for the read-out: whole numbers as they are, others to two decimals. */
 export function formatCost(cost) {
