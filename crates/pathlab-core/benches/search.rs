@@ -324,6 +324,66 @@ fn main() {
         c.final_summary();
     }
     jump_side_by_side(&jump_sets, if testing { 1 } else { JUMP_ROUNDS });
+    shelf_side_by_side(&sets[..2], if testing { 1 } else { JUMP_ROUNDS });
+}
+
+// ---- Every optimal and any-angle algorithm against `pathfinding` -------------------------
+
+/// The algorithms timed against the `pathfinding` crate's A* (IDA* is left out: it gives up on
+/// most of these problems by design).
+const SHELF: [Algorithm; 9] = [
+    Algorithm::AStar,
+    Algorithm::Dijkstra,
+    Algorithm::BiAStar,
+    Algorithm::Jps,
+    Algorithm::JpsPlus,
+    Algorithm::Theta,
+    Algorithm::LazyTheta,
+    Algorithm::AStarSmoothed,
+    Algorithm::Greedy,
+];
+
+/// Times each algorithm of [`SHELF`] and `pathfinding`'s A* on the same problems, in turn
+/// within each round, and prints pathfinding's time over each algorithm's (above 1: ours is
+/// faster) with the mean path length over the optimum.
+fn shelf_side_by_side(sets: &[Set], rounds: usize) {
+    let problems: usize = sets.iter().map(|s| s.problems.len()).sum();
+    let optimum: f64 = sets.iter().flat_map(|s| s.problems.iter().map(|p| p.optimal)).sum();
+    let mut searches: Vec<Vec<Box<dyn Stepper>>> =
+        SHELF.iter().map(|&a| sets.iter().map(|s| jump_search(s, a)).collect()).collect();
+    let mut theirs = Vec::new();
+    let mut ours = vec![Vec::new(); SHELF.len()];
+    let mut lengths = vec![0.0; SHELF.len()];
+    for _ in 0..rounds {
+        let started = Instant::now();
+        for set in sets {
+            black_box(theirs_run(&set.grid, &set.problems));
+        }
+        theirs.push(started.elapsed());
+        for (k, per_set) in searches.iter_mut().enumerate() {
+            let started = Instant::now();
+            let mut length = 0.0;
+            for (set, search) in sets.iter().zip(per_set.iter_mut()) {
+                length += jump_run(search.as_mut(), &set.problems).0;
+            }
+            ours[k].push(started.elapsed());
+            lengths[k] = length;
+        }
+    }
+    let theirs = median(theirs);
+    println!("\nEvery algorithm against pathfinding's astar, {problems} problems of {} (median of {rounds}):", sets.iter().map(|s| s.name).collect::<Vec<_>>().join(", "));
+    println!("{:<16} {:>10} {:>18} {:>16}", "algorithm", "ms", "pathfinding / it", "length / optimum");
+    println!("{:<16} {:>10.2} {:>18} {:>16}", "pathfinding", theirs.as_secs_f64() * 1e3, "1.00", "1.0000");
+    for (k, times) in ours.into_iter().enumerate() {
+        let t = median(times);
+        println!(
+            "{:<16} {:>10.2} {:>18.2} {:>16.4}",
+            SHELF[k].name(),
+            t.as_secs_f64() * 1e3,
+            theirs.as_secs_f64() / t.as_secs_f64(),
+            lengths[k] / optimum
+        );
+    }
 }
 
 // ---- Jump point search on the DAO maps ------------------------------------------------------
