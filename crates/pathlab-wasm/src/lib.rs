@@ -110,8 +110,9 @@ pub fn names(setting: &str) -> Result<Vec<String>, JsError> {
     })
 }
 
-/// The current settings, as a plain object for the page.
+/// The current settings, as a plain object for the page (its flags are read-outs, not state).
 #[derive(Serialize)]
+#[allow(clippy::struct_excessive_bools)]
 struct Settings {
     algo: &'static str,
     heuristic: &'static str,
