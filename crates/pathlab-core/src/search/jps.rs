@@ -855,79 +855,88 @@ fn scans<T: Trace>(walls: &Walls, core: &JumpCore, node: usize, at: Point, trace
     (jumps, count)
 }
 
+/// The `Stepper` methods JPS and JPS+ share: they delegate to the `JumpCore` in `self.core`
+/// and step through `step_with`.
+macro_rules! jump_core_stepper_methods {
+    () => {
+        fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
+            log.clear();
+            self.step_with(log)
+        }
+
+        fn step(&mut self) -> StepEvent {
+            self.step_with(&mut NoRecord)
+        }
+
+        fn reset(&mut self) {
+            self.core.reset();
+        }
+
+        fn status(&self) -> Status {
+            self.core.status()
+        }
+
+        fn steps(&self) -> usize {
+            self.core.steps()
+        }
+
+        fn expanded(&self) -> usize {
+            self.core.expanded()
+        }
+
+        fn open_count(&self) -> usize {
+            self.core.open_count()
+        }
+
+        fn cost(&self) -> Option<f64> {
+            self.core.cost()
+        }
+
+        fn path_indices(&self) -> &[u32] {
+            self.core.path_indices()
+        }
+
+        fn states(&self) -> &[u8] {
+            self.core.states()
+        }
+
+        fn g_values(&self) -> &[f64] {
+            &self.core.g
+        }
+
+        fn parents(&self) -> &[u32] {
+            self.core.parents()
+        }
+
+        fn h(&self, p: Point) -> f64 {
+            self.core.h(p)
+        }
+
+        fn grid(&self) -> &Grid {
+            &self.core.grid
+        }
+
+        fn start(&self) -> Point {
+            self.core.start
+        }
+
+        fn goal(&self) -> Point {
+            self.core.goal
+        }
+
+        fn config(&self) -> SearchConfig {
+            self.core.config
+        }
+
+        fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
+            self.core.set_ends(start, goal)
+        }
+    };
+}
+pub(crate) use jump_core_stepper_methods;
+
 impl Stepper for Jps {
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
-        log.clear();
-        self.step_with(log)
-    }
-
-    fn step(&mut self) -> StepEvent {
-        self.step_with(&mut NoRecord)
-    }
-
-    fn reset(&mut self) {
-        self.core.reset();
-    }
-
-    fn status(&self) -> Status {
-        self.core.status()
-    }
-
-    fn steps(&self) -> usize {
-        self.core.steps()
-    }
-
-    fn expanded(&self) -> usize {
-        self.core.expanded()
-    }
-
-    fn open_count(&self) -> usize {
-        self.core.open_count()
-    }
-
-    fn cost(&self) -> Option<f64> {
-        self.core.cost()
-    }
-
-    fn path_indices(&self) -> &[u32] {
-        self.core.path_indices()
-    }
-
-    fn states(&self) -> &[u8] {
-        self.core.states()
-    }
-
-    fn g_values(&self) -> &[f64] {
-        &self.core.g
-    }
-
-    fn parents(&self) -> &[u32] {
-        self.core.parents()
-    }
-
-    fn h(&self, p: Point) -> f64 {
-        self.core.h(p)
-    }
-
-    fn grid(&self) -> &Grid {
-        &self.core.grid
-    }
-
-    fn start(&self) -> Point {
-        self.core.start
-    }
-
-    fn goal(&self) -> Point {
-        self.core.goal
-    }
-
-    fn config(&self) -> SearchConfig {
-        self.core.config
-    }
-
-    fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        self.core.set_ends(start, goal)
-    }
+    jump_core_stepper_methods!();
 
     fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
         let changed = self.core.paint(NAME, cells, value)?;
