@@ -39,7 +39,10 @@ mod stepper;
 pub mod theta;
 
 pub use engine::{Search, NO_PARENT};
-pub use stepper::{build, CellTable, LineKind, MarkKind, Overlay, OverlayLine, OverlayMark, Stepper};
+pub use stepper::{
+    build, Agent, BoxKind, CellTable, CellValues, LineKind, MarkKind, Overlay, OverlayBox, OverlayLine, OverlayMark, Repair,
+    Stepper,
+};
 
 named_enum! {
     /// The search algorithms the stepper runs.
@@ -70,6 +73,24 @@ named_enum! {
         LazyTheta = 10, "lazy-theta";
         /// A* followed by smoothing: waypoints whose neighbours see each other are dropped.
         AStarSmoothed = 11, "astar-smoothed";
+        /// Lifelong planning A*: keeps g and a one-step look-ahead (rhs) per cell, so after
+        /// walls change it repairs only the cells whose cost changed.
+        Lpa = 12, "lpa";
+        /// D* Lite: an agent walks from the start, sees walls within its sensor radius and
+        /// repairs its plan (searched from the goal) instead of starting over.
+        DStarLite = 13, "dstar-lite";
+        /// Learning real-time A*: an agent looks a few cells ahead, moves one cell, and
+        /// raises the estimate of the cell it left.
+        Lrta = 14, "lrta";
+        /// Real-time A*: like LRTA* but stores the second-best estimate, so it learns faster
+        /// and may overestimate.
+        Rta = 15, "rta";
+        /// Crash and turn: head for the goal; at an obstacle follow it with one hand until
+        /// the way to the goal is clear. Local and incomplete: it can loop forever.
+        CrashTurn = 16, "crash-turn";
+        /// Hierarchical (region-based) A*: search a graph of cluster entrances, then refine
+        /// each abstract edge with A* inside its cluster.
+        Hpa = 17, "hpa";
     }
 }
 
@@ -78,6 +99,18 @@ impl Algorithm {
     pub const fn is_available(self) -> bool {
         matches!(self, Self::Bfs | Self::Dfs | Self::Dijkstra | Self::Greedy | Self::AStar | Self::BiAStar | Self::Ida
             | Self::Theta | Self::LazyTheta | Self::AStarSmoothed | Self::Jps | Self::JpsPlus)
+    }
+
+    /// True for the searches that repair their answer after walls change instead of
+    /// starting again (the page keeps their steps when you paint).
+    pub const fn is_incremental(self) -> bool {
+        matches!(self, Self::Lpa | Self::DStarLite)
+    }
+
+    /// True for the algorithms in which an agent walks through the grid one cell per step
+    /// (their cost is the distance it walked).
+    pub const fn has_agent(self) -> bool {
+        matches!(self, Self::DStarLite | Self::Lrta | Self::Rta | Self::CrashTurn)
     }
 
     /// The algorithms this build can run, in menu order.
@@ -92,7 +125,7 @@ impl Algorithm {
 
     /// True when the algorithm uses a heuristic (and so the heuristic menu matters).
     pub const fn uses_heuristic(self) -> bool {
-        !matches!(self, Self::Bfs | Self::Dfs | Self::Dijkstra)
+        !matches!(self, Self::Bfs | Self::Dfs | Self::Dijkstra | Self::CrashTurn)
     }
 
     /// True for the any-angle algorithms, whose paths are not bound to grid moves and can be
@@ -169,6 +202,15 @@ pub struct SearchConfig {
     pub diagonal: Diagonal,
     /// What moves cost.
     pub costs: Costs,
+    /// LRTA* and RTA*: how many moves deep the agent looks before each move (1 or more).
+    pub lookahead: u32,
+    /// D* Lite: how far (in cells, Chebyshev distance) the agent sees walls; walls painted
+    /// further away stay unknown to it until it comes close.
+    pub sensor: u32,
+    /// Hierarchical A*: the side of a square cluster, in cells.
+    pub cluster: u32,
+    /// Crash and turn: which hand keeps touching the obstacle.
+    pub hand: Hand,
 }
 
 impl SearchConfig {
@@ -180,6 +222,10 @@ impl SearchConfig {
             weight: 1.0,
             diagonal: Diagonal::NoCornerCutting,
             costs: Costs::Real,
+            lookahead: 1,
+            sensor: 3,
+            cluster: 10,
+            hand: Hand::Left,
         }
     }
 
@@ -211,13 +257,51 @@ impl SearchConfig {
         self
     }
 
-    /// Checks the weight: a finite number of at least 1.
+    /// Sets the LRTA*/RTA* look-ahead depth.
+    #[must_use]
+    pub const fn lookahead(mut self, lookahead: u32) -> Self {
+        self.lookahead = lookahead;
+        self
+    }
+
+    /// Sets the D* Lite sensor radius.
+    #[must_use]
+    pub const fn sensor(mut self, sensor: u32) -> Self {
+        self.sensor = sensor;
+        self
+    }
+
+    /// Sets the hierarchical A* cluster side.
+    #[must_use]
+    pub const fn cluster(mut self, cluster: u32) -> Self {
+        self.cluster = cluster;
+        self
+    }
+
+    /// Sets the crash-and-turn hand.
+    #[must_use]
+    pub const fn hand(mut self, hand: Hand) -> Self {
+        self.hand = hand;
+        self
+    }
+
+    /// Checks the numbers: a weight from 1 to [`MAX_WEIGHT`], a look-ahead from 1 to
+    /// [`MAX_LOOKAHEAD`], a sensor radius up to [`MAX_SENSOR`] and a cluster side from
+    /// [`MIN_CLUSTER`] to [`MAX_CLUSTER`].
     pub fn validate(&self) -> Result<(), SearchError> {
-        if self.weight.is_finite() && self.weight >= 1.0 && self.weight <= MAX_WEIGHT {
-            Ok(())
-        } else {
-            Err(SearchError::BadWeight(self.weight))
+        if !(self.weight.is_finite() && self.weight >= 1.0 && self.weight <= MAX_WEIGHT) {
+            return Err(SearchError::BadWeight(self.weight));
         }
+        let range = |name: &'static str, value: u32, min: u32, max: u32| {
+            if (min..=max).contains(&value) {
+                Ok(())
+            } else {
+                Err(SearchError::Unsupported(format!("{name} must be a whole number from {min} to {max}, got {value}")))
+            }
+        };
+        range("lookahead", self.lookahead, 1, MAX_LOOKAHEAD)?;
+        range("sensor", self.sensor, 0, MAX_SENSOR)?;
+        range("cluster", self.cluster, MIN_CLUSTER, MAX_CLUSTER)
     }
 
     /// True when this configuration always finds a cheapest path: Dijkstra, and A* with
@@ -226,7 +310,13 @@ impl SearchConfig {
     pub fn is_optimal(&self) -> bool {
         match self.algorithm {
             Algorithm::Dijkstra => true,
-            Algorithm::AStar | Algorithm::BiAStar | Algorithm::Ida | Algorithm::Jps | Algorithm::JpsPlus => {
+            Algorithm::AStar
+            | Algorithm::BiAStar
+            | Algorithm::Ida
+            | Algorithm::Jps
+            | Algorithm::JpsPlus
+            | Algorithm::Lpa
+            | Algorithm::DStarLite => {
                 self.weight == 1.0 && self.heuristic.is_admissible(self.diagonal, self.costs)
             }
             Algorithm::Bfs
@@ -234,13 +324,39 @@ impl SearchConfig {
             | Algorithm::Greedy
             | Algorithm::Theta
             | Algorithm::LazyTheta
-            | Algorithm::AStarSmoothed => false,
+            | Algorithm::AStarSmoothed
+            | Algorithm::Lrta
+            | Algorithm::Rta
+            | Algorithm::CrashTurn
+            | Algorithm::Hpa => false,
         }
     }
 }
 
 /// The largest A* weight accepted; beyond it A* is greedy best-first in all but name.
 pub const MAX_WEIGHT: f64 = 100.0;
+
+/// The deepest LRTA*/RTA* look-ahead accepted.
+pub const MAX_LOOKAHEAD: u32 = 16;
+
+/// The largest D* Lite sensor radius accepted.
+pub const MAX_SENSOR: u32 = 64;
+
+/// The smallest hierarchical A* cluster side accepted.
+pub const MIN_CLUSTER: u32 = 4;
+
+/// The largest hierarchical A* cluster side accepted.
+pub const MAX_CLUSTER: u32 = 128;
+
+named_enum! {
+    /// Which hand a wall follower keeps on the obstacle.
+    Hand, "hand" {
+        /// Keep the obstacle on the left: turn right on meeting it.
+        Left = 0, "left";
+        /// Keep the obstacle on the right: turn left on meeting it.
+        Right = 1, "right";
+    }
+}
 
 /// Why a search could not be set up.
 #[derive(Clone, Debug, PartialEq)]

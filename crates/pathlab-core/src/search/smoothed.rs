@@ -429,7 +429,7 @@ impl Stepper for SmoothedAStar {
             notes.push(("raw length", format!("{:.3}", raw * self.scale)));
             notes.push(("smoothed length", format!("{:.3}", self.length * self.scale)));
         }
-        Overlay { lines: self.lines.clone(), marks: Vec::new(), notes }
+        Overlay { lines: self.lines.clone(), notes, ..Overlay::default() }
     }
 }
 

@@ -79,8 +79,29 @@ pub trait Stepper {
 
     /// Sets the listed cells to `value` like a brush stroke (skipping cells outside the grid,
     /// and the start and goal under a wall); returns how many changed. Back to step 0 when
-    /// any did. A value the algorithm cannot handle is refused with a message.
+    /// any did, except for the incremental searches
+    /// ([`Algorithm::is_incremental`](super::Algorithm::is_incremental)), which keep their
+    /// steps and repair in the steps that follow. A value the algorithm cannot handle is
+    /// refused with a message.
     fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError>;
+
+    /// What the last edits cost an incremental search, once it has repaired (LPA*, D* Lite).
+    fn repair(&self) -> Option<Repair> {
+        None
+    }
+
+    /// The walking agent, for the algorithms that have one (D* Lite, LRTA*, RTA*, crash and
+    /// turn).
+    fn agent(&self) -> Option<Agent> {
+        None
+    }
+
+    /// A second number per cell worth showing beside g: LPA* and D* Lite's rhs, LRTA*'s
+    /// learned estimate. The page shows it in the cell read-out and, when `heat` is set, as
+    /// a heat map.
+    fn cell_values(&self) -> Option<CellValues<'_>> {
+        None
+    }
 
     /// What to draw over the grid for the last step (scan lines, sight lines, marks, notes).
     fn overlay(&self) -> Overlay {
@@ -157,6 +178,9 @@ pub fn build(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Res
         Algorithm::AStarSmoothed => Ok(Box::new(super::smoothed::SmoothedAStar::new(grid, start, goal, config)?)),
         Algorithm::Jps => Ok(Box::new(super::jps::Jps::new(grid, start, goal, config)?)),
         Algorithm::JpsPlus => Ok(Box::new(super::jps_plus::JpsPlus::new(grid, start, goal, config)?)),
+        Algorithm::Lpa | Algorithm::DStarLite | Algorithm::Lrta | Algorithm::Rta | Algorithm::CrashTurn | Algorithm::Hpa => {
+            Err(SearchError::Unsupported(format!("{} is not available yet", config.algorithm)))
+        }
     }
 }
 
@@ -175,6 +199,14 @@ named_enum! {
         Rewire = 4, "rewire";
         /// The path before smoothing.
         RawPath = 5, "raw-path";
+        /// A move the agent made (its trail).
+        Trail = 6, "trail";
+        /// An edge of the abstract graph (hierarchical A*).
+        Abstract = 7, "abstract";
+        /// The abstract path before refinement (hierarchical A*).
+        AbstractPath = 8, "abstract-path";
+        /// The straight line the agent wants to take to the goal (crash and turn).
+        Heading = 9, "heading";
     }
 }
 
@@ -189,6 +221,28 @@ named_enum! {
         Meeting = 2, "meeting";
         /// A node on the recursion stack (IDA*).
         Stack = 3, "stack";
+        /// Where the agent stands.
+        Agent = 4, "agent";
+        /// An entrance between two clusters (hierarchical A*).
+        Entrance = 5, "entrance";
+        /// A cell whose g and rhs differ (LPA*, D* Lite): it must be repaired.
+        Inconsistent = 6, "inconsistent";
+        /// A wall the agent has just seen that its plan did not know (D* Lite).
+        Discovered = 7, "discovered";
+        /// A cell the agent has stood on more than once (real-time search).
+        Revisited = 8, "revisited";
+    }
+}
+
+named_enum! {
+    /// What an overlay box (a rectangle of cells) shows.
+    BoxKind, "box kind" {
+        /// A cluster of the hierarchical grid.
+        Cluster = 0, "cluster";
+        /// The cells the agent can see (D* Lite's sensor).
+        Sensor = 1, "sensor";
+        /// The cells a real-time agent looked at before its last move.
+        Lookahead = 2, "lookahead";
     }
 }
 
@@ -212,6 +266,17 @@ pub struct OverlayMark {
     pub kind: MarkKind,
 }
 
+/// A rectangle of cells, both corners included.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OverlayBox {
+    /// The top-left cell.
+    pub min: Point,
+    /// The bottom-right cell.
+    pub max: Point,
+    /// What it shows.
+    pub kind: BoxKind,
+}
+
 /// What an algorithm shows over the grid for its last step.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Overlay {
@@ -219,6 +284,8 @@ pub struct Overlay {
     pub lines: Vec<OverlayLine>,
     /// Marked cells.
     pub marks: Vec<OverlayMark>,
+    /// Rectangles of cells.
+    pub boxes: Vec<OverlayBox>,
     /// Named read-outs, such as IDA*'s threshold.
     pub notes: Vec<(&'static str, String)>,
 }
@@ -230,4 +297,41 @@ pub struct CellTable<'a> {
     pub per_cell: usize,
     /// The numbers, row-major.
     pub values: &'a [i32],
+}
+
+/// What the last edits cost an incremental search: the point of LPA* and D* Lite.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Repair {
+    /// Cells whose walls changed in the last edit (for D* Lite: the last walls the agent
+    /// discovered).
+    pub changed: usize,
+    /// Expansions since that edit (the repair so far).
+    pub re_expanded: usize,
+    /// What a fresh A* with the same settings expands on the edited grid from the same
+    /// start, for comparison.
+    pub fresh_expanded: usize,
+}
+
+/// Where a walking agent is and what its walk has cost so far.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Agent {
+    /// The cell it stands on.
+    pub at: Point,
+    /// Moves made.
+    pub moves: usize,
+    /// The cost of the moves made.
+    pub travelled: f64,
+    /// Moves onto a cell it had stood on before.
+    pub revisits: usize,
+}
+
+/// A number per cell, row-major, with what it means.
+#[derive(Clone, Copy, Debug)]
+pub struct CellValues<'a> {
+    /// Its short name in the cell read-out ("rhs", "learned h").
+    pub label: &'static str,
+    /// One value per cell (infinite where unknown).
+    pub values: &'a [f64],
+    /// True when the page should paint it as a heat map.
+    pub heat: bool,
 }

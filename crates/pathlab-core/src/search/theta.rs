@@ -538,11 +538,11 @@ impl Stepper for ThetaStar {
     fn overlay(&self) -> Overlay {
         Overlay {
             lines: self.lines.clone(),
-            marks: Vec::new(),
             notes: vec![
                 ("heuristic", "euclidean (straight line)".to_string()),
                 ("line-of-sight checks", self.sight_checks.to_string()),
             ],
+            ..Overlay::default()
         }
     }
 }
