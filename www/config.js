@@ -6,14 +6,25 @@
 /** Every key the page understands, in the order they are checked. */
 export const KEYS = [
   'map', 'algo', 'heuristic', 'diagonal', 'costs', 'weight',
+  'lookahead', 'sensor', 'cluster', 'hand',
   'start', 'goal', 'step', 'autoplay', 'speed', 'embed',
 ];
 
 /** Algorithms named in the contract that the core does not have yet, with readable names. */
 export const PLANNED = {
-  lrta: 'LRTA*',
+  lpa: 'LPA*',
   'dstar-lite': 'D* Lite',
+  lrta: 'LRTA*',
+  rta: 'RTA*',
   'crash-turn': 'Crash and turn',
+  hpa: 'Hierarchical A*',
+};
+
+/** The whole-number settings of particular algorithms: their ranges and what they mean. */
+export const COUNTS = {
+  lookahead: { min: 1, max: 16, what: 'look-ahead depth of LRTA* and RTA*, in moves' },
+  sensor: { min: 0, max: 64, what: 'sensor radius of the D* Lite agent, in cells (0: it sees every change at once)' },
+  cluster: { min: 4, max: 128, what: 'cluster side of hierarchical A*, in cells' },
 };
 
 /** Steps per second for each position of the speed control (1-based). */
@@ -30,6 +41,10 @@ export const DEFAULTS = Object.freeze({
   diagonal: null,
   costs: null,
   weight: 1,
+  lookahead: 1,
+  sensor: 3,
+  cluster: 10,
+  hand: 'left',
   start: null,
   goal: null,
   step: 0,
@@ -120,7 +135,7 @@ export function readConfig(raw, known) {
     }
   }
 
-  for (const [key, what] of [['heuristic', 'heuristic'], ['diagonal', 'diagonal rule'], ['costs', 'cost model']]) {
+  for (const [key, what] of [['heuristic', 'heuristic'], ['diagonal', 'diagonal rule'], ['costs', 'cost model'], ['hand', 'hand']]) {
     if (!has(key)) continue;
     const value = text(given[key]).toLowerCase();
     if (known[key].includes(value)) {
@@ -137,6 +152,17 @@ export function readConfig(raw, known) {
       config.weight = weight;
     } else {
       say('weight', `must be a number from 1 to ${MAX_WEIGHT}, got ${quote(raw)}; using 1.`);
+    }
+  }
+
+  for (const [key, { min, max, what }] of Object.entries(COUNTS)) {
+    if (!has(key)) continue;
+    const raw = text(given[key]);
+    const value = /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
+    if (value >= min && value <= max) {
+      config[key] = value;
+    } else {
+      say(key, `the ${what}: expected a whole number from ${min} to ${max}, got ${quote(raw)}; using ${DEFAULTS[key]}.`);
     }
   }
 

@@ -35,14 +35,31 @@ export const OVERLAY_STYLE = {
     blocked: { color: '#d55e00', width: 1.5, dash: [3, 3], label: 'line of sight: blocked' },
     rewire: { color: '#cc79a7', width: 3, dash: [], label: 'new parent (rewired)' },
     'raw-path': { color: 'rgba(47, 53, 66, 0.7)', width: 2, dash: [6, 4], label: 'path before smoothing' },
+    trail: { color: '#d55e00', width: 2.5, dash: [], label: 'where the agent walked' },
+    abstract: { color: 'rgba(86, 180, 233, 0.55)', width: 1, dash: [], label: 'abstract edge (between entrances)' },
+    'abstract-path': { color: '#0072b2', width: 3, dash: [6, 4], label: 'abstract path, before refining' },
+    heading: { color: 'rgba(0, 158, 115, 0.8)', width: 1.5, dash: [5, 4], label: 'straight line to the goal' },
   },
   marks: {
     forced: { color: '#d55e00', shape: 'ring', label: 'forced neighbour' },
     'jump-point': { color: '#0072b2', shape: 'diamond', label: 'jump point added' },
     meeting: { color: '#cc79a7', shape: 'star', label: 'where the frontiers meet' },
     stack: { color: '#2f3542', shape: 'dot', label: 'on the recursion stack' },
+    agent: { color: '#d55e00', shape: 'agent', label: 'the agent' },
+    entrance: { color: '#0072b2', shape: 'diamond', small: true, label: 'cluster entrance' },
+    inconsistent: { color: '#cc79a7', shape: 'ring', label: 'g ≠ rhs: to be repaired' },
+    discovered: { color: '#d55e00', shape: 'cross', label: 'wall the agent just saw' },
+    revisited: { color: '#2f3542', shape: 'dot', label: 'stood on more than once' },
+  },
+  boxes: {
+    cluster: { color: 'rgba(0, 114, 178, 0.45)', width: 1.5, dash: [], label: 'cluster' },
+    sensor: { color: '#d55e00', width: 2, dash: [4, 3], label: 'what the agent can see' },
+    lookahead: { color: '#009e73', width: 2, dash: [2, 3], label: 'look-ahead' },
   },
 };
+
+/** Heat-map colours from low to high (light yellow to dark purple; readable for common colour-vision types). */
+const HEAT = ['#fcfdbf', '#fc8961', '#b73779', '#51127c', '#000004'];
 
 /** The legend, in the order shown; the page styles each swatch by its key. */
 export const LEGEND = [
@@ -184,6 +201,7 @@ export class Painter {
     const pixels = new Uint32Array(this.image.data.buffer);
     const lut = this.lut;
     for (let i = 0; i < n; i++) pixels[i] = lut[(cells[i] << 3) | (states[i] & 7)];
+    if (view.heat) this.heat(lab, n, cells, states, pixels);
     this.off.getContext('2d').putImageData(this.image, 0, 0);
     ctx.imageSmoothingEnabled = false;
     ctx.drawImage(this.off, 0, 0, w, h, 0, 0, canvas.width, canvas.height);
@@ -329,12 +347,42 @@ export class Painter {
     }
   }
 
-  /** Draws an overlay from `Lab.overlay()`: lines between cell centres, then marks. */
-  overlay({ lines, marks }) {
+  /**
+   * Tints unvisited open cells by the algorithm's per-cell values (LRTA*'s learned h), from
+   * light for low to dark for high; cells the agent stood on keep their state colour.
+   */
+  heat(lab, n, cells, states, pixels) {
+    const ptr = lab.cellValuesPtr();
+    if (!ptr) return;
+    const values = new Float64Array(this.memoryBuffer, ptr, n);
+    let max = 0;
+    for (let i = 0; i < n; i++) if (cells[i] !== 0 && Number.isFinite(values[i]) && values[i] > max) max = values[i];
+    if (max <= 0) return;
+    const stops = HEAT.map(rgb);
+    const ground = rgb(PALETTE.ground);
+    for (let i = 0; i < n; i++) {
+      if (cells[i] === 0 || states[i] !== 0 || !Number.isFinite(values[i])) continue;
+      const t = Math.min(1, values[i] / max) * (stops.length - 1);
+      const k = Math.min(stops.length - 2, Math.floor(t));
+      const c = mix(mix(stops[k], stops[k + 1], t - k), ground, 0.35);
+      pixels[i] = (255 << 24) | (c[2] << 16) | (c[1] << 8) | c[0];
+    }
+  }
+
+  /** Draws an overlay from `Lab.overlay()`: boxes, lines between cell centres, then marks. */
+  overlay({ lines, marks, boxes = [] }) {
     const { ctx } = this;
     const cs = this.cellPx;
     const px = (v) => (v + 0.5) * cs;
     ctx.save();
+    for (const [x0, y0, x1, y1, kind] of boxes) {
+      const style = OVERLAY_STYLE.boxes[kind];
+      if (!style) continue;
+      ctx.setLineDash(style.dash.map((d) => d * this.dpr));
+      ctx.strokeStyle = style.color;
+      ctx.lineWidth = style.width * this.dpr;
+      ctx.strokeRect(x0 * cs + 1, y0 * cs + 1, (x1 - x0 + 1) * cs - 2, (y1 - y0 + 1) * cs - 2);
+    }
     ctx.lineCap = 'round';
     for (const [x0, y0, x1, y1, kind] of lines) {
       const style = OVERLAY_STYLE.lines[kind];
@@ -352,7 +400,7 @@ export class Painter {
     for (const [x, y, kind] of marks) {
       const style = OVERLAY_STYLE.marks[kind];
       if (!style) continue;
-      this.mark(px(x), px(y), r, style);
+      this.mark(px(x), px(y), style.small ? r * 0.6 : r, style);
     }
     ctx.restore();
   }
@@ -361,6 +409,25 @@ export class Painter {
   mark(cx, cy, r, { color, shape }) {
     const { ctx } = this;
     ctx.beginPath();
+    if (shape === 'cross') {
+      ctx.moveTo(cx - r, cy - r);
+      ctx.lineTo(cx + r, cy + r);
+      ctx.moveTo(cx + r, cy - r);
+      ctx.lineTo(cx - r, cy + r);
+      ctx.strokeStyle = color;
+      ctx.lineWidth = Math.max(2 * this.dpr, r * 0.35);
+      ctx.stroke();
+      return;
+    }
+    if (shape === 'agent') {
+      ctx.arc(cx, cy, r * 1.15, 0, Math.PI * 2);
+      ctx.fillStyle = color;
+      ctx.fill();
+      ctx.strokeStyle = '#ffffff';
+      ctx.lineWidth = Math.max(2 * this.dpr, r * 0.25);
+      ctx.stroke();
+      return;
+    }
     if (shape === 'diamond') {
       ctx.moveTo(cx, cy - r);
       ctx.lineTo(cx + r, cy);

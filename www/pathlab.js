@@ -4,7 +4,7 @@
 // and messages. Every text that may come from a configuration is set with textContent.
 
 import init, { Lab, names, statusName } from './pkg/pathlab_wasm.js';
-import { readConfig, SPEEDS, MAX_WEIGHT, quote } from './config.js';
+import { readConfig, SPEEDS, MAX_WEIGHT, COUNTS, quote } from './config.js';
 import { loadPresets, fetchMap, detectFormat } from './maps.js';
 import { Painter, LEGEND, OVERLAY_STYLE } from './paint.js';
 import { attachEditing } from './edit.js';
@@ -32,7 +32,14 @@ const LABELS = {
     theta: 'Theta* (any-angle)',
     'lazy-theta': 'Lazy Theta* (any-angle)',
     'astar-smoothed': 'A* + smoothing',
+    lpa: 'LPA* (repairs after edits)',
+    'dstar-lite': 'D* Lite (agent, repairs as it sees)',
+    lrta: 'LRTA* (agent, learns h)',
+    rta: 'RTA* (agent, real-time)',
+    'crash-turn': 'Crash and turn (agent, local)',
+    hpa: 'Hierarchical A* (clusters)',
   },
+  hand: { left: 'left hand on the wall', right: 'right hand on the wall' },
   heuristic: {
     octile: 'Octile',
     manhattan: 'Manhattan',
@@ -58,6 +65,20 @@ const ALGORITHM_NOTES = {
   'astar-smoothed': 'After A* finds a path, waypoints that can see past their neighbour are dropped (dashed: before).',
   'bi-astar': 'Two frontiers, from the start and from the goal; the star marks the best meeting so far.',
   ida: 'Depth-first below an f threshold that rises each round; the dots are the recursion stack.',
+  lpa: 'Paint walls after it has found the path: it repairs only the cells whose cost changed (ringed: g and rhs differ), and counts the repair against a fresh A*.',
+  'dstar-lite': 'Plans from the goal back to the agent; the agent walks, sees walls within its sensor box and repairs its plan. Paint walls in its way while it walks.',
+  lrta: 'The agent looks ahead, moves one cell and raises the estimate of the cell it left; the heat map is the learned h. Dead ends fill up until it walks out.',
+  rta: 'Like LRTA*, but it stores the second-best estimate, so it leaves dead ends sooner; the learned h may overestimate.',
+  'crash-turn': 'Heads straight for the goal; at an obstacle it follows the wall with one hand until the way is clear. It sees nothing ahead, so a C-shaped obstacle traps it.',
+  hpa: 'Boxes are clusters, diamonds their entrances; it searches the graph of entrances, then refines each abstract edge inside its cluster.',
+};
+
+/** Which algorithms each of the extra settings applies to. */
+const EXTRA_SETTINGS = {
+  lookahead: { algos: ['lrta', 'rta'], label: 'Look-ahead (moves)' },
+  sensor: { algos: ['dstar-lite'], label: 'Sensor radius (cells, 0: all)' },
+  cluster: { algos: ['hpa'], label: 'Cluster side (cells)' },
+  hand: { algos: ['crash-turn'], label: 'Hand' },
 };
 
 const BRUSHES = [
@@ -162,6 +183,22 @@ class App {
       value: '1',
       inputmode: 'decimal',
     });
+    ui.extras = {};
+    for (const [key, { label }] of Object.entries(EXTRA_SETTINGS)) {
+      const input =
+        key === 'hand'
+          ? el('select', { testid: key })
+          : el('input', {
+              type: 'number',
+              testid: key,
+              min: String(COUNTS[key].min),
+              max: String(COUNTS[key].max),
+              step: '1',
+              inputmode: 'numeric',
+            });
+      ui[key] = input;
+      ui.extras[key] = el('label', { class: 'pl-field', hidden: true }, el('span', { text: label }), input);
+    }
     ui.map = el('select', { testid: 'map', 'aria-label': 'Map' });
     ui.file = el('input', { type: 'file', testid: 'load-file', accept: '.map,.txt,text/plain', class: 'pl-file-input' });
     ui.brush = el('select', { testid: 'brush' });
@@ -191,8 +228,12 @@ class App {
       readout('expanded', 'Expanded'),
       readout('open', 'Open'),
       readout('cost', 'Path cost'),
+      readout('agent', 'Agent'),
+      readout('repair', 'Repair'),
       ui.steps,
     );
+    ui.agent.parentElement.hidden = true;
+    ui.repair.parentElement.hidden = true;
     const legend = el(
       'ul',
       { class: 'pl-legend', testid: 'legend' },
@@ -233,6 +274,7 @@ class App {
           el('span', { text: 'Weight w in f = g + w·h' }),
           ui.weight,
         ),
+        ...Object.values(ui.extras),
         ui.note,
       ),
       el(
@@ -254,7 +296,7 @@ class App {
     this.root.classList.toggle('pl-embed', this.config.embed);
     this.root.replaceChildren(header, ui.messageBox, el('div', { class: 'pl-main' }, stage, panel));
 
-    for (const key of ['algo', 'heuristic', 'diagonal', 'costs']) {
+    for (const key of ['algo', 'heuristic', 'diagonal', 'costs', 'hand']) {
       // Names the page has labels for come first, in the labels' order; any others after.
       const order = Object.keys(LABELS[key]);
       const rank = (v) => (order.includes(v) ? order.indexOf(v) : order.length);
@@ -289,6 +331,10 @@ class App {
       });
     }
     ui.weight.addEventListener('change', () => this.setWeight(ui.weight.value));
+    ui.hand.addEventListener('change', () => this.setExtra('hand', ui.hand.value));
+    for (const key of Object.keys(COUNTS)) {
+      ui[key].addEventListener('change', () => this.setExtra(key, ui[key].value));
+    }
     ui.map.addEventListener('change', () => this.chooseMap(ui.map.value));
     ui.file.addEventListener('change', () => this.openFile());
     ui.clear.addEventListener('click', () => {
@@ -354,6 +400,10 @@ class App {
     // Without a heuristic given, take the tightest admissible one for the moves.
     const diagonal = this.lab.settings().diagonal;
     apply('heuristic', 'setHeuristic', config.heuristic ?? (diagonal === 'never' ? 'manhattan' : 'octile'));
+    apply('lookahead', 'setLookahead', config.lookahead);
+    apply('sensor', 'setSensor', config.sensor);
+    apply('cluster', 'setCluster', config.cluster);
+    apply('hand', 'setHand', config.hand);
     apply('algo', 'setAlgorithm', config.algo);
     apply('weight', 'setWeight', config.weight);
     for (const key of ['start', 'goal']) {
@@ -508,6 +558,25 @@ class App {
     this.changed();
   }
 
+  /** Sets one of the algorithm-specific settings (look-ahead, sensor, cluster, hand). */
+  setExtra(key, raw) {
+    const method = { lookahead: 'setLookahead', sensor: 'setSensor', cluster: 'setCluster', hand: 'setHand' }[key];
+    const range = COUNTS[key];
+    const value = range ? Number(raw) : raw;
+    if (range && !(/^\s*\d{1,4}\s*$/.test(String(raw)) && value >= range.min && value <= range.max)) {
+      this.say(`${EXTRA_SETTINGS[key].label}: expected a whole number from ${range.min} to ${range.max}, got ${quote(raw)}; keeping ${this.lab.settings()[key]}.`);
+    } else {
+      try {
+        this.lab[method](value);
+      } catch (e) {
+        this.say(`${EXTRA_SETTINGS[key].label}: ${e.message}`);
+      }
+    }
+    this.syncSettings();
+    this.touch();
+    this.changed();
+  }
+
   key(event) {
     const tag = event.target?.tagName;
     if (['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON'].includes(tag) || event.altKey || event.ctrlKey || event.metaKey) return;
@@ -542,6 +611,16 @@ class App {
     if (what === 'start' || what === 'goal') {
       this.narrate(`Moved the ${what}; the search re-ran to step ${this.lab.steps}.`);
       this.changed();
+    } else if (this.settings?.incremental) {
+      const repair = this.lab.repair();
+      const done = this.finished();
+      let text = `${what === 'erase' ? 'Erased' : 'Painted'} cells; the search kept its ${this.lab.steps} steps and repairs instead of starting over.`;
+      if (repair && done && this.settings.algo === 'lpa') {
+        text += ` The repair re-expanded ${repair.re_expanded} cells; a fresh A* expands ${repair.fresh_expanded}.`;
+      } else if (this.settings.algo === 'dstar-lite' && this.settings.sensor > 0) {
+        text += ` The agent learns of the change when it comes within ${this.settings.sensor} cells.`;
+      }
+      this.narrate(text);
     } else {
       this.narrate(`${what === 'erase' ? 'Erased' : 'Painted'} cells; the search re-ran to step ${this.lab.steps}.`);
     }
@@ -580,6 +659,11 @@ class App {
       last = { kind: 'none', opened: [] };
     }
     if (last.kind !== 'expanded' || !last.expanded) {
+      const agent = this.settings?.has_agent ? this.lab.agent() : null;
+      if (agent && !this.finished()) {
+        this.narrate(`Step ${this.lab.steps}: the agent is at ${at(agent.at)} after ${agent.moves} moves (walked ${formatCost(agent.travelled)}, ${agent.revisits} back onto cells it had left).`);
+        return;
+      }
       this.narrateEnd();
       return;
     }
@@ -601,7 +685,10 @@ class App {
 
   narrateEnd() {
     const status = statusName(this.lab.status);
-    if (status === 'found') {
+    const agent = status === 'found' && this.settings?.has_agent ? this.lab.agent() : null;
+    if (agent) {
+      this.narrate(`The agent reached the goal after ${agent.moves} moves, walking a cost of ${formatCost(agent.travelled)} (${agent.revisits} moves back onto cells it had left).`);
+    } else if (status === 'found') {
       this.narrate(`Found a path of cost ${formatCost(this.lab.cost)} after ${this.lab.expanded} expansions.`);
     } else if (status === 'no-path' && this.lab.gaveUp()) {
       const why = this.lab.gaveUp();
@@ -628,6 +715,12 @@ class App {
     const usesH = s.uses_heuristic;
     ui.heuristic.disabled = !usesH;
     ui.weight.disabled = s.algo !== 'astar';
+    for (const [key, { algos }] of Object.entries(EXTRA_SETTINGS)) {
+      ui.extras[key].hidden = !algos.includes(s.algo);
+      if (document.activeElement !== ui[key]) ui[key].value = String(s[key]);
+    }
+    ui.agent.parentElement.hidden = !s.has_agent;
+    ui.repair.parentElement.hidden = !s.incremental;
     let note;
     if (s.optimal) note = 'Finds a cheapest path.';
     else if (s.algo === 'astar' && !s.admissible) {
@@ -636,6 +729,10 @@ class App {
     else if (s.algo === 'bfs') note = 'Fewest moves, not cheapest: diagonals and terrain cost more than one step.';
     else if (s.algo === 'dfs') note = 'Finds some path, usually a long one.';
     else if (s.algo === 'greedy') note = 'Heads straight for the goal: fast, but the path may be far from the cheapest.';
+    else if (s.algo === 'lrta') note = 'Complete on finite maps and keeps h admissible, but the walk is not the cheapest path.';
+    else if (s.algo === 'rta') note = 'Reaches the goal on finite maps; the walk is not the cheapest path.';
+    else if (s.algo === 'crash-turn') note = 'Not a planner: no guarantee of reaching the goal at all.';
+    else if (s.algo === 'hpa') note = 'Near-optimal: the path bends through cluster entrances; the overlay compares it with flat A*.';
     else if (s.any_angle) note = 'Any-angle: the path may leave the grid moves, so it can be shorter than the cheapest grid path.';
     else note = '';
     if (ALGORITHM_NOTES[s.algo]) note = `${note} ${ALGORITHM_NOTES[s.algo]}`.trim();
@@ -644,9 +741,13 @@ class App {
   }
 
   /** Lists the overlay's notes (threshold, meeting cost, ...) and a key to what it draws. */
-  showOverlay({ lines, marks, notes }) {
+  showOverlay({ lines, marks, boxes, notes }) {
     const box = this.ui.overlay;
-    const kinds = new Set([...lines.map((l) => `line:${l[4]}`), ...marks.map((m) => `mark:${m[2]}`)]);
+    const kinds = new Set([
+      ...lines.map((l) => `line:${l[4]}`),
+      ...marks.map((m) => `mark:${m[2]}`),
+      ...boxes.map((b) => `box:${b[4]}`),
+    ]);
     const key = [...kinds].sort().join('|') + JSON.stringify(notes);
     if (key === this.overlayKey) return;
     this.overlayKey = key;
@@ -657,7 +758,7 @@ class App {
     }
     for (const kind of [...kinds].sort()) {
       const [group, name] = kind.split(':');
-      const style = group === 'line' ? OVERLAY_STYLE.lines[name] : OVERLAY_STYLE.marks[name];
+      const style = OVERLAY_STYLE[{ line: 'lines', mark: 'marks', box: 'boxes' }[group]]?.[name];
       if (!style) continue;
       const swatch = el('span', { class: `pl-overlay-swatch pl-${group}` });
       swatch.style.setProperty('--swatch', style.color);
@@ -683,6 +784,19 @@ class App {
     ui.cost.textContent = formatCost(cost);
     ui.cost.dataset.value = cost === undefined || cost === null ? '' : String(cost);
     ui.steps.textContent = `step ${lab.steps}`;
+    if (this.settings?.has_agent) {
+      const agent = lab.agent();
+      ui.agent.textContent = agent ? `${at(agent.at)} · ${agent.moves} moves · ${agent.revisits} revisits` : '';
+      ui.agent.dataset.moves = agent ? String(agent.moves) : '';
+    }
+    if (this.settings?.incremental) {
+      const repair = lab.repair();
+      ui.repair.textContent = repair
+        ? `${repair.re_expanded} re-expanded · fresh A* ${repair.fresh_expanded}`
+        : 'no edit yet';
+      ui.repair.dataset.reExpanded = repair ? String(repair.re_expanded) : '';
+      ui.repair.dataset.fresh = repair ? String(repair.fresh_expanded) : '';
+    }
     ui.back.disabled = lab.steps === 0;
     ui.step.disabled = status === 'found' || status === 'no-path';
     ui.run.disabled = ui.step.disabled;
@@ -714,6 +828,7 @@ class App {
       ['f', formatNumber(info.f)],
       ['parent', info.parent ? at(info.parent) : '–'],
     ];
+    if (info.extra) rows.push([info.extra[0], formatNumber(info.extra[1])]);
     box.replaceChildren(
       el('dl', {}, ...rows.flatMap(([k, v]) => [el('dt', { text: k }), el('dd', { 'data-key': k, text: v })])),
     );
@@ -738,6 +853,10 @@ class App {
       diagonal: s.diagonal,
       costs: s.costs,
       weight: s.weight,
+      lookahead: s.lookahead,
+      sensor: s.sensor,
+      cluster: s.cluster,
+      hand: s.hand,
       start: s.start,
       goal: s.goal,
       speed: this.config.speed,
@@ -791,6 +910,7 @@ class App {
       algo: this.settings?.algo,
       usesHeuristic: this.settings?.uses_heuristic,
       weight: this.settings?.weight ?? 1,
+      heat: this.lab.cellValuesHeat(),
       overlay,
     });
     this.showOverlay(overlay);
@@ -810,9 +930,9 @@ class App {
 
 /**
  * Builds Pathlab inside `element`. `config` takes the keys of the page URL (map, algo,
- * heuristic, diagonal, costs, weight, start, goal, step, autoplay, speed, embed), as strings or
- * plain values (`start: [3, 1]`, `embed: true`). Invalid values are reported on the page and
- * replaced by defaults. Resolves to a handle: { lab, config(), destroy() }.
+ * heuristic, diagonal, costs, weight, lookahead, sensor, cluster, hand, start, goal, step,
+ * autoplay, speed, embed), as strings or plain values (`start: [3, 1]`, `embed: true`).
+ * Invalid values are reported on the page and replaced by defaults. Resolves to a handle: { lab, config(), destroy() }.
  */
 export async function mount(element, config = {}) {
   const wasm = await loadWasm();
@@ -821,6 +941,7 @@ export async function mount(element, config = {}) {
     heuristic: names('heuristic'),
     diagonal: names('diagonal'),
     costs: names('costs'),
+    hand: names('hand'),
   };
   const { config: checked, messages } = readConfig(config, known);
   const app = new App(element, wasm.memory, known, checked);

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use pathlab_core::grid::Diagonal;
 use pathlab_core::heuristic::Heuristic;
-use pathlab_core::search::{Algorithm, SearchConfig};
+use pathlab_core::search::{Algorithm, Hand, SearchConfig};
 
 use crate::Failure;
 
@@ -28,13 +28,18 @@ usage:
 
 options:
   --algo A          scen: bfs, dfs, dijkstra, greedy, astar, bi-astar, ida, jps, jps-plus,
-                    theta, lazy-theta or astar-smoothed (default astar)
+                    theta, lazy-theta, astar-smoothed, lpa, dstar-lite, lrta, rta,
+                    crash-turn or hpa (default astar)
   --algos A,B,...   compare: the algorithms to compare, comma-separated
   --diagonal RULE   never, no-corner-cutting, at-most-one-blocked or always
                     (default no-corner-cutting, the rule the .scen optima assume)
   --heuristic H     manhattan, octile, euclidean, chebyshev or zero
                     (default octile when 8-connected, manhattan with --diagonal never)
   --weight W        A* weight, a number from 1 to 100 (default 1)
+  --lookahead N     LRTA*/RTA* look-ahead depth in moves, 1 to 16 (default 1)
+  --sensor N        D* Lite sensor radius in cells, 0 to 64 (default 3)
+  --cluster N       hierarchical A* cluster side in cells, 4 to 128 (default 10)
+  --hand H          crash and turn: left or right (default left)
   --limit N         take only the first N problems of the file
   --sample N        take N evenly spaced problems (after --limit): problem i*M/N for
                     i = 0..N of the M on offer; all of them when N >= M
@@ -75,6 +80,8 @@ pub struct Run {
     pub heuristic: Option<Heuristic>,
     /// The A* weight.
     pub weight: f64,
+    /// The look-ahead, sensor, cluster and hand settings (the rest of this value is unused).
+    pub extra: SearchConfig,
     /// Take only the first this many problems.
     pub limit: Option<usize>,
     /// Then take this many evenly spaced problems.
@@ -90,6 +97,10 @@ impl Run {
             .diagonal(self.diagonal)
             .heuristic(self.heuristic.unwrap_or_else(|| Heuristic::default_for(self.diagonal)))
             .weight(self.weight)
+            .lookahead(self.extra.lookahead)
+            .sensor(self.extra.sensor)
+            .cluster(self.extra.cluster)
+            .hand(self.extra.hand)
     }
 
     /// The indices of the problems to run, out of `total`: the first `limit`, then `sample`
@@ -129,6 +140,7 @@ fn parse_run(command: &'static str, mut args: impl Iterator<Item = OsString>) ->
     let mut diagonal = Diagonal::NoCornerCutting;
     let mut heuristic = None;
     let mut weight = 1.0;
+    let mut extra = SearchConfig::new(Algorithm::AStar);
     let mut limit = None;
     let mut sample = None;
     let mut check = false;
@@ -161,12 +173,7 @@ fn parse_run(command: &'static str, mut args: impl Iterator<Item = OsString>) ->
             check = true;
             continue;
         }
-        let known = matches!(
-            (command, name.as_str()),
-            ("scen", "--algo")
-                | ("compare", "--algos")
-                | (_, "--diagonal" | "--heuristic" | "--weight" | "--limit" | "--sample")
-        );
+        let known = takes_value(command, &name);
         if !known {
             return Err(Failure::usage(format!("{command}: unknown option {}", shorten(&name))));
         }
@@ -191,6 +198,10 @@ fn parse_run(command: &'static str, mut args: impl Iterator<Item = OsString>) ->
             "--weight" => weight = parse_weight(&value)?,
             "--limit" => limit = Some(parse_count(&name, &value)?),
             "--sample" => sample = Some(parse_count(&name, &value)?),
+            "--lookahead" => extra.lookahead = parse_setting(&name, &value, SearchConfig::lookahead)?,
+            "--sensor" => extra.sensor = parse_setting(&name, &value, SearchConfig::sensor)?,
+            "--cluster" => extra.cluster = parse_setting(&name, &value, SearchConfig::cluster)?,
+            "--hand" => extra.hand = parse_name::<Hand>(&name, &value)?,
             _ => unreachable!("every known option is handled"),
         }
     }
@@ -202,7 +213,7 @@ fn parse_run(command: &'static str, mut args: impl Iterator<Item = OsString>) ->
         ("scen", None) => vec![Algorithm::AStar],
         (_, None) => return Err(Failure::usage("compare needs --algos, e.g. --algos astar,dijkstra")),
     };
-    let run = Run { map, scen, algorithms, diagonal, heuristic, weight, limit, sample, check };
+    let run = Run { map, scen, algorithms, diagonal, heuristic, weight, extra, limit, sample, check };
     if run.check && run.diagonal != Diagonal::NoCornerCutting {
         return Err(Failure::usage(format!(
             "--check needs --diagonal no-corner-cutting: the .scen optima assume no corner cutting, not {}",
@@ -210,6 +221,27 @@ fn parse_run(command: &'static str, mut args: impl Iterator<Item = OsString>) ->
         )));
     }
     Ok(run)
+}
+
+/// True when `name` is an option of `command` that takes a value.
+fn takes_value(command: &str, name: &str) -> bool {
+    matches!(
+        (command, name),
+        ("scen", "--algo")
+            | ("compare", "--algos")
+            | (
+                _,
+                "--diagonal"
+                    | "--heuristic"
+                    | "--weight"
+                    | "--limit"
+                    | "--sample"
+                    | "--lookahead"
+                    | "--sensor"
+                    | "--cluster"
+                    | "--hand"
+            )
+    )
 }
 
 /// Reads one of the core's named values (algorithm, rule, heuristic).
@@ -231,6 +263,18 @@ fn parse_weight(value: &str) -> Result<f64, Failure> {
         .validate()
         .map_err(|e| Failure::usage(format!("--weight: {e}")))?;
     Ok(weight)
+}
+
+/// Reads a whole-number setting and checks it as the core does (`set` puts it in a config).
+fn parse_setting(option: &str, value: &str, set: impl Fn(SearchConfig, u32) -> SearchConfig) -> Result<u32, Failure> {
+    let n: u32 = value
+        .trim()
+        .parse()
+        .map_err(|_| Failure::usage(format!("{option} must be a whole number, found {}", shorten(value))))?;
+    set(SearchConfig::new(Algorithm::AStar), n)
+        .validate()
+        .map_err(|e| Failure::usage(format!("{option}: {e}")))?;
+    Ok(n)
 }
 
 /// Reads a problem count: a whole number of at least 1.
@@ -272,6 +316,19 @@ mod tests {
     }
 
     #[test]
+    fn reads_the_settings_of_particular_algorithms() {
+        let Ok(Command::Scen(r)) = run("scen a.map a.scen --algo lrta --lookahead 4 --sensor=0 --cluster 16 --hand right")
+        else {
+            panic!("expected scen");
+        };
+        let c = r.config(Algorithm::Lrta);
+        assert_eq!((c.lookahead, c.sensor, c.cluster, c.hand), (4, 0, 16, Hand::Right));
+        let Ok(Command::Scen(r)) = run("scen a.map a.scen") else { panic!() };
+        let (d, c) = (SearchConfig::new(Algorithm::AStar), r.config(Algorithm::AStar));
+        assert_eq!((c.lookahead, c.sensor, c.cluster, c.hand), (d.lookahead, d.sensor, d.cluster, d.hand));
+    }
+
+    #[test]
     fn default_heuristic_follows_the_rule() {
         let Ok(Command::Scen(r)) = run("scen a.map a.scen --diagonal never") else { panic!() };
         assert_eq!(r.config(Algorithm::AStar).heuristic, Heuristic::Manhattan);
@@ -286,6 +343,12 @@ mod tests {
             "scen a.map a.scen --weight NaN",
             "scen a.map a.scen --weight",
             "scen a.map a.scen --limit 0",
+            "scen a.map a.scen --lookahead 0",
+            "scen a.map a.scen --lookahead 17",
+            "scen a.map a.scen --sensor -1",
+            "scen a.map a.scen --cluster 2",
+            "scen a.map a.scen --cluster 1e9",
+            "scen a.map a.scen --hand middle",
             "scen a.map a.scen --frobnicate",
             "scen a.map a.scen -x",
             "scen a.map a.scen --check --diagonal always",

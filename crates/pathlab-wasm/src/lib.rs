@@ -8,7 +8,7 @@
 use pathlab_core::formats::{course, movingai};
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point};
 use pathlab_core::heuristic::Heuristic;
-use pathlab_core::search::{self, Algorithm, EventLog, SearchConfig, StepEvent, Stepper};
+use pathlab_core::search::{self, Algorithm, EventLog, Hand, SearchConfig, StepEvent, Stepper};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -95,7 +95,7 @@ pub fn status_name(status: Status) -> String {
     core.name().to_string()
 }
 
-/// The accepted names of a setting: `algo`, `heuristic`, `diagonal` or `costs`.
+/// The accepted names of a setting: `algo`, `heuristic`, `diagonal`, `costs` or `hand`.
 #[wasm_bindgen]
 pub fn names(setting: &str) -> Result<Vec<String>, JsError> {
     fn all<T: Copy + std::fmt::Display>(values: &[T]) -> Vec<String> {
@@ -106,6 +106,7 @@ pub fn names(setting: &str) -> Result<Vec<String>, JsError> {
         "heuristic" => all(Heuristic::ALL),
         "diagonal" => all(Diagonal::ALL),
         "costs" => all(Costs::ALL),
+        "hand" => all(Hand::ALL),
         other => return Err(JsError::new(&format!("unknown setting {other:?}"))),
     })
 }
@@ -127,6 +128,12 @@ struct Settings {
     admissible: bool,
     uses_heuristic: bool,
     any_angle: bool,
+    incremental: bool,
+    has_agent: bool,
+    lookahead: u32,
+    sensor: u32,
+    cluster: u32,
+    hand: &'static str,
 }
 
 /// What the page shows about one cell on hover or click.
@@ -140,6 +147,25 @@ struct CellInfo {
     h: f64,
     f: Option<f64>,
     parent: Option<[usize; 2]>,
+    /// The algorithm's second number for the cell (rhs, learned h) with its label.
+    extra: Option<(&'static str, Option<f64>)>,
+}
+
+/// What the last edit cost an incremental search.
+#[derive(Serialize)]
+struct RepairView {
+    changed: usize,
+    re_expanded: usize,
+    fresh_expanded: usize,
+}
+
+/// The walking agent.
+#[derive(Serialize)]
+struct AgentView {
+    at: [usize; 2],
+    moves: usize,
+    travelled: f64,
+    revisits: usize,
 }
 
 /// An overlay in plain arrays for the page.
@@ -147,6 +173,7 @@ struct CellInfo {
 struct OverlayView {
     lines: Vec<(usize, usize, usize, usize, &'static str)>,
     marks: Vec<(usize, usize, &'static str)>,
+    boxes: Vec<(usize, usize, usize, usize, &'static str)>,
     notes: Vec<(&'static str, String)>,
 }
 
@@ -311,6 +338,31 @@ impl Lab {
         self.configure(|c| c.weight = weight)
     }
 
+    /// Sets how many moves deep LRTA* and RTA* look before each move (1 to 16).
+    #[wasm_bindgen(js_name = setLookahead)]
+    pub fn set_lookahead(&mut self, lookahead: u32) -> Result<(), JsError> {
+        self.configure(|c| c.lookahead = lookahead)
+    }
+
+    /// Sets how far the D* Lite agent sees walls, in cells (0: it sees every change at once).
+    #[wasm_bindgen(js_name = setSensor)]
+    pub fn set_sensor(&mut self, sensor: u32) -> Result<(), JsError> {
+        self.configure(|c| c.sensor = sensor)
+    }
+
+    /// Sets the side of a hierarchical A* cluster, in cells.
+    #[wasm_bindgen(js_name = setCluster)]
+    pub fn set_cluster(&mut self, cluster: u32) -> Result<(), JsError> {
+        self.configure(|c| c.cluster = cluster)
+    }
+
+    /// Chooses the hand crash and turn keeps on the obstacle: `left` or `right`.
+    #[wasm_bindgen(js_name = setHand)]
+    pub fn set_hand(&mut self, name: &str) -> Result<(), JsError> {
+        let hand = parse(name)?;
+        self.configure(|c| c.hand = hand)
+    }
+
     /// Applies a settings change and re-runs to the same step; a refused change keeps the
     /// old settings.
     fn configure(&mut self, change: impl FnOnce(&mut SearchConfig)) -> Result<(), JsError> {
@@ -326,7 +378,8 @@ impl Lab {
     }
 
     /// Re-runs after an edit to where the search stood: the same step, or the end if it had
-    /// finished. `edit` returns whether anything changed.
+    /// finished. `edit` returns whether anything changed. An incremental search keeps its
+    /// steps instead; one that had finished repairs to the end at once.
     fn rerun(
         &mut self,
         edit: impl FnOnce(&mut dyn Stepper) -> Result<bool, search::SearchError>,
@@ -336,6 +389,24 @@ impl Lab {
         if !edit(self.search.as_mut()).map_err(err)? {
             return Ok(());
         }
+        self.log.clear();
+        self.last = StepEvent::Finished;
+        if self.search.config().algorithm.is_incremental() {
+            if finished {
+                self.search.run();
+            }
+        } else {
+            self.restore(steps, finished);
+        }
+        Ok(())
+    }
+
+    /// Moves the start or goal: every search, incremental or not, starts again from step 0
+    /// and goes back to where it stood.
+    fn move_end(&mut self, start: Point, goal: Point) -> Result<(), JsError> {
+        let steps = self.search.steps();
+        let finished = self.search.status().is_finished();
+        self.search.set_ends(start, goal).map_err(err)?;
         self.log.clear();
         self.last = StepEvent::Finished;
         self.restore(steps, finished);
@@ -370,6 +441,12 @@ impl Lab {
             admissible: c.heuristic.is_admissible(c.diagonal, c.costs),
             uses_heuristic: c.algorithm.uses_heuristic(),
             any_angle: c.algorithm.is_any_angle(),
+            incremental: c.algorithm.is_incremental(),
+            has_agent: c.algorithm.has_agent(),
+            lookahead: c.lookahead,
+            sensor: c.sensor,
+            cluster: c.cluster,
+            hand: c.hand.name(),
         };
         serde_wasm_bindgen::to_value(&settings).map_err(err)
     }
@@ -379,7 +456,7 @@ impl Lab {
     pub fn set_start(&mut self, x: i32, y: i32) -> Result<(), JsError> {
         let p = point(self.search.grid(), x, y)?;
         let goal = self.search.goal();
-        self.rerun(|s| s.set_ends(p, goal).map(|()| true))
+        self.move_end(p, goal)
     }
 
     /// Moves the goal; refused on a wall or outside the grid.
@@ -387,7 +464,7 @@ impl Lab {
     pub fn set_goal(&mut self, x: i32, y: i32) -> Result<(), JsError> {
         let p = point(self.search.grid(), x, y)?;
         let start = self.search.start();
-        self.rerun(|s| s.set_ends(start, p).map(|()| true))
+        self.move_end(start, p)
     }
 
     /// Start column.
@@ -586,14 +663,18 @@ impl Lab {
                 let q = grid.point_at(parent as usize);
                 [q.x, q.y]
             }),
+            extra: self.search.cell_values().map(|v| {
+                let value = v.values.get(i).copied().filter(|x| x.is_finite());
+                (v.label, value)
+            }),
         };
         serde_wasm_bindgen::to_value(&info).map_err(err)
     }
 
     /// What the algorithm draws over the grid for its last step: `lines` as
-    /// `[x0, y0, x1, y1, kind]`, `marks` as `[x, y, kind]` (kinds by name: `scan`, `scan-hit`,
-    /// `sight`, `blocked`, `rewire`, `raw-path`; `forced`, `jump-point`, `meeting`, `stack`),
-    /// and `notes` as `[name, value]` pairs.
+    /// `[x0, y0, x1, y1, kind]`, `marks` as `[x, y, kind]`, `boxes` (rectangles of cells,
+    /// corners included) as `[x0, y0, x1, y1, kind]`, with kinds by name (the core's
+    /// `LineKind`, `MarkKind` and `BoxKind` names), and `notes` as `[name, value]` pairs.
     pub fn overlay(&self) -> Result<JsValue, JsError> {
         let overlay = self.search.overlay();
         let grid = self.search.grid();
@@ -608,9 +689,53 @@ impl Lab {
                 })
                 .collect(),
             marks: overlay.marks.iter().map(|m| (at(m.cell).x, at(m.cell).y, m.kind.name())).collect(),
+            boxes: overlay.boxes.iter().map(|b| (b.min.x, b.min.y, b.max.x, b.max.y, b.kind.name())).collect(),
             notes: overlay.notes,
         };
         serde_wasm_bindgen::to_value(&view).map_err(err)
+    }
+
+    /// What the last edit cost an incremental search (LPA*, D* Lite): `{changed,
+    /// re_expanded, fresh_expanded}`, or `undefined` before any edit and for other searches.
+    pub fn repair(&self) -> Result<JsValue, JsError> {
+        let view = self.search.repair().map(|r| RepairView {
+            changed: r.changed,
+            re_expanded: r.re_expanded,
+            fresh_expanded: r.fresh_expanded,
+        });
+        serde_wasm_bindgen::to_value(&view).map_err(err)
+    }
+
+    /// The walking agent (D* Lite, LRTA*, RTA*, crash and turn): `{at, moves, travelled,
+    /// revisits}`, or `undefined` for searches without one.
+    pub fn agent(&self) -> Result<JsValue, JsError> {
+        let view = self.search.agent().map(|a| AgentView {
+            at: [a.at.x, a.at.y],
+            moves: a.moves,
+            travelled: a.travelled,
+            revisits: a.revisits,
+        });
+        serde_wasm_bindgen::to_value(&view).map_err(err)
+    }
+
+    /// The name of the algorithm's second number per cell (`rhs`, `learned h`), or
+    /// `undefined` when it keeps none.
+    #[wasm_bindgen(js_name = cellValuesLabel)]
+    pub fn cell_values_label(&self) -> Option<String> {
+        self.search.cell_values().map(|v| v.label.to_string())
+    }
+
+    /// True when the second number per cell is best shown as a heat map.
+    #[wasm_bindgen(js_name = cellValuesHeat)]
+    pub fn cell_values_heat(&self) -> bool {
+        self.search.cell_values().is_some_and(|v| v.heat)
+    }
+
+    /// Pointer to the second number per cell (f64, one per cell, row-major; infinite where
+    /// unknown); null when the algorithm keeps none.
+    #[wasm_bindgen(js_name = cellValuesPtr)]
+    pub fn cell_values_ptr(&self) -> *const f64 {
+        self.search.cell_values().map_or(std::ptr::null(), |v| v.values.as_ptr())
     }
 
     /// Why the search stopped without an answer, when it did (IDA* at its visit limit):
