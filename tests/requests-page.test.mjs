@@ -39,6 +39,25 @@ async function pause(page) {
   assert.equal(await play.getAttribute('aria-pressed'), 'false');
 }
 
+/** Checks that the queue table lists the open requests in the order the core serves them. */
+async function checkQueueTable(page) {
+  const rows = await page.locator('[data-testid="queue"] tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => [...tr.children].map((td) => td.textContent)),
+  );
+  const core = await page.evaluate(() => window.requestlab.requests.queue());
+  assert.ok(core.length > 0, 'requests are waiting');
+  assert.equal(rows.length, Math.min(14, core.length));
+  assert.equal(core.length, await number(page, 'queued'));
+  rows.forEach((row, i) => {
+    assert.deepEqual(row, [String(core[i].id), String(core[i].urgency), core[i].effective.toFixed(1), String(core[i].expanded), String(core[i].age)]);
+  });
+  for (let i = 1; i < core.length; i++) {
+    assert.ok(core[i - 1].effective >= core[i].effective, 'highest effective urgency first');
+  }
+  assert.ok(core.every((r) => r.status === 'queued' || r.status === 'searching'));
+  assert.ok(core.some((r) => r.status === 'searching') || core.every((r) => r.expanded === 0));
+}
+
 describe('path-request page', () => {
   let env;
   before(async () => {
@@ -55,7 +74,10 @@ describe('path-request page', () => {
     await pause(page);
     assert.equal(await number(page, 'budget'), budget);
     assert.equal(await text(page, 'message'), '');
+    // Reset: the agents stand where the seed puts them, so the frames below replay exactly.
+    await page.locator('[data-testid="reset"]').click();
     const served0 = await number(page, 'served');
+    assert.equal(served0, 0);
     await page.locator('[data-testid="burst"]').click();
     assert.equal(await number(page, 'queued'), agents, 'every agent waits after the burst');
     const frame0 = await number(page, 'frame');
@@ -68,7 +90,10 @@ describe('path-request page', () => {
       assert.ok(spent <= budget, `frame ${frame0 + k} spent ${spent} of ${budget}`);
       if (q > 0) assert.equal(spent, budget, `frame ${frame0 + k} left budget unused with ${q} waiting`);
       queued.push(q);
-      if (k === 10) await page.screenshot({ path: '/tmp/requests-burst.png', fullPage: true });
+      if (k === 10) {
+        await checkQueueTable(page);
+        await page.screenshot({ path: '/tmp/requests-burst.png', fullPage: true });
+      }
     }
     assert.ok(queued[10] < queued[0] && queued[40] < queued[10], `the queue falls: ${queued.join(' ')}`);
     console.log(`# queued after the burst, frame by frame: ${queued.join(' ')}`);
@@ -77,21 +102,6 @@ describe('path-request page', () => {
     const mean = await number(page, 'mean-wait');
     const max = await number(page, 'max-wait');
     assert.ok(mean >= 1 && max >= mean, `mean wait ${mean}, max ${max}`);
-
-    // The table lists the open requests in the order the core serves them.
-    const rows = await page.locator('[data-testid="queue"] tbody tr').evaluateAll((trs) =>
-      trs.map((tr) => [...tr.children].map((td) => td.textContent)),
-    );
-    const core = await page.evaluate(() => window.requestlab.requests.queue());
-    assert.equal(rows.length, Math.min(14, core.length));
-    assert.equal(core.length, await number(page, 'queued'));
-    rows.forEach((row, i) => {
-      assert.deepEqual(row, [String(core[i].id), String(core[i].urgency), core[i].effective.toFixed(1), String(core[i].expanded), String(core[i].age)]);
-    });
-    for (let i = 1; i < core.length; i++) {
-      assert.ok(core[i - 1].effective >= core[i].effective, 'highest effective urgency first');
-    }
-    assert.ok(core.every((r) => r.status === 'queued' || r.status === 'searching'));
 
     // Let it play a little so that walkers and paths show, then look at it.
     await page.locator('[data-testid="play"]').click();
