@@ -14,6 +14,8 @@ use wasm_bindgen::prelude::*;
 
 mod boids;
 pub use boids::{Boids, MAX_STEPS_PER_CALL};
+mod requests;
+pub use requests::{Requests, MAX_BUDGET};
 
 /// Installs the panic hook once, when the module starts.
 #[wasm_bindgen(start)]

@@ -34,6 +34,7 @@ pub mod jps_plus;
 pub mod lazy_theta;
 pub(crate) mod open_list;
 pub mod sight;
+pub mod slicing;
 pub mod smoothed;
 mod stepper;
 pub mod theta;

@@ -1,0 +1,802 @@
+// The path-request page: many agents on one map ask for paths, and each frame spends a budget
+// of A* steps on their requests, most urgent first (the search is spread over frames). The
+// queue, the order and the aging live in Rust (`Requests` in pkg/); this module keeps the agents,
+// walks them along the paths they get, draws them and wires the controls. Every text that may
+// come from a configuration is set with textContent, never as HTML.
+//
+// `mountRequests(element, config)` takes the same keys as the URL of requests.html:
+// `map`, `agents`, `budget`, `aging` (0|1), `seed`, `embed` (0|1).
+
+import init, { Requests } from './pkg/pathlab_wasm.js';
+import { loadPresets, fetchMap } from './maps.js';
+import { PALETTE } from './paint.js';
+import { el, options } from './dom.js';
+
+/** Every key the page understands. */
+export const REQUEST_KEYS = ['map', 'agents', 'budget', 'aging', 'seed', 'embed'];
+
+/** The most agents the page runs. */
+export const MAX_AGENTS = 2000;
+
+/** The largest budget per frame (the core accepts up to a million). */
+export const MAX_BUDGET = 100_000;
+
+/** The largest seed (seeds are 32-bit). */
+export const MAX_SEED = 4_294_967_295;
+
+/** Defaults for every key. */
+export const REQUEST_DEFAULTS = Object.freeze({
+  map: 'arena',
+  agents: 40,
+  budget: 150,
+  aging: true,
+  seed: 1,
+  embed: false,
+});
+
+/** Cells an agent walks per frame. */
+const SPEED = 0.2;
+
+/** Urgencies are drawn from 1 to this. */
+const MAX_URGENCY = 9;
+
+/** Rows the queue table shows; the rest are counted below it. */
+const QUEUE_ROWS = 14;
+
+const MAX_MESSAGES = 12;
+
+const COLOURS = {
+  walking: PALETTE.start,
+  queued: '#d55e00',
+  searching: '#e69f00',
+  path: 'rgba(0, 114, 178, 0.28)',
+  goal: 'rgba(204, 121, 167, 0.75)',
+};
+
+// ---- configuration --------------------------------------------------------------------------
+
+/** A value shortened and quoted for a message (shown as text, never as HTML). */
+function quote(value) {
+  let text = String(value);
+  if (text.length > 40) text = `${text.slice(0, 40)}…`;
+  return JSON.stringify(text);
+}
+
+function text(value) {
+  return typeof value === 'string' ? value.trim() : String(value);
+}
+
+/** A whole number from 0 to `max` in decimal digits, or null. */
+function parseWhole(value, max) {
+  if (typeof value === 'number') return Number.isInteger(value) && value >= 0 && value <= max ? value : null;
+  const t = text(value);
+  if (!/^\d{1,12}$/.test(t)) return null;
+  const n = Number(t);
+  return n <= max ? n : null;
+}
+
+/** The URL query as a plain object of strings (the first value of a repeated key wins). */
+export function queryObject(search) {
+  const out = {};
+  for (const [key, value] of new URLSearchParams(search)) {
+    if (!(key in out)) out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * Checks a raw configuration. Returns `{ config, messages }`: every invalid value is replaced
+ * by its default and explained in one message that starts with the parameter's name. The map
+ * name is only checked for its characters here; whether it exists is known once fetched.
+ */
+export function readRequestConfig(raw) {
+  const config = { ...REQUEST_DEFAULTS };
+  const messages = [];
+  const say = (key, detail) => messages.push(`Parameter "${key}": ${detail}`);
+  const given = raw && typeof raw === 'object' ? raw : {};
+  const has = (key) => given[key] !== undefined && given[key] !== null && text(given[key]) !== '';
+
+  for (const key of Object.keys(given)) {
+    if (!REQUEST_KEYS.includes(key)) {
+      say(key, `is not a setting of this page, so it was ignored (known: ${REQUEST_KEYS.join(', ')}).`);
+    }
+  }
+  if (has('map')) {
+    const map = text(given.map);
+    if (/^[A-Za-z0-9._\-/]{1,200}$/.test(map) && !map.startsWith('/') && !map.includes('//')) config.map = map;
+    else say('map', `${quote(map)} is neither a preset name nor a relative path to a .map or .txt file; showing ${REQUEST_DEFAULTS.map}.`);
+  }
+  const whole = (key, max, what) => {
+    if (!has(key)) return;
+    const n = parseWhole(text(given[key]), max);
+    if (n === null) say(key, `expected ${what} from 0 to ${max}, got ${quote(given[key])}; using ${REQUEST_DEFAULTS[key]}.`);
+    else config[key] = n;
+  };
+  whole('agents', MAX_AGENTS, 'a whole number of agents');
+  whole('budget', MAX_BUDGET, 'a whole number of A* steps per frame');
+  whole('seed', MAX_SEED, 'a whole number');
+  for (const key of ['aging', 'embed']) {
+    if (!has(key)) continue;
+    const t = text(given[key]).toLowerCase();
+    if (t === '1' || t === 'true') config[key] = true;
+    else if (t === '0' || t === 'false') config[key] = false;
+    else say(key, `expected 0 or 1, got ${quote(given[key])}; using ${REQUEST_DEFAULTS[key] ? 1 : 0}.`);
+  }
+  return { config, messages };
+}
+
+/** The query string for a configuration, leaving out default values. */
+export function requestQuery(config) {
+  const params = new URLSearchParams();
+  for (const key of REQUEST_KEYS) {
+    const value = config[key];
+    if (value === REQUEST_DEFAULTS[key] || value === null || value === undefined) continue;
+    params.set(key, typeof value === 'boolean' ? (value ? '1' : '0') : String(value));
+  }
+  return params.toString();
+}
+
+// ---- the simulation -------------------------------------------------------------------------
+
+/** A small seeded generator (mulberry32): the same seed gives the same agents and goals. */
+function generator(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+let wasmReady = null;
+
+/** Loads and starts the wasm module once per page; resolves to its exports (with memory). */
+function loadWasm() {
+  wasmReady ??= init();
+  return wasmReady;
+}
+
+class RequestsApp {
+  constructor(root, wasm, config) {
+    this.root = root;
+    this.wasm = wasm;
+    this.config = config;
+    this.requests = new Requests(8, 8);
+    this.presets = [];
+    this.mapLabel = '';
+    this.free = [];
+    this.agents = [];
+    this.byRequest = new Map();
+    this.playing = false;
+    this.dirty = true;
+    this.messages = [];
+    this.wallsVersion = -1;
+    this.wallsVersionDrawn = -2;
+    this.build();
+  }
+
+  // ---- DOM -----------------------------------------------------------------------------------
+
+  build() {
+    const ui = {};
+    this.ui = ui;
+    const button = (id, label, title, cls = '') =>
+      (ui[id] = el('button', { type: 'button', testid: id, class: `pl-btn pl-${id} ${cls}`.trim(), title, text: label }));
+    const readout = (id, label, title) => {
+      ui[id] = el('output', { testid: id, class: `pl-value pl-${id}` });
+      return el('div', { class: 'pl-readout', title }, el('span', { class: 'pl-label', text: label }), ui[id]);
+    };
+
+    this.canvas = el('canvas', {
+      testid: 'grid',
+      class: 'pl-canvas rq-canvas',
+      'aria-label': 'The map and its agents: green dots walk their paths; orange rings wait for a path, filled ones are being searched',
+    });
+    ui.message = el('div', { testid: 'message', class: 'pl-message', role: 'alert', 'aria-live': 'assertive' });
+    ui.messageBox = el(
+      'div',
+      { class: 'pl-messages', hidden: true },
+      ui.message,
+      el('button', { type: 'button', class: 'pl-dismiss', 'aria-label': 'Dismiss messages', title: 'Dismiss', text: '×', onclick: () => this.clearMessages() }),
+    );
+    ui.map = el('select', { testid: 'map', 'aria-label': 'Map' });
+    ui.mapTitle = el('p', { testid: 'map-title', class: 'pl-map-title' });
+    ui.budgetInput = el('input', {
+      type: 'range', testid: 'budget-input', min: '0', max: '2000', step: '10', 'aria-label': 'Budget: A* steps per frame',
+    });
+    ui.budgetLabel = el('span', { class: 'pl-speed-label' });
+    ui.count = el('input', {
+      type: 'number', testid: 'agent-count', min: '0', max: String(MAX_AGENTS), step: '1', inputmode: 'numeric', 'aria-label': 'Agents',
+    });
+    ui.aging = el('input', { type: 'checkbox', testid: 'aging' });
+    ui.queue = el('tbody');
+    ui.queueMore = el('p', { testid: 'queue-more', class: 'pl-hint' });
+
+    const transport = el(
+      'div',
+      { class: 'pl-transport', role: 'toolbar', 'aria-label': 'Simulation controls' },
+      button('reset', 'Reset', 'Place the agents again from the seed'),
+      button('step', 'Step ▶', 'One frame'),
+      button('play', 'Play', 'Play or pause'),
+      button('burst', 'Burst', 'Every agent asks for a new path at once'),
+      el(
+        'label',
+        { class: 'pl-speed', title: 'How many A* steps (expansions) each frame may spend on the requests' },
+        el('span', { text: 'Budget' }),
+        ui.budgetInput,
+        ui.budgetLabel,
+      ),
+    );
+    const readouts = el(
+      'div',
+      { class: 'pl-readouts' },
+      readout('frame', 'Frame'),
+      readout('budget', 'Budget', 'A* steps a frame may spend'),
+      readout('spent', 'Spent', 'A* steps the last frame spent'),
+      readout('queued', 'Queued', 'Requests waiting or being searched'),
+      readout('served', 'Served', 'Requests answered with a path'),
+      readout('mean-wait', 'Mean wait', 'Frames from asking to the answer, on average'),
+      readout('max-wait', 'Max wait', 'The longest wait, in frames'),
+    );
+    const header = el(
+      'header',
+      { class: 'pl-header pl-full' },
+      el('h1', { class: 'pl-title' }, 'Pathlab', el('span', { class: 'pl-subtitle', text: 'path requests spread over frames' })),
+      el(
+        'div',
+        { class: 'pl-map-controls' },
+        el('label', { class: 'pl-field pl-inline' }, el('span', { text: 'Map' }), ui.map),
+        el('a', { class: 'rq-nav', href: 'index.html', testid: 'nav-pathfinding', text: '← Grid path-finding' }),
+      ),
+    );
+    const legendItem = (cls, label) => el('li', {}, el('span', { class: `rq-key ${cls}` }), label);
+    const panel = el(
+      'aside',
+      { class: 'pl-panel pl-full' },
+      el(
+        'section',
+        { class: 'pl-section' },
+        el('h2', { text: 'Agents' }),
+        el('label', { class: 'pl-field' }, el('span', { text: 'Agents' }), ui.count),
+        el('label', { class: 'rq-check' }, ui.aging, el('span', { text: 'Aging: a waiting request gains 0.1 urgency a frame' })),
+        el('p', {
+          class: 'pl-hint',
+          text: 'Each agent asks for a path to a random cell of its area with an urgency from 1 to 9, walks it, and asks again. Each frame searches the most urgent request until it finishes, then the next, until the budget is spent.',
+        }),
+      ),
+      el(
+        'section',
+        { class: 'pl-section' },
+        el('h2', { text: 'Queue, in the order of service' }),
+        el(
+          'table',
+          { class: 'rq-queue', testid: 'queue' },
+          el(
+            'thead',
+            {},
+            el(
+              'tr',
+              {},
+              el('th', { text: 'Id', scope: 'col' }),
+              el('th', { text: 'Urgency', scope: 'col' }),
+              el('th', { text: 'Effective', scope: 'col', title: 'Urgency plus what aging added' }),
+              el('th', { text: 'Expanded', scope: 'col', title: 'Expansions so far' }),
+              el('th', { text: 'Waited', scope: 'col', title: 'Frames since it asked' }),
+            ),
+          ),
+          ui.queue,
+        ),
+        ui.queueMore,
+      ),
+      el(
+        'section',
+        { class: 'pl-section' },
+        el('h2', { text: 'Legend' }),
+        el(
+          'ul',
+          { class: 'pl-legend' },
+          legendItem('rq-walking', 'walking its path'),
+          legendItem('rq-queued', 'waiting in the queue'),
+          legendItem('rq-searching', 'being searched'),
+          legendItem('rq-goal', 'goal asked for'),
+          legendItem('rq-path', 'path found'),
+        ),
+      ),
+    );
+    ui.wrap = el('div', { class: 'pl-grid-wrap' }, this.canvas);
+    const stage = el('div', { class: 'pl-stage' }, ui.mapTitle, ui.wrap, transport, readouts);
+
+    this.root.classList.add('pathlab', 'rq-page');
+    this.root.classList.toggle('pl-embed', this.config.embed);
+    this.root.replaceChildren(header, ui.messageBox, el('div', { class: 'pl-main' }, stage, panel));
+    this.wire();
+  }
+
+  wire() {
+    const ui = this.ui;
+    ui.play.addEventListener('click', () => this.setPlaying(!this.playing));
+    ui.step.addEventListener('click', () => {
+      this.setPlaying(false);
+      this.frameStep();
+    });
+    ui.reset.addEventListener('click', () => this.reset());
+    ui.burst.addEventListener('click', () => this.burst());
+    ui.budgetInput.addEventListener('input', () => this.setBudget(Number(ui.budgetInput.value)));
+    ui.aging.addEventListener('change', () => {
+      this.tryCall(() => this.requests.setAging(ui.aging.checked), 'Aging');
+      this.config.aging = this.requests.aging;
+      this.changed();
+      this.touch();
+    });
+    ui.count.addEventListener('change', () => {
+      const n = parseWhole(ui.count.value, MAX_AGENTS);
+      if (n === null) {
+        this.say(`Agents: expected a whole number from 0 to ${MAX_AGENTS}, got ${quote(ui.count.value)}; keeping ${this.config.agents}.`);
+        ui.count.value = String(this.config.agents);
+        return;
+      }
+      this.config.agents = n;
+      this.reset();
+    });
+    ui.map.addEventListener('change', () => this.chooseMap(ui.map.value));
+    this.resizeObserver = new ResizeObserver(() => this.layout());
+    this.resizeObserver.observe(ui.wrap);
+  }
+
+  // ---- map and agents ----------------------------------------------------------------------
+
+  async start() {
+    try {
+      this.presets = await loadPresets();
+    } catch (e) {
+      this.say(e.message);
+    }
+    options(this.ui.map, this.presets.map((p) => p.name), Object.fromEntries(this.presets.map((p) => [p.name, p.title ?? p.name])));
+    try {
+      await this.loadMap(this.config.map);
+    } catch (e) {
+      const fallback = REQUEST_DEFAULTS.map;
+      this.say(`Parameter "map": ${e.message}. Showing ${fallback} instead.`);
+      this.config.map = fallback;
+      await this.loadMap(fallback);
+    }
+    this.tryCall(() => this.requests.setBudget(this.config.budget), 'Budget');
+    this.tryCall(() => this.requests.setAging(this.config.aging), 'Aging');
+    this.reset();
+    this.setPlaying(true);
+    const loop = () => {
+      this.frame = requestAnimationFrame(loop);
+      if (this.playing) this.frameStep();
+      if (this.dirty) this.draw();
+    };
+    this.frame = requestAnimationFrame(loop);
+  }
+
+  /** Loads a preset or a relative path; throws with a message and keeps the current map. */
+  async loadMap(name) {
+    const map = await fetchMap(name, this.presets);
+    if (map.format === 'movingai') this.requests.loadMovingAi(map.text);
+    else this.requests.loadCourse(map.text);
+    for (const r of Array.isArray(map.preset?.terrain) ? map.preset.terrain : []) {
+      for (let y = r.y; y < r.y + r.h; y++) this.tryCall(() => this.requests.paintLine(r.x, y, r.x + r.w - 1, y, r.value), 'Terrain');
+    }
+    const { width, height } = this.requests;
+    const cells = new Uint8Array(this.wasm.memory.buffer, this.requests.cellsPtr(), width * height);
+    this.free = largestArea(cells, width, height);
+    this.mapLabel = map.label;
+    this.ui.map.value = map.preset ? map.preset.name : '';
+    this.ui.mapTitle.textContent = map.preset?.title ?? map.label;
+    this.wallsVersion += 1;
+    this.layout();
+  }
+
+  async chooseMap(name) {
+    try {
+      await this.loadMap(name);
+      this.config.map = name;
+    } catch (e) {
+      this.say(`Map: ${e.message}`);
+    }
+    this.reset();
+    this.changed();
+  }
+
+  /** Places the agents again from the seed; clears the queue and the counts. */
+  reset() {
+    this.requests.clear();
+    this.random = generator(this.config.seed);
+    this.byRequest.clear();
+    this.agents = [];
+    const { width } = this.requests;
+    if (this.free.length > 0) {
+      for (let k = 0; k < this.config.agents; k++) {
+        const cell = this.randomFree();
+        this.agents.push({ x: (cell % width) + 0.5, y: Math.floor(cell / width) + 0.5, cell, state: 'idle', request: -1, path: null, seg: 0, t: 0, goal: cell });
+      }
+    } else if (this.config.agents > 0) {
+      this.say('The map has no open cell: no agent can stand on it.');
+    }
+    this.frameCount = 0;
+    this.served = 0;
+    this.noPath = 0;
+    this.waitSum = 0;
+    this.waitMax = 0;
+    this.lastSpent = 0;
+    this.queueRows = [];
+    this.ui.count.value = String(this.config.agents);
+    this.ui.aging.checked = this.requests.aging;
+    this.showBudget();
+    this.readouts();
+    this.changed();
+    this.touch();
+  }
+
+  randomFree() {
+    return this.free[Math.floor(this.random() * this.free.length)];
+  }
+
+  /** An agent asks for a path from its cell to a random open cell. */
+  ask(agent) {
+    const { width } = this.requests;
+    const goal = this.randomFree();
+    const urgency = 1 + Math.floor(this.random() * MAX_URGENCY);
+    const id = this.tryCall(
+      () => this.requests.submit(agent.cell % width, Math.floor(agent.cell / width), goal % width, Math.floor(goal / width), urgency),
+      'Request',
+    );
+    if (id === undefined) return;
+    agent.state = 'waiting';
+    agent.request = id;
+    agent.goal = goal;
+    agent.path = null;
+    this.byRequest.set(id, agent);
+  }
+
+  /** Every agent not already waiting drops its path and asks again from where it stands. */
+  burst() {
+    const { width } = this.requests;
+    for (const agent of this.agents) {
+      if (agent.state === 'waiting') continue;
+      if (agent.state === 'walking') {
+        const { path, seg, t } = agent;
+        const a = path[seg];
+        const b = path[Math.min(seg + 1, path.length - 1)];
+        agent.cell = t < segmentLength(a, b, width) / 2 ? a : b;
+        agent.x = (agent.cell % width) + 0.5;
+        agent.y = Math.floor(agent.cell / width) + 0.5;
+      }
+      this.ask(agent);
+    }
+    this.readouts();
+    this.touch();
+  }
+
+  /** One frame: agents walk, idle ones ask, the budget is spent, answers are handed out. */
+  frameStep() {
+    const { width } = this.requests;
+    for (const agent of this.agents) {
+      if (agent.state === 'walking') walk(agent, width);
+    }
+    for (const agent of this.agents) {
+      if (agent.state === 'idle') this.ask(agent);
+    }
+    this.lastSpent = this.tryCall(() => this.requests.tick(), 'Tick') ?? 0;
+    this.frameCount += 1;
+    const count = this.requests.finishedCount;
+    const ids = Array.from(new Uint32Array(this.wasm.memory.buffer, this.requests.finishedPtr(), count));
+    for (const id of ids) {
+      const agent = this.byRequest.get(id);
+      const info = this.requests.request(id);
+      const path = this.requests.path(id);
+      this.byRequest.delete(id);
+      this.requests.forget(id);
+      if (!agent || !info) continue;
+      agent.request = -1;
+      if (info.status === 'found') {
+        this.served += 1;
+        this.waitSum += info.ticksToFinish;
+        this.waitMax = Math.max(this.waitMax, info.ticksToFinish);
+        agent.path = path;
+        agent.seg = 0;
+        agent.t = 0;
+        agent.state = agent.path.length > 1 ? 'walking' : 'idle';
+      } else {
+        // Unreachable: the agent picks another goal next frame.
+        this.noPath += 1;
+        agent.state = 'idle';
+      }
+    }
+    this.readouts();
+    this.touch();
+  }
+
+  setBudget(value) {
+    this.tryCall(() => this.requests.setBudget(value), 'Budget');
+    this.config.budget = this.requests.budget;
+    this.showBudget();
+    this.changed();
+    this.touch();
+  }
+
+  showBudget() {
+    const b = this.requests.budget;
+    const input = this.ui.budgetInput;
+    if (Number(input.max) < b) input.max = String(b);
+    input.value = String(b);
+    this.ui.budgetLabel.textContent = `${b} steps`;
+    this.ui.budget.textContent = String(b);
+  }
+
+  setPlaying(on) {
+    this.playing = on;
+    this.ui.play.textContent = on ? 'Pause' : 'Play';
+    this.ui.play.setAttribute('aria-pressed', on ? 'true' : 'false');
+  }
+
+  tryCall(fn, what) {
+    try {
+      return fn();
+    } catch (e) {
+      this.say(`${what}: ${e.message}`);
+      return undefined;
+    }
+  }
+
+  // ---- read-outs -----------------------------------------------------------------------------
+
+  readouts() {
+    const ui = this.ui;
+    ui.frame.textContent = String(this.frameCount);
+    ui.spent.textContent = String(this.lastSpent);
+    ui.queued.textContent = String(this.requests.openCount);
+    ui.served.textContent = String(this.served);
+    ui['mean-wait'].textContent = this.served ? (this.waitSum / this.served).toFixed(1) : '0';
+    ui['max-wait'].textContent = String(this.waitMax);
+    ui.budget.textContent = String(this.requests.budget);
+    this.queueRows = this.tryCall(() => this.requests.queue(), 'Queue') ?? [];
+    const rows = this.queueRows.slice(0, QUEUE_ROWS).map((r) =>
+      el(
+        'tr',
+        { class: `rq-${r.status}`, 'data-status': r.status },
+        el('td', { text: String(r.id) }),
+        el('td', { text: String(r.urgency) }),
+        el('td', { text: r.effective.toFixed(1) }),
+        el('td', { text: String(r.expanded) }),
+        el('td', { text: String(r.age) }),
+      ),
+    );
+    ui.queue.replaceChildren(...rows);
+    const more = this.queueRows.length - rows.length;
+    ui.queueMore.textContent = this.queueRows.length === 0 ? 'No request is waiting.' : more > 0 ? `… and ${more} more.` : '';
+  }
+
+  // ---- drawing -------------------------------------------------------------------------------
+
+  layout() {
+    const wrap = this.ui.wrap;
+    const { width: w, height: h } = this.requests;
+    const available = Math.max(120, wrap.clientWidth);
+    const maxHeight = Math.max(200, window.innerHeight * (this.config.embed ? 0.8 : 0.72));
+    const dpr = window.devicePixelRatio || 1;
+    let cell = Math.min(available / w, maxHeight / h) * dpr;
+    if (cell >= 3) cell = Math.floor(cell);
+    this.canvas.width = Math.max(1, Math.round(cell * w));
+    this.canvas.height = Math.max(1, Math.round(cell * h));
+    this.canvas.style.width = `${this.canvas.width / dpr}px`;
+    this.canvas.style.height = `${this.canvas.height / dpr}px`;
+    this.canvas.dataset.width = String(w);
+    this.canvas.dataset.height = String(h);
+    this.cellPx = this.canvas.width / w;
+    this.touch();
+  }
+
+  touch() {
+    this.dirty = true;
+  }
+
+  /** The walls as one pixel per cell, rebuilt when the map changes. */
+  wallImage() {
+    if (this.wallsVersionDrawn === this.wallsVersion && this.walls) return this.walls;
+    const { width: w, height: h } = this.requests;
+    const cells = new Uint8Array(this.wasm.memory.buffer, this.requests.cellsPtr(), w * h);
+    const image = new ImageData(w, h);
+    const px = new Uint32Array(image.data.buffer);
+    const colour = (hex) => {
+      const n = parseInt(hex.slice(1), 16);
+      return (255 << 24) | ((n & 255) << 16) | (((n >> 8) & 255) << 8) | ((n >> 16) & 255);
+    };
+    const ground = colour(PALETTE.ground);
+    const wall = colour(PALETTE.wall);
+    const mud = colour(PALETTE.mud);
+    const water = colour(PALETTE.water);
+    for (let i = 0; i < cells.length; i++) {
+      const v = cells[i];
+      px[i] = v === 0 ? wall : v === 1 ? ground : v < 5 ? mud : water;
+    }
+    this.walls = document.createElement('canvas');
+    this.walls.width = w;
+    this.walls.height = h;
+    this.walls.getContext('2d').putImageData(image, 0, 0);
+    this.wallsVersionDrawn = this.wallsVersion;
+    return this.walls;
+  }
+
+  draw() {
+    this.dirty = false;
+    const ctx = this.canvas.getContext('2d');
+    const { width: w } = this.requests;
+    const cs = this.cellPx;
+    ctx.imageSmoothingEnabled = false;
+    ctx.drawImage(this.wallImage(), 0, 0, this.canvas.width, this.canvas.height);
+
+    // Found paths, faint, from where each walker stands to its goal.
+    ctx.lineWidth = Math.max(1, cs * 0.14);
+    ctx.lineJoin = 'round';
+    ctx.lineCap = 'round';
+    ctx.strokeStyle = COLOURS.path;
+    ctx.beginPath();
+    for (const agent of this.agents) {
+      if (agent.state !== 'walking') continue;
+      ctx.moveTo(agent.x * cs, agent.y * cs);
+      for (let k = agent.seg + 1; k < agent.path.length; k++) {
+        const c = agent.path[k];
+        ctx.lineTo(((c % w) + 0.5) * cs, (Math.floor(c / w) + 0.5) * cs);
+      }
+    }
+    ctx.stroke();
+
+    // Goals of the agents still waiting.
+    const g = Math.max(1.5, cs * 0.18);
+    ctx.fillStyle = COLOURS.goal;
+    for (const agent of this.agents) {
+      if (agent.state !== 'waiting') continue;
+      const gx = ((agent.goal % w) + 0.5) * cs;
+      const gy = (Math.floor(agent.goal / w) + 0.5) * cs;
+      ctx.fillRect(gx - g, gy - g, 2 * g, 2 * g);
+    }
+
+    const searching = new Set();
+    for (const r of this.queueRows) if (r.status === 'searching') searching.add(r.id);
+    const radius = Math.max(2, cs * 0.38);
+    for (const agent of this.agents) {
+      const x = agent.x * cs;
+      const y = agent.y * cs;
+      ctx.beginPath();
+      ctx.arc(x, y, radius, 0, Math.PI * 2);
+      if (agent.state === 'waiting') {
+        const busy = searching.has(agent.request);
+        ctx.lineWidth = Math.max(1.5, radius * 0.45);
+        ctx.strokeStyle = busy ? '#2f3542' : COLOURS.queued;
+        ctx.fillStyle = busy ? COLOURS.searching : '#ffffff';
+        ctx.fill();
+        ctx.stroke();
+      } else {
+        ctx.fillStyle = COLOURS.walking;
+        ctx.fill();
+        ctx.lineWidth = Math.max(1, radius * 0.25);
+        ctx.strokeStyle = '#ffffff';
+        ctx.stroke();
+      }
+    }
+  }
+
+  // ---- messages and state ------------------------------------------------------------------------
+
+  say(message) {
+    this.messages.push(message);
+    if (this.messages.length > MAX_MESSAGES) this.messages.shift();
+    this.ui.message.replaceChildren(...this.messages.map((m) => el('p', { text: m })));
+    this.ui.messageBox.hidden = false;
+  }
+
+  clearMessages() {
+    this.messages = [];
+    this.ui.message.replaceChildren();
+    this.ui.messageBox.hidden = true;
+  }
+
+  settings() {
+    return { ...this.config };
+  }
+
+  changed() {
+    this.root.dispatchEvent(new CustomEvent('requests-change', { detail: this.settings(), bubbles: true }));
+  }
+
+  destroy() {
+    cancelAnimationFrame(this.frame);
+    this.resizeObserver?.disconnect();
+  }
+}
+
+/**
+ * The open cells of the largest area of open cells joined by straight moves (with no corner
+ * cutting a diagonal move joins nothing that two straight moves do not). Agents stand and
+ * aim only there, so that every request has a path: a goal walled off from the agent would
+ * make A* search the agent's whole area for nothing.
+ */
+function largestArea(cells, width, height) {
+  const area = new Int32Array(cells.length).fill(-1);
+  const stack = [];
+  let best = [];
+  for (let seed = 0; seed < cells.length; seed++) {
+    if (cells[seed] === 0 || area[seed] !== -1) continue;
+    const members = [seed];
+    area[seed] = seed;
+    stack.push(seed);
+    while (stack.length > 0) {
+      const i = stack.pop();
+      const x = i % width;
+      const next = [x > 0 ? i - 1 : -1, x < width - 1 ? i + 1 : -1, i >= width ? i - width : -1, i + width < width * height ? i + width : -1];
+      for (const j of next) {
+        if (j < 0 || cells[j] === 0 || area[j] !== -1) continue;
+        area[j] = seed;
+        members.push(j);
+        stack.push(j);
+      }
+    }
+    if (members.length > best.length) best = members;
+  }
+  return best.sort((a, b) => a - b);
+}
+
+/** Length of the move between two cells (1 straight, sqrt 2 diagonal). */
+function segmentLength(a, b, width) {
+  const dx = Math.abs((a % width) - (b % width));
+  const dy = Math.abs(Math.floor(a / width) - Math.floor(b / width));
+  return Math.hypot(dx, dy);
+}
+
+/** Moves a walking agent SPEED cells along its path; at the end it becomes idle. */
+function walk(agent, width) {
+  let left = SPEED;
+  const path = agent.path;
+  while (left > 0 && agent.seg < path.length - 1) {
+    const length = segmentLength(path[agent.seg], path[agent.seg + 1], width);
+    if (agent.t + left >= length) {
+      left -= length - agent.t;
+      agent.seg += 1;
+      agent.t = 0;
+    } else {
+      agent.t += left;
+      left = 0;
+    }
+  }
+  const a = path[agent.seg];
+  if (agent.seg >= path.length - 1) {
+    agent.cell = a;
+    agent.x = (a % width) + 0.5;
+    agent.y = Math.floor(a / width) + 0.5;
+    agent.state = 'idle';
+    agent.path = null;
+    return;
+  }
+  const b = path[agent.seg + 1];
+  const f = agent.t / segmentLength(a, b, width);
+  agent.x = (a % width) + 0.5 + ((b % width) - (a % width)) * f;
+  agent.y = Math.floor(a / width) + 0.5 + (Math.floor(b / width) - Math.floor(a / width)) * f;
+  agent.cell = f < 0.5 ? a : b;
+}
+
+/**
+ * Mounts the page in `root` with a configuration object (the URL's keys). Invalid values are
+ * replaced by defaults and explained in a visible message. Resolves to a handle with the app,
+ * its `Requests` and `destroy()`.
+ */
+export async function mountRequests(root, raw = {}) {
+  const wasm = await loadWasm();
+  const { config, messages } = readRequestConfig(raw);
+  const app = new RequestsApp(root, wasm, config);
+  for (const m of messages) app.say(m);
+  await app.start();
+  return {
+    app,
+    get requests() {
+      return app.requests;
+    },
+    query: () => requestQuery(app.settings()),
+    destroy: () => app.destroy(),
+  };
+}
