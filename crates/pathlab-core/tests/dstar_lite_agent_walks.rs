@@ -403,7 +403,7 @@ fn the_overlay_shows_the_agent_its_trail_and_its_clipped_sensor() {
     assert_eq!(s.cell_values().unwrap().label, "rhs");
     let agent = s.agent();
     assert_eq!((agent.at, agent.moves, agent.travelled, agent.revisits), (Point::new(2, 0), 2, 2.0, 0));
-    assert!(Algorithm::DStarLite.is_available() && Algorithm::DStarLite.has_agent());
+    assert!(Algorithm::DStarLite.has_agent() && Algorithm::DStarLite.is_incremental());
 }
 
 #[test]

@@ -379,7 +379,6 @@ fn settings_lpa_star_cannot_honour_are_refused_with_a_message() {
         assert_eq!(s.run(), Status::Found);
         assert_eq!(s.cost(), Some(6.0));
     }
-    assert!(Algorithm::Lpa.is_available());
 }
 
 #[test]
