@@ -20,7 +20,8 @@ use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::lpa::Lpa;
 use pathlab_core::search::{
-    build, Algorithm, CellState, MarkKind, Search, SearchConfig, SearchError, Status, StepEvent, Stepper,
+    build, Algorithm, CellState, EventLog, MarkKind, Opened, Search, SearchConfig, SearchError, Status, StepEvent,
+    Stepper,
 };
 use proptest::prelude::*;
 use reference_dijkstra::{optimum, same, walk, Rng};
@@ -237,7 +238,18 @@ fn a_wall_in_the_corridor_forces_a_detour_repaired_in_four_expansions() {
     let marked: Vec<u32> = s.overlay().marks.iter().filter(|m| m.kind == MarkKind::Inconsistent).map(|m| m.cell).collect();
     // (6,1) and G are underconsistent; (7,0) still waits from the first search (rhs 6).
     assert_eq!(marked.len(), 3, "{marked:?}");
-    let order: Vec<StepEvent> = (0..5).map(|_| s.step()).collect();
+    let mut log = EventLog::default();
+    let order: Vec<StepEvent> = (0..5)
+        .map(|k| {
+            let event = s.step_logged(&mut log);
+            if k == 2 {
+                // Settling (7,0) at 6 offers G rhs 7 (it had none).
+                assert_eq!(log.expanded, Some(7));
+                assert_eq!(log.opened, vec![Opened { node: 15, parent: 7, old_g: None, new_g: 7.0 }]);
+            }
+            event
+        })
+        .collect();
     assert_eq!(
         order,
         vec![
