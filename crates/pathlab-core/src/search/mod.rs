@@ -26,12 +26,15 @@ pub mod bfs;
 pub mod bi_astar;
 pub mod dfs;
 pub mod dijkstra;
+pub mod dstar_lite;
 mod engine;
 pub mod greedy;
 pub mod ida;
+pub(crate) mod incremental;
 pub mod jps;
 pub mod jps_plus;
 pub mod lazy_theta;
+pub mod lpa;
 pub(crate) mod open_list;
 pub mod sight;
 pub mod slicing;
@@ -206,7 +209,8 @@ pub struct SearchConfig {
     /// LRTA* and RTA*: how many moves deep the agent looks before each move (1 or more).
     pub lookahead: u32,
     /// D* Lite: how far (in cells, Chebyshev distance) the agent sees walls; walls painted
-    /// further away stay unknown to it until it comes close.
+    /// further away stay unknown to it until it comes close. 0 means it sees every change at
+    /// once, wherever it is.
     pub sensor: u32,
     /// Hierarchical A*: the side of a square cluster, in cells.
     pub cluster: u32,

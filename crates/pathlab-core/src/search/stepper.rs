@@ -178,7 +178,9 @@ pub fn build(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Res
         Algorithm::AStarSmoothed => Ok(Box::new(super::smoothed::SmoothedAStar::new(grid, start, goal, config)?)),
         Algorithm::Jps => Ok(Box::new(super::jps::Jps::new(grid, start, goal, config)?)),
         Algorithm::JpsPlus => Ok(Box::new(super::jps_plus::JpsPlus::new(grid, start, goal, config)?)),
-        Algorithm::Lpa | Algorithm::DStarLite | Algorithm::Lrta | Algorithm::Rta | Algorithm::CrashTurn | Algorithm::Hpa => {
+        Algorithm::Lpa => Ok(Box::new(super::lpa::Lpa::new(grid, start, goal, config)?)),
+        Algorithm::DStarLite => Ok(Box::new(super::dstar_lite::DStarLite::new(grid, start, goal, config)?)),
+        Algorithm::Lrta | Algorithm::Rta | Algorithm::CrashTurn | Algorithm::Hpa => {
             Err(SearchError::Unsupported(format!("{} is not available yet", config.algorithm)))
         }
     }

@@ -1,0 +1,186 @@
+//! Shared support for the LPA* and D* Lite tests: random problems, random live edits
+//! (walls added and removed, terrain, and the goal walled in and freed again), MovingAI map
+//! loading, and a snapshot of everything a stepper shows, to compare replayed states.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use pathlab_core::formats::movingai::{self, Problem};
+use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
+use pathlab_core::search::{Agent, Overlay, Repair, Status, Stepper};
+use proptest::prelude::*;
+use proptest::sample::{select, Index};
+
+use super::reference_dijkstra::Rng;
+
+/// A random problem.
+#[derive(Clone, Debug)]
+pub struct Case {
+    pub grid: Grid,
+    pub start: Point,
+    pub goal: Point,
+    pub rule: Diagonal,
+    pub costs: Costs,
+}
+
+/// Terrain values drawn for the grids with terrain (1 is ground).
+const TERRAIN: [u8; 6] = [1, 1, 1, 2, 3, 5];
+
+/// Grids from 2x2 up to `side` x `side` with up to `walls` percent of walls, terrain on about
+/// half of them, ends on open cells, any diagonal rule and cost model.
+pub fn case_up_to(side: usize, walls: u32) -> impl Strategy<Value = Case> {
+    (2usize..=side, 2usize..=side, 0u32..=walls, any::<bool>())
+        .prop_flat_map(|(w, h, density, terrain)| {
+            (
+                Just((w, h, density, terrain)),
+                proptest::collection::vec((0u32..100, 0usize..TERRAIN.len()), w * h),
+                any::<Index>(),
+                any::<Index>(),
+                select(Diagonal::ALL.to_vec()),
+                select(Costs::ALL.to_vec()),
+            )
+        })
+        .prop_map(|((w, h, density, terrain), rolls, s, g, rule, costs)| {
+            let mut cells: Vec<u8> = rolls
+                .iter()
+                .map(|&(wall, t)| if wall < density { WALL } else if terrain { TERRAIN[t] } else { 1 })
+                .collect();
+            if cells.iter().all(|&c| c == WALL) {
+                cells[0] = 1;
+            }
+            let open: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] != WALL).collect();
+            let grid = Grid::from_cells(w, h, cells).unwrap();
+            let start = grid.point_at(open[s.index(open.len())]);
+            let goal = grid.point_at(open[g.index(open.len())]);
+            Case { grid, start, goal, rule, costs }
+        })
+}
+
+/// The eight cells around `p` that lie inside the grid.
+pub fn ring(grid: &Grid, p: Point) -> Vec<Point> {
+    let mut out = Vec::new();
+    for dy in -1i64..=1 {
+        for dx in -1i64..=1 {
+            let (x, y) = (p.x as i64 + dx, p.y as i64 + dy);
+            if (dx, dy) != (0, 0) && grid.contains(x, y) {
+                out.push(Point::new(x as usize, y as usize));
+            }
+        }
+    }
+    out
+}
+
+/// A random stroke: a wall added or removed at one cell, a small block of walls, a stroke of
+/// terrain, or a removal of a block.
+pub fn random_stroke(rng: &mut Rng, grid: &Grid) -> (Vec<Point>, u8) {
+    let (w, h) = (grid.width(), grid.height());
+    let at = Point::new(rng.below(w), rng.below(h));
+    let block = |rng: &mut Rng| {
+        let (bw, bh) = (1 + rng.below(3), 1 + rng.below(3));
+        let mut cells = Vec::new();
+        for y in at.y..(at.y + bh).min(h) {
+            for x in at.x..(at.x + bw).min(w) {
+                cells.push(Point::new(x, y));
+            }
+        }
+        cells
+    };
+    match rng.below(6) {
+        0 | 1 => (vec![at], WALL),
+        2 => (vec![at], 1),
+        3 => (block(rng), WALL),
+        4 => (block(rng), 1),
+        _ => (block(rng), [2, 3, 5][rng.below(3)]),
+    }
+}
+
+/// Looks for the MovingAI maps in `$PATHLAB_MOVINGAI`, `maps/movingai` in the repository,
+/// then `../shared/maps/movingai` beside it.
+pub fn movingai_root() -> PathBuf {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let candidates = [
+        std::env::var_os("PATHLAB_MOVINGAI").map(PathBuf::from),
+        Some(repo.join("maps/movingai")),
+        Some(repo.join("../shared/maps/movingai")),
+    ];
+    candidates
+        .into_iter()
+        .flatten()
+        .find(|p| p.join("dao/arena.map").is_file())
+        .expect("MovingAI maps not found: set PATHLAB_MOVINGAI to the folder holding dao/arena.map")
+}
+
+/// A MovingAI map and its problems, e.g. `load("dao/arena.map")`.
+pub fn load(family_map: &str) -> (Grid, Vec<Problem>) {
+    let dir = movingai_root();
+    let map = std::fs::read_to_string(dir.join(family_map)).unwrap();
+    let scen = std::fs::read_to_string(dir.join(format!("{family_map}.scen"))).unwrap();
+    (movingai::parse_map(&map).unwrap(), movingai::parse_scen(&scen).unwrap())
+}
+
+/// Everything a stepper shows, for comparing two states.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Snapshot {
+    pub steps: usize,
+    pub status: Status,
+    pub expanded: usize,
+    pub open: usize,
+    pub cost: Option<f64>,
+    pub path: Vec<u32>,
+    pub states: Vec<u8>,
+    /// g and the cell values as bits, so that infinities and exact values compare.
+    pub g: Vec<u64>,
+    pub values: Vec<u64>,
+    pub parents: Vec<u32>,
+    pub cells: Vec<u8>,
+    pub repair: Option<Repair>,
+    pub agent: Option<(Point, usize, u64, usize)>,
+    pub overlay: Overlay,
+}
+
+pub fn snap(s: &dyn Stepper) -> Snapshot {
+    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<u64>>();
+    Snapshot {
+        steps: s.steps(),
+        status: s.status(),
+        expanded: s.expanded(),
+        open: s.open_count(),
+        cost: s.cost(),
+        path: s.path_indices().to_vec(),
+        states: s.states().to_vec(),
+        g: bits(s.g_values()),
+        values: s.cell_values().map(|v| bits(v.values)).unwrap_or_default(),
+        parents: s.parents().to_vec(),
+        cells: s.grid().cells().to_vec(),
+        repair: s.repair(),
+        agent: s.agent().map(|Agent { at, moves, travelled, revisits }| (at, moves, travelled.to_bits(), revisits)),
+        overlay: s.overlay(),
+    }
+}
+
+/// Describes the first difference between two snapshots.
+pub fn difference(a: &Snapshot, b: &Snapshot) -> Option<String> {
+    if a == b {
+        return None;
+    }
+    let fields: [(&str, bool); 15] = [
+        ("steps", a.steps == b.steps),
+        ("status", a.status == b.status),
+        ("expanded", a.expanded == b.expanded),
+        ("open", a.open == b.open),
+        ("cost", a.cost == b.cost),
+        ("path", a.path == b.path),
+        ("states", a.states == b.states),
+        ("g", a.g == b.g),
+        ("values", a.values == b.values),
+        ("parents", a.parents == b.parents),
+        ("cells", a.cells == b.cells),
+        ("repair", a.repair == b.repair),
+        ("agent", a.agent == b.agent),
+        ("overlay", a.overlay == b.overlay),
+        ("-", true),
+    ];
+    let differ: Vec<&str> = fields.iter().filter(|(_, same)| !same).map(|(name, _)| *name).collect();
+    Some(format!("at step {} vs {}: {} differ", a.steps, b.steps, differ.join(", ")))
+}
