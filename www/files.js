@@ -139,7 +139,7 @@ export function runCsv(run) {
   return `${lines.join('\n')}\n`;
 }
 
-/** Wires drag-and-drop on the grid and the export buttons. Returns `{ destroy() }`. */
+/** Wires drag-and-drop of map files and the export buttons. Returns `{ destroy() }`. */
 export function attachFiles(app) {
   const ui = app.ui;
   const wrap = ui.wrap;
@@ -225,6 +225,8 @@ export function attachFiles(app) {
     if (depth === 0) wrap.classList.remove('pl-drop-target');
   }
   function onDrop(event) {
+    // Text dropped in a field of the panel is the field's business.
+    if (!hasFiles(event) && !wrap.contains(event.target)) return;
     event.preventDefault();
     depth = 0;
     wrap.classList.remove('pl-drop-target');
@@ -236,17 +238,20 @@ export function attachFiles(app) {
     if (files.length > 1) app.say(`${files.length} files were dropped; opening the first, ${JSON.stringify(files[0].name)}.`);
     app.openFile(files[0]);
   }
-  wrap.addEventListener('dragenter', onEnter);
-  wrap.addEventListener('dragover', onOver);
-  wrap.addEventListener('dragleave', onLeave);
-  wrap.addEventListener('drop', onDrop);
+  // The whole of Pathlab takes the drop, so a file that misses the grid opens too instead of
+  // the browser leaving the page for it; the grid shows where to drop.
+  const zone = app.root;
+  zone.addEventListener('dragenter', onEnter);
+  zone.addEventListener('dragover', onOver);
+  zone.addEventListener('dragleave', onLeave);
+  zone.addEventListener('drop', onDrop);
 
   return {
     destroy() {
-      wrap.removeEventListener('dragenter', onEnter);
-      wrap.removeEventListener('dragover', onOver);
-      wrap.removeEventListener('dragleave', onLeave);
-      wrap.removeEventListener('drop', onDrop);
+      zone.removeEventListener('dragenter', onEnter);
+      zone.removeEventListener('dragover', onOver);
+      zone.removeEventListener('dragleave', onLeave);
+      zone.removeEventListener('drop', onDrop);
     },
   };
 }
