@@ -3,9 +3,11 @@
 // Nothing here touches the DOM: readConfig returns the settings to use and the messages to
 // show, and the caller shows them as text.
 
+import { decodeGrid } from './share.js';
+
 /** Every key the page understands, in the order they are checked. */
 export const KEYS = [
-  'map', 'algo', 'heuristic', 'diagonal', 'costs', 'weight',
+  'map', 'grid', 'algo', 'heuristic', 'diagonal', 'costs', 'weight',
   'lookahead', 'sensor', 'cluster', 'hand',
   'start', 'goal', 'step', 'autoplay', 'speed', 'embed',
 ];
@@ -36,6 +38,7 @@ export const MAX_WEIGHT = 100;
 /** Defaults; `null` means "from the map preset, else the core's default". */
 export const DEFAULTS = Object.freeze({
   map: null,
+  grid: null,
   algo: 'astar',
   heuristic: null,
   diagonal: null,
@@ -101,6 +104,8 @@ export function isRelativeMapPath(value) {
  * Checks a raw configuration. `known` holds the names the core accepts for `algo`,
  * `heuristic`, `diagonal` and `costs`. Returns `{ config, messages }`: every invalid value is
  * replaced by its default and explained in one message that starts with the parameter name.
+ * `config.given` lists the keys the raw configuration gave a value for (valid or not).
+ * `grid` (a share link's map, see share.js) becomes `{ width, height, cells }`.
  */
 export function readConfig(raw, known) {
   const config = { ...DEFAULTS };
@@ -121,6 +126,19 @@ export function readConfig(raw, known) {
       config.map = map;
     } else {
       say('map', `${quote(map)} is neither a preset name nor a relative path to a .map or .txt file; showing the default map.`);
+    }
+  }
+
+  if (has('grid')) {
+    try {
+      config.grid = decodeGrid(text(given.grid));
+    } catch (e) {
+      const instead = config.map === null ? 'the default map' : 'the map named by "map"';
+      say('grid', `the map in the link cannot be read: ${e.message}. Showing ${instead} instead.`);
+    }
+    if (config.grid && config.map !== null) {
+      say('map', `${quote(config.map)} was ignored, because "grid" gives the map itself.`);
+      config.map = null;
     }
   }
 
@@ -205,6 +223,7 @@ export function readConfig(raw, known) {
     }
   }
 
+  config.given = KEYS.filter(has);
   return { config, messages };
 }
 

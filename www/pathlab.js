@@ -9,6 +9,9 @@ import { loadPresets, fetchMap, detectFormat } from './maps.js';
 import { Painter, LEGEND, OVERLAY_STYLE } from './paint.js';
 import { attachEditing } from './edit.js';
 import { el, options } from './dom.js';
+import { attachEditor } from './editor.js';
+import { attachFiles } from './files.js';
+import { attachPersistence } from './persist.js';
 
 let wasmReady = null;
 
@@ -125,6 +128,10 @@ class App {
     this.build();
     this.painter = new Painter(this.canvas);
     this.detachEditing = attachEditing(this);
+    // Map editor, files, and saving and sharing: each adds its controls to the panel.
+    this.editor = attachEditor(this);
+    this.files = attachFiles(this);
+    this.persistence = attachPersistence(this);
   }
 
   // ---- DOM -------------------------------------------------------------------------------
@@ -277,14 +284,14 @@ class App {
         ...Object.values(ui.extras),
         ui.note,
       ),
-      el(
+      (ui.editSection = el(
         'section',
         { class: 'pl-section' },
         el('h2', { text: 'Edit' }),
         el('label', { class: 'pl-field' }, el('span', { text: 'Brush' }), ui.brush),
         el('p', { class: 'pl-hint', text: 'Drag on the grid to paint; start on a painted cell to erase. Drag S or G to move them.' }),
         ui.clear,
-      ),
+      )),
       el('section', { class: 'pl-section' }, el('h2', { text: 'Cell' }), ui.cellInfo),
       el('section', { class: 'pl-section' }, el('h2', { text: 'Last step' }), ui.narration, ui.overlay),
       el('section', { class: 'pl-section' }, el('h2', { text: 'Legend' }), legend),
@@ -345,6 +352,7 @@ class App {
         return;
       }
       this.narrate('Cleared every wall and terrain cost.');
+      this.mapChanged('clear');
       this.touch();
     });
     this.onKey = (event) => this.key(event);
@@ -370,8 +378,9 @@ class App {
       Object.fromEntries(this.presets.map((p) => [p.name, p.title ?? p.name])),
     );
     const fallback = this.presets[0]?.name;
-    let loaded = false;
-    if (config.map !== null) {
+    // A map from a share link (grid=), or else the one saved in this browser (persist.js).
+    let loaded = this.persistence.restore(config);
+    if (!loaded && config.map !== null) {
       try {
         await this.loadNamed(config.map);
         loaded = true;
@@ -424,6 +433,7 @@ class App {
     this.touch();
     if (config.autoplay && !this.finished()) this.setPlaying(true);
     this.frame = requestAnimationFrame((t) => this.tick(t));
+    this.persistence.start();
   }
 
   /** Loads a preset or a relative path; throws with a message and keeps the current map. */
@@ -459,6 +469,7 @@ class App {
     this.syncSettings();
     this.layout();
     this.touch();
+    this.mapChanged('load');
   }
 
   showMap(label) {
@@ -490,8 +501,8 @@ class App {
     }
   }
 
-  async openFile() {
-    const file = this.ui.file.files?.[0];
+  /** Opens a map file: the one chosen in the file picker, or `file` (dropped on the grid). */
+  async openFile(file = this.ui.file.files?.[0]) {
     if (!file) return;
     this.setPlaying(false);
     try {
@@ -608,6 +619,7 @@ class App {
   }
 
   edited(what) {
+    this.mapChanged(what);
     if (what === 'start' || what === 'goal') {
       this.narrate(`Moved the ${what}; the search re-ran to step ${this.lab.steps}.`);
       this.changed();
@@ -629,6 +641,11 @@ class App {
 
   refused(text) {
     this.say(text);
+  }
+
+  /** Tells the editor modules that the map changed (`what`: paint, erase, start, goal, clear, load, ...). */
+  mapChanged(what) {
+    this.root.dispatchEvent(new CustomEvent('pathlab-edit', { detail: { what } }));
   }
 
   // ---- messages and narration ------------------------------------------------------------------
@@ -920,6 +937,7 @@ class App {
   destroy() {
     cancelAnimationFrame(this.frame);
     this.detachEditing();
+    for (const part of [this.editor, this.files, this.persistence]) part.destroy();
     this.resizeObserver.disconnect();
     window.removeEventListener('resize', this.onWindowResize);
     this.root.removeEventListener('keydown', this.onKey);

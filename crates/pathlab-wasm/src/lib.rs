@@ -6,6 +6,7 @@
 //! Every fallible call returns a `JsError` whose message names the problem; none panics.
 
 use pathlab_core::formats::{course, movingai};
+use pathlab_core::generate::{generate, Generator};
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::{self, Algorithm, EventLog, Hand, SearchConfig, StepEvent, Stepper};
@@ -786,6 +787,34 @@ impl Lab {
                 .collect(),
         };
         serde_wasm_bindgen::to_value(&step).map_err(err)
+    }
+}
+
+// ---- the map editor: generators and whole-grid loads (www/editor.js, persist.js, share.js) ----
+
+#[wasm_bindgen]
+impl Lab {
+    /// Replaces the map with a generated one of the current size: `kind` is `maze`, `random`
+    /// or `rooms`; `density` (0 to 1) is the wall density of `random`. The same seed gives the
+    /// same map. Start and goal move to the generator's suggestion; the settings stay. On
+    /// error the current map is kept.
+    pub fn generate(&mut self, kind: &str, seed: u32, density: f64) -> Result<(), JsError> {
+        let kind: Generator = parse(kind)?;
+        let grid = self.search.grid();
+        let map = generate(kind, grid.width(), grid.height(), u64::from(seed), density).map_err(err)?;
+        self.replace(map.grid, map.start, map.goal)
+    }
+
+    /// Replaces the map with `width` x `height` row-major cell values (0 wall, 1 ground, more
+    /// is terrain). Start and goal go to their default places, or the nearest open cells;
+    /// move them afterwards with `setStart` / `setGoal`. On error the current map is kept.
+    #[wasm_bindgen(js_name = loadCells)]
+    pub fn load_cells(&mut self, width: u32, height: u32, cells: &[u8]) -> Result<(), JsError> {
+        let grid = Grid::from_cells(width as usize, height as usize, cells.to_vec()).map_err(err)?;
+        let (start, goal) = default_ends(&grid);
+        let start = nearest_open(&grid, start).ok_or_else(|| err("the map has no open cell"))?;
+        let goal = nearest_open(&grid, goal).ok_or_else(|| err("the map has no open cell"))?;
+        self.replace(grid, start, goal)
     }
 }
 
