@@ -28,6 +28,7 @@ pub mod dfs;
 pub mod dijkstra;
 mod engine;
 pub mod greedy;
+pub mod hpa;
 pub mod ida;
 pub mod jps;
 pub mod jps_plus;
@@ -98,7 +99,7 @@ impl Algorithm {
     /// True for the algorithms this build can run (the others are refused with a message).
     pub const fn is_available(self) -> bool {
         matches!(self, Self::Bfs | Self::Dfs | Self::Dijkstra | Self::Greedy | Self::AStar | Self::BiAStar | Self::Ida
-            | Self::Theta | Self::LazyTheta | Self::AStarSmoothed | Self::Jps | Self::JpsPlus)
+            | Self::Theta | Self::LazyTheta | Self::AStarSmoothed | Self::Jps | Self::JpsPlus | Self::Hpa)
     }
 
     /// True for the searches that repair their answer after walls change instead of
