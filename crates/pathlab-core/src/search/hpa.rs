@@ -41,9 +41,14 @@
 //! The start and goal join the graph for the query: the start with an edge to every transition
 //! of its component (costs by Dijkstra inside its cluster, forward), the goal with an edge from
 //! every transition of its component (by Dijkstra backward from the goal, as moves pay for the
-//! cell they enter). An end that is itself a transition is that node. Start and goal in one
-//! component of one cluster are also joined directly, by the cheapest path inside the cluster,
-//! so the abstract search compares that path with every route out and back in.
+//! cell they enter). An end that is itself a transition is that node.
+//!
+//! **Close ends.** Start and goal in one cluster are also joined directly, by the cheapest path
+//! inside the cluster (when there is one), so the abstract search weighs that path against
+//! every route out and back in. Pathlab does the same when their clusters are neighbours
+//! (side by side or corner to corner), searching the rectangle that covers both: otherwise two
+//! cells a step apart across a border would be sent round through the nearest transitions,
+//! which on the MovingAI maps can cost well over 1.5 times the optimum.
 //!
 //! # Stepping
 //!
@@ -52,7 +57,8 @@
 //!   ties go to the higher g, then to the node opened first. Closed nodes are never reopened.
 //! - The step that takes the goal off the open list fixes the **abstract path** (returning
 //!   [`StepEvent::Expanded`] at the goal, without counting an expansion).
-//! - Then one step per abstract edge **refines** it into grid moves: an edge inside a cluster
+//! - Then one step per abstract edge **refines** it into grid moves: the direct edge by A*
+//!   restricted to the rectangle it was found in, another edge inside a cluster
 //!   by A* restricted to that cluster (with the tightest admissible estimate for the diagonal
 //!   rule, so each leg is as cheap as its edge says), an edge between clusters by its single
 //!   move. The step that refines the last edge returns [`StepEvent::Found`]. With start and
@@ -318,12 +324,9 @@ impl Graph {
     fn build(grid: &Grid, config: &SearchConfig, local: &mut Local) -> Self {
         let clock = Clock::start();
         let layout = Layout::new(grid, config.cluster as usize);
-        let rule = config.diagonal;
-        let costs = config.costs;
-        let comp = components(grid, &layout, rule);
         let mut graph = Self {
             layout,
-            comp,
+            comp: components(grid, &layout, config.diagonal),
             node_of: vec![NONE; grid.len()],
             cells: Vec::new(),
             first: Vec::new(),
@@ -336,6 +339,21 @@ impl Graph {
             settled: 0,
             time: None,
         };
+        let mut raw = graph.entrances(grid, config.diagonal, config.costs);
+        graph.inter = raw.len();
+        let settled_before = local.settled;
+        graph.join_inside_clusters(grid, config, local, &mut raw);
+        graph.settled = local.settled - settled_before;
+        graph.intra = raw.len() - graph.inter;
+        graph.pack(raw);
+        graph.time = clock.elapsed();
+        graph
+    }
+
+    /// Makes the transition pairs (runs, then `always` diagonals between walls) and returns
+    /// their edges both ways: (from, to, cost).
+    fn entrances(&mut self, grid: &Grid, rule: Diagonal, costs: Costs) -> Vec<(u32, u32, f64)> {
+        let layout = self.layout;
         let mut raw: Vec<(u32, u32, f64)> = Vec::new();
         let mut joined: HashSet<(u32, u32)> = HashSet::new();
         let track = rule.allows(false, false);
@@ -356,8 +374,8 @@ impl Graph {
                 let x = (cx + 1) * side - 1;
                 let rows = cy * side..((cy + 1) * side).min(layout.height);
                 for at in runs(rows, |y| grid.is_passable(Point::new(x, y)) && grid.is_passable(Point::new(x + 1, y))) {
-                    graph.runs += usize::from(at.1);
-                    pair(&mut graph, &mut joined, Point::new(x, at.0), Point::new(x + 1, at.0));
+                    self.runs += usize::from(at.1);
+                    pair(self, &mut joined, Point::new(x, at.0), Point::new(x + 1, at.0));
                 }
             }
         }
@@ -366,54 +384,57 @@ impl Graph {
             for cx in 0..layout.across {
                 let columns = cx * side..((cx + 1) * side).min(layout.width);
                 for at in runs(columns, |x| grid.is_passable(Point::new(x, y)) && grid.is_passable(Point::new(x, y + 1))) {
-                    graph.runs += usize::from(at.1);
-                    pair(&mut graph, &mut joined, Point::new(at.0, y), Point::new(at.0, y + 1));
+                    self.runs += usize::from(at.1);
+                    pair(self, &mut joined, Point::new(at.0, y), Point::new(at.0, y + 1));
                 }
             }
+        }
+        if !track {
+            return raw;
         }
         // Diagonals squeezed between two walls (only `always` allows them): each unordered move
         // once, as a move down from its upper cell.
-        if track {
-            for y in 0..layout.height.saturating_sub(1) {
-                for x in 0..layout.width {
-                    let u = Point::new(x, y);
-                    if !grid.is_passable(u) {
+        for y in 0..layout.height.saturating_sub(1) {
+            for x in 0..layout.width {
+                let u = Point::new(x, y);
+                if !grid.is_passable(u) {
+                    continue;
+                }
+                for v in [x.checked_sub(1), Some(x + 1)].into_iter().flatten().map(|vx| Point::new(vx, y + 1)) {
+                    let walled = !grid.is_passable(Point::new(v.x, y)) && !grid.is_passable(Point::new(x, y + 1));
+                    if !walled || layout.cluster_of(u) == layout.cluster_of(v) || !grid.is_legal_move(u, v, rule) {
                         continue;
                     }
-                    for v in [x.checked_sub(1), Some(x + 1)].into_iter().flatten().map(|vx| Point::new(vx, y + 1)) {
-                        let walled = !grid.is_passable(Point::new(v.x, y)) && !grid.is_passable(Point::new(x, y + 1));
-                        if !walled || layout.cluster_of(u) == layout.cluster_of(v) || !grid.is_legal_move(u, v, rule) {
-                            continue;
-                        }
-                        let (ca, cb) = (graph.comp[grid.index(u)], graph.comp[grid.index(v)]);
-                        if !joined.contains(&(ca.min(cb), ca.max(cb))) {
-                            graph.diagonal_entrances += 1;
-                            pair(&mut graph, &mut joined, u, v);
-                        }
+                    let (ca, cb) = (self.comp[grid.index(u)], self.comp[grid.index(v)]);
+                    if !joined.contains(&(ca.min(cb), ca.max(cb))) {
+                        self.diagonal_entrances += 1;
+                        pair(self, &mut joined, u, v);
                     }
                 }
             }
         }
-        graph.inter = raw.len();
-        // Inside each cluster: the cheapest path from every transition to every other one of
-        // its component.
+        raw
+    }
+
+    /// Adds to `raw` the cheapest path inside each cluster from every transition to every
+    /// other one of its component.
+    fn join_inside_clusters(&self, grid: &Grid, config: &SearchConfig, local: &mut Local, raw: &mut Vec<(u32, u32, f64)>) {
+        let layout = self.layout;
         let mut by_cluster: Vec<Vec<u32>> = vec![Vec::new(); layout.count()];
-        for (n, &cell) in graph.cells.iter().enumerate() {
+        for (n, &cell) in self.cells.iter().enumerate() {
             by_cluster[layout.cluster_of(grid.point_at(cell as usize))].push(n as u32);
         }
-        let settled_before = local.settled;
+        let comp_of = |n: u32| self.comp[self.cells[n as usize] as usize];
         for (cluster, nodes) in by_cluster.iter().enumerate() {
             let rect = layout.rect(cluster);
             for &t in nodes {
-                let t_comp = graph.comp[graph.cells[t as usize] as usize];
-                let mut left = nodes.iter().filter(|&&m| m != t && graph.comp[graph.cells[m as usize] as usize] == t_comp).count();
+                let mut left = nodes.iter().filter(|&&m| m != t && comp_of(m) == comp_of(t)).count();
                 if left == 0 {
                     continue;
                 }
-                let from = grid.point_at(graph.cells[t as usize] as usize);
-                let node_of = &graph.node_of;
-                local.search(grid, rule, costs, rect, from, true, None, |p, d| {
-                    let m = node_of[grid.index(p)];
+                let from = grid.point_at(self.cells[t as usize] as usize);
+                local.search(grid, config.diagonal, config.costs, rect, from, true, None, |p, d| {
+                    let m = self.node_of[grid.index(p)];
                     if m != NONE && m != t {
                         raw.push((t, m, d));
                         left -= 1;
@@ -422,27 +443,26 @@ impl Graph {
                 });
             }
         }
-        graph.settled = local.settled - settled_before;
-        graph.intra = raw.len() - graph.inter;
+    }
+
+    /// Stores the edges by node (and the pairs joined, for the overlay).
+    fn pack(&mut self, mut raw: Vec<(u32, u32, f64)>) {
         raw.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)).then(a.2.total_cmp(&b.2)));
         raw.dedup_by(|later, kept| (later.0, later.1) == (kept.0, kept.1));
-        let n = graph.cells.len();
-        graph.first = vec![0; n + 1];
+        let n = self.cells.len();
+        self.first = vec![0; n + 1];
         for &(from, _, _) in &raw {
-            graph.first[from as usize + 1] += 1;
+            self.first[from as usize + 1] += 1;
         }
         for k in 0..n {
-            graph.first[k + 1] += graph.first[k];
+            self.first[k + 1] += self.first[k];
         }
-        graph.edges = raw.iter().map(|&(_, to, cost)| (to, cost)).collect();
-        let cell = |n: u32| graph.cells[n as usize];
-        let mut lines: Vec<(u32, u32)> =
-            raw.iter().map(|&(a, b, _)| (cell(a).min(cell(b)), cell(a).max(cell(b)))).collect();
+        self.edges = raw.iter().map(|&(_, to, cost)| (to, cost)).collect();
+        let cell = |n: u32| self.cells[n as usize];
+        let mut lines: Vec<(u32, u32)> = raw.iter().map(|&(a, b, _)| (cell(a).min(cell(b)), cell(a).max(cell(b)))).collect();
         lines.sort_unstable();
         lines.dedup();
-        graph.lines = lines;
-        graph.time = clock.elapsed();
-        graph
+        self.lines = lines;
     }
 
     /// The transition node at `p`, made if needed.
@@ -567,6 +587,11 @@ struct Query {
     start_out: Vec<(u32, f64)>,
     /// The edges into a temporary goal: (from, cost).
     into_goal: Vec<(u32, f64)>,
+    /// The direct edge's cost (infinite when none) and the cells its path may use: the
+    /// start's cluster when the goal is in it too, the rectangle covering both clusters when
+    /// they are neighbours.
+    direct: f64,
+    region: Option<Rect>,
     /// `to_goal[n]`: the cost of node `n`'s edge to a temporary goal (infinite when none).
     to_goal: Vec<f64>,
 }
@@ -586,11 +611,32 @@ impl Query {
                 id => id,
             }
         };
-        let mut query = Self { s, g, start_out: Vec::new(), into_goal: Vec::new(), to_goal: vec![f64::INFINITY; n as usize + 2] };
+        let mut query = Self {
+            s,
+            g,
+            start_out: Vec::new(),
+            into_goal: Vec::new(),
+            direct: f64::INFINITY,
+            region: None,
+            to_goal: vec![f64::INFINITY; n as usize + 2],
+        };
         if goal == start {
             return query;
         }
         let (rule, costs, layout) = (config.diagonal, config.costs, &graph.layout);
+        let (a, b) = (layout.rect(layout.cluster_of(start)), layout.rect(layout.cluster_of(goal)));
+        let (dx, dy) = ((a.x0 / layout.side).abs_diff(b.x0 / layout.side), (a.y0 / layout.side).abs_diff(b.y0 / layout.side));
+        if dx <= 1 && dy <= 1 {
+            let region = Rect { x0: a.x0.min(b.x0), y0: a.y0.min(b.y0), x1: a.x1.max(b.x1), y1: a.y1.max(b.y1) };
+            let direct = &mut query.direct;
+            local.search(grid, rule, costs, region, start, true, Some(goal), |p, d| {
+                if p == goal {
+                    *direct = d;
+                }
+                p != goal
+            });
+            query.region = Some(region);
+        }
         if s == n {
             let rect = layout.rect(layout.cluster_of(start));
             let out = &mut query.start_out;
@@ -598,8 +644,6 @@ impl Query {
                 let m = graph.node_of[grid.index(p)];
                 if m != NONE {
                     out.push((m, d));
-                } else if p == goal {
-                    out.push((g, d));
                 }
                 true
             });
@@ -623,7 +667,7 @@ impl Query {
 
     /// Abstract edges made for this query.
     fn edges(&self) -> usize {
-        self.start_out.len() + self.into_goal.len()
+        self.start_out.len() + self.into_goal.len() + usize::from(self.direct.is_finite())
     }
 }
 
@@ -635,13 +679,13 @@ impl Query {
 /// use pathlab_core::heuristic::Heuristic;
 /// use pathlab_core::search::hpa::Hpa;
 /// use pathlab_core::search::{Algorithm, SearchConfig, Status};
-/// // Four clusters of 4x4; each border has one entrance, in its middle.
+/// // Three clusters of 4x4 in a row; each border has one entrance, in its middle (row 1).
 /// let config = SearchConfig::new(Algorithm::Hpa).cluster(4).diagonal(Diagonal::Never).heuristic(Heuristic::Manhattan);
-/// let mut s = Hpa::new(Grid::new(8, 8).unwrap(), Point::new(0, 0), Point::new(7, 0), config).unwrap();
-/// assert_eq!((s.clusters(), s.abstract_nodes()), (4, 8));
+/// let mut s = Hpa::new(Grid::new(12, 4).unwrap(), Point::new(0, 0), Point::new(11, 0), config).unwrap();
+/// assert_eq!((s.clusters(), s.abstract_nodes()), (3, 4));
 /// assert_eq!(s.run(), Status::Found);
-/// // Through the transition pair (3,1)-(4,1): 4 + 1 + 4 moves, not the straight 7.
-/// assert_eq!(s.cost(), Some(9.0));
+/// // Down to row 1 and back up: 13 moves, not the straight 11.
+/// assert_eq!(s.cost(), Some(13.0));
 /// ```
 #[derive(Clone, Debug)]
 pub struct Hpa {
@@ -882,6 +926,9 @@ impl Hpa {
         edges.extend_from_slice(self.graph.out(node));
         if node == self.query.s {
             edges.extend_from_slice(&self.query.start_out);
+            if self.query.direct.is_finite() {
+                edges.push((self.query.g, self.query.direct));
+            }
         }
         let to_goal = self.query.to_goal[node as usize];
         if to_goal.is_finite() {
@@ -924,8 +971,15 @@ impl Hpa {
         let (from, to) = (self.node_cell(a), self.node_cell(b));
         let (pa, pb) = (self.grid.point_at(from as usize), self.grid.point_at(to as usize));
         let layout = self.graph.layout;
-        let leg = if layout.cluster_of(pa) == layout.cluster_of(pb) {
-            let rect = layout.rect(layout.cluster_of(pa));
+        let direct = (a, b) == (self.query.s, self.query.g) && self.query.direct.is_finite();
+        let region = if direct {
+            self.query.region
+        } else if layout.cluster_of(pa) == layout.cluster_of(pb) {
+            Some(layout.rect(layout.cluster_of(pa)))
+        } else {
+            None
+        };
+        let leg = if let Some(rect) = region {
             let mut reached = false;
             let (grid, config) = (&self.grid, self.config);
             self.local.search(grid, config.diagonal, config.costs, rect, pa, true, Some(pb), |p, _| {
@@ -1034,6 +1088,9 @@ impl Hpa {
             out.extend(self.graph.out(n).iter().map(|&(m, c)| (at(n), at(m), c)));
         }
         out.extend(self.query.start_out.iter().map(|&(m, c)| (self.start, at(m), c)));
+        if self.query.direct.is_finite() {
+            out.push((self.start, self.goal, self.query.direct));
+        }
         out.extend(self.query.into_goal.iter().map(|&(m, c)| (at(m), self.goal, c)));
         out
     }
@@ -1092,6 +1149,9 @@ impl Hpa {
         let g = self.node_cell(self.query.g);
         let mut extra: Vec<(u32, u32)> = self.query.start_out.iter().map(|&(m, _)| self.node_cell(m)).map(|b| (s.min(b), s.max(b))).collect();
         extra.extend(self.query.into_goal.iter().map(|&(m, _)| self.node_cell(m)).map(|a| (a.min(g), a.max(g))));
+        if self.query.direct.is_finite() {
+            extra.push((s.min(g), s.max(g)));
+        }
         extra.sort_unstable();
         extra.dedup();
         let joined = self.graph.lines.len() + extra.len();
