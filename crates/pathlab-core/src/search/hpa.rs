@@ -70,10 +70,13 @@
 //!
 //! # What the page sees
 //!
-//! - [`states`](Hpa::states): `Open`, `Closed` and `Current` on the cells of abstract nodes,
-//!   `Path` on the refined path so far; [`g_values`](Hpa::g_values) and
-//!   [`parents`](Hpa::parents) on the cells of abstract nodes (a parent is the previous
-//!   abstract node's cell, usually not a neighbour).
+//! - [`states`](Stepper::states): `Open`, `Closed` and `Current` on the cells of abstract nodes,
+//!   `Path` on the refined path so far; [`g_values`](Stepper::g_values) and
+//!   [`parents`](Stepper::parents) on the cells of abstract nodes (a parent is the previous
+//!   abstract node's cell, usually not a neighbour). As the path is refined, each of its cells
+//!   takes its cost along the refined path and the previous path cell as parent.
+//! - Linking the ends searches only until every transition of the end's component is settled;
+//!   the build's searches stop the same way.
 //! - The overlay: a [`BoxKind::Cluster`] box per cluster, a [`MarkKind::Entrance`] mark per
 //!   transition cell, a [`LineKind::Abstract`] line per pair of joined nodes (left out, with a
 //!   note, above [`MAX_EDGE_LINES`]), [`LineKind::AbstractPath`] lines along the abstract path
@@ -302,6 +305,9 @@ struct Graph {
     node_of: Vec<u32>,
     /// Each node's cell (row-major index).
     cells: Vec<u32>,
+    /// Cluster `c`'s transitions are `by_cluster[cluster_first[c]..cluster_first[c + 1]]`.
+    cluster_first: Vec<u32>,
+    by_cluster: Vec<u32>,
     /// Node `n`'s edges are `edges[first[n]..first[n + 1]]`: (to, cost).
     first: Vec<u32>,
     edges: Vec<(u32, f64)>,
@@ -329,6 +335,8 @@ impl Graph {
             comp: components(grid, &layout, config.diagonal),
             node_of: vec![NONE; grid.len()],
             cells: Vec::new(),
+            cluster_first: Vec::new(),
+            by_cluster: Vec::new(),
             first: Vec::new(),
             edges: Vec::new(),
             lines: Vec::new(),
@@ -341,6 +349,7 @@ impl Graph {
         };
         let mut raw = graph.entrances(grid, config.diagonal, config.costs);
         graph.inter = raw.len();
+        graph.group_by_cluster(grid);
         let settled_before = local.settled;
         graph.join_inside_clusters(grid, config, local, &mut raw);
         graph.settled = local.settled - settled_before;
@@ -420,13 +429,10 @@ impl Graph {
     /// other one of its component.
     fn join_inside_clusters(&self, grid: &Grid, config: &SearchConfig, local: &mut Local, raw: &mut Vec<(u32, u32, f64)>) {
         let layout = self.layout;
-        let mut by_cluster: Vec<Vec<u32>> = vec![Vec::new(); layout.count()];
-        for (n, &cell) in self.cells.iter().enumerate() {
-            by_cluster[layout.cluster_of(grid.point_at(cell as usize))].push(n as u32);
-        }
         let comp_of = |n: u32| self.comp[self.cells[n as usize] as usize];
-        for (cluster, nodes) in by_cluster.iter().enumerate() {
+        for cluster in 0..layout.count() {
             let rect = layout.rect(cluster);
+            let nodes = self.in_cluster(cluster);
             for &t in nodes {
                 let mut left = nodes.iter().filter(|&&m| m != t && comp_of(m) == comp_of(t)).count();
                 if left == 0 {
@@ -443,6 +449,37 @@ impl Graph {
                 });
             }
         }
+    }
+
+    /// Lists the transitions of each cluster (counting sort by cluster).
+    fn group_by_cluster(&mut self, grid: &Grid) {
+        let layout = self.layout;
+        let cluster = |cell: u32| layout.cluster_of(grid.point_at(cell as usize));
+        self.cluster_first = vec![0; layout.count() + 1];
+        for &cell in &self.cells {
+            self.cluster_first[cluster(cell) + 1] += 1;
+        }
+        for c in 0..layout.count() {
+            self.cluster_first[c + 1] += self.cluster_first[c];
+        }
+        let mut next = self.cluster_first.clone();
+        self.by_cluster = vec![0; self.cells.len()];
+        for (n, &cell) in self.cells.iter().enumerate() {
+            let c = cluster(cell);
+            self.by_cluster[next[c] as usize] = n as u32;
+            next[c] += 1;
+        }
+    }
+
+    /// The transitions of a cluster, in the order they were made.
+    fn in_cluster(&self, cluster: usize) -> &[u32] {
+        &self.by_cluster[self.cluster_first[cluster] as usize..self.cluster_first[cluster + 1] as usize]
+    }
+
+    /// How many transitions of the cluster holding `p` share its component.
+    fn sharing_component(&self, grid: &Grid, p: Point) -> usize {
+        let comp = self.comp[grid.index(p)];
+        self.in_cluster(self.layout.cluster_of(p)).iter().filter(|&&n| self.comp[self.cells[n as usize] as usize] == comp).count()
     }
 
     /// Stores the edges by node (and the pairs joined, for the overlay).
@@ -626,7 +663,9 @@ impl Query {
         let (rule, costs, layout) = (config.diagonal, config.costs, &graph.layout);
         let (a, b) = (layout.rect(layout.cluster_of(start)), layout.rect(layout.cluster_of(goal)));
         let (dx, dy) = ((a.x0 / layout.side).abs_diff(b.x0 / layout.side), (a.y0 / layout.side).abs_diff(b.y0 / layout.side));
-        if dx <= 1 && dy <= 1 {
+        // In one cluster but different components, no path stays inside it.
+        let apart = a == b && graph.comp[grid.index(start)] != graph.comp[grid.index(goal)];
+        if dx <= 1 && dy <= 1 && !apart {
             let region = Rect { x0: a.x0.min(b.x0), y0: a.y0.min(b.y0), x1: a.x1.max(b.x1), y1: a.y1.max(b.y1) };
             let direct = &mut query.direct;
             local.search(grid, rule, costs, region, start, true, Some(goal), |p, d| {
@@ -637,26 +676,31 @@ impl Query {
             });
             query.region = Some(region);
         }
-        if s == n {
+        // Each search stops once it has settled every transition of the end's component.
+        let mut left = graph.sharing_component(grid, start);
+        if s == n && left > 0 {
             let rect = layout.rect(layout.cluster_of(start));
             let out = &mut query.start_out;
             local.search(grid, rule, costs, rect, start, true, None, |p, d| {
                 let m = graph.node_of[grid.index(p)];
                 if m != NONE {
                     out.push((m, d));
+                    left -= 1;
                 }
-                true
+                left > 0
             });
         }
-        if g == n + 1 {
+        let mut left = graph.sharing_component(grid, goal);
+        if g == n + 1 && left > 0 {
             let rect = layout.rect(layout.cluster_of(goal));
             let into = &mut query.into_goal;
             local.search(grid, rule, costs, rect, goal, false, None, |p, d| {
                 let m = graph.node_of[grid.index(p)];
                 if m != NONE {
                     into.push((m, d));
+                    left -= 1;
                 }
-                true
+                left > 0
             });
             for &(m, d) in &query.into_goal {
                 query.to_goal[m as usize] = d;
