@@ -29,6 +29,7 @@ pub mod dijkstra;
 pub mod dstar_lite;
 mod engine;
 pub mod greedy;
+pub mod hpa;
 pub mod ida;
 pub(crate) mod incremental;
 pub mod jps;
@@ -102,7 +103,8 @@ impl Algorithm {
     /// True for the algorithms this build can run (the others are refused with a message).
     pub const fn is_available(self) -> bool {
         matches!(self, Self::Bfs | Self::Dfs | Self::Dijkstra | Self::Greedy | Self::AStar | Self::BiAStar | Self::Ida
-            | Self::Theta | Self::LazyTheta | Self::AStarSmoothed | Self::Jps | Self::JpsPlus | Self::Lpa | Self::DStarLite)
+            | Self::Theta | Self::LazyTheta | Self::AStarSmoothed | Self::Jps | Self::JpsPlus | Self::Lpa | Self::DStarLite
+            | Self::Hpa)
     }
 
     /// True for the searches that repair their answer after walls change instead of

@@ -180,7 +180,8 @@ pub fn build(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Res
         Algorithm::JpsPlus => Ok(Box::new(super::jps_plus::JpsPlus::new(grid, start, goal, config)?)),
         Algorithm::Lpa => Ok(Box::new(super::lpa::Lpa::new(grid, start, goal, config)?)),
         Algorithm::DStarLite => Ok(Box::new(super::dstar_lite::DStarLite::new(grid, start, goal, config)?)),
-        Algorithm::Lrta | Algorithm::Rta | Algorithm::CrashTurn | Algorithm::Hpa => {
+        Algorithm::Hpa => Ok(Box::new(super::hpa::Hpa::new(grid, start, goal, config)?)),
+        Algorithm::Lrta | Algorithm::Rta | Algorithm::CrashTurn => {
             Err(SearchError::Unsupported(format!("{} is not available yet", config.algorithm)))
         }
     }
