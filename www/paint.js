@@ -47,7 +47,7 @@ export const OVERLAY_STYLE = {
     stack: { color: '#2f3542', shape: 'dot', label: 'on the recursion stack' },
     agent: { color: '#d55e00', shape: 'agent', label: 'the agent' },
     entrance: { color: '#0072b2', shape: 'diamond', small: true, label: 'cluster entrance' },
-    inconsistent: { color: '#cc79a7', shape: 'ring', label: 'g ≠ rhs: to be repaired' },
+    inconsistent: { color: '#cc79a7', shape: 'ring', small: true, label: 'g ≠ rhs: to be repaired' },
     discovered: { color: '#d55e00', shape: 'cross', label: 'wall the agent just saw' },
     revisited: { color: '#2f3542', shape: 'dot', label: 'stood on more than once' },
   },

@@ -624,11 +624,10 @@ class App {
       this.narrate(`Moved the ${what}; the search re-ran to step ${this.lab.steps}.`);
       this.changed();
     } else if (this.settings?.incremental) {
-      const repair = this.lab.repair();
-      const done = this.finished();
-      let text = `${what === 'erase' ? 'Erased' : 'Painted'} cells; the search kept its ${this.lab.steps} steps and repairs instead of starting over.`;
-      if (repair && done && this.settings.algo === 'lpa') {
-        text += ` The repair re-expanded ${repair.re_expanded} cells; a fresh A* expands ${repair.fresh_expanded}.`;
+      const painted = what === 'erase' ? 'Erased' : 'Painted';
+      let text = `${painted} cells; the search keeps its ${this.lab.steps} steps and repairs instead of starting over.`;
+      if (this.settings.algo === 'lpa' && !this.finished()) {
+        text += ' Step to watch the repair (ringed cells are inconsistent), or run to the end.';
       } else if (this.settings.algo === 'dstar-lite' && this.settings.sensor > 0) {
         text += ` The agent learns of the change when it comes within ${this.settings.sensor} cells.`;
       }
@@ -705,6 +704,9 @@ class App {
     const agent = status === 'found' && this.settings?.has_agent ? this.lab.agent() : null;
     if (agent) {
       this.narrate(`The agent reached the goal after ${agent.moves} moves, walking a cost of ${formatCost(agent.travelled)} (${agent.revisits} moves back onto cells it had left).`);
+    } else if (status === 'found' && this.settings?.incremental && this.lab.repair()) {
+      const r = this.lab.repair();
+      this.narrate(`Repaired: path cost ${formatCost(this.lab.cost)}. The repair after the last edit expanded ${r.re_expanded} cells; a fresh A* on the edited map expands ${r.fresh_expanded}.`);
     } else if (status === 'found') {
       this.narrate(`Found a path of cost ${formatCost(this.lab.cost)} after ${this.lab.expanded} expansions.`);
     } else if (status === 'no-path' && this.lab.gaveUp()) {

@@ -382,7 +382,8 @@ impl Lab {
 
     /// Re-runs after an edit to where the search stood: the same step, or the end if it had
     /// finished. `edit` returns whether anything changed. An incremental search keeps its
-    /// steps instead; one that had finished repairs to the end at once.
+    /// steps instead, and its next steps are the repair (so a whole brush stroke is repaired
+    /// at once, and the repair can be watched step by step).
     fn rerun(
         &mut self,
         edit: impl FnOnce(&mut dyn Stepper) -> Result<bool, search::SearchError>,
@@ -394,11 +395,7 @@ impl Lab {
         }
         self.log.clear();
         self.last = StepEvent::Finished;
-        if self.search.config().algorithm.is_incremental() {
-            if finished {
-                self.search.run();
-            }
-        } else {
+        if !self.search.config().algorithm.is_incremental() {
             self.restore(steps, finished);
         }
         Ok(())
