@@ -32,11 +32,13 @@ pub mod ida;
 pub mod jps;
 pub mod jps_plus;
 pub mod lazy_theta;
+pub mod lrta;
 pub(crate) mod open_list;
 pub mod sight;
 pub mod smoothed;
 mod stepper;
 pub mod theta;
+pub(crate) mod walk;
 
 pub use engine::{Search, NO_PARENT};
 pub use stepper::{

@@ -178,7 +178,8 @@ pub fn build(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Res
         Algorithm::AStarSmoothed => Ok(Box::new(super::smoothed::SmoothedAStar::new(grid, start, goal, config)?)),
         Algorithm::Jps => Ok(Box::new(super::jps::Jps::new(grid, start, goal, config)?)),
         Algorithm::JpsPlus => Ok(Box::new(super::jps_plus::JpsPlus::new(grid, start, goal, config)?)),
-        Algorithm::Lpa | Algorithm::DStarLite | Algorithm::Lrta | Algorithm::Rta | Algorithm::CrashTurn | Algorithm::Hpa => {
+        Algorithm::Lrta | Algorithm::Rta => Ok(Box::new(super::lrta::Lrta::new(grid, start, goal, config)?)),
+        Algorithm::Lpa | Algorithm::DStarLite | Algorithm::CrashTurn | Algorithm::Hpa => {
             Err(SearchError::Unsupported(format!("{} is not available yet", config.algorithm)))
         }
     }
