@@ -24,6 +24,7 @@ use crate::heuristic::Heuristic;
 pub mod astar;
 pub mod bfs;
 pub mod bi_astar;
+pub mod crash_turn;
 pub mod dfs;
 pub mod dijkstra;
 mod engine;

@@ -179,7 +179,8 @@ pub fn build(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Res
         Algorithm::Jps => Ok(Box::new(super::jps::Jps::new(grid, start, goal, config)?)),
         Algorithm::JpsPlus => Ok(Box::new(super::jps_plus::JpsPlus::new(grid, start, goal, config)?)),
         Algorithm::Lrta | Algorithm::Rta => Ok(Box::new(super::lrta::Lrta::new(grid, start, goal, config)?)),
-        Algorithm::Lpa | Algorithm::DStarLite | Algorithm::CrashTurn | Algorithm::Hpa => {
+        Algorithm::CrashTurn => Ok(Box::new(super::crash_turn::CrashTurn::new(grid, start, goal, config)?)),
+        Algorithm::Lpa | Algorithm::DStarLite | Algorithm::Hpa => {
             Err(SearchError::Unsupported(format!("{} is not available yet", config.algorithm)))
         }
     }
