@@ -105,12 +105,14 @@ describe('page configuration', () => {
     await page.close();
   });
 
-  test('an algorithm from the contract that is not built yet says so and shows A*', async () => {
+  test('every algorithm named in the contract can be chosen from the URL', async () => {
+    const contract = ['bfs', 'dfs', 'dijkstra', 'greedy', 'astar', 'bi-astar', 'ida', 'jps', 'jps-plus', 'theta',
+      'lazy-theta', 'astar-smoothed', 'lpa', 'dstar-lite', 'lrta', 'rta', 'crash-turn', 'hpa'];
     const page = await open(env, 'algo=dstar-lite');
-    const message = await text(page, 'message');
-    assert.match(message, /dstar-lite/);
-    assert.match(message, /not available yet/);
-    assert.equal(await value(page, 'algo'), 'astar');
+    assert.equal(await value(page, 'algo'), 'dstar-lite');
+    assert.equal(await text(page, 'message'), '');
+    const offered = await page.locator('[data-testid="algo"] option').evaluateAll((os) => os.map((o) => o.value));
+    assert.deepEqual([...offered].sort(), [...contract].sort());
     await page.close();
   });
 

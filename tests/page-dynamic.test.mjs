@@ -71,9 +71,10 @@ describe('searches for changing worlds', () => {
 
     // The fresh count is what A* itself expands on the edited map.
     const fresh = Number(await data(page, 'repair', 'fresh'));
+    // Choosing another algorithm re-runs to where the search stood: the end.
     await page.locator('[data-testid="algo"]').selectOption('astar');
-    await click(page, 'run');
     await nextFrame(page);
+    assert.equal(await text(page, 'status'), 'found');
     assert.equal(Number(await text(page, 'expanded')), fresh);
     assert.ok(Math.abs((await cost(page)) - want) < 1e-9);
     assert.deepEqual(page.errors, []);
@@ -85,13 +86,14 @@ describe('searches for changing worlds', () => {
     await click(page, 'run');
     await nextFrame(page);
     assert.equal(await text(page, 'status'), 'found');
-    await drag(page, [[10, 1], [10, 3]]);
+    await drag(page, [[9, 2], [11, 2]]);
     await click(page, 'run');
     await nextFrame(page);
     assert.equal(await text(page, 'status'), 'no-path');
     assert.equal(await text(page, 'cost'), '');
     // Erase the gap again (a drag that starts on a wall erases).
-    await drag(page, [[10, 2], [10, 2]]);
+    await drag(page, [[9, 2], [11, 2]]);
+    assert.deepEqual(await page.evaluate(() => [9, 10, 11].map((x) => window.pathlab.lab.cell(x, 2))), [1, 1, 1]);
     await click(page, 'run');
     await nextFrame(page);
     assert.equal(await text(page, 'status'), 'found');
@@ -141,7 +143,7 @@ describe('searches for changing worlds', () => {
   test('the D* Lite agent stops and says so when the goal is walled off', async () => {
     const page = await open(env, 'map=wall-gap&algo=dstar-lite&sensor=0');
     await click(page, 'step');
-    await drag(page, [[10, 1], [10, 3]]);
+    await drag(page, [[9, 2], [11, 2]]);
     await click(page, 'run');
     await nextFrame(page);
     assert.equal(await text(page, 'status'), 'no-path');
@@ -168,6 +170,82 @@ describe('searches for changing worlds', () => {
     assert.equal(await text(page, 'status'), 'found');
     assert.ok((await cost(page)) >= best - 1e-9);
     assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
+  test('the LRTA* agent reaches the goal, learning h where the trap held it', async () => {
+    const page = await open(env, 'map=u-trap&algo=lrta');
+    const start = await point(page, 'data-start');
+    const goal = await point(page, 'data-goal');
+    await click(page, 'run');
+    await nextFrame(page);
+    assert.equal(await text(page, 'status'), 'found');
+    const end = await agent(page);
+    assert.deepEqual(end.at, goal);
+    assert.ok(end.revisits > 0, 'the trap made it walk back over cells');
+    const walked = await cost(page);
+    assert.ok(Math.abs(walked - end.travelled) < 1e-9);
+    assert.ok(walked >= (await reference(page, start, goal)) - 1e-9);
+    assert.match(await text(page, 'narration'), /reached the goal after \d+ moves/);
+    // The learned h is shown (and painted as a heat map); inside the trap it rose above the
+    // straight octile estimate, but never above the true distance to the goal.
+    assert.equal(await page.evaluate(() => window.pathlab.lab.cellValuesHeat()), true);
+    const map = await readPage(page);
+    let raised = 0;
+    for (let y = 0; y < map.height; y += 1) {
+      for (let x = 0; x < map.width; x += 1) {
+        const info = await page.evaluate(([x, y]) => window.pathlab.lab.cellInfo(x, y), [x, y]);
+        if (!info.extra || info.extra[1] === undefined || info.extra[1] === null || info.terrain === 0) continue;
+        const [dx, dy] = [Math.abs(x - goal[0]), Math.abs(y - goal[1])];
+        const octile = Math.max(dx, dy) + (Math.SQRT2 - 1) * Math.min(dx, dy);
+        if (info.extra[1] > octile + 1e-9) {
+          raised += 1;
+          const truth = cheapest(map, [x, y], goal);
+          assert.ok(info.extra[1] <= truth + 1e-9, `learned h at (${x},${y}) ${info.extra[1]} > true ${truth}`);
+        }
+      }
+    }
+    assert.ok(raised > 5, `h was raised on ${raised} cells`);
+    await screenshot(page, 'dynamic-lrta');
+    // A deeper look-ahead is a setting of its own, and still arrives.
+    await page.locator('[data-testid="lookahead"]').fill('4');
+    await page.locator('[data-testid="lookahead"]').press('Enter');
+    await nextFrame(page);
+    assert.equal((await page.evaluate(() => window.pathlab.lab.settings())).lookahead, 4);
+    assert.equal(await text(page, 'status'), 'found');
+    await page.locator('[data-testid="algo"]').selectOption('rta');
+    await nextFrame(page);
+    assert.equal(await text(page, 'status'), 'found');
+    assert.deepEqual((await agent(page)).at, goal);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
+  test('crash and turn is trapped by the C-shaped obstacle with either hand, and says so', async () => {
+    for (const hand of ['left', 'right']) {
+      const page = await open(env, `map=c-trap&algo=crash-turn&hand=${hand}`);
+      assert.equal(await page.locator('[data-testid="hand"]').inputValue(), hand);
+      await click(page, 'run');
+      await nextFrame(page);
+      assert.equal(await text(page, 'status'), 'no-path');
+      assert.match(await text(page, 'message'), /loop/);
+      assert.match(await text(page, 'narration'), /loop/);
+      if (hand === 'left') await screenshot(page, 'dynamic-crash-turn-trapped');
+      // A planner finds the way round the same obstacle.
+      await page.locator('[data-testid="algo"]').selectOption('astar');
+      await nextFrame(page);
+      assert.equal(await text(page, 'status'), 'found');
+      await page.close();
+    }
+  });
+
+  test('crash and turn reaches the goal round a wall it can follow', async () => {
+    const page = await open(env, 'map=wall-gap&algo=crash-turn&hand=right');
+    await click(page, 'run');
+    await nextFrame(page);
+    assert.equal(await text(page, 'status'), 'found');
+    assert.deepEqual((await agent(page)).at, await point(page, 'data-goal'));
+    assert.ok((await cost(page)) >= (await reference(page)) - 1e-9);
     await page.close();
   });
 

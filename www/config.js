@@ -12,16 +12,6 @@ export const KEYS = [
   'start', 'goal', 'step', 'autoplay', 'speed', 'embed',
 ];
 
-/** Algorithms named in the contract that the core does not have yet, with readable names. */
-export const PLANNED = {
-  lpa: 'LPA*',
-  'dstar-lite': 'D* Lite',
-  lrta: 'LRTA*',
-  rta: 'RTA*',
-  'crash-turn': 'Crash and turn',
-  hpa: 'Hierarchical A*',
-};
-
 /** The whole-number settings of particular algorithms: their ranges and what they mean. */
 export const COUNTS = {
   lookahead: { min: 1, max: 16, what: 'look-ahead depth of LRTA* and RTA*, in moves' },
@@ -146,8 +136,6 @@ export function readConfig(raw, known) {
     const algo = text(given.algo).toLowerCase();
     if (known.algo.includes(algo)) {
       config.algo = algo;
-    } else if (algo in PLANNED) {
-      say('algo', `${algo} (${PLANNED[algo]}) is not available yet; showing A* (astar) instead.`);
     } else {
       say('algo', `unknown algorithm ${quote(algo)}; expected one of ${known.algo.join(', ')}. Showing A* (astar).`);
     }

@@ -279,7 +279,6 @@ fn the_page_sees_both_frontiers_the_meeting_and_the_stopping_rule() {
 
 #[test]
 fn ends_on_one_cell_unreachable_goals_and_bad_ends() {
-    assert!(Algorithm::BiAStar.is_available());
     let grid = grid_from(&["...", ".#.", "..."]);
 
     // Start on the goal: found at the first step, cost 0, a one-cell path.

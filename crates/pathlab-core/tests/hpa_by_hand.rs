@@ -320,7 +320,6 @@ fn settings_and_ends_are_checked() {
     ));
     // The name, the menu and `build`.
     assert_eq!("hpa".parse::<Algorithm>().unwrap(), Algorithm::Hpa);
-    assert!(Algorithm::Hpa.is_available());
     assert!(!SearchConfig::new(Algorithm::Hpa).is_optimal());
     let mut s = build(grid, p(0, 0), p(3, 1), four_connected(4)).unwrap();
     assert_eq!(s.run(), Status::Found);

@@ -105,7 +105,7 @@ pub fn names(setting: &str) -> Result<Vec<String>, JsError> {
         values.iter().map(ToString::to_string).collect()
     }
     Ok(match setting {
-        "algo" => Algorithm::available().map(|a| a.to_string()).collect(),
+        "algo" => all(Algorithm::ALL),
         "heuristic" => all(Heuristic::ALL),
         "diagonal" => all(Diagonal::ALL),
         "costs" => all(Costs::ALL),

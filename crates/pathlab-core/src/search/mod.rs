@@ -24,6 +24,7 @@ use crate::heuristic::Heuristic;
 pub mod astar;
 pub mod bfs;
 pub mod bi_astar;
+pub mod crash_turn;
 pub mod dfs;
 pub mod dijkstra;
 pub mod dstar_lite;
@@ -36,12 +37,14 @@ pub mod jps;
 pub mod jps_plus;
 pub mod lazy_theta;
 pub mod lpa;
+pub mod lrta;
 pub(crate) mod open_list;
 pub mod sight;
 pub mod slicing;
 pub mod smoothed;
 mod stepper;
 pub mod theta;
+pub(crate) mod walk;
 
 pub use engine::{Search, NO_PARENT};
 pub use stepper::{
@@ -100,13 +103,6 @@ named_enum! {
 }
 
 impl Algorithm {
-    /// True for the algorithms this build can run (the others are refused with a message).
-    pub const fn is_available(self) -> bool {
-        matches!(self, Self::Bfs | Self::Dfs | Self::Dijkstra | Self::Greedy | Self::AStar | Self::BiAStar | Self::Ida
-            | Self::Theta | Self::LazyTheta | Self::AStarSmoothed | Self::Jps | Self::JpsPlus | Self::Lpa | Self::DStarLite
-            | Self::Hpa)
-    }
-
     /// True for the searches that repair their answer after walls change instead of
     /// starting again (the page keeps their steps when you paint).
     pub const fn is_incremental(self) -> bool {
@@ -117,11 +113,6 @@ impl Algorithm {
     /// (their cost is the distance it walked).
     pub const fn has_agent(self) -> bool {
         matches!(self, Self::DStarLite | Self::Lrta | Self::Rta | Self::CrashTurn)
-    }
-
-    /// The algorithms this build can run, in menu order.
-    pub fn available() -> impl Iterator<Item = Self> {
-        Self::ALL.iter().copied().filter(|a| a.is_available())
     }
 
     /// True for the algorithms that run in the plain [`Search`] stepper.

@@ -181,9 +181,8 @@ pub fn build(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Res
         Algorithm::Lpa => Ok(Box::new(super::lpa::Lpa::new(grid, start, goal, config)?)),
         Algorithm::DStarLite => Ok(Box::new(super::dstar_lite::DStarLite::new(grid, start, goal, config)?)),
         Algorithm::Hpa => Ok(Box::new(super::hpa::Hpa::new(grid, start, goal, config)?)),
-        Algorithm::Lrta | Algorithm::Rta | Algorithm::CrashTurn => {
-            Err(SearchError::Unsupported(format!("{} is not available yet", config.algorithm)))
-        }
+        Algorithm::Lrta | Algorithm::Rta => Ok(Box::new(super::lrta::Lrta::new(grid, start, goal, config)?)),
+        Algorithm::CrashTurn => Ok(Box::new(super::crash_turn::CrashTurn::new(grid, start, goal, config)?)),
     }
 }
 
