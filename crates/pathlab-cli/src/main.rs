@@ -1,7 +1,8 @@
 //! `pathlab`: runs Pathlab's searches on MovingAI benchmark problems from the command line.
 //!
 //! - `pathlab scen MAP SCEN [--algo A] [--diagonal RULE] [--heuristic H] [--weight W]
-//!   [--limit N] [--sample N] [--check]` prints one JSON object per problem and a summary.
+//!   [--lookahead N] [--sensor N] [--cluster N] [--hand H] [--limit N] [--sample N] [--check]`
+//!   prints one JSON object per problem and a summary.
 //! - `pathlab compare MAP SCEN --algos a,b,c [...]` prints a table comparing algorithms.
 //!
 //! Exit status: 0 done, 1 `--check` found a mismatch, 2 bad arguments or input. Every

@@ -307,7 +307,7 @@ impl Lab {
         self.search.grid().height() as u32
     }
 
-    /// Chooses the algorithm by name (`bfs`, `dfs`, `dijkstra`, `greedy`, `astar`).
+    /// Chooses the algorithm by name (`astar`, `dijkstra`, `jps`, `dstar-lite`, ...: see [`names`]).
     #[wasm_bindgen(js_name = setAlgorithm)]
     pub fn set_algorithm(&mut self, name: &str) -> Result<(), JsError> {
         let algorithm = parse(name)?;
