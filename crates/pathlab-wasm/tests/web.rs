@@ -348,3 +348,72 @@ fn painting_with_extreme_coordinates_does_not_panic() {
     assert!(lab.cell(i32::MIN, i32::MAX).is_err());
     assert_eq!((lab.width(), lab.height()), (10, 10));
 }
+
+#[wasm_bindgen_test]
+fn lpa_keeps_its_steps_when_painted_and_reports_the_repair() {
+    // An open 12x5 room; LPA* from (0,2) to (11,2) runs to the end, then a wall goes up
+    // across the middle, leaving a gap in the top row.
+    let mut lab = ok(Lab::new(12, 5));
+    ok(lab.set_algorithm("lpa"));
+    ok(lab.set_start(0, 2));
+    ok(lab.set_goal(11, 2));
+    assert_eq!(lab.run(), Status::Found);
+    assert_eq!(lab.cost(), Some(11.0));
+    assert!(ok(lab.repair()).is_undefined(), "no edit yet");
+    let steps = lab.steps();
+    let expanded = lab.expanded();
+    assert_eq!(ok(lab.paint_line(6, 1, 6, 4, 0)), 4);
+    assert_eq!(lab.steps(), steps, "the search keeps its steps");
+    assert_eq!(lab.status(), Status::Searching, "and waits to repair");
+    assert_eq!(lab.run(), Status::Found);
+    let repair = ok(lab.repair());
+    let re_expanded = field(&repair, "re_expanded").as_f64().unwrap();
+    assert_eq!(re_expanded, f64::from(lab.expanded() - expanded));
+    assert!(field(&repair, "fresh_expanded").as_f64().unwrap() > 0.0);
+    // Through the gap at (6,0): two diagonal moves up to row 0 and two back down to row 2
+    // (none beside the wall: no corner cutting), seven straight ones.
+    let want = 7.0 + 4.0 * std::f64::consts::SQRT_2;
+    assert!((lab.cost().unwrap() - want).abs() < 1e-9, "{:?}", lab.cost());
+    assert_eq!(lab.cell_values_label().as_deref(), Some("rhs"));
+    assert!(!lab.cell_values_ptr().is_null());
+}
+
+#[wasm_bindgen_test]
+fn walking_agents_report_where_they_are() {
+    let mut lab = ok(Lab::new(9, 3));
+    ok(lab.set_start(0, 1));
+    ok(lab.set_goal(8, 1));
+    for algo in ["dstar-lite", "lrta", "rta", "crash-turn"] {
+        ok(lab.set_algorithm(algo));
+        assert!(setting(&lab, "has_agent").as_bool().unwrap(), "{algo}");
+        assert_eq!(lab.run(), Status::Found, "{algo}");
+        let agent = ok(lab.agent());
+        let at = js_sys::Array::from(&field(&agent, "at"));
+        assert_eq!((at.get(0).as_f64(), at.get(1).as_f64()), (Some(8.0), Some(1.0)), "{algo}");
+        assert_eq!(field(&agent, "travelled").as_f64(), lab.cost(), "{algo}");
+    }
+    ok(lab.set_algorithm("lrta"));
+    assert!(lab.cell_values_heat(), "LRTA*'s learned h is a heat map");
+    ok(lab.set_algorithm("astar"));
+    assert!(ok(lab.agent()).is_undefined());
+    assert!(lab.cell_values_ptr().is_null());
+}
+
+#[wasm_bindgen_test]
+fn algorithm_settings_out_of_range_are_refused_and_kept() {
+    let mut lab = ok(Lab::new(10, 10));
+    ok(lab.set_algorithm("hpa"));
+    ok(lab.set_cluster(5));
+    assert!(refused(lab.set_cluster(2)).contains("cluster"));
+    assert!(refused(lab.set_lookahead(0)).contains("lookahead"));
+    assert!(refused(lab.set_sensor(65)).contains("sensor"));
+    assert!(refused(lab.set_hand("middle")).contains("hand"));
+    assert_eq!(setting(&lab, "cluster").as_f64(), Some(5.0));
+    assert_eq!(setting(&lab, "hand").as_string().as_deref(), Some("left"));
+    assert_eq!(lab.run(), Status::Found);
+    // LPA* refuses a weight other than 1, and the old algorithm stays.
+    ok(lab.set_algorithm("astar"));
+    ok(lab.set_weight(2.0));
+    assert!(!refused(lab.set_algorithm("lpa")).is_empty());
+    assert_eq!(setting(&lab, "algo").as_string().as_deref(), Some("astar"));
+}
