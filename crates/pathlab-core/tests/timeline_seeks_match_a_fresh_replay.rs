@@ -207,3 +207,33 @@ fn boxed_clones_step_on_their_own() {
         same_state(b.as_ref(), fresh(&grid, Point::new(0, 0), Point::new(29, 17), config, 12).as_ref(), "clone").unwrap();
     }
 }
+
+/// When the search itself ran to the end (so the length is known) and seeks left scattered
+/// checkpoints, exploring still fills in one checkpoint at every multiple of the spacing.
+#[test]
+fn exploring_after_a_run_fills_every_checkpoint() {
+    let grid = Grid::new(80, 80).unwrap();
+    let (start, goal) = (Point::new(0, 0), Point::new(79, 79));
+    let config = SearchConfig::new(Algorithm::Dijkstra);
+    let mut timeline = Timeline::new(build(grid.clone(), start, goal, config).unwrap());
+    assert_eq!(timeline.run(), Status::Found);
+    let total = timeline.steps();
+    assert_eq!((timeline.total(), timeline.checkpoints()), (Some(total), 0));
+    assert!(timeline.exploring());
+    timeline.seek(total / 2);
+    timeline.seek(total / 3);
+    let scattered = timeline.checkpoints();
+    assert!(scattered > 0);
+    let mut slices = 0;
+    while timeline.exploring() {
+        assert_eq!(timeline.explore(700), Some(total));
+        slices += 1;
+    }
+    assert!(slices > 1, "the work was spread over slices");
+    assert_eq!(timeline.checkpoints(), (total - 1) / timeline.spacing());
+    assert!(timeline.checkpoints() > scattered);
+    for k in [total - 1, 5, total / 2 + 3] {
+        timeline.seek(k);
+        same_state(&timeline, fresh(&grid, start, goal, config, k).as_ref(), &format!("seek {k}")).unwrap();
+    }
+}

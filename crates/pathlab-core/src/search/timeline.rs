@@ -93,6 +93,9 @@ pub struct Timeline {
     scout: Option<Box<dyn Stepper>>,
     /// The step at which the run ends, once known.
     total: Option<usize>,
+    /// True once the scout has been to the end of the run (with a checkpoint at every
+    /// multiple of the spacing before it, when the history is pure).
+    covered: bool,
     /// The furthest step reached by the search or the scout since the last edit.
     explored: usize,
     /// True when the scout gave up at [`EXPLORE_LIMIT`].
@@ -113,6 +116,7 @@ impl Timeline {
             capacity: 0,
             scout: None,
             total: None,
+            covered: false,
             unbounded: false,
             pure: true,
         };
@@ -137,25 +141,36 @@ impl Timeline {
         self.spacing = (bytes / 1024).max(MIN_SPACING);
         self.scout = None;
         self.total = None;
+        self.covered = false;
         self.explored = self.search.steps();
         self.unbounded = false;
     }
 
     /// Runs the scout up to `max_steps` further toward the end of the run, leaving
     /// checkpoints behind it; returns the number of steps the whole run takes once that is
-    /// known. Call it again (say once per frame) until it answers. It answers `None` for
-    /// good when the run has not ended after [`EXPLORE_LIMIT`] steps.
+    /// known. Call it (say once per frame) while [`exploring`](Self::exploring) says there is
+    /// work left: the length may be known before the checkpoints cover the run (when the
+    /// search itself ran to the end). It answers `None` for good when the run has not ended
+    /// after [`EXPLORE_LIMIT`] steps.
     pub fn explore(&mut self, max_steps: usize) -> Option<usize> {
-        if self.total.is_some() || self.unbounded {
+        if !self.exploring() {
             return self.total;
         }
         let mut scout = match self.scout.take() {
             Some(scout) => scout,
-            // Start from the furthest state known to lie on the run.
-            None => match self.checkpoints.last() {
-                Some((step, copy)) if self.pure && *step > self.search.steps() => copy.clone(),
-                _ => self.search.clone(),
-            },
+            None if !self.pure => self.search.clone(),
+            // Start where the checkpoints stop being one every `spacing` steps from step 0.
+            None => {
+                let gap = self.checkpoints.iter().zip(1..).take_while(|((s, _), i)| *s == i * self.spacing).count();
+                match gap.checked_sub(1) {
+                    Some(i) => self.checkpoints[i].1.clone(),
+                    None => {
+                        let mut fresh = self.search.clone();
+                        fresh.reset();
+                        fresh
+                    }
+                }
+            }
         };
         let end = scout.steps().saturating_add(max_steps);
         while scout.steps() < end && !scout.status().is_finished() {
@@ -169,12 +184,19 @@ impl Timeline {
         self.explored = self.explored.max(scout.steps());
         if scout.status().is_finished() {
             self.total = Some(scout.steps());
+            self.covered = true;
         } else if scout.steps() >= EXPLORE_LIMIT {
             self.unbounded = true;
         } else {
             self.scout = Some(scout);
         }
         self.total
+    }
+
+    /// True while [`explore`](Self::explore) has work left: the scout has not been to the end
+    /// of the run, nor given up.
+    pub fn exploring(&self) -> bool {
+        !self.covered && !self.unbounded
     }
 
     /// The number of steps the whole run takes, once known (from [`explore`](Self::explore),
@@ -239,7 +261,6 @@ impl Timeline {
         self.explored = self.explored.max(steps);
         if self.pure && self.search.status().is_finished() {
             self.total = Some(steps);
-            self.scout = None;
         }
     }
 
