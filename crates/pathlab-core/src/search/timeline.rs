@@ -162,13 +162,12 @@ impl Timeline {
             // Start where the checkpoints stop being one every `spacing` steps from step 0.
             None => {
                 let gap = self.checkpoints.iter().zip(1..).take_while(|((s, _), i)| *s == i * self.spacing).count();
-                match gap.checked_sub(1) {
-                    Some(i) => self.checkpoints[i].1.clone(),
-                    None => {
-                        let mut fresh = self.search.clone();
-                        fresh.reset();
-                        fresh
-                    }
+                if let Some(i) = gap.checked_sub(1) {
+                    self.checkpoints[i].1.clone()
+                } else {
+                    let mut fresh = self.search.clone();
+                    fresh.reset();
+                    fresh
                 }
             }
         };
