@@ -861,7 +861,7 @@ class App {
     const width = wrap.clientWidth;
     if (!width) return;
     const top = wrap.getBoundingClientRect().top + window.scrollY;
-    const below = (this.config.embed ? 96 : 150) + 44; // + the timeline
+    const below = this.config.embed ? 96 + 28 : 150 + 40; // with the timeline (timeline.js)
     const maxHeight = Math.max(240, window.innerHeight - Math.min(top, 200) - below);
     const dpr = window.devicePixelRatio || 1;
     const key = `${width}x${maxHeight}@${dpr}/${this.lab.width}x${this.lab.height}`;

@@ -727,9 +727,10 @@ impl Lab {
         serde_wasm_bindgen::to_value(&view).map_err(err)
     }
 
-    /// The closed list: `{count, cells}` with `count` the cells expanded and not on the
-    /// path (either direction, the current one included) and `cells` the first `limit` of
-    /// them in map order (row by row), each `{x, y, g}`.
+    /// The closed list: `{count, cells}` with `count` the cells expanded, by either
+    /// direction, the current one included, and once found the path's cells that have a
+    /// cost (those the search reached, not the cells JPS fills in between jump points), and
+    /// `cells` the first `limit` of them in map order (row by row), each `{x, y, g}`.
     #[wasm_bindgen(js_name = closedList)]
     pub fn closed_list(&self, limit: u32) -> Result<JsValue, JsError> {
         use search::CellState as C;
@@ -739,7 +740,7 @@ impl Lab {
         let mut count = 0;
         let mut cells = Vec::new();
         for (i, s) in self.search.states().iter().enumerate() {
-            if closed.contains(s) {
+            if closed.contains(s) || (*s == C::Path as u8 && g[i].is_finite()) {
                 count += 1;
                 if cells.len() < limit as usize {
                     let p = grid.point_at(i);
