@@ -141,6 +141,11 @@ export class Panels {
   /** Shows the state after the last change; `overlay` is the frame's `Lab.overlay()`. */
   update(overlay) {
     if (this.app.config.embed) return;
+    // While playing, ten times a second is plenty (a large map may play at 60 frames a
+    // second); a pause repaints, and so shows the step it paused on.
+    const now = performance.now();
+    if (this.app.playing && now - (this.shown ?? 0) < 100) return;
+    this.shown = now;
     const lab = this.app.lab;
     const settings = this.app.settings ?? lab.settings();
     let last;

@@ -7,6 +7,8 @@
 // background (`Lab.explore`), a slice of steps per frame sized to take a few milliseconds,
 // leaving checkpoints behind it. Until it knows, the scrubber reaches as far as the copy has
 // got and grows as it goes (a frame or two for 100,000 steps); after an edit, it starts over.
+// On maps too large for the core to keep even one copy of the search (above about 1,600 x
+// 1,600 cells), nothing runs ahead: the scrubber reaches as far as the search has been.
 //
 // Keys on the scrubber are those of the grid: space plays or pauses, the arrows step and go
 // back, Home resets, End runs to the end; Page Up and Page Down jump a tenth of the run.
@@ -20,7 +22,6 @@ export class Timeline {
   constructor(app) {
     this.app = app;
     this.slice = 4000;
-    this.stalled = false;
     const id = `pl-timeline-${Math.random().toString(36).slice(2, 8)}`;
     this.input = el('input', {
       type: 'range',
@@ -49,13 +50,10 @@ export class Timeline {
   frame() {
     const lab = this.app.lab;
     if (!lab.exploring) return;
-    const before = lab.exploredSteps;
     const t0 = performance.now();
-    const total = lab.explore(this.slice);
+    lab.explore(this.slice);
     const ms = performance.now() - t0;
     this.slice = Math.min(400000, Math.max(500, Math.round((this.slice * EXPLORE_MS) / Math.max(ms, 0.25))));
-    // The core stops looking after millions of steps (an agent walking in circles).
-    this.stalled = total === undefined && lab.exploredSteps === before && !lab.exploring;
     this.update();
   }
 
@@ -69,7 +67,9 @@ export class Timeline {
     this.input.value = String(steps);
     let words;
     if (total !== undefined) words = `step ${steps} of ${total}`;
-    else if (this.stalled) words = `step ${steps} of at least ${max} (no end found)`;
+    // The core stopped looking after millions of steps (an agent walking in circles), or
+    // does not look at all on maps too large to copy.
+    else if (!lab.exploring) words = `step ${steps} of at least ${max}`;
     else words = `step ${steps} of at least ${max} (finding the end…)`;
     this.input.setAttribute('aria-valuetext', words);
     this.total.textContent = total !== undefined ? `${steps} / ${total}` : `${steps} / ${max}+`;

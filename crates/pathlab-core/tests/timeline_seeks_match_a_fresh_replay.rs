@@ -237,3 +237,23 @@ fn exploring_after_a_run_fills_every_checkpoint() {
         same_state(&timeline, fresh(&grid, start, goal, config, k).as_ref(), &format!("seek {k}")).unwrap();
     }
 }
+
+/// On a map where one copy of the search is over the budget, the timeline keeps no
+/// checkpoint and sends no scout ahead (the scout is a copy too); seeks still land right.
+#[test]
+fn a_map_too_large_to_copy_is_not_explored() {
+    let side = 1700;
+    let grid = Grid::new(side, side).unwrap();
+    let config = SearchConfig::new(Algorithm::Dijkstra);
+    let (start, goal) = (Point::new(0, 0), Point::new(side - 1, 3));
+    let mut timeline = Timeline::new(build(grid.clone(), start, goal, config).unwrap());
+    assert!(timeline.inner().approx_bytes() > CHECKPOINT_BUDGET);
+    assert!(!timeline.exploring());
+    assert_eq!(timeline.explore(1000), None);
+    assert_eq!(timeline.explored(), 0);
+    timeline.seek(5000);
+    timeline.seek(1200);
+    assert_eq!(timeline.checkpoints(), 0);
+    assert_eq!(timeline.explored(), 5000, "as far as the search has been");
+    same_state(&timeline, fresh(&grid, start, goal, config, 1200).as_ref(), "seek 1200").unwrap();
+}

@@ -28,7 +28,8 @@
 //! the spacing and drops every other one. So a run of `n` steps ends with checkpoints at
 //! most `max(spacing, 2n / count)` steps apart, and a seek replays no more than that. On
 //! maps so large that not even one copy fits the budget (above about 1,600 x 1,600 cells)
-//! it keeps none, and seeks replay from step 0 as a plain stepper does.
+//! it keeps none, and seeks replay from step 0 as a plain stepper does; nor does it explore
+//! (the scout is a copy too), so the run's length is known only once the search gets there.
 //!
 //! # Edits
 //!
@@ -193,9 +194,10 @@ impl Timeline {
     }
 
     /// True while [`explore`](Self::explore) has work left: the scout has not been to the end
-    /// of the run, nor given up.
+    /// of the run, nor given up. Always false on maps where not even one copy of the search
+    /// fits the [`CHECKPOINT_BUDGET`] (the scout is such a copy).
     pub fn exploring(&self) -> bool {
-        !self.covered && !self.unbounded
+        !self.covered && !self.unbounded && self.capacity > 0
     }
 
     /// The number of steps the whole run takes, once known (from [`explore`](Self::explore),
