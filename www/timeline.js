@@ -46,10 +46,13 @@ export class Timeline {
     this.input.addEventListener('keydown', (event) => this.key(event));
   }
 
-  /** Once per frame: another slice of the background run, while the run's end is unknown. */
+  /**
+   * Once per frame: another slice of the background run, while there is exploring left to do
+   * (not while playing: the frame then belongs to the search and the painting).
+   */
   frame() {
     const lab = this.app.lab;
-    if (!lab.exploring) return;
+    if (!lab.exploring || this.app.playing) return;
     const t0 = performance.now();
     lab.explore(this.slice);
     const ms = performance.now() - t0;
