@@ -12,6 +12,8 @@ import { el, options } from './dom.js';
 import { attachEditor } from './editor.js';
 import { attachFiles } from './files.js';
 import { attachPersistence } from './persist.js';
+import { Timeline } from './timeline.js';
+import { Panels, describeStep } from './panels.js';
 
 let wasmReady = null;
 
@@ -297,7 +299,10 @@ class App {
       el('section', { class: 'pl-section' }, el('h2', { text: 'Legend' }), legend),
     );
     ui.wrap = el('div', { class: 'pl-grid-wrap' }, this.canvas);
-    const stage = el('div', { class: 'pl-stage' }, ui.mapTitle, ui.wrap, transport, readouts);
+    // The timeline scrubber and the pseudocode / open-list panels (timeline.js, panels.js).
+    this.timeline = new Timeline(this);
+    this.panels = new Panels(this);
+    const stage = el('div', { class: 'pl-stage' }, ui.mapTitle, ui.wrap, transport, this.timeline.element, readouts, this.panels.element);
 
     this.root.classList.add('pathlab');
     this.root.classList.toggle('pl-embed', this.config.embed);
@@ -534,7 +539,7 @@ class App {
     this.setPlaying(false);
     fn();
     if (what === 'run') this.narrateEnd();
-    else if (what === 'back') this.narrate(`Went back to step ${this.lab.steps} (replayed from the start).`);
+    else if (what === 'back') this.narrateStep();
     else this.narrate('');
     this.touch();
   }
@@ -667,7 +672,6 @@ class App {
   }
 
   narrateStep() {
-    const status = statusName(this.lab.status);
     let last;
     try {
       last = this.lab.lastStep();
@@ -683,20 +687,7 @@ class App {
       this.narrateEnd();
       return;
     }
-    const fresh = last.opened.filter((o) => o.old_g === null || o.old_g === undefined);
-    const better = last.opened.filter((o) => o.old_g !== null && o.old_g !== undefined);
-    const list = (items, show) => {
-      const shown = items.slice(0, 6).map(show).join(', ');
-      return items.length > 6 ? `${shown} and ${items.length - 6} more` : shown;
-    };
-    const parts = [`Step ${this.lab.steps}: expanded ${at(last.expanded)}.`];
-    if (fresh.length) parts.push(`Opened ${list(fresh, (o) => `${at(o.at)} g=${formatNumber(o.g)}`)}.`);
-    if (better.length) {
-      parts.push(`Found a cheaper way to ${list(better, (o) => `${at(o.at)} g ${formatNumber(o.old_g)}→${formatNumber(o.g)}`)}.`);
-    }
-    if (!fresh.length && !better.length) parts.push('No neighbour was opened or improved.');
-    if (status === 'found') parts.push(`That is the goal: path cost ${formatCost(this.lab.cost)}.`);
-    this.narrate(parts.join(' '));
+    this.narrate(describeStep(this.lab, this.settings, last));
   }
 
   narrateEnd() {
@@ -803,6 +794,7 @@ class App {
     ui.cost.textContent = formatCost(cost);
     ui.cost.dataset.value = cost === undefined || cost === null ? '' : String(cost);
     ui.steps.textContent = `step ${lab.steps}`;
+    this.timeline.update();
     if (this.settings?.has_agent) {
       const agent = lab.agent();
       ui.agent.textContent = agent ? `${at(agent.at)} · ${agent.moves} moves · ${agent.revisits} revisits` : '';
@@ -888,7 +880,7 @@ class App {
     const width = wrap.clientWidth;
     if (!width) return;
     const top = wrap.getBoundingClientRect().top + window.scrollY;
-    const below = this.config.embed ? 96 : 150;
+    const below = this.config.embed ? 96 + 28 : 150 + 40; // with the timeline (timeline.js)
     const maxHeight = Math.max(240, window.innerHeight - Math.min(top, 200) - below);
     const dpr = window.devicePixelRatio || 1;
     const key = `${width}x${maxHeight}@${dpr}/${this.lab.width}x${this.lab.height}`;
@@ -900,6 +892,7 @@ class App {
 
   tick(time) {
     this.frame = requestAnimationFrame((t) => this.tick(t));
+    this.timeline.frame();
     if (this.playing) {
       const dt = this.lastTime ? Math.min(100, time - this.lastTime) : 1000 / 60;
       this.lastTime = time;
@@ -934,6 +927,7 @@ class App {
     });
     this.showOverlay(overlay);
     this.readouts();
+    this.panels.update(overlay);
   }
 
   destroy() {

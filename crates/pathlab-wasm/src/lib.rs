@@ -9,6 +9,7 @@ use pathlab_core::formats::{course, movingai};
 use pathlab_core::generate::{generate, Generator};
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point};
 use pathlab_core::heuristic::Heuristic;
+use pathlab_core::search::timeline::Timeline;
 use pathlab_core::search::{self, Algorithm, EventLog, Hand, SearchConfig, StepEvent, Stepper};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -193,6 +194,70 @@ struct OpenedInfo {
     at: [usize; 2],
     old_g: Option<f64>,
     g: f64,
+    /// The parent it was given.
+    via: Option<[usize; 2]>,
+}
+
+/// One open-list entry for the page.
+#[derive(Serialize)]
+struct OpenView {
+    x: usize,
+    y: usize,
+    g: f64,
+    h: f64,
+    key: f64,
+    parent: Option<[usize; 2]>,
+}
+
+/// The open list for the page: what it is ordered by, whether exactly, and its entries.
+#[derive(Serialize)]
+struct OpenListView {
+    key: &'static str,
+    exact: bool,
+    entries: Vec<OpenView>,
+}
+
+/// One closed cell for the page.
+#[derive(Serialize)]
+struct ClosedView {
+    x: usize,
+    y: usize,
+    g: Option<f64>,
+}
+
+/// The closed list for the page: how many, and the first few.
+#[derive(Serialize)]
+struct ClosedListView {
+    count: usize,
+    cells: Vec<ClosedView>,
+}
+
+/// What the open list of `algorithm` is ordered by, as the page labels it.
+fn open_key(algorithm: Algorithm) -> &'static str {
+    match algorithm {
+        Algorithm::Bfs => "queue",
+        Algorithm::Dfs => "stack",
+        Algorithm::Dijkstra => "g",
+        Algorithm::Greedy => "h",
+        _ => "f",
+    }
+}
+
+/// True for the algorithms whose open list is listed in exactly the order they take it.
+fn exact_order(algorithm: Algorithm) -> bool {
+    matches!(
+        algorithm,
+        Algorithm::Bfs
+            | Algorithm::Dfs
+            | Algorithm::Dijkstra
+            | Algorithm::Greedy
+            | Algorithm::AStar
+            | Algorithm::BiAStar
+            | Algorithm::Jps
+            | Algorithm::JpsPlus
+            | Algorithm::Theta
+            | Algorithm::AStarSmoothed
+    )
 }
 
 fn err(e: impl std::fmt::Display) -> JsError {
@@ -209,7 +274,8 @@ where
 /// A grid and the search shown on it.
 #[wasm_bindgen]
 pub struct Lab {
-    search: Box<dyn Stepper>,
+    /// The search, with checkpoints so that seeking to any step is quick.
+    search: Timeline,
     log: EventLog,
     last: StepEvent,
     /// The heuristic estimates behind [`Lab::h_ptr`], refilled by each call to it.
@@ -238,7 +304,7 @@ impl Lab {
     }
 
     fn with(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Lab, JsError> {
-        let search = search::build(grid, start, goal, config).map_err(err)?;
+        let search = Timeline::new(search::build(grid, start, goal, config).map_err(err)?);
         Ok(Lab {
             search,
             log: EventLog::default(),
@@ -270,7 +336,7 @@ impl Lab {
     }
 
     fn replace(&mut self, grid: Grid, start: Point, goal: Point) -> Result<(), JsError> {
-        self.search = search::build(grid, start, goal, self.search.config()).map_err(err)?;
+        self.search = Timeline::new(search::build(grid, start, goal, self.search.config()).map_err(err)?);
         self.log.clear();
         self.last = StepEvent::Finished;
         Ok(())
@@ -373,7 +439,7 @@ impl Lab {
         change(&mut config);
         let (steps, finished) = (self.search.steps(), self.search.status().is_finished());
         let grid = self.search.grid().clone();
-        self.search = search::build(grid, self.search.start(), self.search.goal(), config).map_err(err)?;
+        self.search = Timeline::new(search::build(grid, self.search.start(), self.search.goal(), config).map_err(err)?);
         self.log.clear();
         self.last = StepEvent::Finished;
         self.restore(steps, finished);
@@ -390,7 +456,7 @@ impl Lab {
     ) -> Result<(), JsError> {
         let steps = self.search.steps();
         let finished = self.search.status().is_finished();
-        if !edit(self.search.as_mut()).map_err(err)? {
+        if !edit(&mut self.search).map_err(err)? {
             return Ok(());
         }
         self.log.clear();
@@ -414,11 +480,13 @@ impl Lab {
     }
 
     /// Takes a freshly reset search back to step `steps`, or to the end when `finished`.
+    /// (Plain stepping: the timeline's checkpoints are for scrubbing, and an edit while
+    /// painting should cost no more than the replay.)
     fn restore(&mut self, steps: usize, finished: bool) {
         if finished {
             self.search.run();
         } else {
-            self.search.seek(steps);
+            self.search.advance(steps.saturating_sub(self.search.steps()));
         }
     }
 
@@ -528,33 +596,159 @@ impl Lab {
     }
 
     /// Takes up to `n` steps (for the play loop); returns how many were taken.
+    /// [`last_step`](Lab::last_step) then tells what the last of them did.
     pub fn advance(&mut self, n: u32) -> u32 {
-        self.log.clear();
-        self.search.advance(n as usize) as u32
+        let before = self.search.steps();
+        if n > 0 {
+            self.search.advance(n as usize - 1);
+            self.step_or_end();
+        }
+        (self.search.steps() - before) as u32
     }
 
     /// Runs to the end; returns the final status.
     pub fn run(&mut self) -> Status {
-        self.log.clear();
-        self.search.run().into()
+        self.search.run();
+        self.step_or_end();
+        self.search.status().into()
     }
 
-    /// Undoes one step, by replay.
+    /// Undoes one step (by replay from the nearest checkpoint).
     pub fn back(&mut self) {
-        self.log.clear();
-        self.search.back();
+        let k = self.search.steps().saturating_sub(1);
+        self.land(k);
     }
 
-    /// Goes to step `k` by replay (or to the end, if the search finishes sooner).
+    /// Goes to step `k` (or to the end, if the search finishes sooner): from the nearest
+    /// checkpoint of the timeline, then by replay. [`last_step`](Lab::last_step) then tells
+    /// what step `k` did, as if it had just been taken.
     pub fn seek(&mut self, k: u32) {
-        self.log.clear();
-        self.search.seek(k as usize);
+        self.land(k as usize);
     }
 
     /// Back to step 0.
     pub fn reset(&mut self) {
-        self.log.clear();
         self.search.reset();
+        self.log.clear();
+        self.last = StepEvent::Finished;
+    }
+
+    /// Puts the search at step `k` by taking step `k` itself last, with the log on, so that
+    /// the narration of a seek reads as that of a step.
+    fn land(&mut self, k: usize) {
+        if k == 0 {
+            self.reset();
+            return;
+        }
+        self.search.seek(k - 1);
+        self.step_or_end();
+    }
+
+    /// Takes one step with the log on; when the search has already ended, records how it
+    /// ended instead.
+    fn step_or_end(&mut self) {
+        if self.search.status().is_finished() {
+            self.log.clear();
+            self.last = match self.search.status() {
+                search::Status::Found => StepEvent::Found { cost: self.search.cost().unwrap_or(f64::NAN) },
+                search::Status::NoPath => StepEvent::NoPath,
+                _ => StepEvent::Finished,
+            };
+        } else {
+            self.last = self.search.step_logged(&mut self.log);
+        }
+    }
+
+    /// Runs a copy of the search up to `max_steps` further toward its end, leaving
+    /// checkpoints for quick seeks behind it (call it once per frame while
+    /// [`exploring`](Lab::exploring)); returns the number of steps the whole run takes once
+    /// known, else `undefined`.
+    pub fn explore(&mut self, max_steps: u32) -> Option<u32> {
+        self.search.explore(max_steps as usize).map(|t| t as u32)
+    }
+
+    /// True while [`explore`](Lab::explore) has work left (the run's end or the checkpoints
+    /// along it are not all known yet).
+    #[wasm_bindgen(getter)]
+    pub fn exploring(&self) -> bool {
+        self.search.exploring()
+    }
+
+    /// The number of steps the whole run takes, once known (see [`explore`](Lab::explore)).
+    #[wasm_bindgen(getter, js_name = totalSteps)]
+    pub fn total_steps(&self) -> Option<u32> {
+        self.search.total().map(|t| t as u32)
+    }
+
+    /// The furthest step reached so far by the search or by [`explore`](Lab::explore).
+    #[wasm_bindgen(getter, js_name = exploredSteps)]
+    pub fn explored_steps(&self) -> u32 {
+        self.search.explored() as u32
+    }
+
+    /// Checkpoints held for quick seeks.
+    #[wasm_bindgen(getter)]
+    pub fn checkpoints(&self) -> u32 {
+        self.search.checkpoints() as u32
+    }
+
+    /// The open list in the order the search takes cells off it, at most `limit` entries:
+    /// `{key, exact, entries}`, where `key` names what the list is ordered by (`f`, `g`,
+    /// `h`, or `queue` / `stack` for breadth- and depth-first search, whose `key` is the
+    /// place in the queue or stack), `exact` is false where the order is approximate (Lazy
+    /// Theta* may put its first entry back; IDA*'s entries are its stack; searches without
+    /// an order of their own are listed by f), and each entry is `{x, y, g, h, key,
+    /// parent}` with `parent` as `[x, y]` or null. The first entry is the cell the next step
+    /// takes; for bidirectional A*, the list is that of the side that expands next.
+    #[wasm_bindgen(js_name = openList)]
+    pub fn open_list(&self, limit: u32) -> Result<JsValue, JsError> {
+        let grid = self.search.grid();
+        let algorithm = self.search.config().algorithm;
+        let entries = self
+            .search
+            .open_entries(limit as usize)
+            .into_iter()
+            .map(|e| {
+                let p = grid.point_at(e.cell as usize);
+                OpenView {
+                    x: p.x,
+                    y: p.y,
+                    g: e.g,
+                    h: e.h,
+                    key: e.key,
+                    parent: (e.parent != search::NO_PARENT).then(|| {
+                        let q = grid.point_at(e.parent as usize);
+                        [q.x, q.y]
+                    }),
+                }
+            })
+            .collect();
+        let view = OpenListView { key: open_key(algorithm), exact: exact_order(algorithm), entries };
+        serde_wasm_bindgen::to_value(&view).map_err(err)
+    }
+
+    /// The closed list: `{count, cells}` with `count` the cells expanded, by either
+    /// direction, the current one included, and once found the path's cells that have a
+    /// cost (those the search reached, not the cells JPS fills in between jump points), and
+    /// `cells` the first `limit` of them in map order (row by row), each `{x, y, g}`.
+    #[wasm_bindgen(js_name = closedList)]
+    pub fn closed_list(&self, limit: u32) -> Result<JsValue, JsError> {
+        use search::CellState as C;
+        let closed = [C::Closed as u8, C::ClosedBack as u8, C::Current as u8];
+        let grid = self.search.grid();
+        let g = self.search.g_values();
+        let mut count = 0;
+        let mut cells = Vec::new();
+        for (i, s) in self.search.states().iter().enumerate() {
+            if closed.contains(s) || (*s == C::Path as u8 && g[i].is_finite()) {
+                count += 1;
+                if cells.len() < limit as usize {
+                    let p = grid.point_at(i);
+                    cells.push(ClosedView { x: p.x, y: p.y, g: g[i].is_finite().then_some(g[i]) });
+                }
+            }
+        }
+        serde_wasm_bindgen::to_value(&ClosedListView { count, cells }).map_err(err)
     }
 
     /// The status.
@@ -758,8 +952,9 @@ impl Lab {
         self.search.cell_table().map_or(std::ptr::null(), |t| t.values.as_ptr())
     }
 
-    /// What the last single step did: its kind (`expanded`, `found`, `no-path`, `none`), the
-    /// cell expanded and the neighbours opened or improved (with old and new g).
+    /// What the last step did (the last single step, or the last of an advance, a seek or
+    /// a run): its kind (`expanded`, `found`, `no-path`, `none`), the cell expanded and the
+    /// neighbours opened or improved (`at`, `old_g`, `g`, and `via`, the parent given).
     #[wasm_bindgen(js_name = lastStep)]
     pub fn last_step(&self) -> Result<JsValue, JsError> {
         let grid = self.search.grid();
@@ -780,7 +975,12 @@ impl Lab {
                 .log
                 .opened
                 .iter()
-                .map(|o| OpenedInfo { at: at(o.node), old_g: o.old_g, g: o.new_g })
+                .map(|o| OpenedInfo {
+                    at: at(o.node),
+                    old_g: o.old_g,
+                    g: o.new_g,
+                    via: (o.parent != search::NO_PARENT).then(|| at(o.parent)),
+                })
                 .collect(),
         };
         serde_wasm_bindgen::to_value(&step).map_err(err)

@@ -417,3 +417,52 @@ fn algorithm_settings_out_of_range_are_refused_and_kept() {
     assert!(!refused(lab.set_algorithm("lpa")).is_empty());
     assert_eq!(setting(&lab, "algo").as_string().as_deref(), Some("astar"));
 }
+
+/// The course's 5x5 under A* (Manhattan, 4-way, 10/14): the open list after the first
+/// expansion is N (3,0) then E (4,1), both f 70 (a tie on f and g, first opened first); the
+/// next step expands its first entry; a seek tells what its last step did, as a step does;
+/// the timeline explores the whole run and the closed list counts the expanded cells.
+#[wasm_bindgen_test]
+fn open_list_seek_and_explore_agree_with_stepping() {
+    let mut lab = course_lab();
+    ok(lab.set_heuristic("manhattan"));
+    ok(lab.set_diagonal("never"));
+    ok(lab.set_costs("integer"));
+    lab.step();
+    let view = ok(lab.open_list(10));
+    assert_eq!(field(&view, "key").as_string().as_deref(), Some("f"));
+    assert_eq!(field(&view, "exact").as_bool(), Some(true));
+    let entries: js_sys::Array = field(&view, "entries").dyn_into().unwrap();
+    let at = |e: &JsValue| (field(e, "x").as_f64(), field(e, "y").as_f64());
+    assert_eq!(entries.length(), 2);
+    assert_eq!(at(&entries.get(0)), (Some(3.0), Some(0.0)));
+    assert_eq!(at(&entries.get(1)), (Some(4.0), Some(1.0)));
+    for e in entries.iter() {
+        let numbers = (field(&e, "g").as_f64(), field(&e, "h").as_f64(), field(&e, "key").as_f64());
+        assert_eq!(numbers, (Some(10.0), Some(60.0), Some(70.0)));
+    }
+    lab.step();
+    let stepped = ok(lab.last_step());
+    let expanded: js_sys::Array = field(&stepped, "expanded").dyn_into().unwrap();
+    assert_eq!((expanded.get(0).as_f64(), expanded.get(1).as_f64()), (Some(3.0), Some(0.0)));
+    let closed = ok(lab.closed_list(10));
+    assert_eq!(field(&closed, "count").as_f64(), Some(2.0));
+
+    // A seek to step 2 from elsewhere tells the same as the second step did.
+    lab.seek(5);
+    lab.seek(2);
+    let sought = ok(lab.last_step());
+    assert_eq!(js_sys::JSON::stringify(&sought).unwrap(), js_sys::JSON::stringify(&stepped).unwrap());
+
+    // The timeline finds the run's length; running to the end agrees.
+    let total = loop {
+        if let Some(total) = lab.explore(3) {
+            break total;
+        }
+    };
+    assert!(!lab.exploring());
+    assert_eq!(lab.total_steps(), Some(total));
+    assert_eq!(lab.run(), Status::Found);
+    assert_eq!(lab.steps(), total);
+    assert_eq!(field(&ok(lab.last_step()), "kind").as_string().as_deref(), Some("found"));
+}

@@ -105,7 +105,7 @@ use super::engine::{check_end, estimate};
 use super::open_list::OpenList;
 use super::stepper::{MarkKind, Overlay, OverlayMark};
 use super::{
-    astar, CellState, EventLog, NoRecord, Recorder, SearchConfig, SearchError, Status, StepEvent, Stepper,
+    astar, CellState, EventLog, NoRecord, OpenEntry, Recorder, SearchConfig, SearchError, Status, StepEvent, Stepper,
     NO_PARENT,
 };
 use crate::grid::{Grid, Point, WALL};
@@ -436,16 +436,52 @@ impl BiAStar {
         }
         // Both open lists hold a cell here: an empty one has an infinite key, and the rule
         // above fires.
-        let dir = match self.back.open_cells.cmp(&self.fwd.open_cells) {
-            Ordering::Less => Direction::Backward,
-            Ordering::Greater => Direction::Forward,
-            Ordering::Equal if self.turn == Direction::Forward => Direction::Backward,
-            Ordering::Equal => Direction::Forward,
-        };
+        let dir = self.next_direction();
         self.turn = dir;
         self.last = Some(dir);
         let node = self.expand(dir, recorder);
         StepEvent::Expanded(self.grid.point_at(node as usize))
+    }
+
+    /// The side the next expansion will be on: the one with fewer open cells, on a tie the
+    /// one that did not expand last.
+    fn next_direction(&self) -> Direction {
+        match self.back.open_cells.cmp(&self.fwd.open_cells) {
+            Ordering::Less => Direction::Backward,
+            Ordering::Greater => Direction::Forward,
+            Ordering::Equal if self.turn == Direction::Forward => Direction::Backward,
+            Ordering::Equal => Direction::Forward,
+        }
+    }
+
+    /// The open list of the side the next step expands, in the order it gives cells up: its
+    /// lowest cell first (the one the next step expands, unless the stopping rule ends the
+    /// search), then the rest of that side's list by key and tie-break, leaving out the cells
+    /// either side has closed (the other side's it would close without expanding). Costs,
+    /// estimates and parents are that side's: from the start toward the goal forward, from
+    /// the goal toward the start backward. The other side's list is not included.
+    pub fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
+        let dir = self.next_direction();
+        let (side, other, toward) = match dir {
+            Direction::Forward => (&self.fwd, &self.back, self.goal),
+            Direction::Backward => (&self.back, &self.fwd, self.start),
+        };
+        let mut cells = Vec::new();
+        if side.top != NO_PARENT && limit > 0 {
+            cells.push(side.top);
+        }
+        let closed = side.closed_bit | other.closed_bit;
+        let (flags, top) = (&self.flags, side.top);
+        cells.extend(side.open.leaving_order(limit - cells.len(), |n| n == top || flags[n as usize] & closed != 0));
+        cells
+            .into_iter()
+            .map(|cell| {
+                let i = cell as usize;
+                let g = side.g[i];
+                let h = estimate(&self.config, toward, self.grid.point_at(i));
+                OpenEntry { cell, g, h, key: g + self.config.weight * h, parent: side.parent[i] }
+            })
+            .collect()
     }
 
     /// Expands the top of one side's open list; returns the cell expanded.
@@ -775,6 +811,15 @@ impl Stepper for BiAStar {
 
     fn run(&mut self) -> Status {
         BiAStar::run(self)
+    }
+
+    fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
+        BiAStar::open_entries(self, limit)
+    }
+
+    /// Two sides' costs and parents: 36 bytes per cell.
+    fn approx_bytes(&self) -> usize {
+        self.grid.len() * 36 + self.open_count() * 24
     }
 
 }

@@ -3,7 +3,7 @@
 use std::collections::VecDeque;
 
 use super::{
-    astar, bfs, dfs, dijkstra, greedy, Algorithm, CellState, EventLog, NoRecord, Path, Recorder,
+    astar, bfs, dfs, dijkstra, greedy, Algorithm, CellState, EventLog, NoRecord, OpenEntry, Path, Recorder,
     SearchConfig, SearchError, Status, StepEvent, Stepper,
 };
 use super::open_list::OpenList;
@@ -442,6 +442,56 @@ impl Search {
     pub fn current(&self) -> Option<Point> {
         (self.current != NO_PARENT).then(|| self.grid.point_at(self.current as usize))
     }
+
+    /// The open list in exactly the order the next steps take its cells off (if nothing more
+    /// were put on it), at most `limit` entries: the first is the cell the next step expands
+    /// (or, when it is the goal, finds). Breadth-first search lists its queue from the front,
+    /// depth-first search its stack from the top; the others list their open list by their
+    /// key and the tie-break rule. Cells the search would skip (already closed, or pushed
+    /// again by depth-first search) are left out. Each entry's [`key`](OpenEntry::key) is
+    /// what the algorithm orders by.
+    ///
+    /// ```
+    /// use pathlab_core::grid::{Grid, Point};
+    /// use pathlab_core::search::{Algorithm, Search, SearchConfig, StepEvent};
+    /// let grid = Grid::new(5, 5).unwrap();
+    /// let mut s = Search::new(grid.clone(), Point::new(0, 0), Point::new(4, 4), SearchConfig::new(Algorithm::AStar)).unwrap();
+    /// s.step();
+    /// let next = s.open_entries(1)[0];
+    /// assert_eq!(s.step(), StepEvent::Expanded(grid.point_at(next.cell as usize)));
+    /// ```
+    pub fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
+        let state = &self.state;
+        let skip = |n: u32| state[n as usize] != OPEN;
+        let cells = match &self.frontier {
+            Frontier::Fifo(q) => first_unique(q.iter().copied(), limit, skip),
+            Frontier::Lifo(s) => first_unique(s.iter().rev().copied(), limit, skip),
+            Frontier::Queue(q) => q.leaving_order(limit, skip),
+        };
+        let weight = self.config.weight;
+        cells
+            .into_iter()
+            .enumerate()
+            .map(|(place, cell)| {
+                let i = cell as usize;
+                let g = self.g[i];
+                let h = estimate(&self.config, self.goal, self.grid.point_at(i));
+                let key = match self.config.algorithm {
+                    Algorithm::Bfs | Algorithm::Dfs => place as f64,
+                    Algorithm::Dijkstra => g,
+                    Algorithm::Greedy => h,
+                    _ => g + weight * h,
+                };
+                OpenEntry { cell, g, h, key, parent: self.parent[i] }
+            })
+            .collect()
+    }
+}
+
+/// The first `limit` distinct cells of `cells` for which `skip` does not hold, in order.
+fn first_unique(cells: impl Iterator<Item = u32>, limit: usize, skip: impl Fn(u32) -> bool) -> Vec<u32> {
+    let mut seen = std::collections::HashSet::new();
+    cells.filter(|&c| !skip(c) && seen.insert(c)).take(limit).collect()
 }
 
 /// The heuristic from `p` to `goal` for the algorithms that use one, else 0.
@@ -561,5 +611,9 @@ impl Stepper for Search {
 
     fn seek(&mut self, k: usize) {
         Search::seek(self, k);
+    }
+
+    fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
+        Search::open_entries(self, limit)
     }
 }

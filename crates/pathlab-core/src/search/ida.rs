@@ -52,7 +52,9 @@
 
 use super::engine::{check_end, estimate};
 use super::stepper::{MarkKind, Overlay, OverlayMark};
-use super::{CellState, EventLog, NoRecord, Recorder, SearchConfig, SearchError, Status, StepEvent, Stepper, NO_PARENT};
+use super::{
+    CellState, EventLog, NoRecord, OpenEntry, Recorder, SearchConfig, SearchError, Status, StepEvent, Stepper, NO_PARENT,
+};
 use crate::grid::{Grid, Point, WALL};
 
 /// The visit limit unless set otherwise: enough for IDA* on the course's small maps and for
@@ -543,6 +545,22 @@ impl Stepper for Ida {
 
     fn overlay(&self) -> Overlay {
         Ida::overlay(self)
+    }
+
+    /// IDA* keeps no open list: this is its stack (the current path), deepest cell first,
+    /// which is where the next visit starts from (after backing out of cells with no move
+    /// left). Each key is the cell's f.
+    fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
+        self.stack
+            .iter()
+            .rev()
+            .take(limit)
+            .map(|frame| {
+                let h = estimate(&self.config, self.goal, self.grid.point_at(frame.node as usize));
+                let parent = self.parent[frame.node as usize];
+                OpenEntry { cell: frame.node, g: frame.g, h, key: frame.g + self.config.weight * h, parent }
+            })
+            .collect()
     }
 
     fn gave_up(&self) -> Option<String> {

@@ -78,7 +78,7 @@
 use super::engine::check_end;
 use super::open_list::OpenList;
 use super::stepper::{LineKind, MarkKind, Overlay, OverlayLine, OverlayMark};
-use super::{astar, CellState, EventLog, NoRecord, Path, Recorder, SearchConfig, SearchError, Status, StepEvent, Stepper};
+use super::{astar, CellState, EventLog, NoRecord, OpenEntry, Path, Recorder, SearchConfig, SearchError, Status, StepEvent, Stepper};
 use super::NO_PARENT;
 use crate::grid::{Diagonal, Grid, Point, GROUND, WALL};
 use crate::heuristic::Heuristic;
@@ -745,6 +745,22 @@ impl JumpCore {
         unit * k as f64
     }
 
+    /// The open jump points in exactly the order the next steps take them off (if nothing
+    /// more were put on), at most `limit`.
+    pub(crate) fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
+        let state = &self.state;
+        let weight = self.config.weight;
+        self.open_list
+            .leaving_order(limit, |n| state[n as usize] != OPEN)
+            .into_iter()
+            .map(|cell| {
+                let i = cell as usize;
+                let (g, h) = (self.g[i], self.h(self.grid.point_at(i)));
+                OpenEntry { cell, g, h, key: g + weight * h, parent: self.parent[i] }
+            })
+            .collect()
+    }
+
     /// Marks the jump points the current node opened or improved (its children now), for
     /// the overlay.
     pub(crate) fn mark_children(&self, tracer: &mut Tracer<'_>, children: &[usize]) {
@@ -930,6 +946,10 @@ macro_rules! jump_core_stepper_methods {
 
         fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
             self.core.set_ends(start, goal)
+        }
+
+        fn open_entries(&self, limit: usize) -> Vec<super::OpenEntry> {
+            self.core.open_entries(limit)
         }
     };
 }

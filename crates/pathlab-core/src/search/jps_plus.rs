@@ -441,4 +441,9 @@ impl Stepper for JpsPlus {
     fn cell_table(&self) -> Option<CellTable<'_>> {
         Some(CellTable { per_cell: 8, values: &self.table })
     }
+
+    /// The default's 24 bytes per cell, and 32 more for the jump-distance table.
+    fn approx_bytes(&self) -> usize {
+        self.core.grid.len() * 56 + self.core.open_count() * 24
+    }
 }

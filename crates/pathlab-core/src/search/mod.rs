@@ -45,12 +45,14 @@ pub mod smoothed;
 mod stepper;
 pub mod theta;
 pub(crate) mod walk;
+pub mod timeline;
 
 pub use engine::{Search, NO_PARENT};
 pub use stepper::{
     build, Agent, BoxKind, CellTable, CellValues, LineKind, MarkKind, Overlay, OverlayBox, OverlayLine, OverlayMark, Repair,
     Stepper,
 };
+pub use stepper::{OpenEntry, StepperClone};
 
 named_enum! {
     /// The search algorithms the stepper runs.

@@ -1,6 +1,7 @@
 //! The open list of the best-first searches: a priority queue with a fixed tie order.
 
 use std::cmp::Ordering;
+use std::collections::HashMap;
 
 /// An open-list entry; the heap pops the smallest `(key, tie, seq)`.
 ///
@@ -22,6 +23,12 @@ impl Entry {
     #[inline]
     fn rank(&self) -> u128 {
         (u128::from(self.key) << 64) | u128::from(self.tie)
+    }
+
+    /// The order in which entries leave: by rank, then by `seq`.
+    #[inline]
+    fn order(&self, other: &Self) -> Ordering {
+        (self.rank(), self.seq).cmp(&(other.rank(), other.seq))
     }
 
     /// True when `self` comes off the open list before `other`.
@@ -298,5 +305,46 @@ impl OpenList {
         }
         .map(|e| e.node)
     }
-}
 
+    /// The nodes in the order they would leave if nothing more were pushed, without taking
+    /// them off: each node once (where a node has several entries, the first to leave
+    /// counts; the search skips the others once it has closed the node), leaving out the
+    /// nodes for which `skip(node)` holds, at most `limit` of them.
+    ///
+    /// Both queues pop by `(key, tie, seq)`, so sorting their entries by it gives the order
+    /// exactly. The cost is linear in the entries held, plus sorting the `limit` kept.
+    pub(crate) fn leaving_order(&self, limit: usize, skip: impl Fn(u32) -> bool) -> Vec<u32> {
+        let mut first: HashMap<u32, Entry> = HashMap::new();
+        let mut offer = |e: &Entry| {
+            if skip(e.node) {
+                return;
+            }
+            first
+                .entry(e.node)
+                .and_modify(|held| {
+                    if e.before(held) {
+                        *held = *e;
+                    }
+                })
+                .or_insert(*e);
+        };
+        match &self.queue {
+            Queue::Heap(h) => h.items.iter().for_each(&mut offer),
+            Queue::Radix(r) => {
+                r.below.items.iter().for_each(&mut offer);
+                r.current[r.head..].iter().for_each(&mut offer);
+                r.buckets.iter().flatten().for_each(&mut offer);
+            }
+        }
+        let mut entries: Vec<Entry> = first.into_values().collect();
+        if entries.len() > limit {
+            if limit == 0 {
+                return Vec::new();
+            }
+            entries.select_nth_unstable_by(limit - 1, Entry::order);
+            entries.truncate(limit);
+        }
+        entries.sort_unstable_by(Entry::order);
+        entries.into_iter().map(|e| e.node).collect()
+    }
+}

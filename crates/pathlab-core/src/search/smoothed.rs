@@ -44,7 +44,7 @@
 use super::sight::{distance, sees};
 use super::theta::{check_no_terrain, report_scale, terrain_refused};
 use super::{
-    Algorithm, EventLog, LineKind, NoRecord, Overlay, OverlayLine, Path, Recorder, Search, SearchConfig,
+    Algorithm, EventLog, LineKind, NoRecord, OpenEntry, Overlay, OverlayLine, Path, Recorder, Search, SearchConfig,
     SearchError, Status, StepEvent, Stepper,
 };
 use crate::grid::{Costs, Diagonal, Grid, Point, GROUND};
@@ -343,6 +343,22 @@ impl Stepper for SmoothedAStar {
     fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
         log.clear();
         self.step_with(log)
+    }
+
+    /// A*'s open list in its exact order (lengths as reported) while A* searches; empty once
+    /// it has found the path and the steps pull the path instead.
+    fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
+        if !self.raw.is_empty() || self.status.is_finished() {
+            return Vec::new();
+        }
+        let scale = self.scale;
+        let mut entries = self.search.open_entries(limit);
+        for e in &mut entries {
+            e.g *= scale;
+            e.h *= scale;
+            e.key *= scale;
+        }
+        entries
     }
 
     fn step(&mut self) -> StepEvent {

@@ -20,7 +20,7 @@ use crate::grid::{named_enum, Grid, Point};
 /// assert_eq!(s.run(), Status::Found);
 /// assert!((s.cost().unwrap() - 4.0 * std::f64::consts::SQRT_2).abs() < 1e-9);
 /// ```
-pub trait Stepper {
+pub trait Stepper: StepperClone {
     /// Performs one step, recording what it opened and improved in `log` (which it clears
     /// first).
     fn step_logged(&mut self, log: &mut EventLog) -> StepEvent;
@@ -120,6 +120,51 @@ pub trait Stepper {
         None
     }
 
+    /// The open list in the order the search will take its cells off, if nothing more were
+    /// put on it: at most `limit` entries, each open cell once, the cell the next step takes
+    /// first.
+    ///
+    /// The default is an approximation for the steppers that do not say better: every cell
+    /// whose state is open (either direction), ordered as A* orders them (lowest `g + weight
+    /// x h`, then highest `g`, then lowest index, standing in for "first opened"). The basic
+    /// searches, Theta*, JPS, JPS+, bidirectional A* and A* with smoothing give their exact
+    /// order (see theirs).
+    fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
+        let weight = self.config().weight;
+        let grid = self.grid();
+        let (g, parent) = (self.g_values(), self.parents());
+        let open = [super::CellState::Open as u8, super::CellState::OpenBack as u8];
+        let mut entries: Vec<OpenEntry> = self
+            .states()
+            .iter()
+            .enumerate()
+            .filter(|&(_, s)| open.contains(s))
+            .map(|(i, _)| {
+                let h = self.h(grid.point_at(i));
+                OpenEntry { cell: i as u32, g: g[i], h, key: g[i] + weight * h, parent: parent[i] }
+            })
+            .collect();
+        let order = |a: &OpenEntry, b: &OpenEntry| {
+            a.key.total_cmp(&b.key).then(b.g.total_cmp(&a.g)).then(a.cell.cmp(&b.cell))
+        };
+        if entries.len() > limit {
+            if limit == 0 {
+                return Vec::new();
+            }
+            entries.select_nth_unstable_by(limit - 1, order);
+            entries.truncate(limit);
+        }
+        entries.sort_unstable_by(order);
+        entries
+    }
+
+    /// Roughly how many bytes the stepper holds, which is what a clone of it costs; the
+    /// [`Timeline`](super::timeline::Timeline) bounds its checkpoints by it. The default
+    /// allows 24 bytes per cell (grid, state, g, parent, touched list) and 24 per open entry.
+    fn approx_bytes(&self) -> usize {
+        self.grid().len() * 24 + self.open_count() * 24
+    }
+
     /// Runs `n` steps, or fewer if the search finishes; returns how many were taken.
     fn advance(&mut self, n: usize) -> usize {
         let mut done = 0;
@@ -161,6 +206,63 @@ pub trait Stepper {
         let points = self.path_indices().iter().map(|&i| grid.point_at(i as usize)).collect();
         Some(Path { points, cost })
     }
+}
+
+/// Copies a stepper behind a `Box<dyn Stepper>`: every [`Stepper`] that is [`Clone`] has it,
+/// which lets a [`Timeline`](super::timeline::Timeline) keep checkpoints of any search.
+///
+/// ```
+/// use pathlab_core::grid::{Grid, Point};
+/// use pathlab_core::search::{build, Algorithm, SearchConfig};
+/// let grid = Grid::new(6, 6).unwrap();
+/// let mut s = build(grid, Point::new(0, 0), Point::new(5, 5), SearchConfig::new(Algorithm::AStar)).unwrap();
+/// s.advance(3);
+/// let mut copy = s.clone();
+/// copy.advance(2);
+/// assert_eq!((s.steps(), copy.steps()), (3, 5));
+/// ```
+pub trait StepperClone {
+    /// A copy of the stepper, at the same step.
+    fn boxed_clone(&self) -> Box<dyn Stepper>;
+}
+
+impl<T: Stepper + Clone + 'static> StepperClone for T {
+    fn boxed_clone(&self) -> Box<dyn Stepper> {
+        Box::new(self.clone())
+    }
+}
+
+impl Clone for Box<dyn Stepper> {
+    fn clone(&self) -> Self {
+        self.as_ref().boxed_clone()
+    }
+}
+
+impl std::fmt::Debug for dyn Stepper {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Stepper")
+            .field("algorithm", &self.config().algorithm)
+            .field("steps", &self.steps())
+            .field("status", &self.status())
+            .finish_non_exhaustive()
+    }
+}
+
+/// One cell on the open list, as [`Stepper::open_entries`] lists it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OpenEntry {
+    /// The cell, as a row-major index.
+    pub cell: u32,
+    /// Its cost so far.
+    pub g: f64,
+    /// Its estimate to the goal (unweighted; 0 for searches without one).
+    pub h: f64,
+    /// What the open list orders it by: `g + weight x h` for the A* family, `g` for Dijkstra,
+    /// `h` for greedy best-first; for breadth- and depth-first search, which order by arrival,
+    /// its place in the queue or stack (0 leaves first).
+    pub key: f64,
+    /// Its parent, as a row-major index, or [`NO_PARENT`](super::NO_PARENT).
+    pub parent: u32,
 }
 
 /// Builds the stepper for `config.algorithm`.

@@ -56,7 +56,7 @@ use super::engine::check_end;
 use super::open_list::OpenList;
 use super::sight::{distance, point_distance, sees};
 use super::{
-    astar, Algorithm, CellState, EventLog, LineKind, NoRecord, Overlay, OverlayLine, Path, Recorder,
+    astar, Algorithm, CellState, EventLog, LineKind, NoRecord, OpenEntry, Overlay, OverlayLine, Path, Recorder,
     SearchConfig, SearchError, Status, StepEvent, Stepper, NO_PARENT,
 };
 use crate::grid::{Costs, Diagonal, Grid, Point, GROUND, WALL};
@@ -533,6 +533,24 @@ impl Stepper for ThetaStar {
 
     fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
         ThetaStar::paint(self, cells, value)
+    }
+
+    /// The open list in the order it gives cells up, lengths as reported. For Theta* the
+    /// first entry is the next cell expanded (or the goal, found); Lazy Theta* takes it off
+    /// the list next too, but may find its assumed parent out of sight and put it back with
+    /// a higher cost instead of expanding it.
+    fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
+        let state = &self.state;
+        let weight = self.config.weight;
+        self.open_list
+            .leaving_order(limit, |n| state[n as usize] != OPEN)
+            .into_iter()
+            .map(|cell| {
+                let i = cell as usize;
+                let (g, h) = (self.g[i] * self.scale, self.h_true(i) * self.scale);
+                OpenEntry { cell, g, h, key: g + weight * h, parent: self.parent[i] }
+            })
+            .collect()
     }
 
     fn overlay(&self) -> Overlay {

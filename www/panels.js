@@ -1,0 +1,287 @@
+// The panels under the grid that show the inside of the search: the pseudocode with the lines
+// the last step ran, and the open list as a table in the order the search will take it (the
+// next cell first), with the closed list behind a disclosure. Also the words of the step
+// narration. Everything is built with el() and textContent: no value is inserted as HTML.
+
+import { statusName } from './pkg/pathlab_wasm.js';
+import { el } from './dom.js';
+import { pseudocodeFor, stepFacts } from './pseudocode.js';
+
+/** Rows of the open list shown; the caption gives the full count. */
+export const OPEN_ROWS = 50;
+
+/** Closed cells listed when the closed list is opened. */
+export const CLOSED_ROWS = 200;
+
+/** How each kind of open list is ordered, for the caption. */
+const ORDER = {
+  f: 'lowest f = g + w·h first; ties: higher g, then first opened',
+  g: 'lowest g first; ties: first opened',
+  h: 'lowest h first; ties: first opened',
+  queue: 'first in, first out',
+  stack: 'last in, first out',
+};
+
+/** The column heading of the key each kind of list is ordered by. */
+const KEY_HEADING = { f: 'f', g: 'key (g)', h: 'key (h)', queue: 'queue #', stack: 'stack #' };
+
+/** Algorithms whose expanded cell reads as f = g + w·h in the narration. */
+const F_FAMILY = new Set(['astar', 'theta', 'lazy-theta', 'jps', 'jps-plus', 'astar-smoothed']);
+
+/** A number as the page prints it: whole numbers as they are, others to three decimals. */
+export function num(v) {
+  if (v === undefined || v === null) return '–';
+  if (!Number.isFinite(v)) return '∞';
+  return Number.isInteger(v) ? String(v) : v.toFixed(3).replace(/0+$/, '').replace(/\.$/, '');
+}
+
+function at(p) {
+  return p ? `(${p[0]},${p[1]})` : '–';
+}
+
+/** Up to six items, then "and N more". */
+function list(items, show) {
+  const shown = items.slice(0, 6).map(show).join(', ');
+  return items.length > 6 ? `${shown} and ${items.length - 6} more` : shown;
+}
+
+/**
+ * The narration of a step that expanded a cell: which cell and why it came first (for the A*
+ * family "f = 34 = g 20 + h 14", from the cell's read-out), which neighbours it opened with
+ * what g, and which it improved, from what to what and through which parent.
+ */
+export function describeStep(lab, settings, last) {
+  const algo = settings?.algo;
+  const c = last.expanded;
+  let head = `Step ${lab.steps}: ${algo === 'ida' ? 'visited' : 'expanded'} ${at(c)}`;
+  let info = null;
+  try {
+    info = lab.cellInfo(c[0], c[1]);
+  } catch {
+    info = null;
+  }
+  const g = info?.g;
+  if (info && g !== null && g !== undefined) {
+    const w = settings?.weight ?? 1;
+    if (F_FAMILY.has(algo)) head += `: f = ${num(info.f)} = g ${num(g)} + ${w === 1 ? '' : `${num(w)} × `}h ${num(info.h)}`;
+    else if (algo === 'dijkstra') head += `: g = ${num(g)}, the lowest on the open list`;
+    else if (algo === 'greedy') head += `: h = ${num(info.h)}, the lowest on the open list (g ${num(g)})`;
+    else if (algo === 'bfs') head += `: the front of the queue (g ${num(g)})`;
+    else if (algo === 'dfs') head += `: the top of the stack (g ${num(g)})`;
+    else if (algo === 'ida') head += `: g ${num(g)}, f = ${num(info.f)} within the threshold, pushed on the stack`;
+  }
+  const known = (o) => o.old_g !== null && o.old_g !== undefined;
+  // IDA* reports each visit as an opening of the visited cell itself.
+  const opened = algo === 'ida' ? [] : last.opened;
+  const fresh = opened.filter((o) => !known(o));
+  const better = opened.filter(known);
+  const parts = [head];
+  if (fresh.length) parts.push(`opened ${list(fresh, (o) => `${at(o.at)} with g ${num(o.g)}`)}`);
+  if (better.length) {
+    parts.push(list(better, (o) => `${at(o.at)} improved g ${num(o.old_g)} → ${num(o.g)} via ${at(o.via)}`));
+  }
+  if (!fresh.length && !better.length && algo !== 'ida') parts.push('no neighbour was opened or improved');
+  let text = `${parts.join('; ')}.`;
+  if (lab.cost !== undefined && lab.cost !== null) text += ` That is the goal: path cost ${num(lab.cost)}.`;
+  return text;
+}
+
+/** The pseudocode and open-list panels of one page. */
+export class Panels {
+  constructor(app) {
+    this.app = app;
+    this.codeKey = '';
+    const id = Math.random().toString(36).slice(2, 8);
+    this.codeTitle = el('h2', { id: `pl-code-title-${id}`, text: 'Pseudocode' });
+    this.code = el('ol', { class: 'pl-code', testid: 'pseudocode', 'aria-labelledby': `pl-code-title-${id}` });
+    this.openTitle = el('h2', { id: `pl-open-title-${id}`, text: 'Open list' });
+    this.caption = el('p', { class: 'pl-open-caption', testid: 'open-caption', 'aria-live': 'off' });
+    this.keyHeading = el('th', { scope: 'col', class: 'pl-num', text: 'f' });
+    this.hHeading = el('th', { scope: 'col', class: 'pl-num pl-h', text: 'h' });
+    this.rows = el('tbody');
+    this.table = el(
+      'table',
+      { class: 'pl-open', testid: 'open-list', 'aria-labelledby': `pl-open-title-${id}` },
+      el(
+        'thead',
+        {},
+        el(
+          'tr',
+          {},
+          el('th', { scope: 'col', class: 'pl-num', text: '#' }),
+          el('th', { scope: 'col', text: 'cell' }),
+          el('th', { scope: 'col', class: 'pl-num', text: 'g' }),
+          this.hHeading,
+          this.keyHeading,
+          el('th', { scope: 'col', text: 'parent' }),
+          el('th', { scope: 'col', text: 'last step' }),
+        ),
+      ),
+      this.rows,
+    );
+    this.closedSummary = el('summary', { text: 'Closed list' });
+    this.closedCells = el('ul', { class: 'pl-closed-cells' });
+    this.closed = el('details', { class: 'pl-closed', testid: 'closed-list' }, this.closedSummary, this.closedCells);
+    this.closed.addEventListener('toggle', () => this.showClosed());
+    this.element = el(
+      'section',
+      { class: 'pl-study pl-full', 'aria-label': 'Inside the search' },
+      el('div', { class: 'pl-study-box pl-code-box' }, this.codeTitle, this.code),
+      el(
+        'div',
+        { class: 'pl-study-box pl-open-box' },
+        this.openTitle,
+        this.caption,
+        el('div', { class: 'pl-table-wrap', tabindex: '0', role: 'region', 'aria-labelledby': `pl-open-title-${id}` }, this.table),
+        this.closed,
+      ),
+    );
+  }
+
+  /** Shows the state after the last change; `overlay` is the frame's `Lab.overlay()`. */
+  update(overlay) {
+    if (this.app.config.embed) return;
+    // While playing, ten times a second is plenty (a large map may play at 60 frames a
+    // second); a pause repaints, and so shows the step it paused on.
+    const now = performance.now();
+    if (this.app.playing && now - (this.shown ?? 0) < 100) return;
+    this.shown = now;
+    const lab = this.app.lab;
+    const settings = this.app.settings ?? lab.settings();
+    let last;
+    try {
+      last = lab.lastStep();
+    } catch {
+      last = { kind: 'none', opened: [] };
+    }
+    this.showCode(settings, last, overlay);
+    this.showOpen(settings, last);
+    this.closedSummary.textContent = `Closed list: ${this.closedCount()} cells`;
+    if (this.closed.open) this.showClosed();
+  }
+
+  showCode(settings, last, overlay) {
+    const lab = this.app.lab;
+    const code = pseudocodeFor(settings.algo);
+    if (this.codeKey !== settings.algo) {
+      this.codeKey = settings.algo;
+      this.codeTitle.textContent = `Pseudocode: ${code.title}`;
+      this.code.replaceChildren(
+        ...code.lines.map(([tag, text]) => el('li', { class: 'pl-code-line', 'data-tag': tag }, el('code', { text }))),
+      );
+    }
+    const status = statusName(this.app.lab.status);
+    const facts = stepFacts(last, status, lab.steps, settings.start, overlay);
+    const active = new Set(code.active(facts));
+    this.code.dataset.active = [...active].join(' ');
+    for (const li of this.code.children) {
+      const on = active.has(li.dataset.tag);
+      li.classList.toggle('pl-active', on);
+      if (on) li.setAttribute('aria-current', 'step');
+      else li.removeAttribute('aria-current');
+    }
+  }
+
+  showOpen(settings, last) {
+    const lab = this.app.lab;
+    let view;
+    try {
+      view = lab.openList(OPEN_ROWS);
+    } catch {
+      view = { key: 'f', exact: false, entries: [] };
+    }
+    const total = lab.openCount;
+    const stack = settings.algo === 'ida';
+    this.openTitle.textContent = stack ? 'Stack (IDA* keeps no open list)' : 'Open list';
+    this.keyHeading.textContent = KEY_HEADING[view.key] ?? view.key;
+    // Without a heuristic (BFS, DFS, Dijkstra) h is 0 everywhere: no column for it.
+    this.table.classList.toggle('pl-no-h', !settings.uses_heuristic);
+    let caption;
+    if (stack) caption = `${total} cells on the stack, deepest first: the next visit starts from the top.`;
+    else if (settings.algo === 'bi-astar') {
+      // Two lists: the one shown is that of the side the next step expands.
+      caption = `The list of the side that expands next, ${ORDER[view.key]}; ${total} open on both sides together.`;
+      if (view.entries.length === OPEN_ROWS) caption += ` Showing the first ${OPEN_ROWS}.`;
+    } else {
+      caption = `${total} ${total === 1 ? 'cell' : 'cells'}, ${ORDER[view.key] ?? 'by key'}`;
+      if (!view.exact) caption += ' (approximate order)';
+      caption += '.';
+      if (total > view.entries.length && view.entries.length > 0) caption += ` Showing the first ${view.entries.length}.`;
+    }
+    if (view.entries.length === 0) caption += ' Nothing is waiting.';
+    this.caption.textContent = caption;
+
+    // What the last step did to each neighbour: opened fresh, or improved (old g, via).
+    const changes = new Map();
+    for (const o of last.opened ?? []) changes.set(`${o.at[0]},${o.at[1]}`, o);
+    const finished = ['found', 'no-path'].includes(statusName(this.app.lab.status));
+    const rows = view.entries.map((e, i) => {
+      const change = changes.get(`${e.x},${e.y}`);
+      const improved = change && change.old_g !== null && change.old_g !== undefined && !stack;
+      let note = '';
+      if (i === 0 && !finished) note = stack ? 'top' : 'next';
+      if (improved) note = `${note ? `${note} · ` : ''}g ${num(change.old_g)} → ${num(change.g)} via ${at(change.via)}`;
+      else if (change && !stack) note = `${note ? `${note} · ` : ''}new`;
+      const cell = el('button', {
+        type: 'button',
+        class: 'pl-cell-button',
+        text: at([e.x, e.y]),
+        title: 'Show this cell on the grid',
+        onclick: () => this.showCell(e.x, e.y),
+      });
+      const classes = ['pl-open-row'];
+      if (i === 0 && !finished) classes.push('pl-next');
+      if (improved) classes.push('pl-improved');
+      else if (change && !stack) classes.push('pl-new');
+      const row = el(
+        'tr',
+        { class: classes.join(' '), 'data-x': String(e.x), 'data-y': String(e.y), 'data-g': String(e.g), 'data-key': String(e.key) },
+        el('td', { class: 'pl-num', text: String(i + 1) }),
+        el('th', { scope: 'row' }, cell),
+        el('td', { class: 'pl-num', text: num(e.g) }),
+        el('td', { class: 'pl-num pl-h', text: num(e.h) }),
+        el('td', { class: 'pl-num pl-key', text: num(e.key) }),
+        el('td', { text: at(e.parent) }),
+        el('td', { class: 'pl-note', text: note || '\u00a0' }),
+      );
+      if (i === 0 && !finished) row.setAttribute('aria-label', `Next: ${at([e.x, e.y])}`);
+      return row;
+    });
+    this.rows.replaceChildren(...rows);
+  }
+
+  /** Points the grid's highlight and the cell read-out at (x, y). */
+  showCell(x, y) {
+    this.app.setHover({ x, y });
+    this.app.touch();
+  }
+
+  closedCount() {
+    try {
+      return this.app.lab.closedList(0).count;
+    } catch {
+      return 0;
+    }
+  }
+
+  showClosed() {
+    if (!this.closed.open) return;
+    let view;
+    try {
+      view = this.app.lab.closedList(CLOSED_ROWS);
+    } catch {
+      return;
+    }
+    const items = view.cells.map((c) =>
+      el('li', {}, el('button', {
+        type: 'button',
+        class: 'pl-cell-button',
+        text: `${at([c.x, c.y])} g ${num(c.g)}`,
+        onclick: () => this.showCell(c.x, c.y),
+      })),
+    );
+    if (view.count > view.cells.length) items.push(el('li', { class: 'pl-more', text: `and ${view.count - view.cells.length} more` }));
+    this.closedCells.replaceChildren(...items);
+    this.closedCells.setAttribute('aria-label', `Closed cells in map order, row by row (${view.count})`);
+  }
+}
