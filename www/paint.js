@@ -61,7 +61,8 @@ export const OVERLAY_STYLE = {
 /** Heat-map colours from low to high (light yellow to dark purple; readable for common colour-vision types). */
 const HEAT = ['#fcfdbf', '#fc8961', '#b73779', '#51127c', '#000004'];
 
-/** The legend, in the order shown; the page styles each swatch by its key. */
+/** The legend, in the order shown; the page styles each swatch by its key. `only` lists the
+ * algorithms (space-separated) an item is shown for. */
 export const LEGEND = [
   { key: 'ground', label: 'ground', color: PALETTE.ground },
   { key: 'wall', label: 'wall', color: PALETTE.wall },
@@ -75,6 +76,7 @@ export const LEGEND = [
   { key: 'goal', label: 'goal', color: PALETTE.goal },
   { key: 'openBack', label: 'open (backward)', color: PALETTE.openBack, only: 'bi-astar' },
   { key: 'closedBack', label: 'closed (backward)', color: PALETTE.closedBack, only: 'bi-astar' },
+  { key: 'heat', label: 'learned h: low → high', color: 'linear-gradient(90deg, #fcfdbf, #b73779, #000004)', only: 'lrta rta' },
 ];
 
 /** The wasm CellState value of the cell expanded last, and the parents' "none". */

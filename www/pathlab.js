@@ -249,7 +249,7 @@ class App {
       ...LEGEND.map((item) =>
         el(
           'li',
-          {},
+          item.only ? { 'data-only': item.only } : {},
           el('span', { class: `pl-swatch pl-swatch-${item.key}`, style: `--swatch: ${item.color}` }),
           item.label,
         ),
@@ -728,6 +728,9 @@ class App {
     for (const [key, { algos }] of Object.entries(EXTRA_SETTINGS)) {
       ui.extras[key].hidden = !algos.includes(s.algo);
       if (document.activeElement !== ui[key]) ui[key].value = String(s[key]);
+    }
+    for (const item of this.root.querySelectorAll('[data-testid="legend"] [data-only]')) {
+      item.hidden = !item.dataset.only.split(' ').includes(s.algo);
     }
     ui.agent.parentElement.hidden = !s.has_agent;
     ui.repair.parentElement.hidden = !s.incremental;
