@@ -12,6 +12,8 @@ import { el, options } from './dom.js';
 import { attachEditor } from './editor.js';
 import { attachFiles } from './files.js';
 import { attachPersistence } from './persist.js';
+import { attachWarnings } from './warnings.js';
+import { attachCompare } from './compare.js';
 
 let wasmReady = null;
 
@@ -132,6 +134,9 @@ class App {
     this.editor = attachEditor(this);
     this.files = attachFiles(this);
     this.persistence = attachPersistence(this);
+    // Correctness warnings under the read-outs, and compare mode (several searches side by side).
+    this.warnings = attachWarnings(this);
+    this.compare = attachCompare(this);
   }
 
   // ---- DOM -------------------------------------------------------------------------------
@@ -434,6 +439,7 @@ class App {
     if (config.autoplay && !this.finished()) this.setPlaying(true);
     this.frame = requestAnimationFrame((t) => this.tick(t));
     this.persistence.start();
+    this.compare.start();
   }
 
   /** Loads a preset or a relative path; throws with a message and keeps the current map. */
@@ -825,6 +831,7 @@ class App {
     c.dataset.start = `${lab.startX},${lab.startY}`;
     c.dataset.goal = `${lab.goalX},${lab.goalY}`;
     this.cellInfo();
+    this.warnings.update();
   }
 
   cellInfo() {
@@ -880,6 +887,7 @@ class App {
       goal: s.goal,
       speed: this.config.speed,
       embed: this.config.embed,
+      compare: this.compare?.names() ?? null,
     };
   }
 
@@ -938,6 +946,8 @@ class App {
 
   destroy() {
     cancelAnimationFrame(this.frame);
+    this.compare.destroy();
+    this.warnings.destroy();
     this.detachEditing();
     for (const part of [this.editor, this.files, this.persistence]) part.destroy();
     this.resizeObserver.disconnect();
