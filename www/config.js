@@ -9,8 +9,11 @@ import { decodeGrid } from './share.js';
 export const KEYS = [
   'map', 'grid', 'algo', 'heuristic', 'diagonal', 'costs', 'weight',
   'lookahead', 'sensor', 'cluster', 'hand',
-  'start', 'goal', 'step', 'autoplay', 'speed', 'embed',
+  'start', 'goal', 'step', 'autoplay', 'speed', 'embed', 'compare',
 ];
+
+/** The most algorithms compare mode shows side by side (compare.js). */
+export const MAX_COMPARE = 4;
 
 /** The whole-number settings of particular algorithms: their ranges and what they mean. */
 export const COUNTS = {
@@ -44,6 +47,7 @@ export const DEFAULTS = Object.freeze({
   autoplay: false,
   speed: 5,
   embed: false,
+  compare: null,
 });
 
 const MAX_STEP = 100_000_000;
@@ -211,8 +215,36 @@ export function readConfig(raw, known) {
     }
   }
 
+  if (has('compare')) {
+    const problem = readCompare(given.compare, known.algo);
+    if (typeof problem === 'string') say('compare', `${problem}; showing one search instead.`);
+    else config.compare = problem;
+  }
+
   config.given = KEYS.filter(has);
   return { config, messages };
+}
+
+/**
+ * Reads compare mode's list of algorithms (`astar,dijkstra,jps`, or an array of names): the
+ * names, or a sentence saying what is wrong with the list (every unknown name quoted).
+ */
+function readCompare(value, algos) {
+  const names = text(Array.isArray(value) ? value.join(',') : value).split(',').map((n) => n.trim().toLowerCase());
+  const problems = [];
+  if (names.some((n) => n === '')) problems.push('an empty name (two commas in a row, or one at an end)');
+  const unknown = names.filter((n) => n !== '' && !algos.includes(n));
+  if (unknown.length === 1) problems.push(`an unknown algorithm ${quote(unknown[0])}`);
+  else if (unknown.length > 1) {
+    const more = unknown.length > 8 ? ` and ${unknown.length - 8} more` : '';
+    problems.push(`unknown algorithms ${unknown.slice(0, 8).map(quote).join(', ')}${more}`);
+  }
+  const twice = [...new Set(names.filter((n, i) => n !== '' && names.indexOf(n) !== i))];
+  if (twice.length) problems.push(`${twice.slice(0, 8).map(quote).join(', ')} more than once`);
+  if (names.length > MAX_COMPARE) problems.push(`${names.length} names, but at most ${MAX_COMPARE} fit side by side`);
+  else if (names.length < 2) problems.push('only one name, and a comparison needs two or more');
+  if (!problems.length) return names;
+  return `expected 2 to ${MAX_COMPARE} different algorithms separated by commas (from ${algos.join(', ')}), got ${problems.join('; ')}`;
 }
 
 /** The query string for a configuration, leaving out values equal to the defaults. */

@@ -14,6 +14,8 @@ import { attachFiles } from './files.js';
 import { attachPersistence } from './persist.js';
 import { Timeline } from './timeline.js';
 import { Panels, describeStep } from './panels.js';
+import { attachWarnings } from './warnings.js';
+import { attachCompare } from './compare.js';
 
 let wasmReady = null;
 
@@ -134,6 +136,9 @@ class App {
     this.editor = attachEditor(this);
     this.files = attachFiles(this);
     this.persistence = attachPersistence(this);
+    // Correctness warnings under the read-outs, and compare mode (several searches side by side).
+    this.warnings = attachWarnings(this);
+    this.compare = attachCompare(this);
   }
 
   // ---- DOM -------------------------------------------------------------------------------
@@ -439,6 +444,7 @@ class App {
     if (config.autoplay && !this.finished()) this.setPlaying(true);
     this.frame = requestAnimationFrame((t) => this.tick(t));
     this.persistence.start();
+    this.compare.start();
   }
 
   /** Loads a preset or a relative path; throws with a message and keeps the current map. */
@@ -820,6 +826,7 @@ class App {
     c.dataset.start = `${lab.startX},${lab.startY}`;
     c.dataset.goal = `${lab.goalX},${lab.goalY}`;
     this.cellInfo();
+    this.warnings.update();
   }
 
   cellInfo() {
@@ -875,6 +882,7 @@ class App {
       goal: s.goal,
       speed: this.config.speed,
       embed: this.config.embed,
+      compare: this.compare?.names() ?? null,
     };
   }
 
@@ -935,6 +943,8 @@ class App {
 
   destroy() {
     cancelAnimationFrame(this.frame);
+    this.compare.destroy();
+    this.warnings.destroy();
     this.detachEditing();
     for (const part of [this.editor, this.files, this.persistence]) part.destroy();
     this.resizeObserver.disconnect();

@@ -1015,6 +1015,22 @@ impl Lab {
     }
 }
 
+// ---- compare mode and correctness warnings (www/compare.js, www/warnings.js) ----
+
+#[wasm_bindgen]
+impl Lab {
+    /// A new Lab on a copy of this map (cells, start and goal) with the same settings but the
+    /// algorithm `algo`, at step 0: one pane of the comparison, or the reference Dijkstra of
+    /// the warnings. Refused, with the reason, when `algo` is unknown or cannot run on this
+    /// map (JPS on terrain, for one); this Lab is left as it was.
+    #[wasm_bindgen(js_name = cloneMap)]
+    pub fn clone_map(&self, algo: &str) -> Result<Lab, JsError> {
+        let mut config = self.search.config();
+        config.algorithm = parse(algo)?;
+        Self::with(self.search.grid().clone(), self.search.start(), self.search.goal(), config)
+    }
+}
+
 /// The open cell nearest to `p` (by rings), if any.
 fn nearest_open(grid: &Grid, p: Point) -> Option<Point> {
     if grid.is_passable(p) {
@@ -1097,6 +1113,29 @@ mod tests {
             assert_eq!(*h, lab.search.h(grid.point_at(i)));
         }
         assert_eq!(lab.h[grid.index(lab.search.goal())], 0.0);
+    }
+
+    #[test]
+    fn clone_map_copies_cells_ends_and_settings_with_another_algorithm() {
+        let Ok(mut lab) = Lab::new(9, 5) else {
+            panic!("a 9x5 lab")
+        };
+        let painted = lab.paint_line(4, 0, 4, 3, 0).map_err(|_| "paint").and_then(|_| {
+            lab.set_heuristic("manhattan").map_err(|_| "heuristic")?;
+            lab.set_weight(2.0).map_err(|_| "weight")
+        });
+        assert!(painted.is_ok());
+        lab.run();
+        let Ok(copy) = lab.clone_map("dijkstra") else {
+            panic!("a copy running Dijkstra")
+        };
+        assert_eq!(copy.search.grid().cells(), lab.search.grid().cells());
+        assert_eq!((copy.search.start(), copy.search.goal()), (lab.search.start(), lab.search.goal()));
+        let mut expected = lab.search.config();
+        expected.algorithm = Algorithm::Dijkstra;
+        assert_eq!(copy.search.config(), expected, "every setting but the algorithm is copied");
+        assert_eq!(copy.search.steps(), 0, "the copy starts at step 0");
+        assert!(lab.search.status().is_finished(), "the original keeps its state");
     }
 
     #[test]

@@ -1,0 +1,252 @@
+// Correctness warnings next to the result: what in the chosen settings can make the path cost
+// more than the cheapest one (an estimate that can be too high for the moves and costs, a
+// weight above 1, an algorithm that does not look for the cheapest path) and, once a path is
+// found, the cheapest grid path's cost for reference, from a Dijkstra run on a copy of the same
+// map (Lab.cloneMap), with the excess in percent. A setting that finds a cheapest path says so
+// quietly. `assess()` is pure and is shared with compare mode (compare.js).
+
+import { el } from './dom.js';
+import { statusName } from './pkg/pathlab_wasm.js';
+
+/** Short names of the algorithms, for sentences and the comparison chart. */
+export const NAMES = {
+  astar: 'A*',
+  dijkstra: 'Dijkstra',
+  greedy: 'Greedy best-first',
+  bfs: 'BFS',
+  dfs: 'DFS',
+  'bi-astar': 'Bidirectional A*',
+  ida: 'IDA*',
+  jps: 'JPS',
+  'jps-plus': 'JPS+',
+  theta: 'Theta*',
+  'lazy-theta': 'Lazy Theta*',
+  'astar-smoothed': 'A* + smoothing',
+  lpa: 'LPA*',
+  'dstar-lite': 'D* Lite',
+  lrta: 'LRTA*',
+  rta: 'RTA*',
+  'crash-turn': 'Crash and turn',
+  hpa: 'Hierarchical A*',
+};
+
+/** The name of an algorithm for a sentence. */
+export function nameOf(algo) {
+  return NAMES[algo] ?? algo;
+}
+
+/** The algorithms whose f = g + w·h takes the weight (the others ignore it). */
+const WEIGHTED = new Set([
+  'astar', 'bi-astar', 'ida', 'jps', 'jps-plus', 'theta', 'lazy-theta', 'astar-smoothed', 'hpa', 'lrta', 'rta',
+]);
+
+/**
+ * Algorithms for which the heuristic menu cannot cost optimality: greedy never looks at g, and
+ * Theta* and Lazy Theta* always estimate by the straight line to the goal.
+ */
+const HEURISTIC_HARMLESS = new Set(['greedy', 'theta', 'lazy-theta']);
+
+/** Algorithms that follow the shortest line between corners rather than grid moves. */
+const ANY_ANGLE = {
+  theta: 'Theta* joins cells by straight lines of sight instead of grid moves',
+  'lazy-theta': 'Lazy Theta* joins cells by straight lines of sight instead of grid moves',
+  'astar-smoothed': "A* + smoothing straightens A*'s grid path afterwards, dropping corners that can see past each other",
+};
+
+/** Why each algorithm that is never optimal misses the cheapest path. */
+const NOT_OPTIMAL = {
+  greedy: 'Greedy best-first orders the open list by h alone and ignores the cost so far, so it takes the first path that heads the right way, often not the cheapest.',
+  dfs: 'Depth-first search follows one branch as deep as it goes and stops at the first path it meets; that path is rarely the cheapest.',
+  hpa: 'Hierarchical A* plans between cluster entrances and then refines each leg, so the path bends through the entrances and can cost a little more than the cheapest.',
+  lrta: 'LRTA* is an agent that picks one move at a time from a small look-ahead; the walk, with its detours and returns, is not the cheapest path.',
+  rta: 'RTA* is an agent that picks one move at a time from a small look-ahead; the walk, with its detours and returns, is not the cheapest path.',
+  'crash-turn': 'Crash and turn does not plan: it heads for the goal and follows walls by hand, so the walk can be far from the cheapest, and it may never arrive.',
+};
+
+/** How a heuristic overestimates under the given moves and costs, in a phrase. */
+function overestimate(s) {
+  const diagonal = s.costs === 'integer' ? '14' : '√2';
+  if (s.heuristic === 'manhattan') {
+    const two = s.costs === 'integer' ? '20' : '2';
+    return `Manhattan counts a diagonal move as two straight ones (${two}), but with these moves it costs ${diagonal}`;
+  }
+  if (s.heuristic === 'euclidean') {
+    return 'Euclidean gives a diagonal move 14.14 in tenths, but the integer cost model charges 14';
+  }
+  return `The ${s.heuristic} estimate can be more than the true remaining cost with these moves and costs`;
+}
+
+/**
+ * What may keep `s` (a Lab's settings: algo, heuristic, diagonal, costs, weight, admissible,
+ * uses_heuristic, optimal) from returning a cheapest path, as `[{ kind, text }]` with kinds
+ * `inadmissible`, `weight`, `non-optimal` and `any-angle`; or one `{ kind: 'optimal' }` item
+ * when nothing does. `terrain` says whether the map has cells costing more than ground.
+ */
+export function assess(s, { terrain = false } = {}) {
+  const name = nameOf(s.algo);
+  const out = [];
+  if (s.uses_heuristic && !s.admissible && !HEURISTIC_HARMLESS.has(s.algo)) {
+    out.push({
+      kind: 'inadmissible',
+      text: `Inadmissible heuristic: ${overestimate(s)}. An estimate that can be too high lets ${name} settle for a path that is not the cheapest.`,
+    });
+  }
+  if (s.weight > 1 && WEIGHTED.has(s.algo)) {
+    out.push({
+      kind: 'weight',
+      text: `Weight ${s.weight}: f = g + ${s.weight}·h trusts the estimate more than the cost so far, so ${name} expands fewer cells but the path may cost up to ${s.weight}× the cheapest.`,
+    });
+  }
+  if (s.algo === 'bfs') {
+    const eight = s.diagonal !== 'never';
+    if (eight || terrain) {
+      const why = [eight ? 'a diagonal move costs more than a straight one' : null, terrain ? 'mud and water cost more than ground' : null]
+        .filter(Boolean)
+        .join(', and ');
+      out.push({
+        kind: 'non-optimal',
+        text: `BFS finds the path with the fewest moves, but here ${why}, so the fewest moves need not be the cheapest.`,
+      });
+    }
+  } else if (NOT_OPTIMAL[s.algo]) {
+    out.push({ kind: 'non-optimal', text: NOT_OPTIMAL[s.algo] });
+  }
+  if (ANY_ANGLE[s.algo]) {
+    out.push({
+      kind: 'any-angle',
+      text: `Any-angle: ${ANY_ANGLE[s.algo]}, so its path may cost less than the cheapest grid path (the reference below is a grid path); it is not guaranteed to be the shortest any-angle path either.`,
+    });
+  }
+  if (out.length) return out;
+  const why =
+    s.algo === 'bfs'
+      ? 'with 4-way moves on plain ground every move costs the same, so the fewest moves are the cheapest.'
+      : `${name} finds a cheapest path with these settings.`;
+  return [{ kind: 'optimal', text: `Optimal: ${why}` }];
+}
+
+/** True when any warning is raised (anything but `optimal`). */
+export function warns(items) {
+  return items.some((w) => w.kind !== 'optimal');
+}
+
+/** A cost as the page shows it: whole numbers as they are, others to two decimals. */
+export function formatCost(cost) {
+  if (cost === undefined || cost === null) return '';
+  return Number.isInteger(cost) ? String(cost) : cost.toFixed(2);
+}
+
+/** How much `cost` exceeds `optimal`, in percent (negative when below). */
+export function excessPercent(cost, optimal) {
+  if (optimal === 0) return cost === 0 ? 0 : Infinity;
+  return ((cost - optimal) / optimal) * 100;
+}
+
+/** True when the map of `lab` has a cell costing more than ground. */
+export function hasTerrain(lab, memory) {
+  const cells = new Uint8Array(memory.buffer, lab.cellsPtr(), lab.width * lab.height);
+  for (let i = 0; i < cells.length; i++) if (cells[i] > 1) return true;
+  return false;
+}
+
+/** The cheapest grid path's cost on `lab`'s map (a Dijkstra run on a copy), or null. */
+export function cheapestCost(lab) {
+  const reference = lab.cloneMap('dijkstra');
+  try {
+    reference.run();
+    return reference.cost ?? null;
+  } finally {
+    reference.free();
+  }
+}
+
+/** Adds compare.css (compare mode and warnings) to the document once, if the page lacks it. */
+export function ensureStylesheet() {
+  const href = new URL('./compare.css', import.meta.url).href;
+  if ([...document.querySelectorAll('link[rel="stylesheet"]')].some((l) => l.href === href)) return;
+  document.head.append(el('link', { rel: 'stylesheet', href }));
+}
+
+/**
+ * Shows the warnings for `app` under its read-outs. Returns `{ update(), destroy() }`:
+ * `update` is called after each repaint of the read-outs and does work only when the settings,
+ * the map or the result changed.
+ */
+export function attachWarnings(app) {
+  ensureStylesheet();
+  const list = el('ul', { class: 'pl-warnings-list' });
+  const reference = el('p', { class: 'pl-warnings-reference', testid: 'warnings-reference', hidden: true });
+  const box = el(
+    'div',
+    { class: 'pl-warnings pl-full', testid: 'warnings', 'aria-live': 'polite', 'aria-label': 'Is this path the cheapest?' },
+    list,
+    reference,
+  );
+  const readouts = app.root.querySelector('.pl-readouts');
+  if (readouts) readouts.after(box);
+  else app.root.append(box);
+
+  let version = 0;
+  let shown = '';
+  let terrain = { key: '', value: false };
+  let optimal = { key: '', value: null };
+  const onEdit = () => {
+    version += 1;
+  };
+  app.root.addEventListener('pathlab-edit', onEdit);
+
+  function update() {
+    const s = app.settings;
+    const lab = app.lab;
+    if (!s || !lab) return;
+    const status = statusName(lab.status);
+    const cost = lab.cost ?? null;
+    const map = [version, lab.width, lab.height, lab.startX, lab.startY, lab.goalX, lab.goalY, s.diagonal, s.costs].join(',');
+    const key = [map, s.algo, s.heuristic, s.weight, status, cost].join('|');
+    if (key === shown) return;
+    shown = key;
+    if (terrain.key !== map) terrain = { key: map, value: hasTerrain(lab, app.memory) };
+    const items = assess(s, { terrain: terrain.value });
+    list.replaceChildren(
+      ...items.map((w) =>
+        el('li', { class: `pl-warning pl-warning-${w.kind}`, 'data-kind': w.kind }, el('span', { text: w.text })),
+      ),
+    );
+    reference.hidden = true;
+    delete reference.dataset.optimal;
+    delete reference.dataset.excess;
+    if (!warns(items) || status !== 'found' || cost === null) return;
+    if (optimal.key !== map) {
+      let value = null;
+      try {
+        value = cheapestCost(lab);
+      } catch (e) {
+        app.say(`The cheapest path for reference could not be computed: ${e.message}`);
+      }
+      optimal = { key: map, value };
+    }
+    if (optimal.value === null) return;
+    const excess = excessPercent(cost, optimal.value);
+    const walk = s.has_agent ? 'The walk' : 'This path';
+    let verdict;
+    if (Math.abs(cost - optimal.value) < 1e-9) verdict = `${walk} costs ${formatCost(cost)}, the same: a cheapest path after all, this time.`;
+    else if (excess > 0) verdict = `${walk} costs ${formatCost(cost)}: ${excess.toFixed(1)}% more.`;
+    else verdict = `${walk} costs ${formatCost(cost)}: ${(-excess).toFixed(1)}% less, because it leaves the grid moves.`;
+    reference.replaceChildren(
+      el('strong', { text: `Cheapest grid path: ${formatCost(optimal.value)}` }),
+      ` (Dijkstra on the same map). ${verdict}`,
+    );
+    reference.dataset.optimal = String(optimal.value);
+    reference.dataset.cost = String(cost);
+    reference.dataset.excess = String(Math.abs(cost - optimal.value) < 1e-9 ? 0 : excess);
+    reference.hidden = false;
+  }
+
+  return {
+    update,
+    destroy() {
+      app.root.removeEventListener('pathlab-edit', onEdit);
+      box.remove();
+    },
+  };
+}
