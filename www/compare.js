@@ -70,7 +70,7 @@ async function measure(lab, alive) {
   const copy = lab.cloneMap(lab.settings().algo);
   try {
     const t0 = performance.now();
-    copy.run();
+    copy.runFromScratch();
     const first = performance.now() - t0;
     const agent = copy.agent();
     const result = {
@@ -90,8 +90,7 @@ async function measure(lab, alive) {
       let elapsed = 0;
       const start = performance.now();
       do {
-        copy.reset();
-        copy.run();
+        copy.runFromScratch();
         runs += 1;
         elapsed = performance.now() - start;
       } while (elapsed < SAMPLE_MS && runs < 1000);

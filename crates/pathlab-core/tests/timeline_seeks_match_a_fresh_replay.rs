@@ -238,6 +238,30 @@ fn exploring_after_a_run_fills_every_checkpoint() {
     }
 }
 
+/// A run from scratch (for timing: it steps instead of restoring a checkpoint) lands in the
+/// same state as a fresh search even when checkpoints cover the run, and leaves them usable.
+#[test]
+fn a_run_from_scratch_lands_where_a_fresh_search_does() {
+    let grid = Grid::new(60, 60).unwrap();
+    let (start, goal) = (Point::new(0, 0), Point::new(59, 59));
+    let config = SearchConfig::new(Algorithm::Dijkstra);
+    let mut timeline = Timeline::new(build(grid.clone(), start, goal, config).unwrap());
+    timeline.run();
+    let total = timeline.steps();
+    while timeline.exploring() {
+        timeline.explore(10_000);
+    }
+    assert!(timeline.checkpoints() > 0);
+    timeline.reset();
+    assert_eq!(timeline.inner().steps(), 0);
+    assert_eq!(timeline.run_from_scratch(), Status::Found);
+    assert_eq!(timeline.steps(), total);
+    same_state(&timeline, fresh(&grid, start, goal, config, total).as_ref(), "from scratch").unwrap();
+    // The checkpoints still serve seeks.
+    timeline.seek(total / 2);
+    same_state(&timeline, fresh(&grid, start, goal, config, total / 2).as_ref(), "seek after").unwrap();
+}
+
 /// On a map where one copy of the search is over the budget, the timeline keeps no
 /// checkpoint and sends no scout ahead (the scout is a copy too); seeks still land right.
 #[test]

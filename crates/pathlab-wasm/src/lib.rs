@@ -1029,6 +1029,14 @@ impl Lab {
         config.algorithm = parse(algo)?;
         Self::with(self.search.grid().clone(), self.search.start(), self.search.goal(), config)
     }
+
+    /// Runs the search from step 0 to the end by stepping, never restoring a saved copy of
+    /// it, so that timing this call times the algorithm (compare mode's run time).
+    #[wasm_bindgen(js_name = runFromScratch)]
+    pub fn run_from_scratch(&mut self) -> Status {
+        self.log.clear();
+        self.search.run_from_scratch().into()
+    }
 }
 
 /// The open cell nearest to `p` (by rings), if any.

@@ -133,6 +133,20 @@ impl Timeline {
         self.search.as_ref()
     }
 
+    /// Runs the search from step 0 to its end by stepping, never jumping to a checkpoint:
+    /// what timing an algorithm must measure ([`run`](Stepper::run) may restore a copy
+    /// instead). The checkpoints stay valid.
+    pub fn run_from_scratch(&mut self) -> Status {
+        self.search.reset();
+        if !self.pure {
+            self.pure = true;
+            self.forget();
+        }
+        self.search.run();
+        self.moved();
+        self.search.status()
+    }
+
     /// Drops every checkpoint and what is known about the run, and sizes the spacing and
     /// count to the search.
     fn forget(&mut self) {
