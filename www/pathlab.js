@@ -12,6 +12,8 @@ import { el, options } from './dom.js';
 import { attachEditor } from './editor.js';
 import { attachFiles } from './files.js';
 import { attachPersistence } from './persist.js';
+import { attachEmbed } from './embed.js';
+import { attachAccess } from './access.js';
 
 let wasmReady = null;
 
@@ -132,6 +134,9 @@ class App {
     this.editor = attachEditor(this);
     this.files = attachFiles(this);
     this.persistence = attachPersistence(this);
+    // Embed code and lock=1; grid keys and high contrast.
+    this.embedding = attachEmbed(this);
+    this.access = attachAccess(this);
   }
 
   // ---- DOM -------------------------------------------------------------------------------
@@ -880,6 +885,8 @@ class App {
       goal: s.goal,
       speed: this.config.speed,
       embed: this.config.embed,
+      lock: this.config.lock,
+      contrast: this.config.contrast,
     };
   }
 
@@ -934,12 +941,17 @@ class App {
     });
     this.showOverlay(overlay);
     this.readouts();
+    if (!this.gridShown) {
+      // For tests/page-perf.test.mjs: the time from navigation to the first painted grid.
+      this.gridShown = true;
+      performance.mark('pathlab-first-grid');
+    }
   }
 
   destroy() {
     cancelAnimationFrame(this.frame);
     this.detachEditing();
-    for (const part of [this.editor, this.files, this.persistence]) part.destroy();
+    for (const part of [this.editor, this.files, this.persistence, this.embedding, this.access]) part.destroy();
     this.resizeObserver.disconnect();
     window.removeEventListener('resize', this.onWindowResize);
     this.root.removeEventListener('keydown', this.onKey);
@@ -951,7 +963,7 @@ class App {
 /**
  * Builds Pathlab inside `element`. `config` takes the keys of the page URL (map, algo,
  * heuristic, diagonal, costs, weight, lookahead, sensor, cluster, hand, start, goal, step,
- * autoplay, speed, embed), as strings or plain values (`start: [3, 1]`, `embed: true`).
+ * autoplay, speed, embed, lock, contrast), as strings or plain values (`start: [3, 1]`, `embed: true`).
  * Invalid values are reported on the page and replaced by defaults. Resolves to a handle: { lab, config(), destroy() }.
  */
 export async function mount(element, config = {}) {
