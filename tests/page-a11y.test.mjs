@@ -274,6 +274,21 @@ describe('accessibility and reach', () => {
     await page.close();
   });
 
+  test('the system\'s "more contrast" setting turns high contrast on unless the URL says otherwise', async () => {
+    const context = await env.browser.newContext({ contrast: 'more' });
+    const pressed = async (query) => {
+      const page = await context.newPage();
+      await page.goto(`${env.base}index.html?${query}`);
+      await page.waitForFunction(() => window.pathlab);
+      const value = await testid(page, 'contrast').getAttribute('aria-pressed');
+      await page.close();
+      return value;
+    };
+    assert.equal(await pressed('map=wall-gap'), 'true');
+    assert.equal(await pressed('map=wall-gap&contrast=0'), 'false');
+    await context.close();
+  });
+
   test('both palettes keep the states apart for normal vision and the three colour blindnesses', () => {
     const states = ['ground', 'wall', 'open', 'closed', 'current', 'path'];
     for (const [name, palette] of [['usual', PALETTE], ['high contrast', HIGH_CONTRAST]]) {

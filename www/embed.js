@@ -114,7 +114,9 @@ function attachLock(app) {
   const ui = app.ui;
   root.classList.add('pl-locked');
   const areas = [ui.map.closest('.pl-map-controls'), ui.algo.closest('section'), ui.editSection].filter(Boolean);
-  const locked = new Set(areas.flatMap((area) => [...area.querySelectorAll('input, select, button, textarea')]));
+  // Viewing aids stay free (the contrast switch, added to the header later, is never locked).
+  const free = (control) => ['contrast', 'embed-code'].includes(control.dataset.testid);
+  const locked = new Set(areas.flatMap((area) => [...area.querySelectorAll('input, select, button, textarea')]).filter((c) => !free(c)));
   for (const control of locked) control.setAttribute('aria-disabled', 'true');
   ui.editSection.prepend(el('p', { class: 'pl-hint pl-locked-note', testid: 'locked-note', text: LOCKED_TEXT }));
 
