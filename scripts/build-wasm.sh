@@ -3,7 +3,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --target wasm32-unknown-unknown -p pathlab-wasm
-wasm-bindgen --target web --no-typescript --out-dir www/pkg \
+# The name section (function names for wasm stack traces) is a tenth of the gzipped module and
+# the page does without it: a panic's message still names the Rust file and line.
+# PATHLAB_WASM_NAMES=1 keeps it for profiling.
+strip=(--remove-name-section --remove-producers-section)
+if [ "${PATHLAB_WASM_NAMES:-0}" = 1 ]; then strip=(); fi
+wasm-bindgen --target web --no-typescript "${strip[@]}" --out-dir www/pkg \
   target/wasm32-unknown-unknown/release/pathlab_wasm.wasm
 # Debian 12's wasm-opt (binaryen 108) exports the wrong table as wasm-bindgen's externref table,
 # and the module then fails at start ("WebAssembly.Table.set(): Argument 1 is invalid for

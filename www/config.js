@@ -9,7 +9,7 @@ import { decodeGrid } from './share.js';
 export const KEYS = [
   'map', 'grid', 'algo', 'heuristic', 'diagonal', 'costs', 'weight',
   'lookahead', 'sensor', 'cluster', 'hand',
-  'start', 'goal', 'step', 'autoplay', 'speed', 'embed', 'compare',
+  'start', 'goal', 'step', 'autoplay', 'speed', 'embed', 'compare', 'lock', 'contrast',
 ];
 
 /** The most algorithms compare mode shows side by side (compare.js). */
@@ -48,6 +48,8 @@ export const DEFAULTS = Object.freeze({
   speed: 5,
   embed: false,
   compare: null,
+  lock: false,
+  contrast: false,
 });
 
 const MAX_STEP = 100_000_000;
@@ -202,6 +204,26 @@ export function readConfig(raw, known) {
       say(key, `expected 0 or 1, got ${quote(given[key])}; using 0.`);
     } else {
       config[key] = flag;
+    }
+  }
+
+  // An embedded example may be locked (embed.js): stepping only, no editing. A wrong value
+  // leaves it unlocked, and says so, so a lecturer sees the typo rather than a silent default.
+  if (has('lock')) {
+    const flag = parseFlag(given.lock);
+    if (flag === undefined) {
+      say('lock', `expected 1 (editing locked: the map, start, goal and algorithm cannot be changed) or 0, got ${quote(given.lock)}; editing stays unlocked.`);
+    } else {
+      config.lock = flag;
+    }
+  }
+
+  if (has('contrast')) {
+    const flag = parseFlag(given.contrast);
+    if (flag === undefined) {
+      say('contrast', `expected 1 (high-contrast colours) or 0, got ${quote(given.contrast)}; using the usual colours.`);
+    } else {
+      config.contrast = flag;
     }
   }
 

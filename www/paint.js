@@ -24,6 +24,32 @@ export const PALETTE = {
 };
 
 /**
+ * The high-contrast colours (the page's `contrast` option, for washed-out projectors and low
+ * vision): black walls on white, and search states dark enough to stand out from the ground
+ * by at least 3:1 while black numbers stay readable on them. The hues keep the Okabe-Ito
+ * order (open blue, closed orange, current reddish purple), so the states stay apart for the
+ * common colour-vision types; tests/page-a11y.test.mjs checks both.
+ */
+export const HIGH_CONTRAST = {
+  ground: '#ffffff',
+  wall: '#000000',
+  mud: '#b58a4c',
+  water: '#1f4e79',
+  open: '#3391d6',
+  closed: '#cf7c00',
+  current: '#c0266c',
+  path: '#f0e442',
+  pathLine: '#000000',
+  start: '#007d5b',
+  goal: '#a8327d',
+  gridLine: 'rgba(0, 0, 0, 0.5)',
+  text: '#000000',
+  hover: '#000000',
+  openBack: '#a9d3f2',
+  closedBack: '#7a4a00',
+};
+
+/**
  * How each overlay line and mark kind is drawn, and its legend label. Kinds are the names
  * the wasm layer gives (`Lab.overlay()`), so a new algorithm's overlay needs no new code here.
  */
@@ -93,18 +119,18 @@ function mix(a, b, t) {
 }
 
 /** Terrain colour of a cell value: 0 wall, 1 ground, 2-4 mud, 5 and up water. */
-function terrainColor(value) {
-  if (value === 0) return rgb(PALETTE.wall);
-  if (value === 1) return rgb(PALETTE.ground);
-  return rgb(value < 5 ? PALETTE.mud : PALETTE.water);
+function terrainColor(value, palette) {
+  if (value === 0) return rgb(palette.wall);
+  if (value === 1) return rgb(palette.ground);
+  return rgb(value < 5 ? palette.mud : palette.water);
 }
 
 /** A table from (cell value << 3 | state) to a little-endian RGBA pixel. */
-function buildLookup() {
+function buildLookup(palette) {
   const lut = new Uint32Array(256 * 8);
-  const states = [null, PALETTE.open, PALETTE.closed, PALETTE.current, PALETTE.path, PALETTE.openBack, PALETTE.closedBack];
+  const states = [null, palette.open, palette.closed, palette.current, palette.path, palette.openBack, palette.closedBack];
   for (let value = 0; value < 256; value++) {
-    const base = terrainColor(value);
+    const base = terrainColor(value, palette);
     for (let state = 0; state < 8; state++) {
       let c = base;
       if (value !== 0 && states[state]) {
@@ -126,11 +152,24 @@ export class Painter {
   constructor(canvas) {
     this.canvas = canvas;
     this.ctx = canvas.getContext('2d', { alpha: false });
-    this.lut = buildLookup();
+    this.setPalette(PALETTE);
     this.image = null;
     this.off = null;
     this.cellPx = 1;
     this.dpr = 1;
+  }
+
+  /** Paints with `palette` (PALETTE or HIGH_CONTRAST) from the next paint on. */
+  setPalette(palette) {
+    this.palette = palette;
+    this.lut = buildLookup(palette);
+    // Numbers go in white on state colours too dark for black text (relative luminance).
+    const lum = (hex) => rgb(hex).reduce((sum, v, k) => {
+      const c = v / 255;
+      return sum + [0.2126, 0.7152, 0.0722][k] * (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+    }, 0);
+    const states = [palette.ground, palette.open, palette.closed, palette.current, palette.path, palette.openBack, palette.closedBack];
+    this.lightText = states.map((c, s) => s === CURRENT || lum(c) < 0.18);
   }
 
   /**
@@ -199,12 +238,12 @@ export class Painter {
       this.off = document.createElement('canvas');
       this.off.width = w;
       this.off.height = h;
+      this.seen = null;
     }
     const pixels = new Uint32Array(this.image.data.buffer);
-    const lut = this.lut;
-    for (let i = 0; i < n; i++) pixels[i] = lut[(cells[i] << 3) | (states[i] & 7)];
+    const rows = this.fillPixels(cells, states, pixels, w, n, Boolean(view.heat));
     if (view.heat) this.heat(lab, n, cells, states, pixels);
-    this.off.getContext('2d').putImageData(this.image, 0, 0);
+    if (rows) this.off.getContext('2d').putImageData(this.image, 0, 0, 0, rows[0], w, rows[1] - rows[0]);
     ctx.imageSmoothingEnabled = false;
     ctx.drawImage(this.off, 0, 0, w, h, 0, 0, canvas.width, canvas.height);
 
@@ -222,9 +261,52 @@ export class Painter {
     if (numbers) this.cellTable(lab, w, n);
     if (view.overlay) this.overlay(view.overlay);
     if (pathLength > 1) this.pathLine(w, path);
-    this.marker(lab.startX, lab.startY, PALETTE.start, 'S', 'circle');
-    this.marker(lab.goalX, lab.goalY, PALETTE.goal, 'G', 'diamond');
+    this.marker(lab.startX, lab.startY, this.palette.start, 'S', 'circle');
+    this.marker(lab.goalX, lab.goalY, this.palette.goal, 'G', 'diamond');
     if (view.hover && view.hover.x < w && view.hover.y < h) this.hoverBox(view.hover);
+  }
+
+  /**
+   * Turns cells and states into pixels through the lookup table. Only cells whose value or
+   * state changed since the last paint are looked up again, four at a time (a search step
+   * changes a handful of cells, a 1024 x 1024 map has a million); `all` redoes every cell.
+   * Returns the rows [first, end) that changed, or null when none did.
+   */
+  fillPixels(cells, states, pixels, w, n, all) {
+    const lut = this.lut;
+    const seen = this.seen;
+    const aligned = cells.byteOffset % 4 === 0 && states.byteOffset % 4 === 0;
+    if (all || !aligned || !seen || seen.lut !== lut || seen.cells.length !== n) {
+      for (let i = 0; i < n; i++) pixels[i] = lut[(cells[i] << 3) | (states[i] & 7)];
+      // After a heat map (drawn over these pixels) the next paint redoes every cell too.
+      this.seen = all ? null : { lut, cells: cells.slice(), states: states.slice() };
+      return n ? [0, n / w] : null;
+    }
+    const words = n >>> 2;
+    const c32 = new Uint32Array(cells.buffer, cells.byteOffset, words);
+    const s32 = new Uint32Array(states.buffer, states.byteOffset, words);
+    const seenCells = new Uint32Array(seen.cells.buffer, 0, words);
+    const seenStates = new Uint32Array(seen.states.buffer, 0, words);
+    let first = n;
+    let last = -1;
+    for (let k = 0; k < words; k++) {
+      if (c32[k] === seenCells[k] && s32[k] === seenStates[k]) continue;
+      seenCells[k] = c32[k];
+      seenStates[k] = s32[k];
+      const i = k << 2;
+      for (let j = i; j < i + 4; j++) pixels[j] = lut[(cells[j] << 3) | (states[j] & 7)];
+      if (first === n) first = i;
+      last = i + 3;
+    }
+    for (let i = words << 2; i < n; i++) {
+      if (cells[i] === seen.cells[i] && states[i] === seen.states[i]) continue;
+      seen.cells[i] = cells[i];
+      seen.states[i] = states[i];
+      pixels[i] = lut[(cells[i] << 3) | (states[i] & 7)];
+      if (first === n) first = i;
+      last = i;
+    }
+    return last < 0 ? null : [Math.floor(first / w), Math.floor(last / w) + 1];
   }
 
   gridLines(w, h) {
@@ -241,7 +323,7 @@ export class Painter {
       ctx.moveTo(0, py);
       ctx.lineTo(canvas.width, py);
     }
-    ctx.strokeStyle = PALETTE.gridLine;
+    ctx.strokeStyle = this.palette.gridLine;
     ctx.lineWidth = 1;
     ctx.stroke();
   }
@@ -332,7 +414,7 @@ export class Painter {
       if (s === 0 || !Number.isFinite(g[i])) continue;
       const x = (i % w) * cs;
       const y = Math.floor(i / w) * cs;
-      ctx.fillStyle = s === CURRENT ? '#ffffff' : PALETTE.text;
+      ctx.fillStyle = this.lightText[s] ? '#ffffff' : this.palette.text;
       let key = g[i];
       if (hv && view.algo === 'astar') key = g[i] + view.weight * hv[i];
       else if (hv) key = hv[i];
@@ -361,7 +443,7 @@ export class Painter {
     for (let i = 0; i < n; i++) if (cells[i] !== 0 && Number.isFinite(values[i]) && values[i] > max) max = values[i];
     if (max <= 0) return;
     const stops = HEAT.map(rgb);
-    const ground = rgb(PALETTE.ground);
+    const ground = rgb(this.palette.ground);
     for (let i = 0; i < n; i++) {
       if (cells[i] === 0 || states[i] !== 0 || !Number.isFinite(values[i])) continue;
       const t = Math.min(1, values[i] / max) * (stops.length - 1);
@@ -505,7 +587,7 @@ export class Painter {
     ctx.strokeStyle = 'rgba(255, 255, 255, 0.9)';
     ctx.lineWidth = width + 2.5 * this.dpr;
     ctx.stroke();
-    ctx.strokeStyle = PALETTE.pathLine;
+    ctx.strokeStyle = this.palette.pathLine;
     ctx.lineWidth = width;
     ctx.stroke();
   }
@@ -552,7 +634,7 @@ export class Painter {
     ctx.lineWidth = line;
     ctx.strokeStyle = '#ffffff';
     ctx.strokeRect(px + line / 2, py + line / 2, size - line, size - line);
-    ctx.strokeStyle = PALETTE.hover;
+    ctx.strokeStyle = this.palette.hover;
     ctx.strokeRect(px + line * 1.5, py + line * 1.5, size - line * 3, size - line * 3);
   }
 }

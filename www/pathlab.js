@@ -16,6 +16,8 @@ import { Timeline } from './timeline.js';
 import { Panels, describeStep } from './panels.js';
 import { attachWarnings } from './warnings.js';
 import { attachCompare } from './compare.js';
+import { attachEmbed } from './embed.js';
+import { attachAccess } from './access.js';
 
 let wasmReady = null;
 
@@ -139,6 +141,9 @@ class App {
     // Correctness warnings under the read-outs, and compare mode (several searches side by side).
     this.warnings = attachWarnings(this);
     this.compare = attachCompare(this);
+    // Embed code and lock=1; grid keys and high contrast.
+    this.embedding = attachEmbed(this);
+    this.access = attachAccess(this);
   }
 
   // ---- DOM -------------------------------------------------------------------------------
@@ -883,6 +888,8 @@ class App {
       speed: this.config.speed,
       embed: this.config.embed,
       compare: this.compare?.names() ?? null,
+      lock: this.config.lock,
+      contrast: this.config.contrast,
     };
   }
 
@@ -939,6 +946,11 @@ class App {
     this.showOverlay(overlay);
     this.readouts();
     this.panels.update(overlay);
+    if (!this.gridShown) {
+      // For tests/page-perf.test.mjs: the time from navigation to the first painted grid.
+      this.gridShown = true;
+      performance.mark('pathlab-first-grid');
+    }
   }
 
   destroy() {
@@ -946,7 +958,7 @@ class App {
     this.compare.destroy();
     this.warnings.destroy();
     this.detachEditing();
-    for (const part of [this.editor, this.files, this.persistence]) part.destroy();
+    for (const part of [this.editor, this.files, this.persistence, this.embedding, this.access]) part.destroy();
     this.resizeObserver.disconnect();
     window.removeEventListener('resize', this.onWindowResize);
     this.root.removeEventListener('keydown', this.onKey);
@@ -958,7 +970,7 @@ class App {
 /**
  * Builds Pathlab inside `element`. `config` takes the keys of the page URL (map, algo,
  * heuristic, diagonal, costs, weight, lookahead, sensor, cluster, hand, start, goal, step,
- * autoplay, speed, embed), as strings or plain values (`start: [3, 1]`, `embed: true`).
+ * autoplay, speed, embed, lock, contrast), as strings or plain values (`start: [3, 1]`, `embed: true`).
  * Invalid values are reported on the page and replaced by defaults. Resolves to a handle: { lab, config(), destroy() }.
  */
 export async function mount(element, config = {}) {

@@ -1,0 +1,375 @@
+// Embedding in real Chromium: "Copy embed code" gives an <iframe> that a course page (made
+// here with page.setContent) shows with the same map, algorithm and step as the page it came
+// from, cell by cell; an edited map travels in the code itself (grid=); lock=1 leaves the map,
+// start, goal and settings as they were whatever is dragged, pressed or dropped, and says so;
+// hostile values in the URL, in mount() and in a file name are shown as text and escaped in
+// the code, never run as HTML.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { nextFrame, open, screenshot, start, text } from './support/browser.mjs';
+import { cheapest, readPage } from './support/dijkstra.mjs';
+
+const testid = (where, id) => where.locator(`[data-testid="${id}"]`);
+
+/** Every cell's terrain value and search state, read through the Lab's cellInfo. */
+function cellsAndStates(where) {
+  return where.evaluate(() => {
+    const lab = window.pathlab.lab;
+    const out = [];
+    for (let y = 0; y < lab.height; y++) {
+      for (let x = 0; x < lab.width; x++) out.push(`${lab.cell(x, y)}:${lab.cellInfo(x, y).state}`);
+    }
+    return out;
+  });
+}
+
+/** Opens the embed dialog, sets the options and returns the code shown. */
+async function embedCode(page, { lock = false, step = false } = {}) {
+  await testid(page, 'embed-code').click();
+  await testid(page, 'embed-dialog').waitFor({ state: 'visible' });
+  if (lock) await testid(page, 'embed-lock').check();
+  if (step) await testid(page, 'embed-step').check();
+  const code = await testid(page, 'embed-snippet').inputValue();
+  await testid(page, 'embed-close').click();
+  return code;
+}
+
+/** The attributes of the one element the code makes, parsed by the browser's HTML parser. */
+function parseCode(page, code) {
+  return page.evaluate((html) => {
+    const doc = new DOMParser().parseFromString(html, 'text/html');
+    const all = [...doc.head.querySelectorAll('*'), ...doc.body.querySelectorAll('*')];
+    const frame = doc.querySelector('iframe');
+    return {
+      tags: all.map((e) => e.tagName.toLowerCase()),
+      attributes: frame ? Object.fromEntries([...frame.attributes].map((a) => [a.name, a.value])) : null,
+    };
+  }, code);
+}
+
+/** A course page holding `code`; resolves to { host, frame } once Pathlab has mounted inside. */
+async function coursePage(context, code) {
+  const host = await context.newPage({ viewport: { width: 1000, height: 900 } });
+  host.errors = [];
+  host.on('pageerror', (e) => host.errors.push(`pageerror: ${e.message}`));
+  host.on('dialog', (d) => {
+    host.errors.push(`dialog: ${d.message()}`);
+    d.dismiss();
+  });
+  await host.setContent(`<!doctype html><html lang="en"><head><title>Week 3: A*</title></head><body><h1>Week 3: A*</h1><p>Step through the example.</p>${code}</body></html>`);
+  const frame = host.frames().find((f) => f !== host.mainFrame());
+  assert.ok(frame, 'the course page has an iframe');
+  await frame.waitForFunction(
+    () => window.pathlab && document.querySelector('[data-testid="status"]')?.textContent !== '',
+    null,
+    { timeout: 15000 },
+  );
+  await nextFrame(frame);
+  return { host, frame };
+}
+
+/** Page coordinates of cell (x, y) of the grid inside `frame`. */
+async function cellIn(frame, x, y) {
+  const canvas = testid(frame, 'grid');
+  const box = await canvas.boundingBox();
+  const w = Number(await canvas.getAttribute('data-width'));
+  const h = Number(await canvas.getAttribute('data-height'));
+  return { x: box.x + ((x + 0.5) * box.width) / w, y: box.y + ((y + 0.5) * box.height) / h };
+}
+
+async function dragIn(host, frame, cells) {
+  const first = await cellIn(frame, ...cells[0]);
+  await host.mouse.move(first.x, first.y);
+  await host.mouse.down();
+  for (const cell of cells.slice(1)) {
+    const p = await cellIn(frame, ...cell);
+    await host.mouse.move(p.x, p.y, { steps: 8 });
+  }
+  await host.mouse.up();
+  await nextFrame(frame);
+}
+
+describe('embedding', () => {
+  let env;
+  let context;
+  before(async () => {
+    env = await start();
+    context = await env.browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.base.replace(/\/$/, '') });
+  });
+  after(async () => {
+    await context?.close();
+    await env?.close();
+  });
+
+  async function openHere(query) {
+    const page = await context.newPage();
+    page.errors = [];
+    page.on('pageerror', (e) => page.errors.push(`pageerror: ${e.message}`));
+    await page.goto(`${env.base}index.html?${query}`);
+    await page.waitForFunction(() => window.pathlab && document.querySelector('[data-testid="status"]')?.textContent !== '');
+    return page;
+  }
+
+  test('the code shows the same map, algorithm and step in a course page, cell by cell', async () => {
+    const page = await openHere('map=wall-gap&algo=dijkstra&diagonal=never&heuristic=manhattan');
+    for (let k = 0; k < 9; k++) await testid(page, 'step').click();
+    await nextFrame(page);
+    assert.equal(await text(page, 'expanded'), '9');
+    const want = await cellsAndStates(page);
+    const code = await embedCode(page, { step: true });
+
+    // The clipboard holds what the dialog shows.
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), code);
+    const { tags, attributes } = await parseCode(page, code);
+    assert.deepEqual(tags, ['iframe'], 'the code is one iframe and nothing else');
+    const src = new URL(attributes.src);
+    assert.equal(src.searchParams.get('embed'), '1');
+    assert.equal(src.searchParams.get('map'), 'wall-gap');
+    assert.equal(src.searchParams.get('algo'), 'dijkstra');
+    assert.equal(src.searchParams.get('step'), '9');
+    assert.equal(src.searchParams.get('lock'), null);
+    assert.match(attributes.title, /Dijkstra/);
+    assert.ok(Number(attributes.width) >= 300 && Number(attributes.height) >= 200, `${attributes.width} x ${attributes.height}`);
+
+    const { host, frame } = await coursePage(context, code);
+    assert.equal(await text(frame, 'expanded'), '9');
+    assert.equal(await text(frame, 'status'), 'searching');
+    assert.equal(await testid(frame, 'algo').inputValue(), 'dijkstra');
+    assert.equal(await frame.evaluate(() => window.pathlab.config().map), 'wall-gap');
+    assert.deepEqual(await cellsAndStates(frame), want, 'every cell has the same value and state as on the page');
+    // Embedded: the grid and step controls, no panel; the suggested size fits without scrolling.
+    assert.equal(await testid(frame, 'algo').isVisible(), false);
+    assert.equal(await testid(frame, 'step').isVisible(), true);
+    const fit = await frame.evaluate(() => ({
+      scrollW: document.documentElement.scrollWidth,
+      scrollH: document.documentElement.scrollHeight,
+      w: innerWidth,
+      h: innerHeight,
+    }));
+    assert.ok(fit.scrollW <= fit.w && fit.scrollH <= fit.h, `the frame scrolls: ${JSON.stringify(fit)}`);
+    // The embedded page steps on from there.
+    await testid(frame, 'step').click();
+    await nextFrame(frame);
+    assert.equal(await text(frame, 'expanded'), '10');
+    await screenshot(host, 'embed-course-page');
+    assert.deepEqual([...page.errors, ...host.errors], []);
+    await host.close();
+    await page.close();
+  });
+
+  test('an edited map travels in the code as grid= and runs to the same optimum', async () => {
+    const page = await openHere('map=wall-gap');
+    // Close the only gap (column 10, row 2) and open a new one at row 9.
+    const centre = async (x, y) => {
+      const canvas = testid(page, 'grid');
+      const box = await canvas.boundingBox();
+      return { x: box.x + ((x + 0.5) * box.width) / 20, y: box.y + ((y + 0.5) * box.height) / 12 };
+    };
+    for (const [x, y] of [[10, 2], [10, 9]]) {
+      const p = await centre(x, y);
+      await page.mouse.click(p.x, p.y);
+    }
+    await nextFrame(page);
+    assert.equal(await page.evaluate(() => window.pathlab.lab.cell(10, 2)), 0);
+    assert.equal(await page.evaluate(() => window.pathlab.lab.cell(10, 9)), 1);
+    const code = await embedCode(page);
+    const src = new URL((await parseCode(page, code)).attributes.src);
+    assert.equal(src.searchParams.get('map'), null, 'an edited map is not named by its preset');
+    assert.match(src.searchParams.get('grid'), /^20\.12\./);
+
+    const { host, frame } = await coursePage(context, code);
+    const mine = await readPage(page);
+    const theirs = await readPage(frame);
+    assert.deepEqual(theirs.terrain, mine.terrain);
+    await testid(frame, 'run').click();
+    await nextFrame(frame);
+    assert.equal(await text(frame, 'status'), 'found');
+    const point = async (name) => (await testid(frame, 'grid').getAttribute(name)).split(',').map(Number);
+    const { diagonal, costs } = await frame.evaluate(() => window.pathlab.lab.settings());
+    const want = cheapest(theirs, await point('data-start'), await point('data-goal'), { diagonal, costs });
+    const got = Number(await testid(frame, 'cost').getAttribute('data-value'));
+    assert.ok(Math.abs(got - want) < 1e-9, `embedded ${got}, reference ${want}`);
+    assert.deepEqual([...page.errors, ...host.errors], []);
+    await host.close();
+    await page.close();
+  });
+
+  test('lock=1: drags, keys and drops change nothing, and the page says editing is locked', async () => {
+    const page = await openHere('map=wall-gap&algo=astar');
+    const code = await embedCode(page, { lock: true });
+    assert.equal(new URL((await parseCode(page, code)).attributes.src).searchParams.get('lock'), '1');
+    await page.close();
+
+    const { host, frame } = await coursePage(context, code);
+    const before = await cellsAndStates(frame);
+    const ends = async () => [await testid(frame, 'grid').getAttribute('data-start'), await testid(frame, 'grid').getAttribute('data-goal')];
+    const endsBefore = await ends();
+    assert.equal(await testid(frame, 'message').isVisible(), false);
+    // A wall across the open ground, a drag on the wall (erase), and the start marker dragged.
+    await dragIn(host, frame, [[2, 2], [8, 9]]);
+    await dragIn(host, frame, [[10, 5], [10, 8]]);
+    const [sx, sy] = endsBefore[0].split(',').map(Number);
+    await dragIn(host, frame, [[sx, sy], [sx + 2, sy - 3]]);
+    // The grid's keys: a cursor, Enter to paint, S to move the start there.
+    await testid(frame, 'grid').focus();
+    for (const key of ['Shift+ArrowUp', 'Shift+ArrowUp', 'Enter', 's']) await host.keyboard.press(key);
+    // A map file dropped on the grid.
+    await frame.evaluate(() => {
+      const data = new DataTransfer();
+      data.items.add(new File(['type octile\nheight 2\nwidth 3\nmap\n...\n...\n'], 'tiny.map', { type: 'text/plain' }));
+      const grid = document.querySelector('[data-testid="grid"]');
+      for (const type of ['dragenter', 'dragover', 'drop']) {
+        grid.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: data }));
+      }
+    });
+    await frame.waitForTimeout(200);
+    await nextFrame(frame);
+    assert.equal(await frame.evaluate(() => window.pathlab.lab.width), 20, 'the dropped map was not opened');
+    assert.deepEqual(await cellsAndStates(frame), before, 'no cell changed');
+    assert.deepEqual(await ends(), endsBefore, 'start and goal stayed');
+    assert.ok(await testid(frame, 'message').isVisible());
+    assert.match(await text(frame, 'message'), /editing is locked/i);
+    // Stepping is not editing.
+    await host.keyboard.press('ArrowRight');
+    await testid(frame, 'step').click();
+    await nextFrame(frame);
+    assert.equal(await text(frame, 'expanded'), '2');
+    await screenshot(host, 'embed-locked');
+    assert.deepEqual(host.errors, []);
+    await host.close();
+  });
+
+  test('lock=1 on the full page: the map, search and edit controls refuse, stepping works', async () => {
+    const page = await openHere('map=wall-gap&algo=astar&lock=1');
+    const before = await cellsAndStates(page);
+    await testid(page, 'algo').focus();
+    await page.keyboard.press('ArrowDown');
+    // Forced: Playwright waits for aria-disabled controls to become enabled; a person just clicks.
+    await testid(page, 'clear').click({ force: true });
+    await testid(page, 'generate').click({ force: true });
+    await testid(page, 'map').click({ force: true });
+    await page.keyboard.press('Escape');
+    await nextFrame(page);
+    assert.equal(await testid(page, 'algo').inputValue(), 'astar');
+    assert.equal(await page.evaluate(() => window.pathlab.lab.settings().algo), 'astar');
+    assert.equal(await page.evaluate(() => window.pathlab.config().map), 'wall-gap');
+    assert.deepEqual(await cellsAndStates(page), before);
+    assert.match(await text(page, 'message'), /editing is locked/i);
+    assert.equal(await testid(page, 'algo').getAttribute('aria-disabled'), 'true');
+    assert.match(page.url(), /lock=1/, 'the URL keeps the lock');
+    await testid(page, 'run').click();
+    await nextFrame(page);
+    assert.equal(await text(page, 'status'), 'found');
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
+  test('a bad lock value is named, and the page stays unlocked', async () => {
+    const page = await open(env, 'map=wall-gap&lock=yes');
+    assert.match(await text(page, 'message'), /Parameter "lock": expected 1 .* got "yes"; editing stays unlocked/);
+    const p = await page.evaluate(() => window.pathlab.lab.cell(3, 3));
+    assert.equal(p, 1);
+    const canvas = await testid(page, 'grid').boundingBox();
+    await page.mouse.click(canvas.x + (3.5 * canvas.width) / 20, canvas.y + (3.5 * canvas.height) / 12);
+    await nextFrame(page);
+    assert.equal(await page.evaluate(() => window.pathlab.lab.cell(3, 3)), 0, 'painting works');
+    await page.close();
+  });
+
+  test('hostile values in the URL and in mount() are shown as text, never as HTML', async () => {
+    const hostile = {
+      map: '<img src=x onerror="window.__pwned=1">',
+      algo: '<script>window.__pwned=2</script>',
+      start: '"><svg onload="window.__pwned=3">',
+      lock: '<b onmouseover="window.__pwned=4">1</b>',
+      contrast: '<i>1</i>',
+      step: '99999999999999',
+      grid: '99999.99999.AAAA',
+      speed: '1e9',
+    };
+    const page = await open(env, new URLSearchParams(hostile).toString());
+    const message = await text(page, 'message');
+    for (const key of ['map', 'algo', 'start', 'lock', 'contrast', 'step', 'grid', 'speed']) {
+      assert.match(message, new RegExp(`Parameter "${key}"`), `a message names ${key}`);
+    }
+    assert.ok(message.includes('<script>window.__pwned=2</script>'), 'the value is shown as text');
+    const injected = await page.evaluate(() => ({
+      pwned: window.__pwned,
+      tags: [...document.querySelectorAll('#app img, #app script, #app svg, #app b, #app i')].length,
+    }));
+    assert.deepEqual(injected, { pwned: undefined, tags: 0 });
+    assert.equal(await page.evaluate(() => window.pathlab.lab.width), 20, 'the absurd grid was refused');
+
+    // The module API takes the same values.
+    const mounted = await page.evaluate(async (config) => {
+      const { mount } = await import('./pathlab.js');
+      const div = document.createElement('div');
+      document.body.append(div);
+      const handle = await mount(div, { ...config, embed: '<u>1</u>', weight: 'Infinity' });
+      await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
+      const out = {
+        pwned: window.__pwned,
+        tags: [...div.querySelectorAll('img, script, svg, b, i, u')].length,
+        message: div.querySelector('[data-testid="message"]').textContent,
+        locked: div.classList.contains('pl-locked'),
+      };
+      handle.destroy();
+      return out;
+    }, hostile);
+    assert.equal(mounted.pwned, undefined);
+    assert.equal(mounted.tags, 0);
+    assert.equal(mounted.locked, false, 'a bad lock value does not lock');
+    assert.ok(mounted.message.includes('<img src=x onerror='), 'the value is shown as text');
+    assert.match(mounted.message, /Parameter "embed"/);
+    assert.match(mounted.message, /Parameter "weight"/);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
+  test('a hostile file name is escaped in the code; absurd frame sizes are refused', async () => {
+    const page = await openHere('map=wall-gap');
+    const name = '"><img src=x onerror="window.__pwned=5">&amp;\'.map';
+    await testid(page, 'load-file').setInputFiles({
+      name,
+      mimeType: 'text/plain',
+      buffer: Buffer.from('type octile\nheight 4\nwidth 6\nmap\n......\n.@@@@.\n......\n......\n'),
+    });
+    await page.waitForFunction(() => window.pathlab.lab.width === 6);
+    await testid(page, 'embed-code').click();
+    const size = async () => [await testid(page, 'embed-width').inputValue(), await testid(page, 'embed-height').inputValue()];
+    const good = await size();
+    const code = await testid(page, 'embed-snippet').inputValue();
+    assert.ok(!code.includes('<img'), 'no raw markup in the code');
+    const { tags, attributes } = await parseCode(page, code);
+    assert.deepEqual(tags, ['iframe']);
+    assert.ok(attributes.title.endsWith(name), `the title is the name, exactly: ${attributes.title}`);
+    assert.ok(new URL(attributes.src).searchParams.get('grid'), 'a file map travels as grid=');
+
+    for (const bad of ['99999999', '1e3', '-5', '12.5', '100"><script>window.__pwned=6</script>']) {
+      await page.evaluate((value) => {
+        const input = document.querySelector('[data-testid="embed-width"]');
+        input.value = value;
+        input.dispatchEvent(new Event('change', { bubbles: true }));
+      }, bad);
+      assert.match(await text(page, 'embed-status'), /width must be a whole number of pixels from 200 to 4000/);
+      const after = await parseCode(page, await testid(page, 'embed-snippet').inputValue());
+      assert.equal(after.attributes.width, good[0], `${bad} is refused`);
+    }
+    await testid(page, 'embed-height').fill('300');
+    await testid(page, 'embed-height').dispatchEvent('change');
+    assert.equal((await parseCode(page, await testid(page, 'embed-snippet').inputValue())).attributes.height, '300');
+    await screenshot(page, 'embed-dialog');
+    const finalCode = await testid(page, 'embed-snippet').inputValue();
+    await testid(page, 'embed-close').click();
+
+    const { host, frame } = await coursePage(context, finalCode);
+    assert.equal(await frame.evaluate(() => window.pathlab.lab.width), 6);
+    const pwned = [await host.evaluate(() => window.__pwned), await frame.evaluate(() => window.__pwned)];
+    assert.deepEqual(pwned, [undefined, undefined]);
+    assert.equal(await host.locator('img').count(), 0);
+    assert.deepEqual([...page.errors, ...host.errors], []);
+    await host.close();
+    await page.close();
+  });
+});

@@ -1,0 +1,331 @@
+// Embedding Pathlab in a course page. "Copy embed code" (in the panel) opens a dialog with the
+// <iframe> code of what the page shows now: the preset by name, or the map itself (`grid=`)
+// once it was edited, generated or opened from a file, with every search setting, `embed=1`
+// and a size that fits the grid and its controls. Options: lock editing (`lock=1`), start at
+// the current step (`step=N`), high-contrast colours (`contrast=1`).
+//
+// The code is built from parts that cannot carry markup: the URL by URLSearchParams (every
+// value percent-encoded), width and height as checked whole numbers, and the URL and title as
+// double-quoted attribute values with & < > " ' escaped. The page shows it in a textarea's
+// value, never as HTML.
+//
+// `lock=1` (attachLock): the grid still steps, plays and shows cells, but presses on the grid,
+// keys that edit it (access.js), dropped files and the map, search and edit controls do
+// nothing except say that editing is locked.
+
+import { el } from './dom.js';
+import { DEFAULTS } from './config.js';
+import { shareLink, MAX_LINK } from './persist.js';
+
+/** What a locked page says when someone tries to edit. */
+export const LOCKED_TEXT =
+  'Editing is locked in this example: you can step, play and run the search, but not paint, move the start or goal, or change the map or algorithm.';
+
+/** The iframe sizes the dialog accepts, in CSS pixels. */
+export const FRAME_SIZE = Object.freeze({ min: 200, max: 4000 });
+
+/** The longest URL put in embed code: browsers refuse longer iframe addresses. */
+export const MAX_EMBED_URL = 2_000_000;
+
+/** `text` escaped for a double- or single-quoted HTML attribute value. */
+export function escapeAttribute(text) {
+  return String(text)
+    .replaceAll('&', '&amp;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;');
+}
+
+/** True for a whole number of CSS pixels the embed code accepts. */
+export function validFrameSize(value) {
+  return Number.isInteger(value) && value >= FRAME_SIZE.min && value <= FRAME_SIZE.max;
+}
+
+/**
+ * A frame size for a `w` x `h` grid: 720 px wide (narrower for tall maps, so the grid is at
+ * most 600 px high), and high enough for the grid, the step controls and the read-outs of
+ * the embedded layout (pathlab.js keeps 96 px under the grid; narrow frames wrap the
+ * controls onto a second line).
+ */
+export function frameSize(w, h) {
+  const pad = 14;
+  let width = 720;
+  let grid = ((width - pad) * h) / w;
+  if (grid > 600) {
+    grid = 600;
+    width = Math.max(360, Math.round((grid * w) / h) + pad);
+  }
+  let height = Math.round(grid) + 116;
+  if (width < 560) height += 48;
+  const clamp = (v) => Math.min(FRAME_SIZE.max, Math.max(FRAME_SIZE.min, Math.round(v)));
+  return { width: clamp(width), height: clamp(height) };
+}
+
+/**
+ * The <iframe> code for `url`. Throws when `width` or `height` is not a whole number of
+ * pixels from FRAME_SIZE.min to FRAME_SIZE.max.
+ */
+export function iframeCode({ url, width, height, title }) {
+  for (const [name, value] of [['width', width], ['height', height]]) {
+    if (!validFrameSize(value)) {
+      throw new Error(`the ${name} must be a whole number of pixels from ${FRAME_SIZE.min} to ${FRAME_SIZE.max}`);
+    }
+  }
+  return `<iframe src="${escapeAttribute(url)}" width="${width}" height="${height}" title="${escapeAttribute(title)}" style="max-width: 100%; border: 1px solid #d9d7cf; border-radius: 8px;" loading="lazy"></iframe>`;
+}
+
+/**
+ * The address of the embedded example: the share link of what `app` shows (persist.js) with
+ * `embed=1` and the chosen options. Returns `{ url }` or `{ error }`.
+ */
+export function embedUrl(app, base, { lock = false, step = 0, contrast = false } = {}) {
+  const { url, error } = shareLink(app, base);
+  if (error) return { error };
+  const link = new URL(url);
+  const params = link.searchParams;
+  if (app.config.speed !== DEFAULTS.speed) params.set('speed', String(app.config.speed));
+  if (Number.isInteger(step) && step > 0) params.set('step', String(step));
+  params.set('embed', '1');
+  if (lock) params.set('lock', '1');
+  if (contrast) params.set('contrast', '1');
+  const text = link.toString().replaceAll('%2C', ',');
+  if (text.length > MAX_EMBED_URL) {
+    return { error: `The embed code would be ${text.length.toLocaleString('en')} characters long, more than browsers take in an address. Put the map in a file next to the course page and use map=FILE.map instead.` };
+  }
+  return { url: text };
+}
+
+/** Says that editing is locked (once in a row) and returns true when `app` is locked. */
+export function refuseLocked(app) {
+  if (!app.config.lock) return false;
+  if (app.messages.at(-1) !== LOCKED_TEXT) app.say(LOCKED_TEXT);
+  return true;
+}
+
+/**
+ * Enforces `lock=1` on `app`: presses on the grid, dropped files, and the controls that
+ * change the map, the search or the edit tools are refused with a message. The controls stay
+ * focusable (marked aria-disabled), so a screen reader still reads the settings.
+ */
+function attachLock(app) {
+  if (!app.config.lock) return () => {};
+  const root = app.root;
+  const ui = app.ui;
+  root.classList.add('pl-locked');
+  const areas = [ui.map.closest('.pl-map-controls'), ui.algo.closest('section'), ui.editSection].filter(Boolean);
+  // Viewing aids stay free (the contrast switch, added to the header later, is never locked).
+  const free = (control) => ['contrast', 'embed-code'].includes(control.dataset.testid);
+  const locked = new Set(areas.flatMap((area) => [...area.querySelectorAll('input, select, button, textarea')]).filter((c) => !free(c)));
+  for (const control of locked) control.setAttribute('aria-disabled', 'true');
+  ui.editSection.prepend(el('p', { class: 'pl-hint pl-locked-note', testid: 'locked-note', text: LOCKED_TEXT }));
+
+  const isLocked = (target) => target === app.canvas || locked.has(target) || [...locked].some((c) => c.labels && [...c.labels].includes(target));
+  const hasFiles = (event) => [...(event.dataTransfer?.types ?? [])].includes('Files');
+  const stop = (event) => {
+    event.preventDefault();
+    event.stopPropagation();
+  };
+
+  function onPress(event) {
+    const target = event.target;
+    if (target === app.canvas) {
+      // Hidden from the editor (edit.js) but not prevented, so a click still focuses the grid
+      // for its keys.
+      if (event.type !== 'pointerdown' || (event.pointerType === 'mouse' && event.button !== 0)) return;
+      event.stopPropagation();
+      refuseLocked(app);
+    } else if (locked.has(target) || (target instanceof Element && target.closest('label') && isLocked(target.closest('label')))) {
+      stop(event);
+      if (event.type !== 'mousedown') refuseLocked(app);
+    }
+  }
+  function onClick(event) {
+    const control = event.target instanceof Element ? event.target.closest('input, select, button, textarea, label') : null;
+    if (control && isLocked(control)) {
+      stop(event);
+      refuseLocked(app);
+    }
+  }
+  function onKey(event) {
+    if (!locked.has(event.target) || ['Tab', 'Escape', 'Shift'].includes(event.key)) return;
+    stop(event);
+    refuseLocked(app);
+  }
+  function onChange(event) {
+    if (!locked.has(event.target)) return;
+    event.stopPropagation();
+    // A value that changed anyway (autofill, a script) is put back.
+    app.syncSettings();
+    if (app.mapName) ui.map.value = app.mapName;
+  }
+  function onDrag(event) {
+    if (!hasFiles(event)) return;
+    // The drop is taken (the browser does not leave the page for the file) and refused.
+    stop(event);
+    if (event.dataTransfer) event.dataTransfer.dropEffect = 'none';
+    if (event.type === 'drop') refuseLocked(app);
+  }
+
+  const listeners = [
+    ['pointerdown', onPress],
+    ['mousedown', onPress],
+    ['click', onClick],
+    ['keydown', onKey],
+    ['beforeinput', onKey],
+    ['change', onChange],
+    ['input', onChange],
+    ['dragenter', onDrag],
+    ['dragover', onDrag],
+    ['drop', onDrag],
+  ];
+  for (const [type, fn] of listeners) root.addEventListener(type, fn, true);
+  return () => {
+    for (const [type, fn] of listeners) root.removeEventListener(type, fn, true);
+  };
+}
+
+/** The algorithm's label as the page's select shows it. */
+function algorithmLabel(app) {
+  const select = app.ui.algo;
+  return select.selectedOptions?.[0]?.textContent || select.value;
+}
+
+/**
+ * Adds "Copy embed code" and its dialog to the panel, and enforces `lock=1`.
+ * Returns `{ destroy() }`.
+ */
+export function attachEmbed(app) {
+  const ui = app.ui;
+  const detachLock = attachLock(app);
+  const id = (name) => `pl-${name}-${Math.random().toString(36).slice(2, 8)}`;
+
+  const open = el('button', {
+    type: 'button', testid: 'embed-code', class: 'pl-btn pl-small pl-primary', text: 'Copy embed code',
+    title: 'Code for an iframe that shows this example in a course page', 'aria-haspopup': 'dialog',
+  });
+  const section = el(
+    'section',
+    { class: 'pl-section pl-embed-section' },
+    el('h2', { text: 'Embed in a course page' }),
+    el('p', { class: 'pl-hint', text: 'An iframe with this map, these settings and only the grid and step controls.' }),
+    open,
+  );
+  const after = ui.editSection.parentElement?.querySelector('.pl-share') ?? ui.editSection;
+  after.after(section);
+
+  const check = (testid, label) => {
+    const box = el('input', { type: 'checkbox', testid });
+    return [box, el('label', { class: 'pl-check' }, box, el('span', { text: label }))];
+  };
+  const [lock, lockField] = check('embed-lock', 'Lock editing: students can step and play, but not paint or change the map or algorithm');
+  const [atStep, stepField] = check('embed-step', 'Start at the current step');
+  const [contrast, contrastField] = check('embed-contrast', 'High-contrast colours');
+  const size = (testid, label) => {
+    const input = el('input', {
+      type: 'number', testid, min: String(FRAME_SIZE.min), max: String(FRAME_SIZE.max), step: '1', inputmode: 'numeric',
+    });
+    return [input, el('label', { class: 'pl-size-field' }, el('span', { text: label }), input)];
+  };
+  const [width, widthField] = size('embed-width', 'Width (px)');
+  const [height, heightField] = size('embed-height', 'Height (px)');
+  const codeId = id('embed-code');
+  const code = el('textarea', {
+    id: codeId, testid: 'embed-snippet', class: 'pl-embed-snippet', readonly: true, rows: '6', spellcheck: 'false',
+  });
+  const status = el('p', { testid: 'embed-status', class: 'pl-hint', 'aria-live': 'polite' });
+  const copy = el('button', { type: 'button', testid: 'embed-copy', class: 'pl-btn pl-small pl-primary', text: 'Copy' });
+  const close = el('button', { type: 'button', testid: 'embed-close', class: 'pl-btn pl-small', text: 'Close' });
+  const titleId = id('embed-title');
+  const dialog = el(
+    'dialog',
+    { class: 'pl-dialog', testid: 'embed-dialog', 'aria-labelledby': titleId },
+    el('h2', { id: titleId, text: 'Embed this example' }),
+    el('p', { class: 'pl-hint', text: 'Paste the code into the HTML of a course page. It opens with this map and these settings, showing the grid and the step controls.' }),
+    lockField,
+    stepField,
+    contrastField,
+    el('div', { class: 'pl-row pl-size' }, widthField, el('span', { 'aria-hidden': 'true', text: '×' }), heightField),
+    el('label', { class: 'pl-code-label', for: codeId, text: 'Embed code' }),
+    code,
+    status,
+    el('div', { class: 'pl-row' }, copy, close),
+  );
+  app.root.append(dialog);
+
+  let current = { width: 720, height: 480 };
+
+  /** Builds the code from the options; on a problem, says what and keeps the last good code. */
+  function build() {
+    for (const [input, key] of [[width, 'width'], [height, 'height']]) {
+      const raw = input.value.trim();
+      const value = /^\d{1,5}$/.test(raw) ? Number(raw) : NaN;
+      if (validFrameSize(value)) {
+        current[key] = value;
+        input.removeAttribute('aria-invalid');
+      } else {
+        input.setAttribute('aria-invalid', 'true');
+        status.textContent = `The ${key} must be a whole number of pixels from ${FRAME_SIZE.min} to ${FRAME_SIZE.max}; keeping ${current[key]}.`;
+        input.value = String(current[key]);
+        return false;
+      }
+    }
+    const base = new URL('./index.html', import.meta.url);
+    const step = atStep.checked ? app.lab.steps : 0;
+    const { url, error } = embedUrl(app, base, { lock: lock.checked, step, contrast: contrast.checked });
+    if (error) {
+      code.value = '';
+      status.textContent = error;
+      return false;
+    }
+    const title = `Pathlab: ${algorithmLabel(app)} on ${app.mapTitle || app.mapName || 'a grid'}`;
+    code.value = iframeCode({ url, width: current.width, height: current.height, title });
+    status.textContent = url.length > MAX_LINK
+      ? `The code is ${code.value.length.toLocaleString('en')} characters long, because it carries the map itself; some course platforms cut long code.`
+      : '';
+    return true;
+  }
+
+  async function copyCode() {
+    if (!code.value) return;
+    try {
+      await navigator.clipboard.writeText(code.value);
+      status.textContent = `${status.textContent} Copied to the clipboard.`.trim();
+    } catch {
+      code.focus();
+      code.select();
+      status.textContent = `${status.textContent} The browser did not allow copying: the code is selected, press Ctrl+C (⌘C) to copy it.`.trim();
+    }
+  }
+
+  open.addEventListener('click', () => {
+    const steps = app.lab.steps;
+    stepField.querySelector('span').textContent = `Start at the current step (step ${steps})`;
+    atStep.disabled = steps === 0;
+    if (steps === 0) atStep.checked = false;
+    contrast.checked = app.root.classList.contains('pl-contrast');
+    current = frameSize(app.lab.width, app.lab.height);
+    width.value = String(current.width);
+    height.value = String(current.height);
+    const ok = build();
+    if (!dialog.open) dialog.showModal();
+    code.focus();
+    code.select();
+    if (ok) copyCode();
+  });
+  for (const input of [lock, atStep, contrast, width, height]) {
+    input.addEventListener('change', () => {
+      if (build()) copyCode();
+    });
+  }
+  copy.addEventListener('click', copyCode);
+  close.addEventListener('click', () => dialog.close());
+  dialog.addEventListener('close', () => open.focus());
+
+  return {
+    destroy() {
+      detachLock();
+      if (dialog.open) dialog.close();
+    },
+  };
+}
