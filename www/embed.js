@@ -56,7 +56,8 @@ export function frameSize(w, h) {
     grid = 600;
     width = Math.max(360, Math.round((grid * w) / h) + pad);
   }
-  let height = Math.round(grid) + 116;
+  // Below the grid: the step controls, the timeline and the read-outs.
+  let height = Math.round(grid) + 156;
   if (width < 560) height += 48;
   const clamp = (v) => Math.min(FRAME_SIZE.max, Math.max(FRAME_SIZE.min, Math.round(v)));
   return { width: clamp(width), height: clamp(height) };

@@ -899,7 +899,9 @@ class App {
     if (!width) return;
     const top = wrap.getBoundingClientRect().top + window.scrollY;
     const below = this.config.embed ? 96 + 28 : 150 + 40; // with the timeline (timeline.js)
-    const maxHeight = Math.max(240, window.innerHeight - Math.min(top, 200) - below);
+    // On a phone the grid may take the width even if the controls then need a scroll.
+    const floor = window.innerWidth < 600 ? Math.min(width, window.innerHeight * 0.6) : 240;
+    const maxHeight = Math.max(floor, window.innerHeight - Math.min(top, 200) - below);
     const dpr = window.devicePixelRatio || 1;
     const key = `${width}x${maxHeight}@${dpr}/${this.lab.width}x${this.lab.height}`;
     if (key === this.lastSize) return;
