@@ -190,7 +190,7 @@ fn vo_picks_a_velocity_outside_every_cone_when_one_exists() {
                 assert!((pb - rel * t).length() >= 1.0 - 1e-3, "{method:?}: {v:?} hits at t={t}");
             }
             // And by the drawn cone: outside means left of the left side or right of the right.
-            let x = test - (if method == Method::Vo { n.vel } else { n.vel });
+            let x = rel;
             let inside = cone.left.cross(x) <= 0.0 && cone.right.cross(x) >= 0.0;
             let far = time_to_collision(pb, rel, 1.0) > p.time_horizon;
             assert!(!inside || far);
