@@ -78,12 +78,12 @@ pub struct AvoidParams {
 }
 
 impl Default for AvoidParams {
-    /// ORCA with radius 0.5, top speed 1.5, a 2 s horizon, 10 neighbours within 5, steps of
+    /// ORCA with radius 0.5, top speed 1.5, a 2 s horizon, 10 neighbours within 3, steps of
     /// 0.1 s, penalty weight 1 and a margin of 0.1 (a fifth of the radius).
     fn default() -> Self {
         Self {
             method: Method::Orca,
-            neighbour_dist: 5.0,
+            neighbour_dist: 3.0,
             max_neighbours: 10,
             time_horizon: 2.0,
             radius: 0.5,
