@@ -17,6 +17,7 @@
 //! assert_eq!(search.cost(), Some(40.0));
 //! ```
 
+pub mod crowd;
 pub mod formats;
 pub mod generate;
 pub mod grid;
