@@ -18,6 +18,7 @@
 //! ```
 
 pub mod formats;
+pub mod crowd;
 pub mod generate;
 pub mod grid;
 pub mod heuristic;
