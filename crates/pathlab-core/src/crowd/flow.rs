@@ -45,8 +45,6 @@
 //! sums are taken along the same cheapest routes); where two routes cost exactly the same, the
 //! direction and nearest goal chosen may differ from a fresh build's, but both are cheapest.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::fmt;
 
 use crate::grid::{Costs, Diagonal, Grid, Point, GROUND, WALL};
@@ -58,6 +56,10 @@ pub const NO_GOAL: u16 = u16::MAX;
 
 /// The steps (dx, dy) of directions 0-7: N, E, S, W, NE, SE, SW, NW.
 const STEPS: [(isize, isize); 8] = [(0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1)];
+
+/// The direction from a neighbour back to a cell, by the neighbour's offset (dx + 1) +
+/// 3 (dy + 1) from the cell.
+const TOWARD: [u8; 9] = [5, 2, 6, 1, NO_DIRECTION, 3, 4, 0, 7];
 
 /// The direction number of a step of (dx, dy), each in -1..=1 and not both 0.
 fn direction_of(dx: isize, dy: isize) -> u8 {
@@ -157,7 +159,8 @@ impl fmt::Display for FlowError {
         match self {
             Self::NoGoals => f.write_str("a flow field needs at least one goal"),
             Self::TooManyGoals { count } => {
-                write!(f, "{count} goals given; a flow field takes at most {}", NO_GOAL)
+                let most = NO_GOAL - 1;
+                write!(f, "{count} goals given; a flow field takes at most {most}")
             }
             Self::GoalOutOfRange { index, at, width, height } => {
                 write!(f, "goal {index} at {at} is outside the {width}x{height} grid")
@@ -185,9 +188,85 @@ impl fmt::Display for FlowError {
 
 impl std::error::Error for FlowError {}
 
-/// The open list: cells by distance (the bits of a non-negative f64 sort as the value does),
-/// then by index, so every run settles cells in the same order.
-type Heap = BinaryHeap<Reverse<(u64, u32)>>;
+/// The open list: a radix heap of cells by distance (the bits of a non-negative f64 sort as
+/// the value does). Dijkstra never pushes below the last distance popped, so each entry sits
+/// in the bucket of the highest bit in which its key differs from that last key, and moves
+/// down a few times at most instead of sifting through a binary heap on every pop. Cells of
+/// equal distance may leave in any order: the field does not depend on it (see
+/// [`FlowField::settle_next`]).
+#[derive(Clone, Debug)]
+struct Heap {
+    last: u64,
+    len: usize,
+    /// `buckets[0]` holds keys equal to `last`; `buckets[b]` keys whose highest bit differing
+    /// from `last` is bit `b - 1`.
+    buckets: Vec<Vec<(u64, u32)>>,
+}
+
+impl Heap {
+    fn new() -> Self {
+        Self { last: 0, len: 0, buckets: vec![Vec::new(); 65] }
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        if key <= self.last {
+            0
+        } else {
+            64 - (key ^ self.last).leading_zeros() as usize
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, key: u64, cell: u32) {
+        let b = self.bucket(key);
+        self.buckets[b].push((key, cell));
+        self.len += 1;
+    }
+
+    /// Makes `buckets[0]` hold the lowest keys; false when the heap is empty.
+    fn refill(&mut self) -> bool {
+        if self.len == 0 {
+            return false;
+        }
+        if !self.buckets[0].is_empty() {
+            return true;
+        }
+        let Some(b) = (1..self.buckets.len()).find(|&b| !self.buckets[b].is_empty()) else {
+            return false;
+        };
+        let moving = std::mem::take(&mut self.buckets[b]);
+        self.last = moving.iter().map(|e| e.0).min().unwrap_or(self.last);
+        for &(key, cell) in &moving {
+            let to = self.bucket(key);
+            self.buckets[to].push((key, cell));
+        }
+        let mut moving = moving;
+        moving.clear();
+        self.buckets[b] = moving;
+        true
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<(u64, u32)> {
+        if !self.refill() {
+            return None;
+        }
+        self.len -= 1;
+        self.buckets[0].pop()
+    }
+
+    fn peek(&mut self) -> Option<(u64, u32)> {
+        if !self.refill() {
+            return None;
+        }
+        self.buckets[0].last().copied()
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &(u64, u32)> {
+        self.buckets.iter().flatten()
+    }
+}
 
 /// The distance, direction and nearest goal of every cell, for one or more goals.
 ///
@@ -517,7 +596,9 @@ impl FlowField {
             if self.alive[g] {
                 let i = self.grid.index(at);
                 self.dist[i] = 0.0;
-                heap.push(Reverse((0f64.to_bits(), i as u32)));
+                self.dir[i] = NO_DIRECTION;
+                self.nearest[i] = g as u16;
+                heap.push(0f64.to_bits(), i as u32);
             }
         }
     }
@@ -547,45 +628,53 @@ impl FlowField {
         if self.grid.cells()[c] == WALL || self.goal_at[c] != NO_GOAL {
             return;
         }
-        if let Some((d, _, _)) = self.best_move(c, |_| true) {
+        if let Some((d, k, n)) = self.best_move(c, |_| true) {
             if d < self.dist[c] {
                 self.dist[c] = d;
-                heap.push(Reverse((d.to_bits(), c as u32)));
+                self.dir[c] = k;
+                self.nearest[c] = self.nearest[n];
+                heap.push(d.to_bits(), c as u32);
             }
         }
     }
 
-    /// Settles the next cell on the open list (skipping outdated entries): fixes its
-    /// direction and nearest goal from its settled neighbours, and offers the neighbours a
-    /// route through it. Returns the cell, or `None` when the list is empty.
+    /// Settles the next cell on the open list (skipping outdated entries) and offers its
+    /// neighbours a route through it: a cheaper one sets their distance, direction and goal;
+    /// an equally cheap one with a direction earlier in the order sets direction and goal.
+    /// Every neighbour on a cell's cheapest routes is strictly cheaper, so it has made its
+    /// offer before the cell leaves the open list, whatever the order among equal distances. Returns the cell, or `None` when the list is empty.
     fn settle_next(&mut self, heap: &mut Heap) -> Option<usize> {
         loop {
-            let Reverse((key, c)) = heap.pop()?;
+            let (key, c) = heap.pop()?;
             let c = c as usize;
             if key != self.dist[c].to_bits() {
                 continue;
             }
-            let goal = self.goal_at[c];
-            if goal == NO_GOAL {
-                // Every neighbour on a cheapest route is cheaper than `c`, so already settled.
-                if let Some((_, k, n)) = self.best_move(c, |_| true) {
-                    self.dir[c] = k;
-                    self.nearest[c] = self.nearest[n];
-                }
-            } else {
-                self.dir[c] = NO_DIRECTION;
-                self.nearest[c] = goal;
-            }
+            // `c`'s direction and nearest goal were set by the offers of its settled
+            // neighbours (or by its seed); every offer to come is dearer.
             let d = self.dist[c];
+            let near = self.nearest[c];
             let p = self.grid.point_at(c);
             let enter = self.grid.cells()[c];
-            let costs = self.costs;
-            let dist = &mut self.dist;
-            self.grid.for_each_neighbour_of(p, self.rule, |u, _, diagonal| {
-                let nd = d + costs.step(diagonal, enter);
+            let (straight, diagonal) = if enter == GROUND {
+                (self.costs.straight(), self.costs.diagonal())
+            } else {
+                (self.costs.straight() * f64::from(enter), self.costs.diagonal() * f64::from(enter))
+            };
+            let (dist, dir, nearest) = (&mut self.dist, &mut self.dir, &mut self.nearest);
+            self.grid.for_each_neighbour_of(p, self.rule, |u, q, is_diagonal| {
+                let nd = d + if is_diagonal { diagonal } else { straight };
+                // The direction from `u` back to `c`.
+                let k = TOWARD[(q.x + 1 - p.x) + 3 * (q.y + 1 - p.y)];
                 if nd < dist[u] {
                     dist[u] = nd;
-                    heap.push(Reverse((nd.to_bits(), u as u32)));
+                    dir[u] = k;
+                    nearest[u] = near;
+                    heap.push(nd.to_bits(), u as u32);
+                } else if nd == dist[u] && k < dir[u] {
+                    // An equally cheap route: the first direction in order wins.
+                    dir[u] = k;
+                    nearest[u] = near;
                 }
             });
             return Some(c);
@@ -631,11 +720,14 @@ impl FlowField {
                 // A standing goal is never reset (it has no direction to pass through), but
                 // keep it right if it ever is.
                 self.dist[c] = 0.0;
-                heap.push(Reverse((0f64.to_bits(), c as u32)));
+                self.nearest[c] = self.goal_at[c];
+                heap.push(0f64.to_bits(), c as u32);
             } else if self.grid.cells()[c] != WALL {
-                if let Some((d, _, _)) = self.best_move(c, |m| !reset[m]) {
+                if let Some((d, k, m)) = self.best_move(c, |m| !reset[m]) {
                     self.dist[c] = d;
-                    heap.push(Reverse((d.to_bits(), c as u32)));
+                    self.dir[c] = k;
+                    self.nearest[c] = self.nearest[m];
+                    heap.push(d.to_bits(), c as u32);
                 }
             }
         }
@@ -720,7 +812,7 @@ impl FlowBuild {
 
     /// The distance of the next cell to be settled, if any.
     fn next_distance(&mut self) -> Option<f64> {
-        while let Some(&Reverse((key, c))) = self.heap.peek() {
+        while let Some((key, c)) = self.heap.peek() {
             if key == self.field.dist[c as usize].to_bits() && !self.settled[c as usize] {
                 return Some(f64::from_bits(key));
             }
@@ -749,16 +841,16 @@ impl FlowBuild {
         let mut cells: Vec<usize> = self
             .heap
             .iter()
-            .filter(|Reverse((key, c))| *key == self.field.dist[*c as usize].to_bits() && !self.settled[*c as usize])
-            .map(|Reverse((_, c))| *c as usize)
+            .filter(|(key, c)| *key == self.field.dist[*c as usize].to_bits() && !self.settled[*c as usize])
+            .map(|(_, c)| *c as usize)
             .collect();
         cells.sort_unstable();
         cells.dedup();
         cells
     }
 
-    /// The field so far: settled cells are final; frontier cells hold their best distance so
-    /// far (with no direction yet); the rest are infinite.
+    /// The field so far: settled cells are final; frontier cells hold their best distance,
+    /// direction and goal so far; the rest are infinite.
     pub fn field(&self) -> &FlowField {
         &self.field
     }

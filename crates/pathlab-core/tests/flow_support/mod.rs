@@ -55,6 +55,7 @@ pub fn reference_per_goal(grid: &Grid, goals: &[Point], rule: Diagonal, costs: C
 /// distances equal the minimum over those goals; the nearest goal is one of the cheapest;
 /// walking the directions from every open cell is legal, reaches a standing goal, and costs
 /// exactly the cell's distance; unreachable cells have no direction and no goal.
+#[allow(clippy::needless_range_loop)] // `i` indexes the field and every goal's reference
 pub fn check_field(field: &FlowField, standing: &[usize]) -> Result<(), String> {
     let grid = field.grid();
     let (rule, costs) = (field.rule(), field.costs());
