@@ -278,7 +278,9 @@ impl Heap {
 /// let goals = [Point::new(0, 0), Point::new(2, 0)];
 /// let mut field = FlowField::new(grid, &goals, Diagonal::Never, Costs::Integer).unwrap();
 /// assert_eq!(field.distances(), &[0.0, 10.0, 0.0]);
-/// assert_eq!(field.directions(), &[255, 3, 255]); // the middle steps west (ties: first in order)
+/// // The middle cell is as near to both; of the equal moves, east comes first in N, E, S, W.
+/// assert_eq!(field.directions(), &[255, 1, 255]);
+/// assert_eq!(field.nearest_goal(), &[0, 1, 1]);
 /// field.destroy_goal(0).unwrap();
 /// assert_eq!(field.distances(), &[20.0, 10.0, 0.0]);
 /// assert_eq!(field.nearest_goal(), &[1, 1, 1]);
