@@ -5,7 +5,9 @@
 //! centre (1 goal), and the open cells nearest the centres of its four quarters (4 goals).
 //!
 //! - **build**: `FlowField::new`, median of 15 runs.
-//! - **break wall**: 60 walls that touch open ground, evenly spread; each is broken on a copy
+//! - **break wall**: 60 walls that touch reachable ground, evenly spread, then 60 walls
+//!   whose reachable neighbours' distances differ by more than 3 (breaking one opens a
+//!   shortcut); each is broken on a copy
 //!   of the field, by the exact wave (`break_wall`), by the course's cheap update
 //!   (`break_wall_cheap`, with how many cells it leaves too dear), and by a full rebuild.
 //! - **add wall**: 60 open cells, evenly spread over the reachable ones; `add_wall` against a
@@ -80,40 +82,61 @@ fn main() {
         let reachable = field.distances().iter().filter(|d| d.is_finite()).count();
         println!("\n{} goal(s): {reachable} reachable cells; full build {} ms", goals.len(), median(builds));
 
-        // Walls touching reachable ground.
-        let walls: Vec<usize> = (0..grid.len())
+        let reach = |x: usize, y: usize, dx: isize, dy: isize| {
+            let (x, y) = (x.wrapping_add_signed(dx), y.wrapping_add_signed(dy));
+            x < w && y < h && field.distances()[y * w + x].is_finite()
+        };
+        // Walls touching reachable ground, and walls whose reachable neighbours' distances
+        // differ by more than three straight moves (breaking one opens a shortcut).
+        let touching: Vec<usize> = (0..grid.len())
             .filter(|&i| {
-                grid.cells()[i] == WALL && {
-                    let p = grid.point_at(i);
-                    [(0isize, -1isize), (1, 0), (0, 1), (-1, 0)].iter().any(|&(dx, dy)| {
-                        let (x, y) = (p.x.wrapping_add_signed(dx), p.y.wrapping_add_signed(dy));
-                        x < w && y < h && field.distances()[y * w + x].is_finite()
-                    })
-                }
+                let p = grid.point_at(i);
+                grid.cells()[i] == WALL && [(0, -1), (1, 0), (0, 1), (-1, 0)].iter().any(|&(dx, dy)| reach(p.x, p.y, dx, dy))
             })
             .collect();
-        let (mut exact, mut cheap, mut full, mut settled, mut wrong) = (vec![], vec![], vec![], 0usize, 0usize);
-        for &i in &spread(&walls) {
-            let p = grid.point_at(i);
-            let mut a = field.clone();
-            let (t, n) = timed(|| a.break_wall(p).unwrap());
-            exact.push(t);
-            settled += n;
-            let mut b = field.clone();
-            cheap.push(timed(|| b.break_wall_cheap(p).unwrap()).0);
-            wrong += b.differences(&a).len();
-            let mut g = grid.clone();
-            g.set(p, 1).unwrap();
-            full.push(timed(|| black_box(FlowField::new(g, goals, RULE, COSTS).unwrap())).0);
+        let shortcut: Vec<usize> = touching
+            .iter()
+            .copied()
+            .filter(|&i| {
+                let p = grid.point_at(i);
+                let around: Vec<f64> = (-1isize..=1)
+                    .flat_map(|dy| (-1isize..=1).map(move |dx| (dx, dy)))
+                    .filter(|&(dx, dy)| reach(p.x, p.y, dx, dy))
+                    .map(|(dx, dy)| field.distances()[p.y.wrapping_add_signed(dy) * w + p.x.wrapping_add_signed(dx)])
+                    .collect();
+                let (lo, hi) = around.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &d| (lo.min(d), hi.max(d)));
+                hi - lo > 3.0
+            })
+            .collect();
+        for (kind, walls) in [("touching ground", &touching), ("a shortcut", &shortcut)] {
+            if walls.is_empty() {
+                println!("break wall ({kind}): none on this map");
+                continue;
+            }
+            let (mut exact, mut cheap, mut full, mut settled, mut wrong) = (vec![], vec![], vec![], 0usize, 0usize);
+            for &i in &spread(walls) {
+                let p = grid.point_at(i);
+                let mut a = field.clone();
+                let (t, n) = timed(|| a.break_wall(p).unwrap());
+                exact.push(t);
+                settled += n;
+                let mut b = field.clone();
+                cheap.push(timed(|| b.break_wall_cheap(p).unwrap()).0);
+                wrong += b.differences(&a).len();
+                let mut g = grid.clone();
+                g.set(p, 1).unwrap();
+                full.push(timed(|| black_box(FlowField::new(g, goals, RULE, COSTS).unwrap())).0);
+            }
+            println!(
+                "break wall ({kind}, {SAMPLES} of {}): exact wave {} ms (mean {:.0} cells settled), cheap {} ms (mean {:.0} cells left too dear), full rebuild {} ms",
+                walls.len(),
+                median(exact),
+                settled as f64 / SAMPLES as f64,
+                median(cheap),
+                wrong as f64 / SAMPLES as f64,
+                median(full)
+            );
         }
-        println!(
-            "break wall ({SAMPLES} walls): exact wave {} ms (mean {:.0} cells settled), cheap {} ms (mean {:.0} cells left too dear), full rebuild {} ms",
-            median(exact),
-            settled as f64 / SAMPLES as f64,
-            median(cheap),
-            wrong as f64 / SAMPLES as f64,
-            median(full)
-        );
 
         let open: Vec<usize> = (0..grid.len()).filter(|&i| field.distances()[i] > 0.0 && field.distances()[i].is_finite()).collect();
         let (mut inc, mut full, mut reset) = (vec![], vec![], 0usize);
