@@ -60,6 +60,39 @@ fn timed<T>(f: impl FnOnce() -> T) -> (Duration, T) {
     (clock.elapsed(), out)
 }
 
+/// Walls touching reachable ground, and walls whose reachable neighbours' distances differ
+/// by more than three straight moves (breaking one opens a shortcut).
+fn candidate_walls(grid: &Grid, field: &FlowField) -> (Vec<usize>, Vec<usize>) {
+    let (w, h) = (grid.width(), grid.height());
+    let reach = |x: usize, y: usize, dx: isize, dy: isize| {
+        let (x, y) = (x.wrapping_add_signed(dx), y.wrapping_add_signed(dy));
+        x < w && y < h && field.distances()[y * w + x].is_finite()
+    };
+    // Walls touching reachable ground, and walls whose reachable neighbours' distances
+    // differ by more than three straight moves (breaking one opens a shortcut).
+    let touching: Vec<usize> = (0..grid.len())
+        .filter(|&i| {
+            let p = grid.point_at(i);
+            grid.cells()[i] == WALL && [(0, -1), (1, 0), (0, 1), (-1, 0)].iter().any(|&(dx, dy)| reach(p.x, p.y, dx, dy))
+        })
+        .collect();
+    let shortcut: Vec<usize> = touching
+        .iter()
+        .copied()
+        .filter(|&i| {
+            let p = grid.point_at(i);
+            let around: Vec<f64> = (-1isize..=1)
+                .flat_map(|dy| (-1isize..=1).map(move |dx| (dx, dy)))
+                .filter(|&(dx, dy)| reach(p.x, p.y, dx, dy))
+                .map(|(dx, dy)| field.distances()[p.y.wrapping_add_signed(dy) * w + p.x.wrapping_add_signed(dx)])
+                .collect();
+            let (lo, hi) = around.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &d| (lo.min(d), hi.max(d)));
+            hi - lo > 3.0
+        })
+        .collect();
+    (touching, shortcut)
+}
+
 fn main() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps/movingai").join(MAP);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -82,32 +115,7 @@ fn main() {
         let reachable = field.distances().iter().filter(|d| d.is_finite()).count();
         println!("\n{} goal(s): {reachable} reachable cells; full build {} ms", goals.len(), median(builds));
 
-        let reach = |x: usize, y: usize, dx: isize, dy: isize| {
-            let (x, y) = (x.wrapping_add_signed(dx), y.wrapping_add_signed(dy));
-            x < w && y < h && field.distances()[y * w + x].is_finite()
-        };
-        // Walls touching reachable ground, and walls whose reachable neighbours' distances
-        // differ by more than three straight moves (breaking one opens a shortcut).
-        let touching: Vec<usize> = (0..grid.len())
-            .filter(|&i| {
-                let p = grid.point_at(i);
-                grid.cells()[i] == WALL && [(0, -1), (1, 0), (0, 1), (-1, 0)].iter().any(|&(dx, dy)| reach(p.x, p.y, dx, dy))
-            })
-            .collect();
-        let shortcut: Vec<usize> = touching
-            .iter()
-            .copied()
-            .filter(|&i| {
-                let p = grid.point_at(i);
-                let around: Vec<f64> = (-1isize..=1)
-                    .flat_map(|dy| (-1isize..=1).map(move |dx| (dx, dy)))
-                    .filter(|&(dx, dy)| reach(p.x, p.y, dx, dy))
-                    .map(|(dx, dy)| field.distances()[p.y.wrapping_add_signed(dy) * w + p.x.wrapping_add_signed(dx)])
-                    .collect();
-                let (lo, hi) = around.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &d| (lo.min(d), hi.max(d)));
-                hi - lo > 3.0
-            })
-            .collect();
+        let (touching, shortcut) = candidate_walls(&grid, &field);
         for (kind, walls) in [("touching ground", &touching), ("a shortcut", &shortcut)] {
             if walls.is_empty() {
                 println!("break wall ({kind}): none on this map");
