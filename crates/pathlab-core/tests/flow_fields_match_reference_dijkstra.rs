@@ -23,6 +23,23 @@ proptest! {
     }
 
     #[test]
+    fn each_goals_own_field_is_the_reference_dijkstra_from_it(c in case(12, 25), pick in any::<proptest::sample::Index>()) {
+        let field = FlowField::new(c.grid.clone(), &c.goals, c.rule, c.costs).unwrap();
+        let g = pick.index(c.goals.len());
+        let own = field.goal_field(g).unwrap();
+        prop_assert_eq!(own.goals(), &[c.goals[g]]);
+        if let Err(e) = check_field(&own, &[0]) {
+            prop_assert!(false, "goal {g}: {e}\n{:?}", c);
+        }
+        // The combined field is the cheapest of the goals' own fields.
+        let fields: Vec<FlowField> = (0..c.goals.len()).map(|k| field.goal_field(k).unwrap()).collect();
+        for i in 0..c.grid.len() {
+            let best = fields.iter().map(|f| f.distances()[i]).fold(f64::INFINITY, f64::min);
+            prop_assert_eq!(field.distances()[i].to_bits(), best.to_bits());
+        }
+    }
+
+    #[test]
     fn stepping_the_build_ends_in_the_one_shot_field(c in case(12, 25), chunk in 1..20usize, layers in any::<bool>()) {
         let field = FlowField::new(c.grid.clone(), &c.goals, c.rule, c.costs).unwrap();
         let mut build = FlowBuild::new(c.grid.clone(), &c.goals, c.rule, c.costs).unwrap();
