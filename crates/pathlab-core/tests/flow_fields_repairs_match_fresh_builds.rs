@@ -209,4 +209,11 @@ fn bad_cells_for_walls_are_named() {
     assert_eq!(field.add_wall(Point::new(1, 0)), Ok(1));
     assert_eq!(field.add_wall(Point::new(1, 0)), Ok(0));
     assert_eq!(field.distances()[1], f64::INFINITY);
+    // A destroyed goal's cell may be walled; its own field is then refused, naming it.
+    let grid = Grid::new(2, 1).unwrap();
+    let mut field = FlowField::new(grid, &[Point::new(0, 0), Point::new(1, 0)], Diagonal::Never, Costs::Real).unwrap();
+    field.destroy_goal(1).unwrap();
+    field.add_wall(Point::new(1, 0)).unwrap();
+    assert_eq!(field.goal_field(1), Err(FlowError::GoalOnWall { index: 1, at: Point::new(1, 0) }));
+    assert_eq!(field.goal_field(0).map(|f| f.distances().to_vec()), Ok(vec![0.0, f64::INFINITY]));
 }

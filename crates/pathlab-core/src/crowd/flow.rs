@@ -437,6 +437,9 @@ impl FlowField {
     /// cell has since been walled.
     pub fn goal_field(&self, index: usize) -> Result<Self, FlowError> {
         let at = *self.goals.get(index).ok_or(FlowError::NoSuchGoal { index, count: self.goals.len() })?;
+        if self.grid.cells()[self.grid.index(at)] == WALL {
+            return Err(FlowError::GoalOnWall { index, at });
+        }
         Self::new(self.grid.clone(), &[at], self.rule, self.costs)
     }
 
