@@ -19,6 +19,7 @@
 
 pub mod crowd;
 pub mod formats;
+pub mod crowd;
 pub mod generate;
 pub mod grid;
 pub mod heuristic;

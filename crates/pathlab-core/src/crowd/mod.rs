@@ -1,8 +1,15 @@
 //! Crowd navigation: many agents, each with its own goal, moving through one another
-//! without collisions.
+//! without collisions, guided by fields computed once for all of them.
 //!
+//! - [`flow`] holds the embedded map data of the course's "flowing river": for a few goal
+//!   cells (bunkers), the cost from every cell to its nearest goal, which goal that is, and
+//!   the first move to make. Agents anywhere on the map read one byte to know where to step;
+//!   destroying a bunker or a wall updates the field locally instead of searching again.
 //! - [`avoid`]: local collision avoidance by velocity obstacles (VO, reciprocal VO and ORCA),
 //!   as a pure per-agent function and as a seeded [`avoid::Crowd`] simulation with scenarios
 //!   and metrics.
 
 pub mod avoid;
+pub mod flow;
+
+pub use flow::{FlowBuild, FlowError, FlowField, NO_DIRECTION, NO_GOAL};
