@@ -19,7 +19,6 @@
 
 pub mod crowd;
 pub mod formats;
-pub mod crowd;
 pub mod generate;
 pub mod grid;
 pub mod heuristic;
