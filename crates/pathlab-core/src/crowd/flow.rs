@@ -676,10 +676,13 @@ impl FlowField {
                     dir[u] = k;
                     nearest[u] = near;
                     heap.push(nd.to_bits(), u as u32);
-                } else if nd == dist[u] && k < dir[u] {
-                    // An equally cheap route: the first direction in order wins.
+                } else if nd == dist[u] && k < dir[u] && nearest[u] == near {
+                    // An equally cheap route to the same goal: the first direction in order
+                    // wins. A tie toward another goal keeps the goal `u` has: during a repair
+                    // `u` may be a cell kept from before whose goal its followers copied, and
+                    // relabelling it alone would leave them pointing at a goal that is not
+                    // theirs (found when a destroyed bunker left such followers behind).
                     dir[u] = k;
-                    nearest[u] = near;
                 }
             });
             return Some(c);
