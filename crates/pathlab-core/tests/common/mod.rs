@@ -9,7 +9,9 @@
 
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
+use std::path::{Path, PathBuf};
 
+use pathlab_core::formats::movingai::{self, Problem};
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::{Algorithm, SearchConfig};
@@ -440,4 +442,34 @@ pub fn describe(c: &SearchConfig) -> String {
         "{} heuristic={} weight={} diagonal={} costs={}",
         c.algorithm, c.heuristic, c.weight, c.diagonal, c.costs
     )
+}
+
+// ---------------------------------------------------------------------------------------------
+// MovingAI maps
+// ---------------------------------------------------------------------------------------------
+
+/// Looks for the MovingAI maps in `$PATHLAB_MOVINGAI`, `maps/movingai` in the repository,
+/// then `../shared/maps/movingai` beside it.
+pub fn movingai_root() -> PathBuf {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let candidates = [
+        std::env::var_os("PATHLAB_MOVINGAI").map(PathBuf::from),
+        Some(repo.join("maps/movingai")),
+        Some(repo.join("../shared/maps/movingai")),
+    ];
+    candidates
+        .into_iter()
+        .flatten()
+        .find(|p| p.join("dao/arena.map").is_file())
+        .expect("MovingAI maps not found: set PATHLAB_MOVINGAI to the folder holding dao/arena.map")
+}
+
+/// A MovingAI map and its problems, e.g. `load_movingai("dao/arena.map")`.
+pub fn load_movingai(family_map: &str) -> (Grid, Vec<Problem>) {
+    let dir = movingai_root();
+    let map = std::fs::read_to_string(dir.join(family_map)).unwrap();
+    let scen = std::fs::read_to_string(dir.join(format!("{family_map}.scen"))).unwrap();
+    let grid = movingai::parse_map(&map).unwrap_or_else(|e| panic!("{family_map}: {e}"));
+    let problems = movingai::parse_scen(&scen).unwrap_or_else(|e| panic!("{family_map}.scen: {e}"));
+    (grid, problems)
 }
