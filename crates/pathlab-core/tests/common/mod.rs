@@ -12,9 +12,10 @@ use std::collections::{BinaryHeap, VecDeque};
 use std::path::{Path, PathBuf};
 
 use pathlab_core::formats::movingai::{self, Problem};
-use pathlab_core::grid::{Costs, Diagonal, Grid, Point};
+use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::{Algorithm, SearchConfig};
+use proptest::sample::Index;
 
 // ---------------------------------------------------------------------------------------------
 // Mazes
@@ -472,4 +473,21 @@ pub fn load_movingai(family_map: &str) -> (Grid, Vec<Problem>) {
     let grid = movingai::parse_map(&map).unwrap_or_else(|e| panic!("{family_map}: {e}"));
     let problems = movingai::parse_scen(&scen).unwrap_or_else(|e| panic!("{family_map}.scen: {e}"));
     (grid, problems)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Random grids
+// ---------------------------------------------------------------------------------------------
+
+/// The `w` x `h` grid of the random cell values `cells` (the first cell opened when all are
+/// walls), with a start and a goal picked among its open cells by `s` and `g`.
+pub fn grid_with_ends(w: usize, h: usize, mut cells: Vec<u8>, s: Index, g: Index) -> (Grid, Point, Point) {
+    if cells.iter().all(|&c| c == WALL) {
+        cells[0] = 1;
+    }
+    let open: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] != WALL).collect();
+    let grid = Grid::from_cells(w, h, cells).unwrap();
+    let start = grid.point_at(open[s.index(open.len())]);
+    let goal = grid.point_at(open[g.index(open.len())]);
+    (grid, start, goal)
 }

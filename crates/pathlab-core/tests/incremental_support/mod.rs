@@ -9,6 +9,7 @@ use pathlab_core::search::{Agent, Overlay, Repair, Status, Stepper};
 use proptest::prelude::*;
 use proptest::sample::{select, Index};
 
+use super::common::grid_with_ends;
 use super::reference_dijkstra::Rng;
 
 /// A random problem.
@@ -39,17 +40,11 @@ pub fn case_up_to(side: usize, walls: u32) -> impl Strategy<Value = Case> {
             )
         })
         .prop_map(|((w, h, density, terrain), rolls, s, g, rule, costs)| {
-            let mut cells: Vec<u8> = rolls
+            let cells: Vec<u8> = rolls
                 .iter()
                 .map(|&(wall, t)| if wall < density { WALL } else if terrain { TERRAIN[t] } else { 1 })
                 .collect();
-            if cells.iter().all(|&c| c == WALL) {
-                cells[0] = 1;
-            }
-            let open: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] != WALL).collect();
-            let grid = Grid::from_cells(w, h, cells).unwrap();
-            let start = grid.point_at(open[s.index(open.len())]);
-            let goal = grid.point_at(open[g.index(open.len())]);
+            let (grid, start, goal) = grid_with_ends(w, h, cells, s, g);
             Case { grid, start, goal, rule, costs }
         })
 }
