@@ -399,25 +399,7 @@ impl CrashTurn {
         self.crashes
     }
 
-    /// True when the goal can be reached from the start at all.
-    pub fn is_reachable(&self) -> bool {
-        self.reachable
-    }
-
-    /// The walking agent.
-    pub fn agent(&self) -> Agent {
-        self.walk.agent(&self.grid)
-    }
-
-    /// Where the search stands.
-    pub fn status(&self) -> Status {
-        self.status
-    }
-
-    /// Steps taken since step 0.
-    pub fn steps(&self) -> usize {
-        self.steps
-    }
+    walk::walking_inherent_methods!();
 
     /// Moves made.
     pub fn expanded(&self) -> usize {
@@ -427,21 +409,6 @@ impl CrashTurn {
     /// Always 0: there is no open list.
     pub fn open_count(&self) -> usize {
         0
-    }
-
-    /// The cost walked, once the agent stands on the goal.
-    pub fn cost(&self) -> Option<f64> {
-        (self.status == Status::Found).then_some(self.walk.travelled)
-    }
-
-    /// The trail so far as row-major indices, start first, repeats included.
-    pub fn path_indices(&self) -> &[u32] {
-        &self.walk.trail
-    }
-
-    /// One [`CellState`] byte per cell, row-major.
-    pub fn states(&self) -> &[u8] {
-        &self.state
     }
 
     /// The cost walked when the agent first stood on each cell (infinite elsewhere).

@@ -203,15 +203,6 @@ impl DStarLite {
         self.apply_due();
     }
 
-    /// Moves the start and goal; back to step 0 on the latest painted map.
-    pub fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        check_ends(&self.log.latest, start, goal)?;
-        self.start = start;
-        self.goal = goal;
-        self.reset();
-        Ok(())
-    }
-
     /// Sets every listed cell of the true grid to `value` as a brush stroke does (cells
     /// outside the grid are skipped, and so are the start, the goal and the agent's cell
     /// under a wall); returns how many changed. At step 0 the stroke changes the map the
@@ -234,21 +225,6 @@ impl DStarLite {
             self.apply(due);
         }
         count
-    }
-
-    /// Makes the edits due after the steps taken so far.
-    fn apply_due(&mut self) {
-        let due = self.log.due(self.steps);
-        if !due.is_empty() {
-            self.apply(due);
-        }
-    }
-
-    /// Makes the logged edits in `range`, one by one as they were made.
-    fn apply(&mut self, range: std::ops::Range<usize>) {
-        for k in range {
-            self.apply_one(k);
-        }
     }
 
     /// Makes logged edit `k` on the true grid, lets the agent sense, and settles the status.

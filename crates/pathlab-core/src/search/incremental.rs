@@ -823,10 +823,37 @@ pub(crate) fn mark_inconsistent(core: &Core, overlay: &mut Overlay) {
     overlay.notes.push(("inconsistent", shown));
 }
 
-/// The inherent `advance`, `run` and `seek` LPA* and D* Lite share: the type needs `status`,
-/// `steps`, `step()` and `rewind()` (step 0 on step 0's grid, keeping the edit log).
+/// The inherent methods LPA* and D* Lite share: `set_ends`, `advance`, `run` and `seek`, and
+/// the replay of logged edits (`apply_due`, `apply`). The type needs the fields `start`,
+/// `goal`, `status`, `steps` and `log` ([`EditLog`]), and the methods `reset()`, `step()`,
+/// `rewind()` (step 0 on step 0's grid, keeping the edit log) and `apply_one(k)` (makes
+/// logged edit `k`).
 macro_rules! incremental_run_methods {
     () => {
+        /// Moves the start and goal; back to step 0 on the latest painted map.
+        pub fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
+            $crate::search::engine::check_ends(&self.log.latest, start, goal)?;
+            self.start = start;
+            self.goal = goal;
+            self.reset();
+            Ok(())
+        }
+
+        /// Makes the edits due after the steps taken so far.
+        fn apply_due(&mut self) {
+            let due = self.log.due(self.steps);
+            if !due.is_empty() {
+                self.apply(due);
+            }
+        }
+
+        /// Makes the logged edits in `range`, one by one as they were made.
+        fn apply(&mut self, range: std::ops::Range<usize>) {
+            for k in range {
+                self.apply_one(k);
+            }
+        }
+
         /// Runs `n` steps, or fewer if the search finishes; returns how many were taken.
         pub fn advance(&mut self, n: usize) -> usize {
             let mut done = 0;

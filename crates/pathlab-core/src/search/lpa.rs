@@ -163,15 +163,6 @@ impl Lpa {
         self.apply_due();
     }
 
-    /// Moves the start and goal; back to step 0 on the latest painted map.
-    pub fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        check_ends(&self.log.latest, start, goal)?;
-        self.start = start;
-        self.goal = goal;
-        self.reset();
-        Ok(())
-    }
-
     /// Sets every listed cell to `value` as a brush stroke does (cells outside the grid are
     /// skipped, and so are the start and goal under a wall); returns how many changed. At
     /// step 0 the stroke changes the map; later, the search keeps its steps and repairs in
@@ -192,21 +183,6 @@ impl Lpa {
             self.apply(due);
         }
         count
-    }
-
-    /// Makes the edits due after the steps taken so far.
-    fn apply_due(&mut self) {
-        let due = self.log.due(self.steps);
-        if !due.is_empty() {
-            self.apply(due);
-        }
-    }
-
-    /// Makes the logged edits in `range`, one by one as they were made.
-    fn apply(&mut self, range: std::ops::Range<usize>) {
-        for k in range {
-            self.apply_one(k);
-        }
     }
 
     /// Makes logged edit `k`: changes the grid, re-derives `rhs` around the cells changed and

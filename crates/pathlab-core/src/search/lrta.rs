@@ -549,25 +549,7 @@ impl Lrta {
         self.update
     }
 
-    /// True when the goal can be reached from the start at all.
-    pub fn is_reachable(&self) -> bool {
-        self.reachable
-    }
-
-    /// The walking agent.
-    pub fn agent(&self) -> Agent {
-        self.walk.agent(&self.grid)
-    }
-
-    /// Where the search stands.
-    pub fn status(&self) -> Status {
-        self.status
-    }
-
-    /// Steps taken since step 0.
-    pub fn steps(&self) -> usize {
-        self.steps
-    }
+    walk::walking_inherent_methods!();
 
     /// Cells whose moves a look-ahead examined, over all steps.
     pub fn expanded(&self) -> usize {
@@ -577,21 +559,6 @@ impl Lrta {
     /// Cells examined by the last look-ahead, besides the agent's.
     pub fn open_count(&self) -> usize {
         self.open
-    }
-
-    /// The cost walked, once the agent stands on the goal.
-    pub fn cost(&self) -> Option<f64> {
-        (self.status == Status::Found).then_some(self.walk.travelled)
-    }
-
-    /// The trail so far as row-major indices, start first, repeats included.
-    pub fn path_indices(&self) -> &[u32] {
-        &self.walk.trail
-    }
-
-    /// One [`CellState`] byte per cell, row-major.
-    pub fn states(&self) -> &[u8] {
-        &self.state
     }
 
     /// The last look-ahead's cost from the agent's previous cell to each cell it examined

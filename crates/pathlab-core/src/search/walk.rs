@@ -218,3 +218,46 @@ macro_rules! walking_stepper_methods {
     };
 }
 pub(crate) use walking_stepper_methods;
+
+/// The inherent accessors the walking agents share: `is_reachable`, `agent`, `status`,
+/// `steps`, `cost`, `path_indices` and `states`, read from the fields `reachable`, `walk`,
+/// `grid`, `status`, `steps` and `state`.
+macro_rules! walking_inherent_methods {
+    () => {
+        /// True when the goal can be reached from the start at all.
+        pub fn is_reachable(&self) -> bool {
+            self.reachable
+        }
+
+        /// The walking agent.
+        pub fn agent(&self) -> Agent {
+            self.walk.agent(&self.grid)
+        }
+
+        /// Where the search stands.
+        pub fn status(&self) -> Status {
+            self.status
+        }
+
+        /// Steps taken since step 0.
+        pub fn steps(&self) -> usize {
+            self.steps
+        }
+
+        /// The cost walked, once the agent stands on the goal.
+        pub fn cost(&self) -> Option<f64> {
+            (self.status == Status::Found).then_some(self.walk.travelled)
+        }
+
+        /// The trail so far as row-major indices, start first, repeats included.
+        pub fn path_indices(&self) -> &[u32] {
+            &self.walk.trail
+        }
+
+        /// One [`CellState`](super::CellState) byte per cell, row-major.
+        pub fn states(&self) -> &[u8] {
+            &self.state
+        }
+    };
+}
+pub(crate) use walking_inherent_methods;
