@@ -718,21 +718,9 @@ fn round6(v: f64) -> f64 {
 }
 
 impl Stepper for BiAStar {
+    super::stepper::stepper_steps!(BiAStar);
     super::stepper::stepper_fields!();
     super::stepper::stepper_edits!(BiAStar);
-
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
-        log.clear();
-        self.step_with(log)
-    }
-
-    fn step(&mut self) -> StepEvent {
-        BiAStar::step(self)
-    }
-
-    fn reset(&mut self) {
-        BiAStar::reset(self);
-    }
 
     fn expanded(&self) -> usize {
         BiAStar::expanded(self)
@@ -740,10 +728,6 @@ impl Stepper for BiAStar {
 
     fn open_count(&self) -> usize {
         BiAStar::open_count(self)
-    }
-
-    fn cost(&self) -> Option<f64> {
-        BiAStar::cost(self)
     }
 
     fn path_indices(&self) -> &[u32] {
@@ -772,10 +756,6 @@ impl Stepper for BiAStar {
 
     fn overlay(&self) -> Overlay {
         BiAStar::overlay(self)
-    }
-
-    fn run(&mut self) -> Status {
-        BiAStar::run(self)
     }
 
     fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {

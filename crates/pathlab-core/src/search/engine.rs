@@ -539,22 +539,10 @@ pub(crate) fn paint_cells(grid: &mut Grid, start: Point, goal: Point, cells: imp
 }
 
 impl Stepper for Search {
+    super::stepper::stepper_steps!(Search);
     super::stepper::stepper_fields!();
     super::stepper::stepper_buffers!();
     super::stepper::stepper_edits!(Search);
-
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
-        log.clear();
-        self.step_with(log)
-    }
-
-    fn step(&mut self) -> StepEvent {
-        Search::step(self)
-    }
-
-    fn reset(&mut self) {
-        Search::reset(self);
-    }
 
     fn expanded(&self) -> usize {
         self.expanded
@@ -564,20 +552,12 @@ impl Stepper for Search {
         self.open
     }
 
-    fn cost(&self) -> Option<f64> {
-        Search::cost(self)
-    }
-
     fn h(&self, p: Point) -> f64 {
         Search::h(self, p)
     }
 
     fn grid(&self) -> &Grid {
         &self.grid
-    }
-
-    fn run(&mut self) -> Status {
-        Search::run(self)
     }
 
     fn seek(&mut self, k: usize) {

@@ -1266,21 +1266,9 @@ fn round6(v: f64) -> f64 {
 }
 
 impl Stepper for Hpa {
+    super::stepper::stepper_steps!(Hpa);
     super::stepper::stepper_fields!();
     super::stepper::stepper_edits!(Hpa);
-
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
-        log.clear();
-        self.step_with(log)
-    }
-
-    fn step(&mut self) -> StepEvent {
-        Hpa::step(self)
-    }
-
-    fn reset(&mut self) {
-        Hpa::reset(self);
-    }
 
     fn expanded(&self) -> usize {
         self.expanded
@@ -1288,10 +1276,6 @@ impl Stepper for Hpa {
 
     fn open_count(&self) -> usize {
         self.open
-    }
-
-    fn cost(&self) -> Option<f64> {
-        Hpa::cost(self)
     }
 
     fn path_indices(&self) -> &[u32] {
@@ -1328,9 +1312,5 @@ impl Stepper for Hpa {
 
     fn gave_up(&self) -> Option<String> {
         self.failure.clone()
-    }
-
-    fn run(&mut self) -> Status {
-        Hpa::run(self)
     }
 }

@@ -456,22 +456,10 @@ fn round6(v: f64) -> f64 {
 }
 
 impl Stepper for Ida {
+    super::stepper::stepper_steps!(Ida);
     super::stepper::stepper_fields!();
     super::stepper::stepper_buffers!();
     super::stepper::stepper_edits!(Ida);
-
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
-        log.clear();
-        self.step_with(log)
-    }
-
-    fn step(&mut self) -> StepEvent {
-        Ida::step(self)
-    }
-
-    fn reset(&mut self) {
-        Ida::reset(self);
-    }
 
     fn expanded(&self) -> usize {
         self.expanded
@@ -479,10 +467,6 @@ impl Stepper for Ida {
 
     fn open_count(&self) -> usize {
         self.stack.len()
-    }
-
-    fn cost(&self) -> Option<f64> {
-        Ida::cost(self)
     }
 
     fn h(&self, p: Point) -> f64 {
@@ -515,9 +499,5 @@ impl Stepper for Ida {
 
     fn gave_up(&self) -> Option<String> {
         self.gave_up.clone()
-    }
-
-    fn run(&mut self) -> Status {
-        Ida::run(self)
     }
 }

@@ -890,21 +890,9 @@ pub(crate) use incremental_run_methods;
 /// inherent methods and its [`Core`]; each type adds `h` and `grid` (and D* Lite `agent`).
 macro_rules! incremental_stepper_methods {
     ($ty:ident) => {
+        $crate::search::stepper::stepper_steps!($ty);
         $crate::search::stepper::stepper_fields!();
         $crate::search::stepper::stepper_edits!($ty);
-
-        fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
-            log.clear();
-            self.step_with(log)
-        }
-
-        fn step(&mut self) -> StepEvent {
-            $ty::step(self)
-        }
-
-        fn reset(&mut self) {
-            $ty::reset(self);
-        }
 
         fn expanded(&self) -> usize {
             self.core.expanded
@@ -912,10 +900,6 @@ macro_rules! incremental_stepper_methods {
 
         fn open_count(&self) -> usize {
             self.core.queue.len()
-        }
-
-        fn cost(&self) -> Option<f64> {
-            $ty::cost(self)
         }
 
         fn path_indices(&self) -> &[u32] {
@@ -944,10 +928,6 @@ macro_rules! incremental_stepper_methods {
 
         fn overlay(&self) -> Overlay {
             $ty::overlay(self)
-        }
-
-        fn run(&mut self) -> Status {
-            $ty::run(self)
         }
 
         fn seek(&mut self, k: usize) {

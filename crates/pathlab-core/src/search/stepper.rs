@@ -440,6 +440,34 @@ pub struct CellValues<'a> {
     pub heat: bool,
 }
 
+/// The [`Stepper`] methods handed to the type's inherent `step`, `reset`, `cost` and `run`,
+/// and `step_logged` through its `step_with`.
+macro_rules! stepper_steps {
+    ($ty:ident) => {
+        fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
+            log.clear();
+            self.step_with(log)
+        }
+
+        fn step(&mut self) -> StepEvent {
+            $ty::step(self)
+        }
+
+        fn reset(&mut self) {
+            $ty::reset(self);
+        }
+
+        fn cost(&self) -> Option<f64> {
+            $ty::cost(self)
+        }
+
+        fn run(&mut self) -> Status {
+            $ty::run(self)
+        }
+    };
+}
+pub(crate) use stepper_steps;
+
 /// The [`Stepper`] methods that return a stepper's own fields of the same names: `status`,
 /// `steps`, `start`, `goal` and `config`. For use inside an `impl Stepper` block.
 macro_rules! stepper_fields {

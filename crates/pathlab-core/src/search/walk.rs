@@ -160,25 +160,9 @@ pub(crate) fn note_outcome(overlay: &mut Overlay, unreachable: bool, ends: (Poin
 /// `open_count` and `h` (and any `cell_values`).
 macro_rules! walking_stepper_methods {
     ($ty:ident) => {
+        $crate::search::stepper::stepper_steps!($ty);
         $crate::search::stepper::stepper_fields!();
         $crate::search::stepper::stepper_edits!($ty);
-
-        fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
-            log.clear();
-            self.step_with(log)
-        }
-
-        fn step(&mut self) -> StepEvent {
-            $ty::step(self)
-        }
-
-        fn reset(&mut self) {
-            $ty::reset(self);
-        }
-
-        fn cost(&self) -> Option<f64> {
-            $ty::cost(self)
-        }
 
         fn path_indices(&self) -> &[u32] {
             &self.walk.trail
@@ -210,10 +194,6 @@ macro_rules! walking_stepper_methods {
 
         fn gave_up(&self) -> Option<String> {
             self.gave_up.clone()
-        }
-
-        fn run(&mut self) -> Status {
-            $ty::run(self)
         }
     };
 }
