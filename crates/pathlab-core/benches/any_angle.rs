@@ -12,15 +12,17 @@
 //! Run: `cargo bench -p pathlab-core --bench any_angle`.
 
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use pathlab_core::formats::movingai::{self, Problem};
-use pathlab_core::grid::{Costs, Diagonal, Grid};
+use pathlab_core::formats::movingai::Problem;
+use pathlab_core::grid::{Costs, Diagonal};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::smoothed::SmoothedAStar;
 use pathlab_core::search::theta::ThetaStar;
 use pathlab_core::search::{Algorithm, Search, SearchConfig, Stepper};
+
+mod support;
+use support::Set;
 
 /// The maps, with how many evenly spaced problems to take (`usize::MAX`: all).
 const SETS: &[(&str, usize)] = &[("dao/arena", usize::MAX), ("dao/den312d", usize::MAX), ("bg512/AR0011SR", 200)];
@@ -30,33 +32,6 @@ const ROUNDS: usize = 7;
 
 /// The variants, A* first (the baseline of every ratio).
 const VARIANTS: [Algorithm; 4] = [Algorithm::AStar, Algorithm::Theta, Algorithm::LazyTheta, Algorithm::AStarSmoothed];
-
-struct Set {
-    name: &'static str,
-    grid: Grid,
-    problems: Vec<Problem>,
-}
-
-fn load_sets() -> Vec<Set> {
-    let folder = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps/movingai");
-    if !folder.is_dir() {
-        eprintln!("any_angle bench: the MovingAI maps are missing: expected {}", folder.display());
-        std::process::exit(1);
-    }
-    SETS.iter()
-        .map(|&(name, take)| {
-            let read = |ext: &str| {
-                let path = folder.join(format!("{name}{ext}"));
-                std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-            };
-            let grid = movingai::parse_map(&read(".map")).unwrap_or_else(|e| panic!("{name}.map: {e}"));
-            let all = movingai::parse_scen(&read(".map.scen")).unwrap_or_else(|e| panic!("{name}.map.scen: {e}"));
-            let problems =
-                if take >= all.len() { all } else { (0..take).map(|i| all[i * all.len() / take].clone()).collect() };
-            Set { name, grid, problems }
-        })
-        .collect()
-}
 
 fn config(algorithm: Algorithm) -> SearchConfig {
     SearchConfig::new(algorithm)
@@ -143,15 +118,10 @@ fn verify(set: &Set) -> Vec<Counts> {
         .collect()
 }
 
-fn median(mut times: Vec<Duration>) -> Duration {
-    times.sort();
-    times[times.len() / 2]
-}
-
 fn main() {
     let testing = std::env::args().any(|a| a == "--test");
     let rounds = if testing { 1 } else { ROUNDS };
-    let sets = load_sets();
+    let sets = support::load_sets("any_angle", SETS);
     println!("any-angle vs A*: median of {rounds} rounds; in each, every variant runs the same problems in turn");
     println!(
         "{:<16} {:<15} {:>8} {:>10} {:>9} {:>10} {:>12} {:>12} {:>12}",
@@ -172,7 +142,7 @@ fn main() {
                 times[v].push(t.elapsed());
             }
         }
-        let medians: Vec<Duration> = times.into_iter().map(median).collect();
+        let medians: Vec<Duration> = times.into_iter().map(support::median).collect();
         let n = set.problems.len();
         for (k, &algorithm) in VARIANTS.iter().enumerate() {
             totals[k] += medians[k];

@@ -11,15 +11,17 @@
 //! Run: `cargo bench -p pathlab-core --bench bidirectional`.
 
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use criterion::Criterion;
-use pathlab_core::formats::movingai::{self, Problem};
-use pathlab_core::grid::{Costs, Diagonal, Grid};
+use pathlab_core::formats::movingai::Problem;
+use pathlab_core::grid::{Costs, Diagonal};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::bi_astar::BiAStar;
 use pathlab_core::search::{Algorithm, Search, SearchConfig};
+
+mod support;
+use support::Set;
 
 /// The DAO maps, with how many evenly spaced problems to take from each (`usize::MAX`: all).
 const SETS: &[(&str, usize)] = &[
@@ -35,36 +37,6 @@ const SETS: &[(&str, usize)] = &[
 
 /// Rounds of the side-by-side pass; the median round is reported.
 const ROUNDS: usize = 5;
-
-struct Set {
-    name: &'static str,
-    grid: Grid,
-    problems: Vec<Problem>,
-}
-
-fn load_sets() -> Vec<Set> {
-    let folder = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps/movingai");
-    if !folder.is_dir() {
-        eprintln!(
-            "bidirectional bench: the MovingAI maps are missing: expected {} (the shared/ folder beside the repository)",
-            folder.display()
-        );
-        std::process::exit(1);
-    }
-    SETS.iter()
-        .map(|&(name, take)| {
-            let read = |ext: &str| {
-                let path = folder.join(format!("{name}{ext}"));
-                std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-            };
-            let grid = movingai::parse_map(&read(".map")).unwrap_or_else(|e| panic!("{name}.map: {e}"));
-            let all = movingai::parse_scen(&read(".map.scen")).unwrap_or_else(|e| panic!("{name}.map.scen: {e}"));
-            let problems =
-                if take >= all.len() { all } else { (0..take).map(|i| all[i * all.len() / take].clone()).collect() };
-            Set { name, grid, problems }
-        })
-        .collect()
-}
 
 fn config(algorithm: Algorithm) -> SearchConfig {
     SearchConfig::new(algorithm).heuristic(Heuristic::Octile).diagonal(Diagonal::NoCornerCutting).costs(Costs::Real)
@@ -144,11 +116,6 @@ fn criterion_groups(c: &mut Criterion, sets: &[Set]) {
     }
 }
 
-fn median(mut times: Vec<Duration>) -> Duration {
-    times.sort();
-    times[times.len() / 2]
-}
-
 /// Times both in turn over the same problems and prints expansions, times and ratios.
 fn side_by_side(sets: &[Set], rounds: usize) {
     println!();
@@ -177,7 +144,7 @@ fn side_by_side(sets: &[Set], rounds: usize) {
             }
         }
         let [a, b] = times;
-        let (a, b) = (median(a), median(b));
+        let (a, b) = (support::median(a), support::median(b));
         a_total += a;
         b_total += b;
         a_exp_total += a_exp;
@@ -212,7 +179,7 @@ fn print_row(name: &str, problems: usize, (a_exp, b_exp, nipped): (usize, usize,
 }
 
 fn main() {
-    let sets = load_sets();
+    let sets = support::load_sets("bidirectional", SETS);
     verify(&sets);
     // `cargo test --benches` runs this with `--test`: check, time once, skip criterion.
     let testing = std::env::args().any(|a| a == "--test");

@@ -19,6 +19,8 @@ use std::time::{Duration, Instant};
 use criterion::Criterion;
 use pathlab_core::steer::{Scenario, World};
 
+mod support;
+
 /// Agent counts of the scaling table.
 const SIZES: [usize; 4] = [1_000, 5_000, 20_000, 50_000];
 
@@ -62,11 +64,6 @@ fn criterion_groups(c: &mut Criterion) {
     group.finish();
 }
 
-fn median(mut times: Vec<Duration>) -> Duration {
-    times.sort();
-    times[times.len() / 2]
-}
-
 /// CPU time this thread has run, where Linux tells it (`/proc/thread-self/schedstat`): on a
 /// shared machine the wall clock also counts the time other programs had the processor.
 fn cpu_time() -> Option<Duration> {
@@ -95,8 +92,8 @@ fn time_steps(world: &mut World, steps: usize, brute: bool) -> (Duration, Option
             cpu_rounds.push(b.saturating_sub(a) / steps as u32);
         }
     }
-    let cpu = (cpu_rounds.len() == ROUNDS).then(|| median(cpu_rounds));
-    (median(rounds), cpu)
+    let cpu = (cpu_rounds.len() == ROUNDS).then(|| support::median(cpu_rounds));
+    (support::median(rounds), cpu)
 }
 
 fn ms(d: Option<Duration>) -> String {

@@ -12,14 +12,14 @@
 //! Run: `cargo bench -p pathlab-core --bench hpa`.
 
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use pathlab_core::formats::movingai::{self, Problem};
-use pathlab_core::grid::{Costs, Diagonal, Grid};
+use pathlab_core::grid::{Costs, Diagonal};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::hpa::Hpa;
 use pathlab_core::search::{Algorithm, Search, SearchConfig, Status, Stepper};
+
+mod support;
 
 /// The maps, with how many evenly spaced problems to take (`usize::MAX`: all).
 const SETS: &[(&str, usize)] =
@@ -31,33 +31,6 @@ const SIDES: [u32; 3] = [8, 16, 32];
 /// Rounds of queries (the fastest is reported) and of builds (the median is reported).
 const ROUNDS: usize = 3;
 const BUILDS: usize = 5;
-
-struct Set {
-    name: &'static str,
-    grid: Grid,
-    problems: Vec<Problem>,
-}
-
-fn load_sets() -> Vec<Set> {
-    let folder = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps/movingai");
-    if !folder.is_dir() {
-        eprintln!("hpa bench: the MovingAI maps are missing: expected {}", folder.display());
-        std::process::exit(1);
-    }
-    SETS.iter()
-        .map(|&(name, take)| {
-            let read = |ext: &str| {
-                let path = folder.join(format!("{name}{ext}"));
-                std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-            };
-            let grid = movingai::parse_map(&read(".map")).unwrap_or_else(|e| panic!("{name}.map: {e}"));
-            let all = movingai::parse_scen(&read(".map.scen")).unwrap_or_else(|e| panic!("{name}.map.scen: {e}"));
-            let problems =
-                if take >= all.len() { all } else { (0..take).map(|i| all[i * all.len() / take].clone()).collect() };
-            Set { name, grid, problems }
-        })
-        .collect()
-}
 
 fn config(algorithm: Algorithm, side: u32) -> SearchConfig {
     SearchConfig::new(algorithm)
@@ -72,7 +45,7 @@ fn ms(d: Duration) -> f64 {
 }
 
 fn main() {
-    let sets = load_sets();
+    let sets = support::load_sets("hpa", SETS);
     println!(
         "{:<16} {:>4} {:>6} {:>7} {:>9} {:>9} {:>9} {:>10} {:>10} {:>6} {:>10} {:>10} {:>6}",
         "map",

@@ -24,16 +24,18 @@
 //! Run: `cargo bench -p pathlab-core --bench incremental`.
 
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, Criterion};
-use pathlab_core::formats::movingai::{self, Problem};
-use pathlab_core::grid::{Costs, Diagonal, Grid, GROUND, WALL};
+use pathlab_core::formats::movingai::Problem;
+use pathlab_core::grid::{Costs, Diagonal, GROUND, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::dstar_lite::DStarLite;
 use pathlab_core::search::lpa::Lpa;
 use pathlab_core::search::{Algorithm, Search, SearchConfig, Status};
+
+mod support;
+use support::Set;
 
 /// The DAO maps, with how many evenly spaced problems to take from each.
 const SETS: &[(&str, usize)] = &[
@@ -49,36 +51,6 @@ const SETS: &[(&str, usize)] = &[
 
 /// D* Lite's sensor radius here.
 const SENSOR: u32 = 3;
-
-struct Set {
-    name: &'static str,
-    grid: Grid,
-    problems: Vec<Problem>,
-}
-
-fn load_sets() -> Vec<Set> {
-    let folder = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps/movingai");
-    if !folder.is_dir() {
-        eprintln!(
-            "incremental bench: the MovingAI maps are missing: expected {} (the shared/ folder beside the repository)",
-            folder.display()
-        );
-        std::process::exit(1);
-    }
-    SETS.iter()
-        .map(|&(name, take)| {
-            let read = |ext: &str| {
-                let path = folder.join(format!("{name}{ext}"));
-                std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-            };
-            let grid = movingai::parse_map(&read(".map")).unwrap_or_else(|e| panic!("{name}.map: {e}"));
-            let all = movingai::parse_scen(&read(".map.scen")).unwrap_or_else(|e| panic!("{name}.map.scen: {e}"));
-            let problems =
-                if take >= all.len() { all } else { (0..take).map(|i| all[i * all.len() / take].clone()).collect() };
-            Set { name, grid, problems }
-        })
-        .collect()
-}
 
 fn config(algorithm: Algorithm) -> SearchConfig {
     SearchConfig::new(algorithm)
@@ -333,7 +305,7 @@ fn criterion_group(c: &mut Criterion, sets: &[Set]) {
 }
 
 fn main() {
-    let sets = load_sets();
+    let sets = support::load_sets("incremental", SETS);
     // `cargo test --benches` runs this with `--test`: measure once, skip criterion.
     let testing = std::env::args().any(|a| a == "--test");
     if !testing {

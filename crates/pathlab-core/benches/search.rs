@@ -24,15 +24,17 @@
 use std::cmp::Ordering;
 use std::hint::black_box;
 use std::ops::Add;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use criterion::Criterion;
 use pathfinding::num_traits::Zero;
-use pathlab_core::formats::movingai::{self, Problem};
+use pathlab_core::formats::movingai::Problem;
 use pathlab_core::grid::{Costs, Diagonal, Grid};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::{build, Algorithm, EventLog, Search, SearchConfig, StepEvent, Stepper};
+
+mod support;
+use support::Set;
 
 /// The maps benchmarked, with how many evenly spaced problems to take from each scenario
 /// file (`usize::MAX`: all of them).
@@ -40,13 +42,6 @@ const SETS: &[(&str, usize)] = &[("dao/arena", usize::MAX), ("dao/den312d", usiz
 
 /// Rounds of the side-by-side pass; the median round is reported.
 const ROUNDS: usize = 9;
-
-/// One map and the problems run on it.
-struct Set {
-    name: &'static str,
-    grid: Grid,
-    problems: Vec<Problem>,
-}
 
 /// A path cost for `pathfinding`, which needs a totally ordered cost type: an f64 ordered by
 /// `total_cmp` (costs here are finite and non-negative, where that is the usual order).
@@ -83,37 +78,6 @@ impl Zero for Cost {
     fn is_zero(&self) -> bool {
         self.0 == 0.0
     }
-}
-
-fn maps_folder() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps/movingai")
-}
-
-fn load_sets() -> Vec<Set> {
-    let folder = maps_folder();
-    if !folder.is_dir() {
-        eprintln!(
-            "search bench: the MovingAI maps are missing: expected {} (the shared/ folder beside the repository)",
-            folder.display()
-        );
-        std::process::exit(1);
-    }
-    SETS.iter()
-        .map(|&(name, take)| {
-            let read = |ext: &str| {
-                let path = folder.join(format!("{name}{ext}"));
-                std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-            };
-            let grid = movingai::parse_map(&read(".map")).unwrap_or_else(|e| panic!("{name}.map: {e}"));
-            let all = movingai::parse_scen(&read(".map.scen")).unwrap_or_else(|e| panic!("{name}.map.scen: {e}"));
-            let problems = if take >= all.len() {
-                all
-            } else {
-                (0..take).map(|i| all[i * all.len() / take].clone()).collect()
-            };
-            Set { name, grid, problems }
-        })
-        .collect()
 }
 
 /// The rules of the comparison: A*, octile, no corner cutting, real costs.
@@ -237,11 +201,6 @@ fn criterion_groups(c: &mut Criterion, sets: &[Set]) {
     }
 }
 
-fn median(mut times: Vec<Duration>) -> Duration {
-    times.sort();
-    times[times.len() / 2]
-}
-
 /// Times the three variants in turn over the same problems and prints the ratios.
 fn side_by_side(sets: &[Set], rounds: usize) {
     println!();
@@ -270,7 +229,7 @@ fn side_by_side(sets: &[Set], rounds: usize) {
             }
         }
         let [ours, stepped, theirs] = times;
-        let (ours, stepped, theirs) = (median(ours), median(stepped), median(theirs));
+        let (ours, stepped, theirs) = (support::median(ours), support::median(stepped), support::median(theirs));
         ours_total += ours;
         stepped_total += stepped;
         theirs_total += theirs;
@@ -306,7 +265,7 @@ fn print_row(name: &str, problems: usize, ours: Duration, stepped: Duration, the
 }
 
 fn main() {
-    let sets = load_sets();
+    let sets = support::load_sets("search", SETS);
     verify(&sets);
     // `cargo test --benches` runs this with `--test`: check, time once, skip criterion.
     let testing = std::env::args().any(|a| a == "--test");
@@ -316,7 +275,7 @@ fn main() {
         c.final_summary();
     }
     side_by_side(&sets, if testing { 1 } else { ROUNDS });
-    let jump_sets = load_jump_sets();
+    let jump_sets = support::load_sets("search", JUMP_SETS);
     verify_jumps(&jump_sets);
     if !testing {
         let mut c = Criterion::default().configure_from_args();
@@ -370,12 +329,12 @@ fn shelf_side_by_side(sets: &[Set], rounds: usize) {
             lengths[k] = length;
         }
     }
-    let theirs = median(theirs);
+    let theirs = support::median(theirs);
     println!("\nEvery algorithm against pathfinding's astar, {problems} problems of {} (median of {rounds}):", sets.iter().map(|s| s.name).collect::<Vec<_>>().join(", "));
     println!("{:<16} {:>10} {:>18} {:>16}", "algorithm", "ms", "pathfinding / it", "length / optimum");
     println!("{:<16} {:>10.2} {:>18} {:>16}", "pathfinding", theirs.as_secs_f64() * 1e3, "1.00", "1.0000");
     for (k, times) in ours.into_iter().enumerate() {
-        let t = median(times);
+        let t = support::median(times);
         println!(
             "{:<16} {:>10.2} {:>18.2} {:>16.4}",
             SHELF[k].name(),
@@ -406,24 +365,6 @@ const JUMP_ROUNDS: usize = 5;
 
 /// The algorithms compared on the DAO maps, in table order.
 const JUMP_ALGORITHMS: [Algorithm; 3] = [Algorithm::AStar, Algorithm::Jps, Algorithm::JpsPlus];
-
-fn load_jump_sets() -> Vec<Set> {
-    let folder = maps_folder();
-    JUMP_SETS
-        .iter()
-        .map(|&(name, take)| {
-            let read = |ext: &str| {
-                let path = folder.join(format!("{name}{ext}"));
-                std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-            };
-            let grid = movingai::parse_map(&read(".map")).unwrap_or_else(|e| panic!("{name}.map: {e}"));
-            let all = movingai::parse_scen(&read(".map.scen")).unwrap_or_else(|e| panic!("{name}.map.scen: {e}"));
-            let problems =
-                if take >= all.len() { all } else { (0..take).map(|i| all[i * all.len() / take].clone()).collect() };
-            Set { name, grid, problems }
-        })
-        .collect()
-}
 
 /// A stepper of `algorithm` on the set's map under the comparison's rules, reused for every
 /// problem (as the CLI does).
@@ -508,7 +449,7 @@ fn jump_side_by_side(sets: &[Set], rounds: usize) {
                 times[variant].push(t.elapsed());
             }
         }
-        let medians: Vec<Duration> = times.into_iter().map(median).collect();
+        let medians: Vec<Duration> = times.into_iter().map(support::median).collect();
         for (total, m) in totals.iter_mut().zip(&medians) {
             *total += *m;
         }

@@ -7,6 +7,7 @@
 //!   under each rule.
 
 mod any_angle_support;
+mod common;
 
 use any_angle_support::{draw, open, sampled_sight, square_sight};
 use pathlab_core::grid::{Diagonal, Grid, Point};

@@ -16,8 +16,10 @@
 //!   optimum, and the sweep counts and requires such cases, so the stopping rule is tested
 //!   where stopping at the first meeting would be wrong.
 
+mod common;
 mod reference_dijkstra;
 
+use common::grid_with_ends;
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::bi_astar::BiAStar;
@@ -50,17 +52,11 @@ fn case() -> impl Strategy<Value = Case> {
             )
         })
         .prop_map(|((w, h, density, terrain), rolls, s, g, rule, costs)| {
-            let mut cells: Vec<u8> = rolls
+            let cells: Vec<u8> = rolls
                 .iter()
                 .map(|&(wall, t)| if wall < density { WALL } else if terrain { TERRAIN[t] } else { 1 })
                 .collect();
-            if cells.iter().all(|&c| c == WALL) {
-                cells[0] = 1;
-            }
-            let open: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] != WALL).collect();
-            let grid = Grid::from_cells(w, h, cells).unwrap();
-            let start = grid.point_at(open[s.index(open.len())]);
-            let goal = grid.point_at(open[g.index(open.len())]);
+            let (grid, start, goal) = grid_with_ends(w, h, cells, s, g);
             Case { grid, start, goal, rule, costs }
         })
 }

@@ -13,10 +13,12 @@
 //! - Stepping back and forward through edits lands in the same states; reset keeps the
 //!   painted map; the overlay shows the agent, trail, sensor range and discoveries.
 
-mod reference_dijkstra;
+mod common;
 mod incremental_support;
+mod reference_dijkstra;
 
-use incremental_support::{case_up_to, difference, load, random_stroke, ring, snap, Case};
+use common::load_movingai as load;
+use incremental_support::{case_up_to, difference, random_stroke, ring, snap, Case};
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::dstar_lite::DStarLite;

@@ -13,8 +13,10 @@
 //! start to cut the grid into pieces (35-45% walls), with many start/goal pairs per grid, which
 //! is where a missing transition would show.
 
+mod common;
 mod reference_dijkstra;
 
+use common::grid_with_ends;
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::hpa::Hpa;
@@ -44,17 +46,11 @@ fn case() -> impl Strategy<Value = Case> {
             )
         })
         .prop_map(|((w, h, density, terrain), rolls, s, g, (cluster, rule, costs), (heuristic, weight))| {
-            let mut cells: Vec<u8> = rolls
+            let cells: Vec<u8> = rolls
                 .iter()
                 .map(|&(wall, t)| if wall < density { WALL } else if terrain { t } else { 1 })
                 .collect();
-            if cells.iter().all(|&c| c == WALL) {
-                cells[0] = 1;
-            }
-            let open: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] != WALL).collect();
-            let grid = Grid::from_cells(w, h, cells).unwrap();
-            let start = grid.point_at(open[s.index(open.len())]);
-            let goal = grid.point_at(open[g.index(open.len())]);
+            let (grid, start, goal) = grid_with_ends(w, h, cells, s, g);
             let config = SearchConfig::new(Algorithm::Hpa)
                 .cluster(cluster)
                 .diagonal(rule)

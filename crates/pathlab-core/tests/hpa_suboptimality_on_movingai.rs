@@ -10,12 +10,11 @@
 //! The maps are looked for in `$PATHLAB_MOVINGAI`, then `maps/movingai` in the repository, then
 //! `../shared/maps/movingai` beside it.
 
+mod common;
 mod reference_dijkstra;
 
-use std::path::{Path, PathBuf};
-
-use pathlab_core::formats::movingai::{self, Problem};
-use pathlab_core::grid::{Costs, Diagonal, Grid};
+use common::load_movingai;
+use pathlab_core::grid::{Costs, Diagonal};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::hpa::Hpa;
 use pathlab_core::search::{Algorithm, Search, SearchConfig, Status, Stepper};
@@ -24,33 +23,10 @@ use reference_dijkstra::{same, walk};
 /// The largest `cost / optimum` accepted.
 const BOUND: f64 = 1.5;
 
-fn root() -> PathBuf {
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let candidates = [
-        std::env::var_os("PATHLAB_MOVINGAI").map(PathBuf::from),
-        Some(repo.join("maps/movingai")),
-        Some(repo.join("../shared/maps/movingai")),
-    ];
-    candidates
-        .into_iter()
-        .flatten()
-        .find(|p| p.join("dao/arena.map").is_file())
-        .expect("MovingAI maps not found: set PATHLAB_MOVINGAI to the folder holding dao/arena.map")
-}
-
-fn load(family_map: &str) -> (Grid, Vec<Problem>) {
-    let dir = root();
-    let map = std::fs::read_to_string(dir.join(family_map)).unwrap();
-    let scen = std::fs::read_to_string(dir.join(format!("{family_map}.scen"))).unwrap();
-    let grid = movingai::parse_map(&map).unwrap_or_else(|e| panic!("{family_map}: {e}"));
-    let problems = movingai::parse_scen(&scen).unwrap_or_else(|e| panic!("{family_map}.scen: {e}"));
-    (grid, problems)
-}
-
 /// Solves every `every`-th problem of the map with clusters of `side`; returns the mean and
 /// worst ratio.
 fn check(family_map: &str, side: u32, every: usize) -> (f64, f64) {
-    let (grid, problems) = load(family_map);
+    let (grid, problems) = load_movingai(family_map);
     let rule = Diagonal::NoCornerCutting;
     let config = SearchConfig::new(Algorithm::Hpa).cluster(side).heuristic(Heuristic::Octile).diagonal(rule).costs(Costs::Real);
     let first = &problems[0];

@@ -16,8 +16,10 @@
 //! IDA* keeps no closed list, so the grids stay small: even on 8x8 it can take hundreds of
 //! thousands of visits (see `ida_star_limits_and_overlay.rs` for large maps).
 
+mod common;
 mod reference_dijkstra;
 
+use common::grid_with_ends;
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::ida::Ida;
@@ -49,17 +51,11 @@ fn case_up_to(side: usize, walls: u32) -> impl Strategy<Value = Case> {
             )
         })
         .prop_map(|((w, h, density, terrain), rolls, s, g, rule, costs)| {
-            let mut cells: Vec<u8> = rolls
+            let cells: Vec<u8> = rolls
                 .iter()
                 .map(|&(wall, t)| if wall < density { WALL } else if terrain { t } else { 1 })
                 .collect();
-            if cells.iter().all(|&c| c == WALL) {
-                cells[0] = 1;
-            }
-            let open: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] != WALL).collect();
-            let grid = Grid::from_cells(w, h, cells).unwrap();
-            let start = grid.point_at(open[s.index(open.len())]);
-            let goal = grid.point_at(open[g.index(open.len())]);
+            let (grid, start, goal) = grid_with_ends(w, h, cells, s, g);
             Case { grid, start, goal, rule, costs }
         })
 }

@@ -12,10 +12,12 @@
 //!   expansions of the first search, of the repair and of a fresh A*.
 //! - Settings LPA* cannot honour are refused with a message; the overlay caps its marks.
 
-mod reference_dijkstra;
+mod common;
 mod incremental_support;
+mod reference_dijkstra;
 
-use incremental_support::{case_up_to, difference, load, random_stroke, ring, snap, Case};
+use common::load_movingai as load;
+use incremental_support::{case_up_to, difference, random_stroke, ring, snap, Case};
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::lpa::Lpa;

@@ -16,8 +16,10 @@
 //!   undone and costs are positive), well within the move limit.
 //! - Unsolvable grids: both say NoPath at the first step, without moving, and say why.
 
+mod common;
 mod reference_dijkstra;
 
+use common::grid_with_ends;
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::lrta::Lrta;
@@ -51,17 +53,11 @@ fn case_up_to(side: usize, walls: u32) -> impl Strategy<Value = Case> {
             )
         })
         .prop_map(|((w, h, density, terrain), rolls, s, g, rule, costs, lookahead)| {
-            let mut cells: Vec<u8> = rolls
+            let cells: Vec<u8> = rolls
                 .iter()
                 .map(|&(wall, t)| if wall < density { WALL } else if terrain { t } else { 1 })
                 .collect();
-            if cells.iter().all(|&c| c == WALL) {
-                cells[0] = 1;
-            }
-            let open: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] != WALL).collect();
-            let grid = Grid::from_cells(w, h, cells).unwrap();
-            let start = grid.point_at(open[s.index(open.len())]);
-            let goal = grid.point_at(open[g.index(open.len())]);
+            let (grid, start, goal) = grid_with_ends(w, h, cells, s, g);
             Case { grid, start, goal, rule, costs, lookahead }
         })
 }

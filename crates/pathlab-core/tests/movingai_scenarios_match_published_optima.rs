@@ -8,41 +8,15 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-
-use common::{check_path, reference_costs};
-use pathlab_core::formats::movingai::{self, Problem};
-use pathlab_core::grid::{Costs, Diagonal, Grid};
+use common::{check_path, load_movingai, reference_costs};
+use pathlab_core::grid::{Costs, Diagonal};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::{Algorithm, Search, SearchConfig};
 
-fn root() -> PathBuf {
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let candidates = [
-        std::env::var_os("PATHLAB_MOVINGAI").map(PathBuf::from),
-        Some(repo.join("maps/movingai")),
-        Some(repo.join("../shared/maps/movingai")),
-    ];
-    candidates
-        .into_iter()
-        .flatten()
-        .find(|p| p.join("dao/arena.map").is_file())
-        .expect("MovingAI maps not found: set PATHLAB_MOVINGAI to the folder holding dao/arena.map")
-}
-
-fn load(family_map: &str) -> (Grid, Vec<Problem>) {
-    let dir = root();
-    let map = std::fs::read_to_string(dir.join(family_map)).unwrap();
-    let scen = std::fs::read_to_string(dir.join(format!("{family_map}.scen"))).unwrap();
-    let grid = movingai::parse_map(&map).unwrap_or_else(|e| panic!("{family_map}: {e}"));
-    let problems = movingai::parse_scen(&scen).unwrap_or_else(|e| panic!("{family_map}.scen: {e}"));
-    assert!(!problems.is_empty());
-    (grid, problems)
-}
-
 /// Checks every `every`-th problem; the reference runs on every `reference_every`-th.
 fn check(family_map: &str, every: usize, reference_every: usize) -> usize {
-    let (grid, problems) = load(family_map);
+    let (grid, problems) = load_movingai(family_map);
+    assert!(!problems.is_empty());
     let rule = Diagonal::NoCornerCutting;
     let mut checked = 0;
     for (k, p) in problems.iter().enumerate().step_by(every) {

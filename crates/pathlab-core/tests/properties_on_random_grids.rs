@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{check_path, reference_costs, reference_hops, same_cost};
+use common::{check_path, grid_with_ends, reference_costs, reference_hops, same_cost};
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::{Algorithm, Search, SearchConfig, Status, StepEvent};
@@ -30,7 +30,7 @@ struct Case {
 const TERRAIN: [u8; 8] = [1, 1, 1, 1, 2, 3, 5, 9];
 
 fn build(w: usize, h: usize, density: u32, terrain: bool, rolls: &[(u32, u8)], s: Index, g: Index) -> (Grid, Point, Point) {
-    let mut cells: Vec<u8> = rolls
+    let cells: Vec<u8> = rolls
         .iter()
         .map(|&(wall, t)| {
             if wall < density {
@@ -42,14 +42,7 @@ fn build(w: usize, h: usize, density: u32, terrain: bool, rolls: &[(u32, u8)], s
             }
         })
         .collect();
-    if cells.iter().all(|&c| c == WALL) {
-        cells[0] = 1;
-    }
-    let open: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] != WALL).collect();
-    let grid = Grid::from_cells(w, h, cells).unwrap();
-    let start = grid.point_at(open[s.index(open.len())]);
-    let goal = grid.point_at(open[g.index(open.len())]);
-    (grid, start, goal)
+    grid_with_ends(w, h, cells, s, g)
 }
 
 fn case() -> impl Strategy<Value = Case> {

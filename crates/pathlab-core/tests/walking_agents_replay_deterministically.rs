@@ -5,6 +5,9 @@
 //! the status. The walks include learning, dead ends, loops (crash and turn) and unreachable
 //! goals.
 
+mod common;
+
+use common::grid_with_ends;
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::{build, Algorithm, Hand, Overlay, SearchConfig, Status, Stepper};
@@ -69,17 +72,11 @@ fn case() -> impl Strategy<Value = Case> {
             )
         })
         .prop_map(|((w, h, density, terrain), rolls, (s, g), algorithm, (rule, costs, heuristic), (look, weight, hand))| {
-            let mut cells: Vec<u8> = rolls
+            let cells: Vec<u8> = rolls
                 .iter()
                 .map(|&(wall, t)| if wall < density { WALL } else if terrain { t } else { 1 })
                 .collect();
-            if cells.iter().all(|&c| c == WALL) {
-                cells[0] = 1;
-            }
-            let open: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] != WALL).collect();
-            let grid = Grid::from_cells(w, h, cells).unwrap();
-            let start = grid.point_at(open[s.index(open.len())]);
-            let goal = grid.point_at(open[g.index(open.len())]);
+            let (grid, start, goal) = grid_with_ends(w, h, cells, s, g);
             let config = SearchConfig::new(algorithm)
                 .diagonal(rule)
                 .costs(costs)

@@ -101,14 +101,14 @@
 
 use std::cmp::Ordering;
 
-use super::engine::{check_end, estimate};
+use super::engine::{check_ends, estimate, paint_cells};
 use super::open_list::OpenList;
 use super::stepper::{MarkKind, Overlay, OverlayMark};
 use super::{
     astar, CellState, EventLog, NoRecord, OpenEntry, Recorder, SearchConfig, SearchError, Status, StepEvent, Stepper,
     NO_PARENT,
 };
-use crate::grid::{Grid, Point, WALL};
+use crate::grid::{Grid, Point};
 
 const UNSEEN: u8 = CellState::Unseen as u8;
 const OPEN: u8 = CellState::Open as u8;
@@ -244,8 +244,7 @@ impl BiAStar {
     /// on a wall, or the weight is not allowed.
     pub fn new(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Self, SearchError> {
         config.validate()?;
-        check_end(&grid, "start", start)?;
-        check_end(&grid, "goal", goal)?;
+        check_ends(&grid, start, goal)?;
         let n = grid.len();
         let monotone = config.weight == 1.0;
         let mut search = Self {
@@ -337,8 +336,7 @@ impl BiAStar {
 
     /// Moves the start and goal; the search goes back to step 0.
     pub fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        check_end(&self.grid, "start", start)?;
-        check_end(&self.grid, "goal", goal)?;
+        check_ends(&self.grid, start, goal)?;
         self.start = start;
         self.goal = goal;
         self.reset();
@@ -349,15 +347,7 @@ impl BiAStar {
     /// skipped, and so are the start and goal when `value` is a wall); returns how many
     /// changed. When any did, the search goes back to step 0.
     pub fn paint(&mut self, cells: impl IntoIterator<Item = Point>, value: u8) -> usize {
-        let mut changed = 0;
-        for p in cells {
-            let blocked_end = value == WALL && (p == self.start || p == self.goal);
-            if blocked_end || self.grid.get(p).is_none_or(|v| v == value) {
-                continue;
-            }
-            self.grid.set(p, value).expect("checked inside");
-            changed += 1;
-        }
+        let changed = paint_cells(&mut self.grid, self.start, self.goal, cells, value);
         if changed > 0 {
             self.reset();
         }
@@ -728,26 +718,9 @@ fn round6(v: f64) -> f64 {
 }
 
 impl Stepper for BiAStar {
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
-        log.clear();
-        self.step_with(log)
-    }
-
-    fn step(&mut self) -> StepEvent {
-        BiAStar::step(self)
-    }
-
-    fn reset(&mut self) {
-        BiAStar::reset(self);
-    }
-
-    fn status(&self) -> Status {
-        self.status
-    }
-
-    fn steps(&self) -> usize {
-        self.steps
-    }
+    super::stepper::stepper_steps!(BiAStar);
+    super::stepper::stepper_fields!();
+    super::stepper::stepper_edits!(BiAStar);
 
     fn expanded(&self) -> usize {
         BiAStar::expanded(self)
@@ -755,10 +728,6 @@ impl Stepper for BiAStar {
 
     fn open_count(&self) -> usize {
         BiAStar::open_count(self)
-    }
-
-    fn cost(&self) -> Option<f64> {
-        BiAStar::cost(self)
     }
 
     fn path_indices(&self) -> &[u32] {
@@ -785,32 +754,8 @@ impl Stepper for BiAStar {
         &self.grid
     }
 
-    fn start(&self) -> Point {
-        self.start
-    }
-
-    fn goal(&self) -> Point {
-        self.goal
-    }
-
-    fn config(&self) -> SearchConfig {
-        self.config
-    }
-
-    fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        BiAStar::set_ends(self, start, goal)
-    }
-
-    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
-        Ok(BiAStar::paint(self, cells.iter().copied(), value))
-    }
-
     fn overlay(&self) -> Overlay {
         BiAStar::overlay(self)
-    }
-
-    fn run(&mut self) -> Status {
-        BiAStar::run(self)
     }
 
     fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {

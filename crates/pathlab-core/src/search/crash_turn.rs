@@ -68,7 +68,7 @@
 //! - [`expanded`](CrashTurn::expanded) counts moves (each looks at the agent's neighbours);
 //!   [`open_count`](CrashTurn::open_count) is always 0; [`h`](Stepper::h) is 0 (no estimate).
 
-use super::engine::check_end;
+use super::engine::{check_ends, paint_cells};
 use super::stepper::{Agent, LineKind, Overlay, OverlayLine};
 use super::walk::{self, Walk};
 use super::{Algorithm, CellState, EventLog, Hand, NoRecord, Recorder, SearchConfig, SearchError, Status, StepEvent, Stepper, NO_PARENT};
@@ -154,8 +154,7 @@ impl CrashTurn {
                 config.algorithm
             )));
         }
-        check_end(&grid, "start", start)?;
-        check_end(&grid, "goal", goal)?;
+        check_ends(&grid, start, goal)?;
         let n = grid.len();
         let reachable = walk::reachable(&grid, start, goal, config.diagonal);
         let mut search = Self {
@@ -220,8 +219,7 @@ impl CrashTurn {
 
     /// Moves the start and goal; the search goes back to step 0.
     pub fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        check_end(&self.grid, "start", start)?;
-        check_end(&self.grid, "goal", goal)?;
+        check_ends(&self.grid, start, goal)?;
         self.reset();
         self.start = start;
         self.goal = goal;
@@ -235,8 +233,7 @@ impl CrashTurn {
     /// changed. When any did, the search goes back to step 0. Every value is accepted:
     /// terrain is free ground to this agent and only counts in the cost walked.
     pub fn paint(&mut self, cells: impl IntoIterator<Item = Point>, value: u8) -> usize {
-        let cells: Vec<Point> = cells.into_iter().collect();
-        let changed = walk::paint(&mut self.grid, self.start, self.goal, &cells, value);
+        let changed = paint_cells(&mut self.grid, self.start, self.goal, cells, value);
         if changed > 0 {
             self.reachable = walk::reachable(&self.grid, self.start, self.goal, self.config.diagonal);
             self.reset();
@@ -402,25 +399,7 @@ impl CrashTurn {
         self.crashes
     }
 
-    /// True when the goal can be reached from the start at all.
-    pub fn is_reachable(&self) -> bool {
-        self.reachable
-    }
-
-    /// The walking agent.
-    pub fn agent(&self) -> Agent {
-        self.walk.agent(&self.grid)
-    }
-
-    /// Where the search stands.
-    pub fn status(&self) -> Status {
-        self.status
-    }
-
-    /// Steps taken since step 0.
-    pub fn steps(&self) -> usize {
-        self.steps
-    }
+    walk::walking_inherent_methods!();
 
     /// Moves made.
     pub fn expanded(&self) -> usize {
@@ -430,21 +409,6 @@ impl CrashTurn {
     /// Always 0: there is no open list.
     pub fn open_count(&self) -> usize {
         0
-    }
-
-    /// The cost walked, once the agent stands on the goal.
-    pub fn cost(&self) -> Option<f64> {
-        (self.status == Status::Found).then_some(self.walk.travelled)
-    }
-
-    /// The trail so far as row-major indices, start first, repeats included.
-    pub fn path_indices(&self) -> &[u32] {
-        &self.walk.trail
-    }
-
-    /// One [`CellState`] byte per cell, row-major.
-    pub fn states(&self) -> &[u8] {
-        &self.state
     }
 
     /// The cost walked when the agent first stood on each cell (infinite elsewhere).
@@ -472,44 +436,14 @@ impl CrashTurn {
             overlay.lines.push(OverlayLine { from: self.agent, to: goal, kind: LineKind::Heading });
         }
         self.walk.draw(&mut overlay);
-        if self.status == Status::NoPath && !self.reachable {
-            overlay.notes.push((
-                "no path",
-                format!(
-                    "the goal {} cannot be reached from the start {} under the {} rule: walls cut \
-                     it off, so the agent does not set out",
-                    self.goal, self.start, self.config.diagonal
-                ),
-            ));
-        }
-        if let Some(why) = &self.gave_up {
-            overlay.notes.push(("stopped", why.clone()));
-        }
+        let unreachable = self.status == Status::NoPath && !self.reachable;
+        walk::note_outcome(&mut overlay, unreachable, (self.start, self.goal), self.config.diagonal, self.gave_up.as_deref());
         overlay
     }
 }
 
 impl Stepper for CrashTurn {
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
-        log.clear();
-        self.step_with(log)
-    }
-
-    fn step(&mut self) -> StepEvent {
-        CrashTurn::step(self)
-    }
-
-    fn reset(&mut self) {
-        CrashTurn::reset(self);
-    }
-
-    fn status(&self) -> Status {
-        self.status
-    }
-
-    fn steps(&self) -> usize {
-        self.steps
-    }
+    walk::walking_stepper_methods!(CrashTurn);
 
     fn expanded(&self) -> usize {
         self.walk.moves()
@@ -519,67 +453,7 @@ impl Stepper for CrashTurn {
         0
     }
 
-    fn cost(&self) -> Option<f64> {
-        CrashTurn::cost(self)
-    }
-
-    fn path_indices(&self) -> &[u32] {
-        &self.walk.trail
-    }
-
-    fn states(&self) -> &[u8] {
-        &self.state
-    }
-
-    fn g_values(&self) -> &[f64] {
-        &self.g
-    }
-
-    fn parents(&self) -> &[u32] {
-        &self.parent
-    }
-
     fn h(&self, _p: Point) -> f64 {
         0.0
-    }
-
-    fn grid(&self) -> &Grid {
-        &self.grid
-    }
-
-    fn start(&self) -> Point {
-        self.start
-    }
-
-    fn goal(&self) -> Point {
-        self.goal
-    }
-
-    fn config(&self) -> SearchConfig {
-        self.config
-    }
-
-    fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        CrashTurn::set_ends(self, start, goal)
-    }
-
-    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
-        Ok(CrashTurn::paint(self, cells.iter().copied(), value))
-    }
-
-    fn agent(&self) -> Option<Agent> {
-        Some(self.walk.agent(&self.grid))
-    }
-
-    fn overlay(&self) -> Overlay {
-        CrashTurn::overlay(self)
-    }
-
-    fn gave_up(&self) -> Option<String> {
-        self.gave_up.clone()
-    }
-
-    fn run(&mut self) -> Status {
-        CrashTurn::run(self)
     }
 }

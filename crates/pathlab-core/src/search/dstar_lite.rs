@@ -60,8 +60,11 @@
 //!   step, its sensor range (when the sensor is at least 1, clipped to the grid) and the
 //!   inconsistent cells (at most 5,000).
 
-use super::engine::check_end;
-use super::incremental::{check_config, stroke, Core, Direction, EditLog, RepairRecord, MARK_CAP};
+use super::engine::check_ends;
+use super::incremental::{
+    check_config, incremental_run_methods, incremental_stepper_methods, mark_inconsistent, stroke, Core, Direction, EditLog,
+    RepairRecord,
+};
 use super::stepper::{Agent, BoxKind, CellValues, LineKind, MarkKind, Overlay, OverlayBox, OverlayLine, OverlayMark, Repair};
 use super::{Algorithm, EventLog, NoRecord, Recorder, SearchConfig, SearchError, Status, StepEvent, Stepper};
 use crate::grid::{Grid, Point, WALL};
@@ -122,8 +125,7 @@ impl DStarLite {
     /// outside the grid or on a wall, the weight is not 1, or the heuristic may overestimate.
     pub fn new(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Self, SearchError> {
         check_config(&config, Algorithm::DStarLite)?;
-        check_end(&grid, "start", start)?;
-        check_end(&grid, "goal", goal)?;
+        check_ends(&grid, start, goal)?;
         let n = grid.len();
         let mut search = Self {
             core: Core::new(grid.clone(), &config, Direction::Backward),
@@ -201,16 +203,6 @@ impl DStarLite {
         self.apply_due();
     }
 
-    /// Moves the start and goal; back to step 0 on the latest painted map.
-    pub fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        check_end(&self.log.latest, "start", start)?;
-        check_end(&self.log.latest, "goal", goal)?;
-        self.start = start;
-        self.goal = goal;
-        self.reset();
-        Ok(())
-    }
-
     /// Sets every listed cell of the true grid to `value` as a brush stroke does (cells
     /// outside the grid are skipped, and so are the start, the goal and the agent's cell
     /// under a wall); returns how many changed. At step 0 the stroke changes the map the
@@ -233,21 +225,6 @@ impl DStarLite {
             self.apply(due);
         }
         count
-    }
-
-    /// Makes the edits due after the steps taken so far.
-    fn apply_due(&mut self) {
-        let due = self.log.due(self.steps);
-        if !due.is_empty() {
-            self.apply(due);
-        }
-    }
-
-    /// Makes the logged edits in `range`, one by one as they were made.
-    fn apply(&mut self, range: std::ops::Range<usize>) {
-        for k in range {
-            self.apply_one(k);
-        }
     }
 
     /// Makes logged edit `k` on the true grid, lets the agent sense, and settles the status.
@@ -415,34 +392,7 @@ impl DStarLite {
         StepEvent::Expanded(to)
     }
 
-    /// Runs `n` steps, or fewer if the search finishes; returns how many were taken.
-    pub fn advance(&mut self, n: usize) -> usize {
-        let mut done = 0;
-        while done < n && !self.status.is_finished() {
-            self.step();
-            done += 1;
-        }
-        done
-    }
-
-    /// Runs to the end and returns the final status.
-    pub fn run(&mut self) -> Status {
-        while !self.status.is_finished() {
-            self.step();
-        }
-        self.status
-    }
-
-    /// Puts the search at step `k` (or at its end, if it finishes sooner): going back replays
-    /// from step 0's grid with the logged edits made at their steps.
-    pub fn seek(&mut self, k: usize) {
-        if k < self.steps {
-            self.rewind();
-        }
-        while self.steps < k && !self.status.is_finished() {
-            self.step();
-        }
-    }
+    incremental_run_methods!();
 
     /// What the last discovery cost: the cells discovered, the expansions since, and a fresh
     /// A*'s expansions on the belief from where the agent stood (`None` before any).
@@ -529,16 +479,7 @@ impl DStarLite {
             );
             overlay.boxes.push(OverlayBox { min, max, kind: BoxKind::Sensor });
         }
-        let inconsistent = self.core.queue.len();
-        overlay
-            .marks
-            .extend(self.core.inconsistent().take(MARK_CAP).map(|cell| OverlayMark { cell, kind: MarkKind::Inconsistent }));
-        let shown = if inconsistent > MARK_CAP {
-            format!("{inconsistent} (the first {MARK_CAP} marked)")
-        } else {
-            inconsistent.to_string()
-        };
-        overlay.notes.push(("inconsistent", shown));
+        mark_inconsistent(&self.core, &mut overlay);
         overlay.notes.push(("agent", format!("{} after {} moves", self.agent, self.moves)));
         overlay.notes.push(("travelled", format!("{}", (self.travelled * 1e6).round() / 1e6)));
         overlay.notes.push(("km", format!("{}", (self.core.km * 1e6).round() / 1e6)));
@@ -557,54 +498,7 @@ impl DStarLite {
 }
 
 impl Stepper for DStarLite {
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
-        log.clear();
-        self.step_with(log)
-    }
-
-    fn step(&mut self) -> StepEvent {
-        DStarLite::step(self)
-    }
-
-    fn reset(&mut self) {
-        DStarLite::reset(self);
-    }
-
-    fn status(&self) -> Status {
-        self.status
-    }
-
-    fn steps(&self) -> usize {
-        self.steps
-    }
-
-    fn expanded(&self) -> usize {
-        self.core.expanded
-    }
-
-    fn open_count(&self) -> usize {
-        self.core.queue.len()
-    }
-
-    fn cost(&self) -> Option<f64> {
-        DStarLite::cost(self)
-    }
-
-    fn path_indices(&self) -> &[u32] {
-        &self.path
-    }
-
-    fn states(&self) -> &[u8] {
-        &self.core.state
-    }
-
-    fn g_values(&self) -> &[f64] {
-        &self.core.g
-    }
-
-    fn parents(&self) -> &[u32] {
-        &self.core.parent
-    }
+    incremental_stepper_methods!(DStarLite);
 
     /// The estimate D* Lite's keys use: between `p` and the agent (its search runs from the
     /// goal towards the agent).
@@ -616,47 +510,7 @@ impl Stepper for DStarLite {
         &self.truth
     }
 
-    fn start(&self) -> Point {
-        self.start
-    }
-
-    fn goal(&self) -> Point {
-        self.goal
-    }
-
-    fn config(&self) -> SearchConfig {
-        self.config
-    }
-
-    fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        DStarLite::set_ends(self, start, goal)
-    }
-
-    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
-        Ok(DStarLite::paint(self, cells.iter().copied(), value))
-    }
-
-    fn repair(&self) -> Option<Repair> {
-        DStarLite::repair(self)
-    }
-
     fn agent(&self) -> Option<Agent> {
         Some(DStarLite::agent(self))
-    }
-
-    fn cell_values(&self) -> Option<CellValues<'_>> {
-        Some(CellValues { label: "rhs", values: &self.core.rhs, heat: false })
-    }
-
-    fn overlay(&self) -> Overlay {
-        DStarLite::overlay(self)
-    }
-
-    fn run(&mut self) -> Status {
-        DStarLite::run(self)
-    }
-
-    fn seek(&mut self, k: usize) {
-        DStarLite::seek(self, k);
     }
 }

@@ -110,8 +110,7 @@ impl Search {
     /// the grid or on a wall, or the weight is not allowed.
     pub fn new(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Self, SearchError> {
         check_basic(&config)?;
-        check_end(&grid, "start", start)?;
-        check_end(&grid, "goal", goal)?;
+        check_ends(&grid, start, goal)?;
         let n = grid.len();
         let mut search = Self {
             grid,
@@ -166,8 +165,7 @@ impl Search {
 
     /// Moves the start and goal; the search goes back to step 0.
     pub fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        check_end(&self.grid, "start", start)?;
-        check_end(&self.grid, "goal", goal)?;
+        check_ends(&self.grid, start, goal)?;
         self.start = start;
         self.goal = goal;
         self.reset();
@@ -202,15 +200,7 @@ impl Search {
     /// skipped, and so are the start and goal when `value` is a wall. Returns how many cells
     /// changed; when any did, the search goes back to step 0.
     pub fn paint(&mut self, cells: impl IntoIterator<Item = Point>, value: u8) -> usize {
-        let mut changed = 0;
-        for p in cells {
-            let blocked_end = value == crate::grid::WALL && (p == self.start || p == self.goal);
-            if blocked_end || self.grid.get(p).is_none_or(|v| v == value) {
-                continue;
-            }
-            self.grid.set(p, value).expect("checked inside");
-            changed += 1;
-        }
+        let changed = paint_cells(&mut self.grid, self.start, self.goal, cells, value);
         if changed > 0 {
             self.reset();
         }
@@ -219,8 +209,7 @@ impl Search {
 
     /// Replaces the grid, start and goal at once; the search goes back to step 0.
     pub fn set_grid(&mut self, grid: Grid, start: Point, goal: Point) -> Result<(), SearchError> {
-        check_end(&grid, "start", start)?;
-        check_end(&grid, "goal", goal)?;
+        check_ends(&grid, start, goal)?;
         let n = grid.len();
         self.grid = grid;
         self.start = start;
@@ -527,27 +516,33 @@ pub(crate) fn check_end(grid: &Grid, which: &'static str, p: Point) -> Result<()
     }
 }
 
+/// Checks both ends of a search: the start first, then the goal.
+pub(crate) fn check_ends(grid: &Grid, start: Point, goal: Point) -> Result<(), SearchError> {
+    check_end(grid, "start", start)?;
+    check_end(grid, "goal", goal)
+}
+
+/// Sets every listed cell of `grid` to `value` as a brush stroke does: cells outside the grid
+/// are skipped, and so are `start` and `goal` when `value` is a wall. Returns how many changed.
+pub(crate) fn paint_cells(grid: &mut Grid, start: Point, goal: Point, cells: impl IntoIterator<Item = Point>, value: u8) -> usize {
+    let mut changed = 0;
+    for p in cells {
+        let blocked_end = value == crate::grid::WALL && (p == start || p == goal);
+        if blocked_end || grid.get(p).is_none_or(|v| v == value) {
+            continue;
+        }
+        if grid.set(p, value).is_ok() {
+            changed += 1;
+        }
+    }
+    changed
+}
+
 impl Stepper for Search {
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
-        log.clear();
-        self.step_with(log)
-    }
-
-    fn step(&mut self) -> StepEvent {
-        Search::step(self)
-    }
-
-    fn reset(&mut self) {
-        Search::reset(self);
-    }
-
-    fn status(&self) -> Status {
-        self.status
-    }
-
-    fn steps(&self) -> usize {
-        self.steps
-    }
+    super::stepper::stepper_steps!(Search);
+    super::stepper::stepper_fields!();
+    super::stepper::stepper_buffers!();
+    super::stepper::stepper_edits!(Search);
 
     fn expanded(&self) -> usize {
         self.expanded
@@ -557,56 +552,12 @@ impl Stepper for Search {
         self.open
     }
 
-    fn cost(&self) -> Option<f64> {
-        Search::cost(self)
-    }
-
-    fn path_indices(&self) -> &[u32] {
-        &self.path
-    }
-
-    fn states(&self) -> &[u8] {
-        &self.state
-    }
-
-    fn g_values(&self) -> &[f64] {
-        &self.g
-    }
-
-    fn parents(&self) -> &[u32] {
-        &self.parent
-    }
-
     fn h(&self, p: Point) -> f64 {
         Search::h(self, p)
     }
 
     fn grid(&self) -> &Grid {
         &self.grid
-    }
-
-    fn start(&self) -> Point {
-        self.start
-    }
-
-    fn goal(&self) -> Point {
-        self.goal
-    }
-
-    fn config(&self) -> SearchConfig {
-        self.config
-    }
-
-    fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        Search::set_ends(self, start, goal)
-    }
-
-    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
-        Ok(Search::paint(self, cells.iter().copied(), value))
-    }
-
-    fn run(&mut self) -> Status {
-        Search::run(self)
     }
 
     fn seek(&mut self, k: usize) {

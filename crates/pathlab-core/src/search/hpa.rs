@@ -91,7 +91,7 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
 use std::time::Duration;
 
-use super::engine::{check_end, estimate};
+use super::engine::{check_ends, estimate, paint_cells};
 use super::open_list::OpenList;
 use super::stepper::{BoxKind, LineKind, MarkKind, Overlay, OverlayBox, OverlayLine, OverlayMark};
 use super::{
@@ -772,8 +772,7 @@ impl Hpa {
     /// [`MAX_CLUSTER`](super::MAX_CLUSTER)).
     pub fn new(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Self, SearchError> {
         config.validate()?;
-        check_end(&grid, "start", start)?;
-        check_end(&grid, "goal", goal)?;
+        check_ends(&grid, start, goal)?;
         let mut local = Local::default();
         let graph = Graph::build(&grid, &config, &mut local);
         let query = Query::new(&graph, &mut local, &grid, &config, start, goal);
@@ -851,8 +850,7 @@ impl Hpa {
 
     /// Moves the start and goal (linking them to the graph again); back to step 0.
     pub fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        check_end(&self.grid, "start", start)?;
-        check_end(&self.grid, "goal", goal)?;
+        check_ends(&self.grid, start, goal)?;
         self.start = start;
         self.goal = goal;
         self.query = Query::new(&self.graph, &mut self.local, &self.grid, &self.config, start, goal);
@@ -866,16 +864,7 @@ impl Hpa {
     /// changed. When any did, the abstract graph is built again and the search goes back to
     /// step 0.
     pub fn paint(&mut self, cells: impl IntoIterator<Item = Point>, value: u8) -> usize {
-        let mut changed = 0;
-        for p in cells {
-            let blocked_end = value == WALL && (p == self.start || p == self.goal);
-            if blocked_end || self.grid.get(p).is_none_or(|v| v == value) {
-                continue;
-            }
-            if self.grid.set(p, value).is_ok() {
-                changed += 1;
-            }
-        }
+        let changed = paint_cells(&mut self.grid, self.start, self.goal, cells, value);
         if changed > 0 {
             self.graph = Graph::build(&self.grid, &self.config, &mut self.local);
             self.query = Query::new(&self.graph, &mut self.local, &self.grid, &self.config, self.start, self.goal);
@@ -1277,26 +1266,9 @@ fn round6(v: f64) -> f64 {
 }
 
 impl Stepper for Hpa {
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
-        log.clear();
-        self.step_with(log)
-    }
-
-    fn step(&mut self) -> StepEvent {
-        Hpa::step(self)
-    }
-
-    fn reset(&mut self) {
-        Hpa::reset(self);
-    }
-
-    fn status(&self) -> Status {
-        self.status
-    }
-
-    fn steps(&self) -> usize {
-        self.steps
-    }
+    super::stepper::stepper_steps!(Hpa);
+    super::stepper::stepper_fields!();
+    super::stepper::stepper_edits!(Hpa);
 
     fn expanded(&self) -> usize {
         self.expanded
@@ -1304,10 +1276,6 @@ impl Stepper for Hpa {
 
     fn open_count(&self) -> usize {
         self.open
-    }
-
-    fn cost(&self) -> Option<f64> {
-        Hpa::cost(self)
     }
 
     fn path_indices(&self) -> &[u32] {
@@ -1338,35 +1306,11 @@ impl Stepper for Hpa {
         &self.grid
     }
 
-    fn start(&self) -> Point {
-        self.start
-    }
-
-    fn goal(&self) -> Point {
-        self.goal
-    }
-
-    fn config(&self) -> SearchConfig {
-        self.config
-    }
-
-    fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        Hpa::set_ends(self, start, goal)
-    }
-
-    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
-        Ok(Hpa::paint(self, cells.iter().copied(), value))
-    }
-
     fn overlay(&self) -> Overlay {
         Hpa::overlay(self)
     }
 
     fn gave_up(&self) -> Option<String> {
         self.failure.clone()
-    }
-
-    fn run(&mut self) -> Status {
-        Hpa::run(self)
     }
 }

@@ -50,12 +50,12 @@
 //!   iterations; [`visits`](Ida::visits) counts every visit; [`open_count`](Ida::open_count)
 //!   is the stack depth.
 
-use super::engine::{check_end, estimate};
+use super::engine::{check_ends, estimate, paint_cells};
 use super::stepper::{MarkKind, Overlay, OverlayMark};
 use super::{
     CellState, EventLog, NoRecord, OpenEntry, Recorder, SearchConfig, SearchError, Status, StepEvent, Stepper, NO_PARENT,
 };
-use crate::grid::{Grid, Point, WALL};
+use crate::grid::{Grid, Point};
 
 /// The visit limit unless set otherwise: enough for IDA* on the course's small maps and for
 /// short problems on large ones, and a fraction of a second of work, so that a page running
@@ -129,8 +129,7 @@ impl Ida {
     /// either end is outside the grid or on a wall, or the weight is not allowed.
     pub fn new(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Self, SearchError> {
         config.validate()?;
-        check_end(&grid, "start", start)?;
-        check_end(&grid, "goal", goal)?;
+        check_ends(&grid, start, goal)?;
         let n = grid.len();
         let mut search = Self {
             grid,
@@ -211,8 +210,7 @@ impl Ida {
 
     /// Moves the start and goal; the search goes back to step 0.
     pub fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        check_end(&self.grid, "start", start)?;
-        check_end(&self.grid, "goal", goal)?;
+        check_ends(&self.grid, start, goal)?;
         self.start = start;
         self.goal = goal;
         self.reset();
@@ -223,15 +221,7 @@ impl Ida {
     /// skipped, and so are the start and goal when `value` is a wall); returns how many
     /// changed. When any did, the search goes back to step 0.
     pub fn paint(&mut self, cells: impl IntoIterator<Item = Point>, value: u8) -> usize {
-        let mut changed = 0;
-        for p in cells {
-            let blocked_end = value == WALL && (p == self.start || p == self.goal);
-            if blocked_end || self.grid.get(p).is_none_or(|v| v == value) {
-                continue;
-            }
-            self.grid.set(p, value).expect("checked inside");
-            changed += 1;
-        }
+        let changed = paint_cells(&mut self.grid, self.start, self.goal, cells, value);
         if changed > 0 {
             self.reset();
         }
@@ -466,26 +456,10 @@ fn round6(v: f64) -> f64 {
 }
 
 impl Stepper for Ida {
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
-        log.clear();
-        self.step_with(log)
-    }
-
-    fn step(&mut self) -> StepEvent {
-        Ida::step(self)
-    }
-
-    fn reset(&mut self) {
-        Ida::reset(self);
-    }
-
-    fn status(&self) -> Status {
-        self.status
-    }
-
-    fn steps(&self) -> usize {
-        self.steps
-    }
+    super::stepper::stepper_steps!(Ida);
+    super::stepper::stepper_fields!();
+    super::stepper::stepper_buffers!();
+    super::stepper::stepper_edits!(Ida);
 
     fn expanded(&self) -> usize {
         self.expanded
@@ -495,52 +469,12 @@ impl Stepper for Ida {
         self.stack.len()
     }
 
-    fn cost(&self) -> Option<f64> {
-        Ida::cost(self)
-    }
-
-    fn path_indices(&self) -> &[u32] {
-        &self.path
-    }
-
-    fn states(&self) -> &[u8] {
-        &self.state
-    }
-
-    fn g_values(&self) -> &[f64] {
-        &self.g
-    }
-
-    fn parents(&self) -> &[u32] {
-        &self.parent
-    }
-
     fn h(&self, p: Point) -> f64 {
         estimate(&self.config, self.goal, p)
     }
 
     fn grid(&self) -> &Grid {
         &self.grid
-    }
-
-    fn start(&self) -> Point {
-        self.start
-    }
-
-    fn goal(&self) -> Point {
-        self.goal
-    }
-
-    fn config(&self) -> SearchConfig {
-        self.config
-    }
-
-    fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        Ida::set_ends(self, start, goal)
-    }
-
-    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
-        Ok(Ida::paint(self, cells.iter().copied(), value))
     }
 
     fn overlay(&self) -> Overlay {
@@ -565,9 +499,5 @@ impl Stepper for Ida {
 
     fn gave_up(&self) -> Option<String> {
         self.gave_up.clone()
-    }
-
-    fn run(&mut self) -> Status {
-        Ida::run(self)
     }
 }

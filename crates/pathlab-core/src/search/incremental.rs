@@ -24,6 +24,7 @@
 
 use std::cell::OnceCell;
 
+use super::stepper::{MarkKind, Overlay, OverlayMark};
 use super::{Algorithm, CellState, NoRecord, Recorder, Search, SearchConfig, SearchError, NO_PARENT};
 use crate::grid::{Costs, Diagonal, Grid, Point, WALL};
 use crate::heuristic::Heuristic;
@@ -806,3 +807,132 @@ pub(crate) fn stroke(grid: &Grid, cells: &[Point], value: u8, keep: &[Point]) ->
     out.dedup();
     out
 }
+
+/// Adds to the overlay the marks of the inconsistent cells (at most [`MARK_CAP`]) and the
+/// note that counts them.
+pub(crate) fn mark_inconsistent(core: &Core, overlay: &mut Overlay) {
+    let inconsistent = core.queue.len();
+    overlay
+        .marks
+        .extend(core.inconsistent().take(MARK_CAP).map(|cell| OverlayMark { cell, kind: MarkKind::Inconsistent }));
+    let shown = if inconsistent > MARK_CAP {
+        format!("{inconsistent} (the first {MARK_CAP} marked)")
+    } else {
+        inconsistent.to_string()
+    };
+    overlay.notes.push(("inconsistent", shown));
+}
+
+/// The inherent methods LPA* and D* Lite share: `set_ends`, `advance`, `run` and `seek`, and
+/// the replay of logged edits (`apply_due`, `apply`). The type needs the fields `start`,
+/// `goal`, `status`, `steps` and `log` ([`EditLog`]), and the methods `reset()`, `step()`,
+/// `rewind()` (step 0 on step 0's grid, keeping the edit log) and `apply_one(k)` (makes
+/// logged edit `k`).
+macro_rules! incremental_run_methods {
+    () => {
+        /// Moves the start and goal; back to step 0 on the latest painted map.
+        pub fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
+            $crate::search::engine::check_ends(&self.log.latest, start, goal)?;
+            self.start = start;
+            self.goal = goal;
+            self.reset();
+            Ok(())
+        }
+
+        /// Makes the edits due after the steps taken so far.
+        fn apply_due(&mut self) {
+            let due = self.log.due(self.steps);
+            if !due.is_empty() {
+                self.apply(due);
+            }
+        }
+
+        /// Makes the logged edits in `range`, one by one as they were made.
+        fn apply(&mut self, range: std::ops::Range<usize>) {
+            for k in range {
+                self.apply_one(k);
+            }
+        }
+
+        /// Runs `n` steps, or fewer if the search finishes; returns how many were taken.
+        pub fn advance(&mut self, n: usize) -> usize {
+            let mut done = 0;
+            while done < n && !self.status.is_finished() {
+                self.step();
+                done += 1;
+            }
+            done
+        }
+
+        /// Runs to the end and returns the final status.
+        pub fn run(&mut self) -> Status {
+            while !self.status.is_finished() {
+                self.step();
+            }
+            self.status
+        }
+
+        /// Puts the search at step `k` (or at its end, if it finishes sooner): going back replays
+        /// from step 0's grid with the logged edits made at their steps.
+        pub fn seek(&mut self, k: usize) {
+            if k < self.steps {
+                self.rewind();
+            }
+            while self.steps < k && !self.status.is_finished() {
+                self.step();
+            }
+        }
+    };
+}
+pub(crate) use incremental_run_methods;
+
+/// The [`Stepper`](super::Stepper) methods LPA* and D* Lite share, delegating to the type's
+/// inherent methods and its [`Core`]; each type adds `h` and `grid` (and D* Lite `agent`).
+macro_rules! incremental_stepper_methods {
+    ($ty:ident) => {
+        $crate::search::stepper::stepper_steps!($ty);
+        $crate::search::stepper::stepper_fields!();
+        $crate::search::stepper::stepper_edits!($ty);
+
+        fn expanded(&self) -> usize {
+            self.core.expanded
+        }
+
+        fn open_count(&self) -> usize {
+            self.core.queue.len()
+        }
+
+        fn path_indices(&self) -> &[u32] {
+            &self.path
+        }
+
+        fn states(&self) -> &[u8] {
+            &self.core.state
+        }
+
+        fn g_values(&self) -> &[f64] {
+            &self.core.g
+        }
+
+        fn parents(&self) -> &[u32] {
+            &self.core.parent
+        }
+
+        fn repair(&self) -> Option<Repair> {
+            $ty::repair(self)
+        }
+
+        fn cell_values(&self) -> Option<CellValues<'_>> {
+            Some(CellValues { label: "rhs", values: &self.core.rhs, heat: false })
+        }
+
+        fn overlay(&self) -> Overlay {
+            $ty::overlay(self)
+        }
+
+        fn seek(&mut self, k: usize) {
+            $ty::seek(self, k);
+        }
+    };
+}
+pub(crate) use incremental_stepper_methods;

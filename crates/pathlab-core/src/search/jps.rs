@@ -75,7 +75,7 @@
 //! assert_eq!(s.path_indices().len(), 7); // every cell of the path, not only jump points
 //! ```
 
-use super::engine::check_end;
+use super::engine::check_ends;
 use super::open_list::OpenList;
 use super::stepper::{LineKind, MarkKind, Overlay, OverlayLine, OverlayMark};
 use super::{astar, CellState, EventLog, NoRecord, OpenEntry, Path, Recorder, SearchConfig, SearchError, Status, StepEvent, Stepper};
@@ -509,8 +509,7 @@ pub(crate) struct JumpCore {
 impl JumpCore {
     /// Sets up the bookkeeping after the caller has checked the rules.
     pub(crate) fn new(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Self, SearchError> {
-        check_end(&grid, "start", start)?;
-        check_end(&grid, "goal", goal)?;
+        check_ends(&grid, start, goal)?;
         let n = grid.len();
         let mut core = Self {
             grid,
@@ -568,8 +567,7 @@ impl JumpCore {
 
     /// Moves the ends; back to step 0.
     pub(crate) fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        check_end(&self.grid, "start", start)?;
-        check_end(&self.grid, "goal", goal)?;
+        check_ends(&self.grid, start, goal)?;
         self.start = start;
         self.goal = goal;
         self.reset();

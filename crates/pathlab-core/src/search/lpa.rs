@@ -74,9 +74,12 @@
 //! - [`path_indices`](Lpa::path_indices), once found: from the goal back to the start, each
 //!   cell's predecessor is the neighbour minimising `g(pred) + the move`.
 
-use super::engine::check_end;
-use super::incremental::{check_config, stroke, Core, Direction, EditLog, RepairRecord, MARK_CAP};
-use super::stepper::{CellValues, MarkKind, Overlay, OverlayMark, Repair};
+use super::engine::check_ends;
+use super::incremental::{
+    check_config, incremental_run_methods, incremental_stepper_methods, mark_inconsistent, stroke, Core, Direction, EditLog,
+    RepairRecord,
+};
+use super::stepper::{CellValues, Overlay, Repair};
 use super::{Algorithm, EventLog, NoRecord, Recorder, SearchConfig, SearchError, Status, StepEvent, Stepper};
 use crate::grid::{Grid, Point};
 
@@ -119,8 +122,7 @@ impl Lpa {
     /// the grid or on a wall, the weight is not 1, or the heuristic may overestimate.
     pub fn new(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Self, SearchError> {
         check_config(&config, Algorithm::Lpa)?;
-        check_end(&grid, "start", start)?;
-        check_end(&grid, "goal", goal)?;
+        check_ends(&grid, start, goal)?;
         let log = EditLog::new(grid.clone());
         let mut search = Self {
             core: Core::new(grid, &config, Direction::Forward),
@@ -161,16 +163,6 @@ impl Lpa {
         self.apply_due();
     }
 
-    /// Moves the start and goal; back to step 0 on the latest painted map.
-    pub fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        check_end(&self.log.latest, "start", start)?;
-        check_end(&self.log.latest, "goal", goal)?;
-        self.start = start;
-        self.goal = goal;
-        self.reset();
-        Ok(())
-    }
-
     /// Sets every listed cell to `value` as a brush stroke does (cells outside the grid are
     /// skipped, and so are the start and goal under a wall); returns how many changed. At
     /// step 0 the stroke changes the map; later, the search keeps its steps and repairs in
@@ -191,21 +183,6 @@ impl Lpa {
             self.apply(due);
         }
         count
-    }
-
-    /// Makes the edits due after the steps taken so far.
-    fn apply_due(&mut self) {
-        let due = self.log.due(self.steps);
-        if !due.is_empty() {
-            self.apply(due);
-        }
-    }
-
-    /// Makes the logged edits in `range`, one by one as they were made.
-    fn apply(&mut self, range: std::ops::Range<usize>) {
-        for k in range {
-            self.apply_one(k);
-        }
     }
 
     /// Makes logged edit `k`: changes the grid, re-derives `rhs` around the cells changed and
@@ -284,34 +261,7 @@ impl Lpa {
         event
     }
 
-    /// Runs `n` steps, or fewer if the search finishes; returns how many were taken.
-    pub fn advance(&mut self, n: usize) -> usize {
-        let mut done = 0;
-        while done < n && !self.status.is_finished() {
-            self.step();
-            done += 1;
-        }
-        done
-    }
-
-    /// Runs to the end and returns the final status.
-    pub fn run(&mut self) -> Status {
-        while !self.status.is_finished() {
-            self.step();
-        }
-        self.status
-    }
-
-    /// Puts the search at step `k` (or at its end, if it finishes sooner): going back replays
-    /// from step 0's grid with the logged edits made at their steps.
-    pub fn seek(&mut self, k: usize) {
-        if k < self.steps {
-            self.rewind();
-        }
-        while self.steps < k && !self.status.is_finished() {
-            self.step();
-        }
-    }
+    incremental_run_methods!();
 
     /// What the last edit cost, once there has been one (`None` before).
     pub fn repair(&self) -> Option<Repair> {
@@ -381,16 +331,7 @@ impl Lpa {
     /// The overlay: the inconsistent cells and the keys, and what the last edit cost.
     pub fn overlay(&self) -> Overlay {
         let mut overlay = Overlay::default();
-        let inconsistent = self.core.queue.len();
-        overlay
-            .marks
-            .extend(self.core.inconsistent().take(MARK_CAP).map(|cell| OverlayMark { cell, kind: MarkKind::Inconsistent }));
-        let shown = if inconsistent > MARK_CAP {
-            format!("{inconsistent} (the first {MARK_CAP} marked)")
-        } else {
-            inconsistent.to_string()
-        };
-        overlay.notes.push(("inconsistent", shown));
+        mark_inconsistent(&self.core, &mut overlay);
         overlay.notes.push(("top key", self.core.queue.top_key().describe()));
         overlay.notes.push(("goal key", self.core.key(self.goal_index()).describe()));
         if let Some(repair) = self.repair() {
@@ -403,54 +344,7 @@ impl Lpa {
 }
 
 impl Stepper for Lpa {
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
-        log.clear();
-        self.step_with(log)
-    }
-
-    fn step(&mut self) -> StepEvent {
-        Lpa::step(self)
-    }
-
-    fn reset(&mut self) {
-        Lpa::reset(self);
-    }
-
-    fn status(&self) -> Status {
-        self.status
-    }
-
-    fn steps(&self) -> usize {
-        self.steps
-    }
-
-    fn expanded(&self) -> usize {
-        self.core.expanded
-    }
-
-    fn open_count(&self) -> usize {
-        self.core.queue.len()
-    }
-
-    fn cost(&self) -> Option<f64> {
-        Lpa::cost(self)
-    }
-
-    fn path_indices(&self) -> &[u32] {
-        &self.path
-    }
-
-    fn states(&self) -> &[u8] {
-        &self.core.state
-    }
-
-    fn g_values(&self) -> &[f64] {
-        &self.core.g
-    }
-
-    fn parents(&self) -> &[u32] {
-        &self.core.parent
-    }
+    incremental_stepper_methods!(Lpa);
 
     fn h(&self, p: Point) -> f64 {
         self.core.h(p)
@@ -458,45 +352,5 @@ impl Stepper for Lpa {
 
     fn grid(&self) -> &Grid {
         &self.core.grid
-    }
-
-    fn start(&self) -> Point {
-        self.start
-    }
-
-    fn goal(&self) -> Point {
-        self.goal
-    }
-
-    fn config(&self) -> SearchConfig {
-        self.config
-    }
-
-    fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        Lpa::set_ends(self, start, goal)
-    }
-
-    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
-        Ok(Lpa::paint(self, cells.iter().copied(), value))
-    }
-
-    fn repair(&self) -> Option<Repair> {
-        Lpa::repair(self)
-    }
-
-    fn cell_values(&self) -> Option<CellValues<'_>> {
-        Some(CellValues { label: "rhs", values: &self.core.rhs, heat: false })
-    }
-
-    fn overlay(&self) -> Overlay {
-        Lpa::overlay(self)
-    }
-
-    fn run(&mut self) -> Status {
-        Lpa::run(self)
-    }
-
-    fn seek(&mut self, k: usize) {
-        Lpa::seek(self, k);
     }
 }

@@ -78,7 +78,7 @@
 //! Every choice is deterministic, so stepping back (replay from step 0) lands in the same
 //! state.
 
-use super::engine::{check_end, estimate};
+use super::engine::{check_ends, estimate, paint_cells};
 use super::stepper::{Agent, BoxKind, CellValues, Overlay, OverlayBox};
 use super::walk::{self, number, Walk};
 use super::{Algorithm, CellState, EventLog, NoRecord, Recorder, SearchConfig, SearchError, Status, StepEvent, Stepper, NO_PARENT};
@@ -230,8 +230,7 @@ impl Lrta {
                 )))
             }
         };
-        check_end(&grid, "start", start)?;
-        check_end(&grid, "goal", goal)?;
+        check_ends(&grid, start, goal)?;
         let n = grid.len();
         let mut search = Self {
             grid,
@@ -328,8 +327,7 @@ impl Lrta {
 
     /// Moves the start and goal; the search goes back to step 0 with fresh estimates.
     pub fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        check_end(&self.grid, "start", start)?;
-        check_end(&self.grid, "goal", goal)?;
+        check_ends(&self.grid, start, goal)?;
         self.reset();
         self.start = start;
         self.goal = goal;
@@ -344,8 +342,7 @@ impl Lrta {
     /// checks again whether the goal can be reached. Every value is accepted: terrain only
     /// makes moves dearer.
     pub fn paint(&mut self, cells: impl IntoIterator<Item = Point>, value: u8) -> usize {
-        let cells: Vec<Point> = cells.into_iter().collect();
-        let changed = walk::paint(&mut self.grid, self.start, self.goal, &cells, value);
+        let changed = paint_cells(&mut self.grid, self.start, self.goal, cells, value);
         if changed > 0 {
             self.reset();
             self.rebuild();
@@ -552,25 +549,7 @@ impl Lrta {
         self.update
     }
 
-    /// True when the goal can be reached from the start at all.
-    pub fn is_reachable(&self) -> bool {
-        self.reachable
-    }
-
-    /// The walking agent.
-    pub fn agent(&self) -> Agent {
-        self.walk.agent(&self.grid)
-    }
-
-    /// Where the search stands.
-    pub fn status(&self) -> Status {
-        self.status
-    }
-
-    /// Steps taken since step 0.
-    pub fn steps(&self) -> usize {
-        self.steps
-    }
+    walk::walking_inherent_methods!();
 
     /// Cells whose moves a look-ahead examined, over all steps.
     pub fn expanded(&self) -> usize {
@@ -580,21 +559,6 @@ impl Lrta {
     /// Cells examined by the last look-ahead, besides the agent's.
     pub fn open_count(&self) -> usize {
         self.open
-    }
-
-    /// The cost walked, once the agent stands on the goal.
-    pub fn cost(&self) -> Option<f64> {
-        (self.status == Status::Found).then_some(self.walk.travelled)
-    }
-
-    /// The trail so far as row-major indices, start first, repeats included.
-    pub fn path_indices(&self) -> &[u32] {
-        &self.walk.trail
-    }
-
-    /// One [`CellState`] byte per cell, row-major.
-    pub fn states(&self) -> &[u8] {
-        &self.state
     }
 
     /// The last look-ahead's cost from the agent's previous cell to each cell it examined
@@ -642,19 +606,8 @@ impl Lrta {
             overlay.notes.push(("update", text));
         }
         self.walk.draw(&mut overlay);
-        if self.status == Status::NoPath && !self.reachable {
-            overlay.notes.push((
-                "no path",
-                format!(
-                    "the goal {} cannot be reached from the start {} under the {} rule: walls cut \
-                     it off, so the agent does not set out",
-                    self.goal, self.start, self.config.diagonal
-                ),
-            ));
-        }
-        if let Some(why) = &self.gave_up {
-            overlay.notes.push(("stopped", why.clone()));
-        }
+        let unreachable = self.status == Status::NoPath && !self.reachable;
+        walk::note_outcome(&mut overlay, unreachable, (self.start, self.goal), self.config.diagonal, self.gave_up.as_deref());
         overlay
     }
 }
@@ -669,26 +622,7 @@ fn better(v: f64, best: f64) -> bool {
 }
 
 impl Stepper for Lrta {
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
-        log.clear();
-        self.step_with(log)
-    }
-
-    fn step(&mut self) -> StepEvent {
-        Lrta::step(self)
-    }
-
-    fn reset(&mut self) {
-        Lrta::reset(self);
-    }
-
-    fn status(&self) -> Status {
-        self.status
-    }
-
-    fn steps(&self) -> usize {
-        self.steps
-    }
+    walk::walking_stepper_methods!(Lrta);
 
     fn expanded(&self) -> usize {
         self.expanded
@@ -696,26 +630,6 @@ impl Stepper for Lrta {
 
     fn open_count(&self) -> usize {
         self.open
-    }
-
-    fn cost(&self) -> Option<f64> {
-        Lrta::cost(self)
-    }
-
-    fn path_indices(&self) -> &[u32] {
-        &self.walk.trail
-    }
-
-    fn states(&self) -> &[u8] {
-        &self.state
-    }
-
-    fn g_values(&self) -> &[f64] {
-        &self.g
-    }
-
-    fn parents(&self) -> &[u32] {
-        &self.parent
     }
 
     /// The learned estimate at `p` (the starting one outside the grid).
@@ -726,47 +640,7 @@ impl Stepper for Lrta {
         }
     }
 
-    fn grid(&self) -> &Grid {
-        &self.grid
-    }
-
-    fn start(&self) -> Point {
-        self.start
-    }
-
-    fn goal(&self) -> Point {
-        self.goal
-    }
-
-    fn config(&self) -> SearchConfig {
-        self.config
-    }
-
-    fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        Lrta::set_ends(self, start, goal)
-    }
-
-    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
-        Ok(Lrta::paint(self, cells.iter().copied(), value))
-    }
-
-    fn agent(&self) -> Option<Agent> {
-        Some(self.walk.agent(&self.grid))
-    }
-
     fn cell_values(&self) -> Option<CellValues<'_>> {
         Some(CellValues { label: "learned h", values: &self.learned, heat: true })
-    }
-
-    fn overlay(&self) -> Overlay {
-        Lrta::overlay(self)
-    }
-
-    fn gave_up(&self) -> Option<String> {
-        self.gave_up.clone()
-    }
-
-    fn run(&mut self) -> Status {
-        Lrta::run(self)
     }
 }

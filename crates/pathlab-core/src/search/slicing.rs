@@ -67,7 +67,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use super::engine::check_end;
+use super::engine::check_ends;
 use super::{Path, Search, SearchConfig, SearchError, Status};
 use crate::grid::{named_enum, Grid, Point, WALL};
 
@@ -334,8 +334,7 @@ impl FramePlanner {
     /// [`MAX_URGENCY`]) is served earlier. Fails when an end is outside the grid or on a
     /// wall, the urgency is not allowed, or [`MAX_REQUESTS`] requests are held.
     pub fn submit(&mut self, start: Point, goal: Point, urgency: f64) -> Result<RequestId, SearchError> {
-        check_end(&self.grid, "start", start)?;
-        check_end(&self.grid, "goal", goal)?;
+        check_ends(&self.grid, start, goal)?;
         if !(urgency.is_finite() && (0.0..=MAX_URGENCY).contains(&urgency)) {
             return Err(SearchError::Unsupported(format!(
                 "urgency must be a number from 0 to {MAX_URGENCY}, got {urgency}"

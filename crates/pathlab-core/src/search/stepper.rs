@@ -439,3 +439,96 @@ pub struct CellValues<'a> {
     /// True when the page should paint it as a heat map.
     pub heat: bool,
 }
+
+/// The [`Stepper`] methods handed to the type's inherent `step`, `reset`, `cost` and `run`,
+/// and `step_logged` through its `step_with`.
+macro_rules! stepper_steps {
+    ($ty:ident) => {
+        fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
+            log.clear();
+            self.step_with(log)
+        }
+
+        fn step(&mut self) -> StepEvent {
+            $ty::step(self)
+        }
+
+        fn reset(&mut self) {
+            $ty::reset(self);
+        }
+
+        fn cost(&self) -> Option<f64> {
+            $ty::cost(self)
+        }
+
+        fn run(&mut self) -> Status {
+            $ty::run(self)
+        }
+    };
+}
+pub(crate) use stepper_steps;
+
+/// The [`Stepper`] methods that return a stepper's own fields of the same names: `status`,
+/// `steps`, `start`, `goal` and `config`. For use inside an `impl Stepper` block.
+macro_rules! stepper_fields {
+    () => {
+        fn status(&self) -> Status {
+            self.status
+        }
+
+        fn steps(&self) -> usize {
+            self.steps
+        }
+
+        fn start(&self) -> Point {
+            self.start
+        }
+
+        fn goal(&self) -> Point {
+            self.goal
+        }
+
+        fn config(&self) -> SearchConfig {
+            self.config
+        }
+    };
+}
+pub(crate) use stepper_fields;
+
+/// The [`Stepper`] buffer accessors of a stepper that keeps them in fields `path`, `state`,
+/// `g` and `parent`: `path_indices`, `states`, `g_values` and `parents`.
+macro_rules! stepper_buffers {
+    () => {
+        fn path_indices(&self) -> &[u32] {
+            &self.path
+        }
+
+        fn states(&self) -> &[u8] {
+            &self.state
+        }
+
+        fn g_values(&self) -> &[f64] {
+            &self.g
+        }
+
+        fn parents(&self) -> &[u32] {
+            &self.parent
+        }
+    };
+}
+pub(crate) use stepper_buffers;
+
+/// [`Stepper::set_ends`] and [`Stepper::paint`] handed to the type's inherent `set_ends` and
+/// infallible `paint` (which takes any iterator of cells and returns how many changed).
+macro_rules! stepper_edits {
+    ($ty:ident) => {
+        fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
+            $ty::set_ends(self, start, goal)
+        }
+
+        fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
+            Ok($ty::paint(self, cells.iter().copied(), value))
+        }
+    };
+}
+pub(crate) use stepper_edits;

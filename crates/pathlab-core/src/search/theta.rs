@@ -52,14 +52,14 @@
 //! at a cost no higher than path 2 would give is not tested: path 1 could not beat it either,
 //! so the test could change nothing.
 
-use super::engine::check_end;
+use super::engine::{check_ends, paint_cells};
 use super::open_list::OpenList;
 use super::sight::{distance, point_distance, sees};
 use super::{
     astar, Algorithm, CellState, EventLog, LineKind, NoRecord, OpenEntry, Overlay, OverlayLine, Path, Recorder,
     SearchConfig, SearchError, Status, StepEvent, Stepper, NO_PARENT,
 };
-use crate::grid::{Costs, Diagonal, Grid, Point, GROUND, WALL};
+use crate::grid::{Costs, Diagonal, Grid, Point, GROUND};
 
 const UNSEEN: u8 = CellState::Unseen as u8;
 const OPEN: u8 = CellState::Open as u8;
@@ -162,8 +162,7 @@ impl ThetaStar {
             }
         };
         check_no_terrain(&grid, config.algorithm)?;
-        check_end(&grid, "start", start)?;
-        check_end(&grid, "goal", goal)?;
+        check_ends(&grid, start, goal)?;
         let n = grid.len();
         let scale = report_scale(config.costs);
         let mut search = Self {
@@ -422,15 +421,7 @@ impl ThetaStar {
         if value > GROUND {
             return Err(terrain_refused(self.config.algorithm));
         }
-        let mut changed = 0;
-        for &p in cells {
-            let blocked_end = value == WALL && (p == self.start || p == self.goal);
-            if blocked_end || self.grid.get(p).is_none_or(|v| v == value) {
-                continue;
-            }
-            self.grid.set(p, value).expect("checked inside");
-            changed += 1;
-        }
+        let changed = paint_cells(&mut self.grid, self.start, self.goal, cells.iter().copied(), value);
         if changed > 0 {
             self.reset();
         }
@@ -439,8 +430,7 @@ impl ThetaStar {
 
     /// Moves the start and goal; back to step 0.
     pub fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        check_end(&self.grid, "start", start)?;
-        check_end(&self.grid, "goal", goal)?;
+        check_ends(&self.grid, start, goal)?;
         self.start = start;
         self.goal = goal;
         self.reset();
@@ -454,6 +444,8 @@ impl ThetaStar {
 }
 
 impl Stepper for ThetaStar {
+    super::stepper::stepper_fields!();
+
     fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
         log.clear();
         self.step_with(log)
@@ -465,14 +457,6 @@ impl Stepper for ThetaStar {
 
     fn reset(&mut self) {
         ThetaStar::reset(self);
-    }
-
-    fn status(&self) -> Status {
-        self.status
-    }
-
-    fn steps(&self) -> usize {
-        self.steps
     }
 
     fn expanded(&self) -> usize {
@@ -513,18 +497,6 @@ impl Stepper for ThetaStar {
 
     fn grid(&self) -> &Grid {
         &self.grid
-    }
-
-    fn start(&self) -> Point {
-        self.start
-    }
-
-    fn goal(&self) -> Point {
-        self.goal
-    }
-
-    fn config(&self) -> SearchConfig {
-        self.config
     }
 
     fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {

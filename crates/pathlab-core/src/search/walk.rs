@@ -5,7 +5,7 @@
 use std::collections::VecDeque;
 
 use super::stepper::{Agent, LineKind, MarkKind, Overlay, OverlayLine, OverlayMark};
-use crate::grid::{Diagonal, Grid, Point, WALL};
+use crate::grid::{Diagonal, Grid, Point};
 
 /// The most trail lines an overlay carries: the last moves, so that a long walk does not
 /// make every frame copy a huge list. A note says when lines were left out.
@@ -127,22 +127,6 @@ pub(crate) fn reachable(grid: &Grid, start: Point, goal: Point, rule: Diagonal) 
     false
 }
 
-/// Sets every listed cell of `grid` to `value` as a brush stroke does: cells outside the grid
-/// are skipped, and so are `start` and `goal` when `value` is a wall. Returns how many changed.
-pub(crate) fn paint(grid: &mut Grid, start: Point, goal: Point, cells: &[Point], value: u8) -> usize {
-    let mut changed = 0;
-    for &p in cells {
-        let blocked_end = value == WALL && (p == start || p == goal);
-        if blocked_end || grid.get(p).is_none_or(|v| v == value) {
-            continue;
-        }
-        if grid.set(p, value).is_ok() {
-            changed += 1;
-        }
-    }
-    changed
-}
-
 /// A number for the notes: rounded to six decimals, "∞" when infinite.
 pub(crate) fn number(v: f64) -> String {
     if v.is_finite() {
@@ -151,3 +135,109 @@ pub(crate) fn number(v: f64) -> String {
         "∞".to_string()
     }
 }
+
+/// Ends the overlay's notes as every walking agent does: why there is no path when walls cut
+/// the goal off from the start, and why the walk stopped when it gave up.
+pub(crate) fn note_outcome(overlay: &mut Overlay, unreachable: bool, ends: (Point, Point), rule: Diagonal, gave_up: Option<&str>) {
+    if unreachable {
+        let (start, goal) = ends;
+        overlay.notes.push((
+            "no path",
+            format!(
+                "the goal {goal} cannot be reached from the start {start} under the {rule} rule: walls cut \
+                 it off, so the agent does not set out"
+            ),
+        ));
+    }
+    if let Some(why) = gave_up {
+        overlay.notes.push(("stopped", why.to_string()));
+    }
+}
+
+/// The [`Stepper`](super::Stepper) methods the walking agents share, delegating to the
+/// type's inherent methods and its fields (`grid`, `start`, `goal`, `config`, `status`,
+/// `steps`, `state`, `g`, `parent`, `walk`, `gave_up`); each type adds `expanded`,
+/// `open_count` and `h` (and any `cell_values`).
+macro_rules! walking_stepper_methods {
+    ($ty:ident) => {
+        $crate::search::stepper::stepper_steps!($ty);
+        $crate::search::stepper::stepper_fields!();
+        $crate::search::stepper::stepper_edits!($ty);
+
+        fn path_indices(&self) -> &[u32] {
+            &self.walk.trail
+        }
+
+        fn states(&self) -> &[u8] {
+            &self.state
+        }
+
+        fn g_values(&self) -> &[f64] {
+            &self.g
+        }
+
+        fn parents(&self) -> &[u32] {
+            &self.parent
+        }
+
+        fn grid(&self) -> &Grid {
+            &self.grid
+        }
+
+        fn agent(&self) -> Option<Agent> {
+            Some(self.walk.agent(&self.grid))
+        }
+
+        fn overlay(&self) -> Overlay {
+            $ty::overlay(self)
+        }
+
+        fn gave_up(&self) -> Option<String> {
+            self.gave_up.clone()
+        }
+    };
+}
+pub(crate) use walking_stepper_methods;
+
+/// The inherent accessors the walking agents share: `is_reachable`, `agent`, `status`,
+/// `steps`, `cost`, `path_indices` and `states`, read from the fields `reachable`, `walk`,
+/// `grid`, `status`, `steps` and `state`.
+macro_rules! walking_inherent_methods {
+    () => {
+        /// True when the goal can be reached from the start at all.
+        pub fn is_reachable(&self) -> bool {
+            self.reachable
+        }
+
+        /// The walking agent.
+        pub fn agent(&self) -> Agent {
+            self.walk.agent(&self.grid)
+        }
+
+        /// Where the search stands.
+        pub fn status(&self) -> Status {
+            self.status
+        }
+
+        /// Steps taken since step 0.
+        pub fn steps(&self) -> usize {
+            self.steps
+        }
+
+        /// The cost walked, once the agent stands on the goal.
+        pub fn cost(&self) -> Option<f64> {
+            (self.status == Status::Found).then_some(self.walk.travelled)
+        }
+
+        /// The trail so far as row-major indices, start first, repeats included.
+        pub fn path_indices(&self) -> &[u32] {
+            &self.walk.trail
+        }
+
+        /// One [`CellState`](super::CellState) byte per cell, row-major.
+        pub fn states(&self) -> &[u8] {
+            &self.state
+        }
+    };
+}
+pub(crate) use walking_inherent_methods;

@@ -11,6 +11,8 @@ use pathlab_core::grid::{Diagonal, Grid, Point, WALL};
 use proptest::prelude::*;
 use proptest::sample::Index;
 
+use super::common::grid_with_ends;
+
 /// True when (x, y) is inside the grid and not a wall, read from the cell bytes.
 pub fn open(grid: &Grid, x: i64, y: i64) -> bool {
     x >= 0
@@ -221,14 +223,8 @@ pub fn case(max: usize) -> impl Strategy<Value = Case> {
             )
         })
         .prop_map(|((w, h, density), rolls, s, g, rule)| {
-            let mut cells: Vec<u8> = rolls.iter().map(|&r| u8::from(r >= density)).collect();
-            if cells.iter().all(|&c| c == WALL) {
-                cells[0] = 1;
-            }
-            let open: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] != WALL).collect();
-            let grid = Grid::from_cells(w, h, cells).unwrap();
-            let start = grid.point_at(open[s.index(open.len())]);
-            let goal = grid.point_at(open[g.index(open.len())]);
+            let cells: Vec<u8> = rolls.iter().map(|&r| u8::from(r >= density)).collect();
+            let (grid, start, goal) = grid_with_ends(w, h, cells, s, g);
             Case { grid, start, goal, rule }
         })
 }

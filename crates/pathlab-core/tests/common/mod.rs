@@ -9,10 +9,13 @@
 
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
+use std::path::{Path, PathBuf};
 
-use pathlab_core::grid::{Costs, Diagonal, Grid, Point};
+use pathlab_core::formats::movingai::{self, Problem};
+use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::{Algorithm, SearchConfig};
+use proptest::sample::Index;
 
 // ---------------------------------------------------------------------------------------------
 // Mazes
@@ -440,4 +443,51 @@ pub fn describe(c: &SearchConfig) -> String {
         "{} heuristic={} weight={} diagonal={} costs={}",
         c.algorithm, c.heuristic, c.weight, c.diagonal, c.costs
     )
+}
+
+// ---------------------------------------------------------------------------------------------
+// MovingAI maps
+// ---------------------------------------------------------------------------------------------
+
+/// Looks for the MovingAI maps in `$PATHLAB_MOVINGAI`, `maps/movingai` in the repository,
+/// then `../shared/maps/movingai` beside it.
+pub fn movingai_root() -> PathBuf {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let candidates = [
+        std::env::var_os("PATHLAB_MOVINGAI").map(PathBuf::from),
+        Some(repo.join("maps/movingai")),
+        Some(repo.join("../shared/maps/movingai")),
+    ];
+    candidates
+        .into_iter()
+        .flatten()
+        .find(|p| p.join("dao/arena.map").is_file())
+        .expect("MovingAI maps not found: set PATHLAB_MOVINGAI to the folder holding dao/arena.map")
+}
+
+/// A MovingAI map and its problems, e.g. `load_movingai("dao/arena.map")`.
+pub fn load_movingai(family_map: &str) -> (Grid, Vec<Problem>) {
+    let dir = movingai_root();
+    let map = std::fs::read_to_string(dir.join(family_map)).unwrap();
+    let scen = std::fs::read_to_string(dir.join(format!("{family_map}.scen"))).unwrap();
+    let grid = movingai::parse_map(&map).unwrap_or_else(|e| panic!("{family_map}: {e}"));
+    let problems = movingai::parse_scen(&scen).unwrap_or_else(|e| panic!("{family_map}.scen: {e}"));
+    (grid, problems)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Random grids
+// ---------------------------------------------------------------------------------------------
+
+/// The `w` x `h` grid of the random cell values `cells` (the first cell opened when all are
+/// walls), with a start and a goal picked among its open cells by `s` and `g`.
+pub fn grid_with_ends(w: usize, h: usize, mut cells: Vec<u8>, s: Index, g: Index) -> (Grid, Point, Point) {
+    if cells.iter().all(|&c| c == WALL) {
+        cells[0] = 1;
+    }
+    let open: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] != WALL).collect();
+    let grid = Grid::from_cells(w, h, cells).unwrap();
+    let start = grid.point_at(open[s.index(open.len())]);
+    let goal = grid.point_at(open[g.index(open.len())]);
+    (grid, start, goal)
 }

@@ -1,17 +1,15 @@
 //! Shared support for the LPA* and D* Lite tests: random problems, random live edits
-//! (walls added and removed, terrain, and the goal walled in and freed again), MovingAI map
-//! loading, and a snapshot of everything a stepper shows, to compare replayed states.
+//! (walls added and removed, terrain, and the goal walled in and freed again), and a snapshot
+//! of everything a stepper shows, to compare replayed states.
 
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
-
-use pathlab_core::formats::movingai::{self, Problem};
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::search::{Agent, Overlay, Repair, Status, Stepper};
 use proptest::prelude::*;
 use proptest::sample::{select, Index};
 
+use super::common::grid_with_ends;
 use super::reference_dijkstra::Rng;
 
 /// A random problem.
@@ -42,17 +40,11 @@ pub fn case_up_to(side: usize, walls: u32) -> impl Strategy<Value = Case> {
             )
         })
         .prop_map(|((w, h, density, terrain), rolls, s, g, rule, costs)| {
-            let mut cells: Vec<u8> = rolls
+            let cells: Vec<u8> = rolls
                 .iter()
                 .map(|&(wall, t)| if wall < density { WALL } else if terrain { TERRAIN[t] } else { 1 })
                 .collect();
-            if cells.iter().all(|&c| c == WALL) {
-                cells[0] = 1;
-            }
-            let open: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] != WALL).collect();
-            let grid = Grid::from_cells(w, h, cells).unwrap();
-            let start = grid.point_at(open[s.index(open.len())]);
-            let goal = grid.point_at(open[g.index(open.len())]);
+            let (grid, start, goal) = grid_with_ends(w, h, cells, s, g);
             Case { grid, start, goal, rule, costs }
         })
 }
@@ -93,30 +85,6 @@ pub fn random_stroke(rng: &mut Rng, grid: &Grid) -> (Vec<Point>, u8) {
         4 => (block(rng), 1),
         _ => (block(rng), [2, 3, 5][rng.below(3)]),
     }
-}
-
-/// Looks for the MovingAI maps in `$PATHLAB_MOVINGAI`, `maps/movingai` in the repository,
-/// then `../shared/maps/movingai` beside it.
-pub fn movingai_root() -> PathBuf {
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let candidates = [
-        std::env::var_os("PATHLAB_MOVINGAI").map(PathBuf::from),
-        Some(repo.join("maps/movingai")),
-        Some(repo.join("../shared/maps/movingai")),
-    ];
-    candidates
-        .into_iter()
-        .flatten()
-        .find(|p| p.join("dao/arena.map").is_file())
-        .expect("MovingAI maps not found: set PATHLAB_MOVINGAI to the folder holding dao/arena.map")
-}
-
-/// A MovingAI map and its problems, e.g. `load("dao/arena.map")`.
-pub fn load(family_map: &str) -> (Grid, Vec<Problem>) {
-    let dir = movingai_root();
-    let map = std::fs::read_to_string(dir.join(family_map)).unwrap();
-    let scen = std::fs::read_to_string(dir.join(format!("{family_map}.scen"))).unwrap();
-    (movingai::parse_map(&map).unwrap(), movingai::parse_scen(&scen).unwrap())
 }
 
 /// Everything a stepper shows, for comparing two states.

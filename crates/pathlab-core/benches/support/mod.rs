@@ -1,0 +1,60 @@
+//! What the map benches share: the MovingAI maps in `shared/maps/movingai` beside the
+//! repository, evenly spaced problems from each map's `.scen` file, and the median of timed
+//! rounds. Each bench takes it in with `mod support;` and uses the part it needs.
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use pathlab_core::formats::movingai::{self, Problem};
+use pathlab_core::grid::Grid;
+
+/// One map and the problems taken from its `.scen` file.
+pub struct Set {
+    /// The map's path below the maps folder, without `.map` (e.g. `dao/arena`).
+    pub name: &'static str,
+    /// The map.
+    pub grid: Grid,
+    /// The problems taken.
+    pub problems: Vec<Problem>,
+}
+
+/// The MovingAI maps folder: `shared/maps/movingai`, beside the repository.
+pub fn maps_folder() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps/movingai")
+}
+
+/// Loads each `(name, take)` of `sets`: the map and `take` problems evenly spaced through its
+/// `.scen` file (all of them when it has no more), so that every length bucket is
+/// represented. Exits, naming `bench`, when the maps folder is missing; panics on a file that
+/// cannot be read or parsed.
+pub fn load_sets(bench: &str, sets: &[(&'static str, usize)]) -> Vec<Set> {
+    let folder = maps_folder();
+    if !folder.is_dir() {
+        eprintln!(
+            "{bench} bench: the MovingAI maps are missing: expected {} (the shared/ folder beside the repository)",
+            folder.display()
+        );
+        std::process::exit(1);
+    }
+    sets.iter()
+        .map(|&(name, take)| {
+            let read = |ext: &str| {
+                let path = folder.join(format!("{name}{ext}"));
+                std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+            };
+            let grid = movingai::parse_map(&read(".map")).unwrap_or_else(|e| panic!("{name}.map: {e}"));
+            let all = movingai::parse_scen(&read(".map.scen")).unwrap_or_else(|e| panic!("{name}.map.scen: {e}"));
+            let problems =
+                if take >= all.len() { all } else { (0..take).map(|i| all[i * all.len() / take].clone()).collect() };
+            Set { name, grid, problems }
+        })
+        .collect()
+}
+
+/// The median of timed rounds (the upper one of an even count).
+pub fn median(mut times: Vec<Duration>) -> Duration {
+    times.sort();
+    times[times.len() / 2]
+}
