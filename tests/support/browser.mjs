@@ -83,8 +83,13 @@ export async function cellCentre(page, x, y) {
   return { x: box.x + ((x + 0.5) * box.width) / w, y: box.y + ((y + 0.5) * box.height) / h };
 }
 
-/** Drags the mouse through the centres of the given cells, in small steps. */
+/**
+ * Drags the mouse through the centres of the given cells, in small steps, as a person would:
+ * with the grid scrolled into view first (a click on a control lower down may have scrolled
+ * it away, and the mouse cannot press what is off screen).
+ */
 export async function drag(page, cells) {
+  await page.locator('[data-testid="grid"]').evaluate((canvas) => canvas.scrollIntoView({ block: 'center' }));
   const first = await cellCentre(page, ...cells[0]);
   await page.mouse.move(first.x, first.y);
   await page.mouse.down();
