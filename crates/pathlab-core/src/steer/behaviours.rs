@@ -17,6 +17,7 @@
 
 use std::f32::consts::PI;
 
+use super::lanes::{F4, I4, LANES};
 use super::params::{Chase, Leader, PathFollow, Probes, Unaligned, WallFollow, Wander};
 use super::path::SteerPath;
 use super::spatial::SpatialGrid;
@@ -303,9 +304,90 @@ pub fn cohesion(a: &Agent, hood: &[Neighbour], radius: f32, half_cos: f32) -> Ve
     seek(a, a.pos + sum / count as f32)
 }
 
+/// The neighbourhoods of the three flocking rules: each rule's radius (0 switches it off) and
+/// the cosine of half its view angle, as [`flocking`] and [`flock_lanes`] use them.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FlockRules {
+    /// Separation's radius and half-angle cosine.
+    pub sep: (f32, f32),
+    /// Alignment's radius and half-angle cosine.
+    pub ali: (f32, f32),
+    /// Cohesion's radius and half-angle cosine.
+    pub coh: (f32, f32),
+    /// 1 / separation's radius (0 when the rule is off).
+    inv_sep: f32,
+}
+
+impl FlockRules {
+    /// The rules from (radius, cosine of half the view angle) pairs.
+    pub fn new(sep: (f32, f32), ali: (f32, f32), coh: (f32, f32)) -> Self {
+        let inv_sep = if sep.0 > 0.0 { 1.0 / sep.0 } else { 0.0 };
+        Self { sep, ali, coh, inv_sep }
+    }
+}
+
+/// What the flocking rules add up over the neighbours; [`FlockSums::forces`] turns the sums
+/// into the three forces.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FlockSums {
+    /// Separation: for each neighbour it sees, the unit vector away from it times
+    /// 1 - distance / radius.
+    pub push: Vec2,
+    /// Alignment: the sum of the velocities of the flockmates it sees.
+    pub heading: Vec2,
+    /// Cohesion: the sum of the offsets of the flockmates it sees.
+    pub offset: Vec2,
+    /// Cohesion: how many flockmates it sees.
+    pub coh_count: u32,
+}
+
+impl FlockSums {
+    /// Adds neighbour `n` of agent `a`.
+    #[inline]
+    pub fn add(&mut self, a: &Agent, n: &Neighbour, rules: &FlockRules) {
+        // The cosine of the neighbour's angle off the heading, times its distance.
+        let ahead = a.heading.dot(n.offset);
+        let in_sep = n.dist < rules.sep.0 && ahead >= rules.sep.1 * n.dist;
+        let in_ali = n.mate && n.dist < rules.ali.0 && ahead >= rules.ali.1 * n.dist;
+        let in_coh = n.mate && n.dist < rules.coh.0 && ahead >= rules.coh.1 * n.dist;
+        if n.dist > 1e-6 {
+            // The unit vector away, -offset / dist, times 1 - dist / radius.
+            self.push -= n.offset * (f32::from(u8::from(in_sep)) * (1.0 / n.dist - rules.inv_sep));
+        } else {
+            self.add_tie(a, n, rules);
+        }
+        self.heading += n.vel * f32::from(u8::from(in_ali));
+        self.offset += n.offset * f32::from(u8::from(in_coh));
+        self.coh_count += u32::from(in_coh);
+    }
+
+    /// Separation's push from a neighbour on the agent's very spot (at most 1e-6 away; nothing
+    /// for one further away): a direction fixed for the pair, opposite for the other agent.
+    #[inline]
+    pub fn add_tie(&mut self, a: &Agent, n: &Neighbour, rules: &FlockRules) {
+        if n.dist <= 1e-6 && n.dist < rules.sep.0 && a.heading.dot(n.offset) >= rules.sep.1 * n.dist {
+            self.push += tie_direction(a.index, n.index);
+        }
+    }
+
+    /// Separation, alignment and cohesion from the sums.
+    #[inline]
+    pub fn forces(&self, a: &Agent) -> (Vec2, Vec2, Vec2) {
+        let sep = self.push.truncate(1.0) * a.max_speed;
+        // No flockmate seen leaves the sum at zero.
+        let ali = if self.heading.length_sq() < 1e-12 {
+            Vec2::ZERO
+        } else {
+            self.heading.with_length(a.max_speed) - a.vel
+        };
+        let coh = if self.coh_count == 0 { Vec2::ZERO } else { seek(a, a.pos + self.offset / self.coh_count as f32) };
+        (sep, ali, coh)
+    }
+}
+
 /// The three flocking forces from one pass over the neighbours: the same values as
-/// [`separation`], [`alignment`] and [`cohesion`] (each with its own radius and view cone),
-/// for the step's inner loop. Radii of 0 switch a rule off.
+/// [`separation`], [`alignment`] and [`cohesion`] (each with its own radius and view cone).
+/// Radii of 0 switch a rule off.
 #[inline]
 pub fn flocking(
     a: &Agent,
@@ -314,36 +396,154 @@ pub fn flocking(
     ali: (f32, f32),
     coh: (f32, f32),
 ) -> (Vec2, Vec2, Vec2) {
-    let (mut push, mut heading_sum, mut offset_sum) = (Vec2::ZERO, Vec2::ZERO, Vec2::ZERO);
-    let (mut ali_count, mut coh_count) = (0u32, 0u32);
-    let inv_sep = if sep.0 > 0.0 { 1.0 / sep.0 } else { 0.0 };
-    // Written without branches on the neighbour (which rule sees it is data, not control
-    // flow), which the processor predicts badly in a crowd.
+    let rules = FlockRules::new(sep, ali, coh);
+    let mut sums = FlockSums::default();
     for n in hood {
-        // The cosine of the neighbour's angle off the heading, times its distance.
-        let ahead = a.heading.dot(n.offset);
-        let in_sep = n.dist < sep.0 && ahead >= sep.1 * n.dist;
-        let in_ali = n.mate && n.dist < ali.0 && ahead >= ali.1 * n.dist;
-        let in_coh = n.mate && n.dist < coh.0 && ahead >= coh.1 * n.dist;
-        if n.dist > 1e-6 {
-            // The unit vector away, -offset / dist, times 1 - dist / radius.
-            push -= n.offset * (f32::from(u8::from(in_sep)) * (1.0 / n.dist - inv_sep));
-        } else if in_sep {
-            push += tie_direction(a.index, n.index);
-        }
-        heading_sum += n.vel * f32::from(u8::from(in_ali));
-        ali_count += u32::from(in_ali);
-        offset_sum += n.offset * f32::from(u8::from(in_coh));
-        coh_count += u32::from(in_coh);
+        sums.add(a, n, &rules);
     }
-    let sep_force = push.truncate(1.0) * a.max_speed;
-    let ali_force = if ali_count == 0 || heading_sum.length_sq() < 1e-12 {
-        Vec2::ZERO
-    } else {
-        heading_sum.with_length(a.max_speed) - a.vel
-    };
-    let coh_force = if coh_count == 0 { Vec2::ZERO } else { seek(a, a.pos + offset_sum / coh_count as f32) };
-    (sep_force, ali_force, coh_force)
+    sums.forces(a)
+}
+
+/// The most neighbours [`flock_lanes`] lists as touching in one query; more are counted but
+/// not listed.
+pub const MAX_TOUCHING: usize = 16;
+
+/// What [`flock_lanes`] gathers: [`FlockSums`] in four lanes, the number of neighbours found,
+/// and the slots of the neighbours near enough to touch.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FlockLanes {
+    push: [F4; 2],
+    heading: [F4; 2],
+    offset: [F4; 2],
+    /// Neighbours found and cohesion's count.
+    counts: [I4; 2],
+    touching: [u32; MAX_TOUCHING],
+    touching_len: usize,
+}
+
+impl FlockLanes {
+    /// The sums: each lane's, added up. (Separation's pushes from neighbours on the agent's
+    /// very spot are not in them: see [`flock_lanes`].)
+    pub fn sums(&self) -> FlockSums {
+        let v = |[x, y]: [F4; 2]| Vec2::new(x.sum(), y.sum());
+        FlockSums {
+            push: v(self.push),
+            heading: v(self.heading),
+            offset: v(self.offset),
+            coh_count: self.counts[1].sum() as u32,
+        }
+    }
+
+    /// How many neighbours were found (within the radius of the queries).
+    pub fn found(&self) -> usize {
+        self.counts[0].sum() as usize
+    }
+
+    /// The slots of the neighbours nearer than `touch` found by the last query (the first
+    /// [`MAX_TOUCHING`] of them), in slot order; and whether that was all of them.
+    pub fn touching(&self) -> (&[u32], bool) {
+        let n = self.touching_len.min(MAX_TOUCHING);
+        (&self.touching[..n], self.touching_len <= MAX_TOUCHING)
+    }
+}
+
+/// The flocking rules over the points of `grid` within `radius` of agent `a`, four at a time:
+/// the step's inner loop. Adds to `acc` what [`FlockSums::add`] would add for each of them
+/// (as a neighbour from the agent's own flock when `mate`, otherwise from another, which
+/// only separation looks at), skipping slot `own` (the agent itself in its own species'
+/// grid; `usize::MAX` for other grids). Lists in `acc` the slots of those nearer than
+/// `touch` (the previous query's list is dropped).
+///
+/// Separation's push from a neighbour on the agent's very spot (at most 1e-6 away) has no
+/// direction; it is left to the caller, who finds such a neighbour among the touching ones
+/// when `touch` is above 1e-6.
+///
+/// Every candidate slot of the query is worked out, and masks decide what counts: no branch
+/// depends on a neighbour (except for the rare touching ones), so the compiler can use
+/// vector instructions for the four lanes. The sums are kept in local variables, which the
+/// compiler can keep in registers, and added to `acc` at the end.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub fn flock_lanes(
+    a: &Agent,
+    grid: &SpatialGrid,
+    own: usize,
+    radius: f32,
+    rules: &FlockRules,
+    mate: bool,
+    touch: f32,
+    acc: &mut FlockLanes,
+) {
+    let c = grid.columns();
+    let one = F4::splat(1.0);
+    let (mx, my) = (F4::splat(a.pos.x), F4::splat(a.pos.y));
+    let (hx, hy) = (F4::splat(a.heading.x), F4::splat(a.heading.y));
+    let r2 = F4::splat(radius * radius);
+    let (sep_r, sep_c, inv_sep) = (F4::splat(rules.sep.0), F4::splat(rules.sep.1), F4::splat(rules.inv_sep));
+    let (ali_r, ali_c) = (F4::splat(rules.ali.0), F4::splat(rules.ali.1));
+    let (coh_r, coh_c) = (F4::splat(rules.coh.0), F4::splat(rules.coh.1));
+    let touch = F4::splat(touch);
+    // Slot numbers fit in an i32: a world holds at most MAX_AGENTS agents.
+    let own = I4::splat(own.min(i32::MAX as usize) as i32);
+    let [mut push_x, mut push_y, mut heading_x, mut heading_y, mut offset_x, mut offset_y] = [F4::default(); 6];
+    let [mut found, mut coh_count] = [I4::default(); 2];
+    let mut touching = [0u32; MAX_TOUCHING];
+    let mut touching_len = 0;
+    for run in grid.runs_within(a.pos, radius) {
+        // The run and the padding after it, four slots at a time.
+        let span = run.start..run.end + LANES - 1;
+        let end = I4::splat(run.end as i32);
+        let mut slot = I4::splat(run.start as i32) + I4::new([0, 1, 2, 3]);
+        let positions = c.xs[span.clone()].chunks_exact(LANES).zip(c.ys[span.clone()].chunks_exact(LANES));
+        let velocities = c.vxs[span.clone()].chunks_exact(LANES).zip(c.vys[span].chunks_exact(LANES));
+        for (j, ((x, y), (vx, vy))) in positions.zip(velocities).enumerate() {
+            let k = run.start + j * LANES;
+            // Lanes past the run's end, and the agent itself, do not count.
+            let valid = slot.lt(end) & slot.ne(own);
+            slot = slot + I4::splat(LANES as i32);
+            let dx = F4::from(x) - mx;
+            let dy = F4::from(y) - my;
+            let d2 = dx * dx + dy * dy;
+            let inside = valid & d2.le(r2);
+            let d = d2.sqrt();
+            let ahead = hx * dx + hy * dy;
+            // -offset / dist * (1 - dist / radius) for the neighbours separation sees.
+            let in_sep = inside & d.lt(sep_r) & ahead.ge(sep_c * d) & d.gt(F4::splat(1e-6));
+            let away = in_sep.keep(one / d - inv_sep);
+            push_x = push_x - dx * away;
+            push_y = push_y - dy * away;
+            if mate {
+                let in_ali = inside & d.lt(ali_r) & ahead.ge(ali_c * d);
+                heading_x = heading_x + in_ali.keep(F4::from(vx));
+                heading_y = heading_y + in_ali.keep(F4::from(vy));
+                let in_coh = inside & d.lt(coh_r) & ahead.ge(coh_c * d);
+                offset_x = offset_x + in_coh.keep(dx);
+                offset_y = offset_y + in_coh.keep(dy);
+                coh_count = coh_count.count(in_coh);
+            }
+            found = found.count(inside);
+            let close = inside & d.lt(touch);
+            if close.any() {
+                for (l, _) in close.to_array().iter().enumerate().filter(|(_, &yes)| yes) {
+                    if touching_len < MAX_TOUCHING {
+                        touching[touching_len] = (k + l) as u32;
+                    }
+                    touching_len += 1;
+                }
+            }
+        }
+    }
+    let add = |sum: &mut F4, v: F4| *sum = *sum + v;
+    add(&mut acc.push[0], push_x);
+    add(&mut acc.push[1], push_y);
+    add(&mut acc.heading[0], heading_x);
+    add(&mut acc.heading[1], heading_y);
+    add(&mut acc.offset[0], offset_x);
+    add(&mut acc.offset[1], offset_y);
+    acc.counts[0] = acc.counts[0] + found;
+    acc.counts[1] = acc.counts[1] + coh_count;
+    acc.touching = touching;
+    acc.touching_len = touching_len;
 }
 
 /// Leader following: arrive at a point `behind` units behind the leader (slowing inside

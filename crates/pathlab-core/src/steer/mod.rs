@@ -5,6 +5,7 @@
 //!   structs with ranges ([`PARAMS`]); choices as enums ([`Behaviour`], [`Combine`]).
 //! - [`behaviours`]: Reynolds' behaviours as pure functions of one agent and what it sees.
 //! - [`combine`]: weighted sum, priority (truncated running sum) and context steering.
+//! - [`lanes`]: four numbers worked on together, for the inner loop over neighbours.
 //! - [`spatial`]: the uniform grid, rebuilt every step by a counting sort, that answers the
 //!   neighbour queries.
 //! - [`walls`]: the wall grid in world units: ray casts, nearest wall, sliding moves.
@@ -25,6 +26,7 @@
 
 pub mod behaviours;
 pub mod combine;
+pub mod lanes;
 pub mod params;
 pub mod path;
 pub mod rng;

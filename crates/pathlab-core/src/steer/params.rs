@@ -256,7 +256,7 @@ pub struct SpeciesParams {
     pub unaligned: Unaligned,
     /// Direction slots in a context map (4 to [`MAX_SLOTS`]).
     pub slots: u32,
-    /// At most this many neighbours are gathered per agent per step (the first found), which
+    /// At most this many neighbours are gathered per agent per step (the nearest), which
     /// bounds the cost of a crowd packed tighter than the radii expect.
     pub max_neighbours: u32,
     /// The species this one hunts (pursues), if any. Predator and prey neither separate nor
@@ -690,7 +690,7 @@ pub const PARAMS: &[ParamSpec] = &[
         max: 1000.0,
         step: 1.0,
         integer: true,
-        help: "At most this many neighbours are gathered per agent per step.",
+        help: "At most this many neighbours (the nearest) are gathered per agent per step.",
         get: |p| p.max_neighbours as f32,
         set: |p, v| p.max_neighbours = v as u32,
     },

@@ -3,8 +3,9 @@
 //!
 //! Rebuilding is O(n + cells): count the points per cell, turn the counts into start
 //! offsets, then drop each point into its cell's slot. The points' positions and velocities
-//! are copied in cell order, so a query walks contiguous memory; and because cells are
-//! numbered row by row, the cells of one row of a query rectangle form one contiguous run.
+//! are copied in cell order, one array per coordinate ([`Columns`]), so a query walks
+//! contiguous memory, four slots at a time if it likes; and because cells are numbered row by
+//! row, the cells of one row of a query rectangle form one contiguous run.
 //! A query of radius r over cells of side c visits (2r/c + 2)^2 cells at most.
 //!
 //! ```
@@ -22,6 +23,9 @@
 //! assert_eq!(found, vec![0, 1]);
 //! ```
 
+use std::ops::Range;
+
+use super::lanes::LANES;
 use super::Vec2;
 
 /// One point found by a query.
@@ -48,10 +52,28 @@ pub struct SpatialGrid {
     /// `starts[c]..starts[c + 1]` are the slots of cell `c`.
     starts: Vec<u32>,
     ids: Vec<u32>,
-    /// Position and velocity of each slot, side by side: (x, y, vx, vy).
-    pts: Vec<[f32; 4]>,
+    /// Position and velocity of each slot, followed by `LANES - 1` zeros of padding.
+    xs: Vec<f32>,
+    ys: Vec<f32>,
+    vxs: Vec<f32>,
+    vys: Vec<f32>,
     /// Scratch: each point's cell, from the counting pass.
     cell_of: Vec<u32>,
+}
+
+/// The positions and velocities of a grid's slots in cell order, one array each. Each array
+/// has [`LANES`]` - 1` entries of padding after the last slot, so that four lanes starting at
+/// any slot can be read.
+#[derive(Clone, Copy, Debug)]
+pub struct Columns<'a> {
+    /// x of each slot.
+    pub xs: &'a [f32],
+    /// y of each slot.
+    pub ys: &'a [f32],
+    /// x velocity of each slot.
+    pub vxs: &'a [f32],
+    /// y velocity of each slot.
+    pub vys: &'a [f32],
 }
 
 /// The most cells along one side: a cell size too small for the area is raised to keep the
@@ -144,7 +166,10 @@ impl SpatialGrid {
         }
         let n = self.cell_of.len();
         self.ids.resize(n, 0);
-        self.pts.resize(n, [0.0; 4]);
+        for column in [&mut self.xs, &mut self.ys, &mut self.vxs, &mut self.vys] {
+            column.clear();
+            column.resize(n + LANES - 1, 0.0);
+        }
         // 3. Scatter, using starts[c] as the cursor of cell c; afterwards starts[c] has moved
         //    to where cell c + 1 begins, so shift everything back by one.
         for (k, i) in members.enumerate() {
@@ -152,7 +177,10 @@ impl SpatialGrid {
             let slot = self.starts[c] as usize;
             self.starts[c] += 1;
             self.ids[slot] = i as u32;
-            self.pts[slot] = [xs[i], ys[i], vxs[i], vys[i]];
+            self.xs[slot] = xs[i];
+            self.ys[slot] = ys[i];
+            self.vxs[slot] = vxs[i];
+            self.vys[slot] = vys[i];
         }
         for c in (1..=cells).rev() {
             self.starts[c] = self.starts[c - 1];
@@ -164,29 +192,44 @@ impl SpatialGrid {
     /// in cell order, until `visit` returns false.
     #[inline]
     pub fn for_each_within(&self, centre: Vec2, radius: f32, mut visit: impl FnMut(Entry) -> bool) {
-        if self.ids.is_empty() || radius.is_nan() || radius < 0.0 {
-            return;
-        }
         let r2 = radius * radius;
-        let (c0, c1) = (self.col(centre.x - radius), self.col(centre.x + radius));
-        let (r0, r1) = (self.row(centre.y - radius), self.row(centre.y + radius));
-        for row in r0..=r1 {
-            let base = row * self.cols;
-            let from = self.starts[base + c0] as usize;
-            let to = self.starts[base + c1 + 1] as usize;
-            for (k, &[x, y, vx, vy]) in self.pts[from..to].iter().enumerate() {
+        for run in self.runs_within(centre, radius) {
+            for slot in run {
+                let (x, y) = (self.xs[slot], self.ys[slot]);
                 let dx = x - centre.x;
                 let dy = y - centre.y;
                 let d2 = dx * dx + dy * dy;
                 if d2 <= r2 {
-                    let slot = from + k;
-                    let entry = Entry { id: self.ids[slot], pos: Vec2::new(x, y), vel: Vec2::new(vx, vy), dist_sq: d2 };
+                    let vel = Vec2::new(self.vxs[slot], self.vys[slot]);
+                    let entry = Entry { id: self.ids[slot], pos: Vec2::new(x, y), vel, dist_sq: d2 };
                     if !visit(entry) {
                         return;
                     }
                 }
             }
         }
+    }
+
+    /// The slots a query of `radius` round `centre` has to look at, as one run of slots per
+    /// row of cells the query's bounding square covers (the cells of a row are numbered in
+    /// turn, so their slots are contiguous). Every filed point within `radius` is in a run;
+    /// so are some further away, which the caller tests. Read the slots with
+    /// [`SpatialGrid::columns`] and [`SpatialGrid::ids`].
+    #[inline]
+    pub fn runs_within(&self, centre: Vec2, radius: f32) -> impl Iterator<Item = Range<usize>> + '_ {
+        let valid = !self.ids.is_empty() && radius >= 0.0;
+        let (c0, c1) = (self.col(centre.x - radius), self.col(centre.x + radius));
+        let (r0, r1) = (self.row(centre.y - radius), self.row(centre.y + radius));
+        let rows = if valid { r0..r1 + 1 } else { 0..0 };
+        rows.map(move |row| {
+            let base = row * self.cols;
+            self.starts[base + c0] as usize..self.starts[base + c1 + 1] as usize
+        })
+    }
+
+    /// Positions and velocities of the slots, padded for reading four at a time.
+    pub fn columns(&self) -> Columns<'_> {
+        Columns { xs: &self.xs, ys: &self.ys, vxs: &self.vxs, vys: &self.vys }
     }
 
     /// Writes to the front of `out` the slot (position in cell order, see
@@ -199,35 +242,19 @@ impl SpatialGrid {
     /// fall inside) runs much faster than a data-dependent branch.
     #[inline]
     pub fn slots_within(&self, centre: Vec2, radius: f32, out: &mut Vec<(u32, f32)>) -> usize {
-        if self.ids.is_empty() || radius.is_nan() || radius < 0.0 {
-            return 0;
-        }
         let r2 = radius * radius;
-        let (c0, c1) = (self.col(centre.x - radius), self.col(centre.x + radius));
-        let (r0, r1) = (self.row(centre.y - radius), self.row(centre.y + radius));
-        let range = |row: usize| {
-            let base = row * self.cols;
-            (self.starts[base + c0] as usize, self.starts[base + c1 + 1] as usize)
-        };
-        let candidates: usize = (r0..=r1)
-            .map(|row| {
-                let (from, to) = range(row);
-                to - from
-            })
-            .sum();
-        if out.len() < candidates {
-            out.resize(candidates, (0, 0.0));
-        }
         let mut kept = 0;
-        for row in r0..=r1 {
-            let (from, to) = range(row);
-            let room = &mut out[kept..kept + (to - from)];
+        for run in self.runs_within(centre, radius) {
+            if out.len() < kept + run.len() {
+                out.resize(kept + run.len(), (0, 0.0));
+            }
+            let room = &mut out[kept..kept + run.len()];
             let mut k_in = 0;
-            for (k, &[x, y, _, _]) in self.pts[from..to].iter().enumerate() {
+            for (k, (&x, &y)) in self.xs[run.clone()].iter().zip(&self.ys[run.clone()]).enumerate() {
                 let dx = x - centre.x;
                 let dy = y - centre.y;
                 let d2 = dx * dx + dy * dy;
-                room[k_in] = ((from + k) as u32, d2);
+                room[k_in] = ((run.start + k) as u32, d2);
                 k_in += usize::from(d2 <= r2);
             }
             kept += k_in;
@@ -240,8 +267,7 @@ impl SpatialGrid {
     #[inline]
     pub fn slot(&self, slot: u32) -> (u32, Vec2, Vec2) {
         let s = slot as usize;
-        let [x, y, vx, vy] = self.pts[s];
-        (self.ids[s], Vec2::new(x, y), Vec2::new(vx, vy))
+        (self.ids[s], Vec2::new(self.xs[s], self.ys[s]), Vec2::new(self.vxs[s], self.vys[s]))
     }
 
     /// The filed point nearest to `centre` within `radius` for which `accept` holds.

@@ -24,9 +24,9 @@
 //! ```
 
 use super::behaviours::{
-    arrive, collide_agents, collide_circles, containment, evade, flee, flocking, leader_following, obstacle_avoidance,
+    arrive, collide_agents, collide_circles, containment, evade, flee, flock_lanes, leader_following, obstacle_avoidance,
     path_following, pursue, seek, unaligned_avoidance, wall_following, wander, wander_turn, Agent, Body, Circle,
-    Neighbour, Obstacles,
+    FlockLanes, FlockRules, FlockSums, Neighbour, Obstacles,
 };
 use super::combine::{context_force, context_map, priority, weighted_sum, ContextMap, Forces};
 use super::params::{
@@ -98,8 +98,13 @@ pub struct Env<'a> {
 /// An agent's neighbourhood, gathered from the spatial grids.
 #[derive(Clone, Copy, Debug)]
 pub struct Hood<'a> {
-    /// Agents of its own and other flocks within reach.
+    /// Agents of its own and other flocks within reach, for unaligned avoidance and the
+    /// collision response. The step lists them all only for species with unaligned avoidance
+    /// on (and [`World::inspect`] always); otherwise only those near enough to touch, all the
+    /// collision response looks at.
     pub near: &'a [Neighbour],
+    /// The flocking rules' sums over every neighbour within reach.
+    pub flock: FlockSums,
     /// The nearest prey within the hunt radius.
     pub prey: Option<Body>,
     /// The nearest predator within the panic radius.
@@ -112,12 +117,11 @@ pub struct Hood<'a> {
 /// Values of a species worked out once per step from its parameters.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Derived {
-    /// Cosines of half the view angles of separation, alignment and cohesion.
-    pub sep_cos: f32,
-    /// See `sep_cos`.
-    pub ali_cos: f32,
-    /// See `sep_cos`.
-    pub coh_cos: f32,
+    /// The flocking rules' radii (0 for a rule that is off) and view cones.
+    pub rules: FlockRules,
+    /// Neighbours nearer than this may touch: the body radius plus the largest of any
+    /// species when collisions are on, otherwise 0.
+    pub touch: f32,
     /// How far to gather flockmates.
     pub mate_radius: f32,
     /// How far to gather members of other flocks.
@@ -142,10 +146,14 @@ impl Derived {
             .max(r(Behaviour::Cohesion, p.cohesion.radius))
             .max(una)
             .max(collide_reach);
+        let rule = |b: Behaviour, rule: Rule| (r(b, rule.radius), SpeciesParams::half_cos(rule.view_angle));
         Self {
-            sep_cos: SpeciesParams::half_cos(p.separation.view_angle),
-            ali_cos: SpeciesParams::half_cos(p.alignment.view_angle),
-            coh_cos: SpeciesParams::half_cos(p.cohesion.view_angle),
+            rules: FlockRules::new(
+                (sep, SpeciesParams::half_cos(p.separation.view_angle)),
+                rule(Behaviour::Alignment, p.alignment),
+                rule(Behaviour::Cohesion, p.cohesion),
+            ),
+            touch: collide_reach,
             mate_radius,
             other_radius: sep.max(una).max(collide_reach),
             on,
@@ -301,15 +309,8 @@ pub fn update_agent<P: Probe>(
     }
     let (sep_on, ali_on, coh_on) = (on(Behaviour::Separation), on(Behaviour::Alignment), on(Behaviour::Cohesion));
     if sep_on || ali_on || coh_on {
-        // One pass over the neighbours for all three rules; a rule that is off gets radius 0.
-        let radius = |on: bool, r: f32| if on { r } else { 0.0 };
-        let (sep, ali, coh) = flocking(
-            me,
-            hood.near,
-            (radius(sep_on, p.separation.radius), d.sep_cos),
-            (radius(ali_on, p.alignment.radius), d.ali_cos),
-            (radius(coh_on, p.cohesion.radius), d.coh_cos),
-        );
+        // The sums come from the gathering pass; a rule that is off had radius 0 there.
+        let (sep, ali, coh) = hood.flock.forces(me);
         if sep_on {
             forces.set(Behaviour::Separation, sep, w(Behaviour::Separation));
         }
@@ -440,7 +441,6 @@ pub struct World {
     rng: Pcg32,
     steps: u64,
     hood: Vec<Neighbour>,
-    slots: Vec<(u32, f32)>,
 }
 
 impl World {
@@ -484,7 +484,6 @@ impl World {
             rng: Pcg32::new(seed),
             steps: 0,
             hood: Vec::new(),
-            slots: Vec::new(),
         })
     }
 
@@ -895,7 +894,8 @@ impl World {
                 }
             }
             // Cells as wide as the query radius: a query scans three rows of three cells. (Smaller
-            // cells scan less area but more rows and cost more to rebuild; measured no faster.)
+            // cells scan less area but more rows, with more lanes left empty at the rows' ends;
+            // measured no faster.)
             let cell = cell.max(1.0);
             let grid = &mut self.grids[s];
             if grid.cell() != cell || grid.is_empty() {
@@ -933,47 +933,47 @@ impl World {
         }
     }
 
-    /// Gathers agent `i`'s neighbourhood (at `me`) into the front of the scratch buffer `hood`,
-    /// with the nearest prey and predator.
-    fn gather<'h>(&self, i: usize, me: Vec2, hood: &'h mut Vec<Neighbour>, slots: &mut Vec<(u32, f32)>) -> Hood<'h> {
+    /// Gathers agent `me`'s neighbourhood from the grids: the flocking sums over every
+    /// neighbour, the nearest prey and predator, and in `hood` the neighbours near enough to
+    /// touch, or with `all` every neighbour. `own` is the agent's slot in its species' grid.
+    ///
+    /// When more than the species' `max_neighbours` are within reach, only the nearest count
+    /// (and are listed).
+    fn gather<'h>(&self, me: &Agent, own: usize, all: bool, hood: &'h mut Vec<Neighbour>) -> Hood<'h> {
+        let i = me.index as usize;
         let s = usize::from(self.species[i]);
         let p = &self.params[s];
         let d = &self.derived[s];
-        let cap = p.max_neighbours.max(1) as usize;
-        // `hood` is a scratch buffer that only grows; `count` entries of it are this agent's.
-        if hood.len() < cap {
-            hood.resize(
-                cap,
-                Neighbour { index: 0, offset: Vec2::ZERO, vel: Vec2::ZERO, dist: 0.0, radius: 0.0, mate: false },
-            );
-        }
-        let mut count = 0;
-        let mut closest_sq = f32::INFINITY;
+        hood.clear();
+        let mut lanes = FlockLanes::default();
+        let mut ties = FlockSums::default();
+        let mut listed = true;
         let mut prey: Option<(f32, Body)> = None;
         let mut predator: Option<(f32, Body)> = None;
         for t in 0..self.params.len() {
             let relation = self.relation(s, t);
-            let radius_t = self.params[t].vehicle.radius;
             let grid = &self.grids[t];
             match relation {
                 Relation::Mate | Relation::Other => {
                     let (radius, mate) =
                         if relation == Relation::Mate { (d.mate_radius, true) } else { (d.other_radius, false) };
-                    if radius <= 0.0 || count >= cap {
+                    if radius <= 0.0 {
                         continue;
                     }
-                    let found = grid.slots_within(me, radius, slots);
-                    for &(slot, d2) in &slots[..found] {
+                    let own = if t == s { own } else { usize::MAX };
+                    // Neighbours on the agent's very spot are among the touching ones, for
+                    // separation's tie-break.
+                    flock_lanes(me, grid, own, radius, &d.rules, mate, d.touch.max(2e-6), &mut lanes);
+                    let (touching, complete) = lanes.touching();
+                    listed &= complete;
+                    let body = self.params[t].vehicle.radius;
+                    for &slot in touching {
                         let (id, pos, vel) = grid.slot(slot);
-                        if id as usize == i {
-                            continue;
-                        }
-                        closest_sq = closest_sq.min(d2);
-                        hood[count] =
-                            Neighbour { index: id, offset: pos - me, vel, dist: d2.sqrt(), radius: radius_t, mate };
-                        count += 1;
-                        if count >= cap {
-                            break;
+                        let offset = pos - me.pos;
+                        let n = Neighbour { index: id, offset, vel, dist: offset.length(), radius: body, mate };
+                        ties.add_tie(me, &n, &d.rules);
+                        if n.dist < d.touch {
+                            hood.push(n);
                         }
                     }
                 }
@@ -986,7 +986,7 @@ impl World {
                     if !wanted {
                         continue;
                     }
-                    if let Some(e) = grid.nearest_within(me, radius, |_| true) {
+                    if let Some(e) = grid.nearest_within(me.pos, radius, |_| true) {
                         if slot.is_none_or(|(d2, _)| e.dist_sq < d2) {
                             let j = e.id as usize;
                             *slot = Some((e.dist_sq, Body { pos: e.pos, vel: e.vel, heading: self.heading(j) }));
@@ -995,11 +995,48 @@ impl World {
                 }
             }
         }
-        Hood {
-            near: &hood[..count],
-            prey: prey.map(|p| p.1),
-            predator: predator.map(|p| p.1),
-            closest: closest_sq.sqrt(),
+        let mut flock = lanes.sums();
+        flock.push += ties.push;
+        let cap = p.max_neighbours.max(1) as usize;
+        let capped = lanes.found() > cap;
+        if all || capped || !listed {
+            self.list_neighbours(me, hood);
+        }
+        if capped {
+            // The nearest `cap`, ties broken by index so that the choice does not depend on
+            // the order found; the sums are taken again over them.
+            hood.select_nth_unstable_by(cap - 1, |a, b| a.dist.total_cmp(&b.dist).then(a.index.cmp(&b.index)));
+            hood.truncate(cap);
+            flock = FlockSums::default();
+            for n in hood.iter() {
+                flock.add(me, n, &d.rules);
+            }
+        }
+        let closest = hood.iter().map(|n| n.dist).fold(f32::INFINITY, f32::min);
+        Hood { near: hood, flock, prey: prey.map(|p| p.1), predator: predator.map(|p| p.1), closest }
+    }
+
+    /// Lists in `hood` (emptied first) every neighbour of agent `me` within the gathering
+    /// radii, from the grids, in cell order.
+    fn list_neighbours(&self, me: &Agent, hood: &mut Vec<Neighbour>) {
+        let i = me.index as usize;
+        let s = usize::from(self.species[i]);
+        let d = &self.derived[s];
+        hood.clear();
+        for (t, grid) in self.grids.iter().enumerate() {
+            let (radius, mate) = match self.relation(s, t) {
+                Relation::Mate => (d.mate_radius, true),
+                Relation::Other => (d.other_radius, false),
+                Relation::Prey | Relation::Predator => continue,
+            };
+            let body = self.params[t].vehicle.radius;
+            grid.for_each_within(me.pos, radius, |e| {
+                if e.id != me.index {
+                    let offset = e.pos - me.pos;
+                    hood.push(Neighbour { index: e.id, offset, vel: e.vel, dist: e.dist_sq.sqrt(), radius: body, mate });
+                }
+                true
+            });
         }
     }
 
@@ -1008,7 +1045,6 @@ impl World {
         self.prepare();
         let n = self.len();
         let mut hood = std::mem::take(&mut self.hood);
-        let mut slots = std::mem::take(&mut self.slots);
         let mut scratch = std::mem::take(&mut self.scratch);
         // Every agent is in exactly one species grid, so phase one writes every entry.
         scratch.resize(
@@ -1020,14 +1056,14 @@ impl World {
             // Phase one: read-only. Agents are visited species by species in the grid's cell
             // order, so that consecutive agents query neighbouring memory; the order does not
             // change the result.
-            for grid in &self.grids {
-                for slot in 0..grid.len() as u32 {
+            for (s, grid) in self.grids.iter().enumerate() {
+                let v = &self.params[s].vehicle;
+                let all = self.derived[s].on[Behaviour::UnalignedAvoidance as usize];
+                for slot in 0..grid.len() {
                     // The agent's own position and velocity from the grid's copy, which this
                     // loop reads in order.
-                    let (id, pos, vel) = grid.slot(slot);
+                    let (id, pos, vel) = grid.slot(slot as u32);
                     let i = id as usize;
-                    let s = usize::from(self.species[i]);
-                    let v = &self.params[s].vehicle;
                     let me = Agent {
                         index: id,
                         pos,
@@ -1036,7 +1072,7 @@ impl World {
                         max_speed: v.max_speed,
                         radius: v.radius,
                     };
-                    let view = self.gather(i, pos, &mut hood, &mut slots);
+                    let view = self.gather(&me, slot, all, &mut hood);
                     scratch[i] =
                         update_agent(&me, self.memory[i], &self.params[s], &self.derived[s], &view, &env, &mut NoProbe);
                 }
@@ -1045,7 +1081,6 @@ impl World {
         // Phase two: apply.
         self.apply(&scratch);
         self.hood = hood;
-        self.slots = slots;
         self.scratch = scratch;
         self.steps += 1;
     }
@@ -1122,8 +1157,9 @@ impl World {
         self.prepare();
         let mut hood = Vec::new();
         let me = self.agent(i);
-        let view = self.gather(i, me.pos, &mut hood, &mut Vec::new());
         let s = usize::from(self.species[i]);
+        let own = self.grids[s].ids().iter().position(|&id| id as usize == i).unwrap_or(usize::MAX);
+        let view = self.gather(&me, own, true, &mut hood);
         let p = &self.params[s];
         let mut recorder = Recorder::default();
         let env = self.env();
@@ -1174,8 +1210,8 @@ impl World {
 
     /// One step in which every agent's neighbours come from a scan of all agents instead of
     /// the spatial grid: O(n^2), for the benchmark's comparison only. Gives the same result as
-    /// [`World::step`] when no agent's neighbour count reaches its cap (the order of
-    /// neighbours may differ, so sums may differ in the last bits).
+    /// [`World::step`] (the order of neighbours may differ, so sums may differ in the last
+    /// bits).
     pub fn step_brute_force(&mut self) {
         self.prepare();
         let n = self.len();
@@ -1190,7 +1226,7 @@ impl World {
                 let me = self.agent(i);
                 let cap = self.params[s].max_neighbours.max(1) as usize;
                 for j in 0..n {
-                    if j == i || hood.len() >= cap {
+                    if j == i {
                         continue;
                     }
                     let t = usize::from(self.species[j]);
@@ -1212,7 +1248,15 @@ impl World {
                     }
                 }
                 let closest = hood.iter().map(|n| n.dist).fold(f32::INFINITY, f32::min);
-                let view = Hood { near: &hood, prey: None, predator: None, closest };
+                if hood.len() > cap {
+                    hood.sort_by(|a, b| a.dist.total_cmp(&b.dist).then(a.index.cmp(&b.index)));
+                    hood.truncate(cap);
+                }
+                let mut flock = FlockSums::default();
+                for n in &hood {
+                    flock.add(&me, n, &d.rules);
+                }
+                let view = Hood { near: &hood, flock, prey: None, predator: None, closest };
                 scratch.push(update_agent(&me, self.memory[i], &self.params[s], d, &view, &env, &mut NoProbe));
             }
         }

@@ -1,0 +1,97 @@
+// Times the wasm boid step of several builds side by side in one Chromium page. Each build is
+// a directory holding pathlab_wasm.js and pathlab_wasm_bg.wasm (a copy of www/pkg made after
+// `scripts/build-wasm.sh`); `current` names www/pkg itself. Worlds of the flock scenario at
+// 1,000 to 50,000 agents run 120 steps in each build, then the builds take turns, round after
+// round (the order rotated every round), so that a busy machine slows them alike. Printed per
+// size: each build's median and fastest round (ms per step) and the median of its per-round
+// ratios to the first build.
+//
+// Usage: node scripts/boids-ab.mjs DIR|current DIR|current... [--rounds 9]
+//        [--sizes 1000,5000,20000,50000]
+// (The directories are copied under www/pkg/ab/ for the run and removed afterwards.)
+import { cpSync, existsSync, rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { ROOT, start } from '../tests/support/browser.mjs';
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(name);
+  if (i < 0) return fallback;
+  const [, value] = args.splice(i, 2);
+  return value;
+};
+const rounds = Number(option('--rounds', 9));
+const sizes = option('--sizes', '1000,5000,20000,50000').split(',').map(Number);
+const dirs = args;
+if (dirs.length < 2 || dirs.some((d) => d !== 'current' && !existsSync(join(d, 'pathlab_wasm.js')))) {
+  console.error('usage: node scripts/boids-ab.mjs DIR|current DIR|current... [--rounds N] [--sizes a,b,c]');
+  process.exit(2);
+}
+const copies = join(ROOT, 'www', 'pkg', 'ab');
+rmSync(copies, { recursive: true, force: true });
+const builds = dirs.map((d, k) => {
+  if (d === 'current') return { name: 'current', path: './pkg/pathlab_wasm.js' };
+  cpSync(d, join(copies, String(k)), { recursive: true });
+  return { name: basename(d), path: `./pkg/ab/${k}/pathlab_wasm.js` };
+});
+
+const env = await start();
+try {
+  const page = await env.browser.newPage();
+  await page.goto(`${env.base}boids.html?agents=0`);
+  await page.waitForFunction(() => window.boidlab);
+  const rows = await page.evaluate(
+    async ({ builds, sizes, rounds }) => {
+      const modules = [];
+      for (const b of builds) {
+        const m = await import(b.path);
+        await m.default();
+        modules.push(m);
+      }
+      const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+      const out = [];
+      for (const n of sizes) {
+        const worlds = modules.map((m) => {
+          const w = new m.Boids('flock', n, 1);
+          w.step(120);
+          return w;
+        });
+        const steps = n >= 20000 ? 10 : 40;
+        const times = worlds.map(() => []);
+        const ratios = worlds.map(() => []);
+        for (let r = 0; r < rounds; r++) {
+          const t = [];
+          for (let j = 0; j < worlds.length; j++) {
+            const k = (j + r) % worlds.length;
+            const t0 = performance.now();
+            worlds[k].step(steps);
+            t[k] = (performance.now() - t0) / steps;
+            times[k].push(t[k]);
+          }
+          for (let k = 0; k < worlds.length; k++) ratios[k].push(t[k] / t[0]);
+        }
+        for (const w of worlds) w.free();
+        out.push({
+          agents: n,
+          builds: times.map((ts, k) => ({ median: median(ts), fastest: Math.min(...ts), ratio: median(ratios[k]) })),
+        });
+      }
+      return out;
+    },
+    { builds, sizes, rounds },
+  );
+  console.log(`wasm step, flock scenario after 120 steps; ${rounds} rounds, builds taking turns`);
+  console.log('agents  build                 median ms  fastest ms  ns/agent  vs first (median of ratios)');
+  for (const r of rows) {
+    r.builds.forEach((b, k) => {
+      console.log(
+        `${String(r.agents).padStart(6)}  ${builds[k].name.padEnd(20)} ${b.median.toFixed(3).padStart(10)} ` +
+          `${b.fastest.toFixed(3).padStart(11)} ${Math.round((b.fastest * 1e6) / r.agents).toString().padStart(9)}  ` +
+          `${b.ratio.toFixed(3)}`,
+      );
+    });
+  }
+} finally {
+  await env.close();
+  rmSync(copies, { recursive: true, force: true });
+}
