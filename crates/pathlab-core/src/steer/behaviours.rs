@@ -461,7 +461,9 @@ impl FlockLanes {
 /// Every candidate slot of the query is worked out, and masks decide what counts: no branch
 /// depends on a neighbour (except for the rare touching ones), so the compiler can use
 /// vector instructions for the four lanes. The sums are kept in local variables, which the
-/// compiler can keep in registers, and added to `acc` at the end.
+/// compiler can keep in registers, and added to `acc` at the end. The loop is compiled in
+/// three versions, for flockmates or not and for alignment and cohesion looking at the same
+/// neighbourhood (as by default) or not, so that it tests neither inside.
 #[allow(clippy::too_many_arguments)]
 #[inline]
 pub fn flock_lanes(
@@ -471,6 +473,25 @@ pub fn flock_lanes(
     radius: f32,
     rules: &FlockRules,
     mate: bool,
+    touch: f32,
+    acc: &mut FlockLanes,
+) {
+    match (mate, rules.ali == rules.coh) {
+        (true, true) => lanes_pass::<true, true>(a, grid, own, radius, rules, touch, acc),
+        (true, false) => lanes_pass::<true, false>(a, grid, own, radius, rules, touch, acc),
+        (false, _) => lanes_pass::<false, false>(a, grid, own, radius, rules, touch, acc),
+    }
+}
+
+/// [`flock_lanes`] for neighbours from the agent's own flock (`MATE`) or another, with
+/// alignment and cohesion looking at the same neighbourhood (`SHARED`) or not.
+#[inline]
+fn lanes_pass<const MATE: bool, const SHARED: bool>(
+    a: &Agent,
+    grid: &SpatialGrid,
+    own: usize,
+    radius: f32,
+    rules: &FlockRules,
     touch: f32,
     acc: &mut FlockLanes,
 ) {
@@ -512,11 +533,11 @@ pub fn flock_lanes(
             let away = in_sep.keep(one / d - inv_sep);
             push_x = push_x - dx * away;
             push_y = push_y - dy * away;
-            if mate {
+            if MATE {
                 let in_ali = inside & d.lt(ali_r) & ahead.ge(ali_c * d);
                 heading_x = heading_x + in_ali.keep(F4::from(vx));
                 heading_y = heading_y + in_ali.keep(F4::from(vy));
-                let in_coh = inside & d.lt(coh_r) & ahead.ge(coh_c * d);
+                let in_coh = if SHARED { in_ali } else { inside & d.lt(coh_r) & ahead.ge(coh_c * d) };
                 offset_x = offset_x + in_coh.keep(dx);
                 offset_y = offset_y + in_coh.keep(dy);
                 coh_count = coh_count.count(in_coh);
