@@ -3,7 +3,7 @@
 //! neighbours found by a scan of every point; and an inspection, which lists every neighbour,
 //! predicts exactly the velocity the next step gives.
 
-use pathlab_core::steer::behaviours::{flock_lanes, Agent, FlockLanes, FlockRules, FlockSums, Neighbour};
+use pathlab_core::steer::behaviours::{flock_lanes, Agent, FlockRules, FlockSums, Neighbour};
 use pathlab_core::steer::{Scenario, SpatialGrid, Vec2};
 use proptest::prelude::*;
 
@@ -90,8 +90,7 @@ proptest! {
         let rules = FlockRules::new(rule(c.rules[0]), rule(c.rules[1]), rule(c.rules[2]));
         let touch = c.touch.max(2e-6);
 
-        let mut lanes = FlockLanes::default();
-        flock_lanes(&a, &grid, own, c.radius, &rules, c.mate, touch, &mut lanes);
+        let lanes = flock_lanes(&a, &grid, own, c.radius, &rules, c.mate, touch);
 
         // The same from a scan of every point, one neighbour at a time.
         let r2 = c.radius * c.radius;
