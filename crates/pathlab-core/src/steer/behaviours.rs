@@ -425,7 +425,7 @@ pub struct FlockLanes {
     heading: [F4; 2],
     offset: [F4; 2],
     /// Neighbours found and cohesion's count.
-    counts: [I4; 2],
+    counts: [F4; 2],
     touching: [u32; MAX_TOUCHING],
     touching_len: usize,
 }
@@ -491,8 +491,10 @@ pub fn flock_lanes(
 }
 
 /// [`flock_lanes`] for neighbours from the agent's own flock (`MATE`) or another, with
-/// alignment and cohesion looking at the same neighbourhood (`SHARED`) or not.
-#[inline]
+/// alignment and cohesion looking at the same neighbourhood (`SHARED`) or not. Kept out of
+/// line, so that it compiles the same whatever calls it: inlined into some callers (the
+/// benchmark's step), the compiler was seen to turn its lanes back into branches.
+#[inline(never)]
 fn lanes_pass<const MATE: bool, const SHARED: bool>(
     a: &Agent,
     grid: &SpatialGrid,
@@ -513,7 +515,7 @@ fn lanes_pass<const MATE: bool, const SHARED: bool>(
     // Slot numbers fit in an i32: a world holds at most MAX_AGENTS agents.
     let own = I4::splat(own.min(i32::MAX as usize) as i32);
     let [mut push_x, mut push_y, mut heading_x, mut heading_y, mut offset_x, mut offset_y] = [F4::default(); 6];
-    let [mut found, mut coh_count] = [I4::default(); 2];
+    let [mut found, mut coh_count] = [F4::default(); 2];
     let mut touching = [0u32; MAX_TOUCHING];
     let mut touching_len = 0;
     for run in grid.runs_within(a.pos, radius) {
@@ -535,8 +537,11 @@ fn lanes_pass<const MATE: bool, const SHARED: bool>(
             let d = d2.sqrt();
             let ahead = hx * dx + hy * dy;
             // -offset / dist * (1 - dist / radius) for the neighbours separation sees.
-            let in_sep = inside & d.lt(sep_r) & ahead.ge(sep_c * d) & d.gt(F4::splat(1e-6));
-            let away = in_sep.keep(one / d - inv_sep);
+            let tiny = F4::splat(1e-6);
+            let in_sep = inside & d.lt(sep_r) & ahead.ge(sep_c * d) & d.gt(tiny);
+            // (The divisor kept from 0 for the lanes left out, see `M4::keep`; adding 1e-30 leaves
+            // any distance above 1e-6 as it is.)
+            let away = in_sep.keep(one / (d + F4::splat(1e-30)) - inv_sep);
             push_x = push_x - dx * away;
             push_y = push_y - dy * away;
             if MATE {
@@ -546,9 +551,9 @@ fn lanes_pass<const MATE: bool, const SHARED: bool>(
                 let in_coh = if SHARED { in_ali } else { inside & d.lt(coh_r) & ahead.ge(coh_c * d) };
                 offset_x = offset_x + in_coh.keep(dx);
                 offset_y = offset_y + in_coh.keep(dy);
-                coh_count = coh_count.count(in_coh);
+                coh_count = coh_count + in_coh.keep(one);
             }
-            found = found.count(inside);
+            found = found + inside.keep(one);
             let close = inside & d.lt(touch);
             if close.any() {
                 for (l, _) in close.to_array().iter().enumerate().filter(|(_, &yes)| yes) {
