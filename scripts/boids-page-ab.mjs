@@ -1,8 +1,10 @@
 // Measures the boid page of several builds side by side in one Chromium: 20,000 flocking
 // agents, the page's own fps and step-ms read-outs, and the time a frame's drawing takes.
 // Each build is a directory holding a whole page (a copy of www/ with its pkg/ built), or
-// `current` for www itself. The builds take turns, each page opened, run for 8 s (so that the
-// flocks form), sampled for 4 s, measured drawing 20 frames and closed, for a few rounds.
+// `current` for www itself. The builds take turns, each page opened, run to step 480 (so that
+// the flocks form, and so that each build is measured on flocks of the same age: they grow
+// denser, and dearer to step, for minutes), sampled for 4 s, measured drawing 20 frames and
+// closed, for a few rounds.
 //
 // Usage: node scripts/boids-page-ab.mjs DIR|current DIR|current... [--rounds 3] [--agents 20000]
 // (The directories are copied under www/pkg/ab/ for the run and removed afterwards.)
@@ -41,7 +43,7 @@ try {
       const page = await env.browser.newPage({ viewport: { width: 1400, height: 1000 } });
       await page.goto(`${env.base}${builds[k].path}?scenario=flock&agents=${agents}&seed=1`);
       await page.waitForFunction(() => window.boidlab && document.querySelector('[data-testid="agents"]')?.textContent !== '');
-      await page.waitForTimeout(8000);
+      await page.waitForFunction(() => window.boidlab.app.boids.steps >= 480, null, { timeout: 60000, polling: 100 });
       const samples = [];
       for (let s = 0; s < 8; s++) {
         await page.waitForTimeout(500);
@@ -59,7 +61,7 @@ try {
       await page.close();
     }
   }
-  console.log(`boid page, flock of ${agents}: median of 8 read-outs after 8 s, per round (${rounds} rounds, builds taking turns)`);
+  console.log(`boid page, flock of ${agents}: median of 8 read-outs from step 480 on, per round (${rounds} rounds, builds taking turns)`);
   builds.forEach((b, k) => {
     const rs = results[k];
     const f = (key, d) => rs.map((x) => x[key].toFixed(d)).join(' ');
