@@ -85,7 +85,8 @@ proptest! {
             Err((x, y)) => (u32::MAX, Vec2::new(x, y)),
         };
         let own = grid.ids().iter().position(|&id| id == index).unwrap_or(usize::MAX);
-        let a = Agent { index, pos, vel: Vec2::new(1.0, -2.0), heading: Vec2::from_angle(c.angle), max_speed: 10.0, radius: 1.0 };
+        let heading = Vec2::from_angle(c.angle);
+        let a = Agent { index, pos, vel: Vec2::new(1.0, -2.0), heading, max_speed: 10.0, radius: 1.0 };
         let rule = |(f, angle): (f32, f32)| (f * c.radius, half_cos(angle));
         let rules = FlockRules::new(rule(c.rules[0]), rule(c.rules[1]), rule(c.rules[2]));
         let touch = c.touch.max(2e-6);
@@ -103,7 +104,8 @@ proptest! {
             if d2 > r2 {
                 continue;
             }
-            let nb = Neighbour { index: j as u32, offset, vel: Vec2::new(vxs[j], vys[j]), dist: d2.sqrt(), radius: 1.0, mate: c.mate };
+            let vel = Vec2::new(vxs[j], vys[j]);
+            let nb = Neighbour { index: j as u32, offset, vel, dist: d2.sqrt(), radius: 1.0, mate: c.mate };
             expected.add(&a, &nb, &rules);
             found += 1;
             if nb.dist < touch {
@@ -138,7 +140,8 @@ proptest! {
 
 #[test]
 fn an_inspection_predicts_the_next_steps_velocity_exactly() {
-    for (scenario, agents) in [(Scenario::Flock, 3_000), (Scenario::HawksAndPigeons, 2_000), (Scenario::ObstacleField, 600)] {
+    let worlds = [(Scenario::Flock, 3_000), (Scenario::HawksAndPigeons, 2_000), (Scenario::ObstacleField, 600)];
+    for (scenario, agents) in worlds {
         let mut world = scenario.build(agents, 5).unwrap();
         world.advance(150);
         let picks: Vec<usize> = (0..world.len()).step_by(37).collect();

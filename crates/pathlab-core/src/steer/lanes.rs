@@ -54,7 +54,13 @@ mod imp {
         #[inline(always)]
         pub fn to_array(self) -> [f32; 4] {
             let v = self.0;
-            [f32x4_extract_lane::<0>(v), f32x4_extract_lane::<1>(v), f32x4_extract_lane::<2>(v), f32x4_extract_lane::<3>(v)]
+            let lane = |l: usize| match l {
+                0 => f32x4_extract_lane::<0>(v),
+                1 => f32x4_extract_lane::<1>(v),
+                2 => f32x4_extract_lane::<2>(v),
+                _ => f32x4_extract_lane::<3>(v),
+            };
+            [lane(0), lane(1), lane(2), lane(3)]
         }
         #[inline(always)]
         pub fn add(self, o: Self) -> Self {
@@ -110,7 +116,13 @@ mod imp {
         #[inline(always)]
         pub fn to_array(self) -> [i32; 4] {
             let v = self.0;
-            [i32x4_extract_lane::<0>(v), i32x4_extract_lane::<1>(v), i32x4_extract_lane::<2>(v), i32x4_extract_lane::<3>(v)]
+            let lane = |l: usize| match l {
+                0 => i32x4_extract_lane::<0>(v),
+                1 => i32x4_extract_lane::<1>(v),
+                2 => i32x4_extract_lane::<2>(v),
+                _ => i32x4_extract_lane::<3>(v),
+            };
+            [lane(0), lane(1), lane(2), lane(3)]
         }
         #[inline(always)]
         pub fn add(self, o: Self) -> Self {

@@ -24,9 +24,9 @@
 //! ```
 
 use super::behaviours::{
-    arrive, collide_agents, collide_circles, containment, evade, flee, flock_lanes, leader_following, obstacle_avoidance,
-    path_following, pursue, seek, unaligned_avoidance, wall_following, wander, wander_turn, Agent, Body, Circle,
-    FlockRules, FlockSums, Neighbour, Obstacles,
+    arrive, collide_agents, collide_circles, containment, evade, flee, flock_lanes, leader_following,
+    obstacle_avoidance, path_following, pursue, seek, unaligned_avoidance, wall_following, wander, wander_turn, Agent,
+    Body, Circle, FlockRules, FlockSums, Neighbour, Obstacles,
 };
 use super::combine::{context_force, context_map, priority, weighted_sum, ContextMap, Forces};
 use super::params::{
@@ -1034,8 +1034,8 @@ impl World {
             let body = self.params[t].vehicle.radius;
             grid.for_each_within(me.pos, radius, |e| {
                 if e.id != me.index {
-                    let offset = e.pos - me.pos;
-                    hood.push(Neighbour { index: e.id, offset, vel: e.vel, dist: e.dist_sq.sqrt(), radius: body, mate });
+                    let (offset, dist) = (e.pos - me.pos, e.dist_sq.sqrt());
+                    hood.push(Neighbour { index: e.id, offset, vel: e.vel, dist, radius: body, mate });
                 }
                 true
             });
