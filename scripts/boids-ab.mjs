@@ -1,13 +1,14 @@
 // Times the wasm boid step of several builds side by side in one Chromium page. Each build is
 // a directory holding pathlab_wasm.js and pathlab_wasm_bg.wasm (a copy of www/pkg made after
 // `scripts/build-wasm.sh`); `current` names www/pkg itself. Worlds of the flock scenario at
-// 1,000 to 50,000 agents run 120 steps in each build, then the builds take turns, round after
+// 1,000 to 50,000 agents run 120 steps (or --warm N) in each build, so that flocks form (they
+// grow denser for several hundred steps more), then the builds take turns, round after
 // round (the order rotated every round), so that a busy machine slows them alike. Printed per
 // size: each build's median and fastest round (ms per step) and the median of its per-round
 // ratios to the first build.
 //
 // Usage: node scripts/boids-ab.mjs DIR|current DIR|current... [--rounds 9]
-//        [--sizes 1000,5000,20000,50000]
+//        [--sizes 1000,5000,20000,50000] [--warm 120]
 // (The directories are copied under www/pkg/ab/ for the run and removed afterwards.)
 import { cpSync, existsSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -22,9 +23,10 @@ const option = (name, fallback) => {
 };
 const rounds = Number(option('--rounds', 9));
 const sizes = option('--sizes', '1000,5000,20000,50000').split(',').map(Number);
+const warm = Number(option('--warm', 120));
 const dirs = args;
 if (dirs.length < 2 || dirs.some((d) => d !== 'current' && !existsSync(join(d, 'pathlab_wasm.js')))) {
-  console.error('usage: node scripts/boids-ab.mjs DIR|current DIR|current... [--rounds N] [--sizes a,b,c]');
+  console.error('usage: node scripts/boids-ab.mjs DIR|current DIR|current... [--rounds N] [--sizes a,b,c] [--warm N]');
   process.exit(2);
 }
 const copies = join(ROOT, 'www', 'pkg', 'ab');
@@ -41,7 +43,7 @@ try {
   await page.goto(`${env.base}boids.html?agents=0`);
   await page.waitForFunction(() => window.boidlab);
   const rows = await page.evaluate(
-    async ({ builds, sizes, rounds }) => {
+    async ({ builds, sizes, rounds, warm }) => {
       const modules = [];
       for (const b of builds) {
         const m = await import(b.path);
@@ -53,7 +55,8 @@ try {
       for (const n of sizes) {
         const worlds = modules.map((m) => {
           const w = new m.Boids('flock', n, 1);
-          w.step(120);
+          // One call runs at most 240 steps.
+          for (let k = 0; k < warm; k += 200) w.step(Math.min(200, warm - k));
           return w;
         });
         const steps = n >= 20000 ? 10 : 40;
@@ -78,9 +81,9 @@ try {
       }
       return out;
     },
-    { builds, sizes, rounds },
+    { builds, sizes, rounds, warm },
   );
-  console.log(`wasm step, flock scenario after 120 steps; ${rounds} rounds, builds taking turns`);
+  console.log(`wasm step, flock scenario after ${warm} steps; ${rounds} rounds, builds taking turns`);
   console.log('agents  build                 median ms  fastest ms  ns/agent  vs first (median of ratios)');
   for (const r of rows) {
     r.builds.forEach((b, k) => {

@@ -341,6 +341,15 @@ pub struct FlockSums {
     pub coh_count: u32,
 }
 
+impl std::ops::AddAssign for FlockSums {
+    fn add_assign(&mut self, o: Self) {
+        self.push += o.push;
+        self.heading += o.heading;
+        self.offset += o.offset;
+        self.coh_count += o.coh_count;
+    }
+}
+
 impl FlockSums {
     /// Adds neighbour `n` of agent `a`.
     #[inline]
@@ -408,15 +417,15 @@ pub fn flocking(
 /// not listed.
 pub const MAX_TOUCHING: usize = 16;
 
-/// What [`flock_lanes`] gathers: [`FlockSums`] in four lanes, the number of neighbours found,
-/// and the slots of the neighbours near enough to touch.
+/// What one [`flock_lanes`] query gathers: [`FlockSums`] in four lanes, the number of
+/// neighbours found, and the slots of the neighbours near enough to touch.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct FlockLanes {
     push: [F4; 2],
     heading: [F4; 2],
     offset: [F4; 2],
     /// Neighbours found and cohesion's count.
-    counts: [I4; 2],
+    counts: [F4; 2],
     touching: [u32; MAX_TOUCHING],
     touching_len: usize,
 }
@@ -434,13 +443,13 @@ impl FlockLanes {
         }
     }
 
-    /// How many neighbours were found (within the radius of the queries).
+    /// How many neighbours were found (within the radius of the query).
     pub fn found(&self) -> usize {
         self.counts[0].sum() as usize
     }
 
-    /// The slots of the neighbours nearer than `touch` found by the last query (the first
-    /// [`MAX_TOUCHING`] of them), in slot order; and whether that was all of them.
+    /// The slots of the neighbours nearer than `touch` (the first [`MAX_TOUCHING`] of them),
+    /// in slot order; and whether that was all of them.
     pub fn touching(&self) -> (&[u32], bool) {
         let n = self.touching_len.min(MAX_TOUCHING);
         (&self.touching[..n], self.touching_len <= MAX_TOUCHING)
@@ -448,11 +457,10 @@ impl FlockLanes {
 }
 
 /// The flocking rules over the points of `grid` within `radius` of agent `a`, four at a time:
-/// the step's inner loop. Adds to `acc` what [`FlockSums::add`] would add for each of them
-/// (as a neighbour from the agent's own flock when `mate`, otherwise from another, which
-/// only separation looks at), skipping slot `own` (the agent itself in its own species'
-/// grid; `usize::MAX` for other grids). Lists in `acc` the slots of those nearer than
-/// `touch` (the previous query's list is dropped).
+/// the step's inner loop. Sums what [`FlockSums::add`] would add for each of them (as a
+/// neighbour from the agent's own flock when `mate`, otherwise from another, which only
+/// separation looks at), skipping slot `own` (the agent itself in its own species' grid;
+/// `usize::MAX` for other grids), and lists the slots of those nearer than `touch`.
 ///
 /// Separation's push from a neighbour on the agent's very spot (at most 1e-6 away) has no
 /// direction; it is left to the caller, who finds such a neighbour among the touching ones
@@ -461,7 +469,9 @@ impl FlockLanes {
 /// Every candidate slot of the query is worked out, and masks decide what counts: no branch
 /// depends on a neighbour (except for the rare touching ones), so the compiler can use
 /// vector instructions for the four lanes. The sums are kept in local variables, which the
-/// compiler can keep in registers, and added to `acc` at the end.
+/// compiler can keep in registers. The loop is compiled in
+/// three versions, for flockmates or not and for alignment and cohesion looking at the same
+/// neighbourhood (as by default) or not, so that it tests neither inside.
 #[allow(clippy::too_many_arguments)]
 #[inline]
 pub fn flock_lanes(
@@ -472,8 +482,27 @@ pub fn flock_lanes(
     rules: &FlockRules,
     mate: bool,
     touch: f32,
-    acc: &mut FlockLanes,
-) {
+) -> FlockLanes {
+    match (mate, rules.ali == rules.coh) {
+        (true, true) => lanes_pass::<true, true>(a, grid, own, radius, rules, touch),
+        (true, false) => lanes_pass::<true, false>(a, grid, own, radius, rules, touch),
+        (false, _) => lanes_pass::<false, false>(a, grid, own, radius, rules, touch),
+    }
+}
+
+/// [`flock_lanes`] for neighbours from the agent's own flock (`MATE`) or another, with
+/// alignment and cohesion looking at the same neighbourhood (`SHARED`) or not. Kept out of
+/// line, so that it compiles the same whatever calls it: inlined into some callers (the
+/// benchmark's step), the compiler was seen to turn its lanes back into branches.
+#[inline(never)]
+fn lanes_pass<const MATE: bool, const SHARED: bool>(
+    a: &Agent,
+    grid: &SpatialGrid,
+    own: usize,
+    radius: f32,
+    rules: &FlockRules,
+    touch: f32,
+) -> FlockLanes {
     let c = grid.columns();
     let one = F4::splat(1.0);
     let (mx, my) = (F4::splat(a.pos.x), F4::splat(a.pos.y));
@@ -486,7 +515,7 @@ pub fn flock_lanes(
     // Slot numbers fit in an i32: a world holds at most MAX_AGENTS agents.
     let own = I4::splat(own.min(i32::MAX as usize) as i32);
     let [mut push_x, mut push_y, mut heading_x, mut heading_y, mut offset_x, mut offset_y] = [F4::default(); 6];
-    let [mut found, mut coh_count] = [I4::default(); 2];
+    let [mut found, mut coh_count] = [F4::default(); 2];
     let mut touching = [0u32; MAX_TOUCHING];
     let mut touching_len = 0;
     for run in grid.runs_within(a.pos, radius) {
@@ -508,20 +537,23 @@ pub fn flock_lanes(
             let d = d2.sqrt();
             let ahead = hx * dx + hy * dy;
             // -offset / dist * (1 - dist / radius) for the neighbours separation sees.
-            let in_sep = inside & d.lt(sep_r) & ahead.ge(sep_c * d) & d.gt(F4::splat(1e-6));
-            let away = in_sep.keep(one / d - inv_sep);
+            let tiny = F4::splat(1e-6);
+            let in_sep = inside & d.lt(sep_r) & ahead.ge(sep_c * d) & d.gt(tiny);
+            // (The divisor kept from 0 for the lanes left out, see `M4::keep`; adding 1e-30 leaves
+            // any distance above 1e-6 as it is.)
+            let away = in_sep.keep(one / (d + F4::splat(1e-30)) - inv_sep);
             push_x = push_x - dx * away;
             push_y = push_y - dy * away;
-            if mate {
+            if MATE {
                 let in_ali = inside & d.lt(ali_r) & ahead.ge(ali_c * d);
                 heading_x = heading_x + in_ali.keep(F4::from(vx));
                 heading_y = heading_y + in_ali.keep(F4::from(vy));
-                let in_coh = inside & d.lt(coh_r) & ahead.ge(coh_c * d);
+                let in_coh = if SHARED { in_ali } else { inside & d.lt(coh_r) & ahead.ge(coh_c * d) };
                 offset_x = offset_x + in_coh.keep(dx);
                 offset_y = offset_y + in_coh.keep(dy);
-                coh_count = coh_count.count(in_coh);
+                coh_count = coh_count + in_coh.keep(one);
             }
-            found = found.count(inside);
+            found = found + inside.keep(one);
             let close = inside & d.lt(touch);
             if close.any() {
                 for (l, _) in close.to_array().iter().enumerate().filter(|(_, &yes)| yes) {
@@ -533,17 +565,14 @@ pub fn flock_lanes(
             }
         }
     }
-    let add = |sum: &mut F4, v: F4| *sum = *sum + v;
-    add(&mut acc.push[0], push_x);
-    add(&mut acc.push[1], push_y);
-    add(&mut acc.heading[0], heading_x);
-    add(&mut acc.heading[1], heading_y);
-    add(&mut acc.offset[0], offset_x);
-    add(&mut acc.offset[1], offset_y);
-    acc.counts[0] = acc.counts[0] + found;
-    acc.counts[1] = acc.counts[1] + coh_count;
-    acc.touching = touching;
-    acc.touching_len = touching_len;
+    FlockLanes {
+        push: [push_x, push_y],
+        heading: [heading_x, heading_y],
+        offset: [offset_x, offset_y],
+        counts: [found, coh_count],
+        touching,
+        touching_len,
+    }
 }
 
 /// Leader following: arrive at a point `behind` units behind the leader (slowing inside

@@ -1,17 +1,17 @@
 //! Four numbers worked on together, for the step's inner loop over neighbours.
 //!
-//! [`F4`] holds four `f32`, [`I4`] four `i32` (slot numbers and counts), and [`M4`] four
-//! yes/no answers about them (each lane all ones or all zeros, as vector compare
-//! instructions give them). Built for WebAssembly with `simd128` (see `.cargo/config.toml`)
-//! each operation is one vector instruction; elsewhere the lanes are plain arrays worked on
-//! lane by lane, which the compiler turns into vector instructions where it can (SSE on
-//! x86-64). Both give the same results: every lane is computed as the scalar code would.
+//! [`F4`] holds four `f32`, [`I4`] four `i32` (slot numbers), and [`M4`] four
+//! yes/no answers about them. Built for WebAssembly with `simd128` (see `.cargo/config.toml`)
+//! each operation is one vector instruction (a yes lane is all ones, as vector compare
+//! instructions give it); elsewhere the lanes are plain arrays worked on lane by lane, which
+//! the compiler turns into vector instructions where it can (SSE on x86-64). Both give the
+//! same results: every lane is computed as the scalar code would.
 //!
 //! ```
-//! use pathlab_core::steer::lanes::{F4, I4};
+//! use pathlab_core::steer::lanes::F4;
 //! let a = F4::new([1.0, 4.0, 9.0, 16.0]);
 //! let inside = a.sqrt().lt(F4::splat(3.0));
-//! assert_eq!(I4::splat(0).count(inside).sum(), 2);
+//! assert_eq!(inside.keep(F4::splat(1.0)).sum(), 2.0);
 //! assert_eq!(inside.keep(a).sum(), 5.0);
 //! ```
 
@@ -28,9 +28,9 @@ pub const LANES: usize = 4;
 mod imp {
     //! WebAssembly `simd128`: one `v128` per value.
     use core::arch::wasm32::{
-        f32x4, f32x4_add, f32x4_div, f32x4_extract_lane, f32x4_ge, f32x4_gt, f32x4_le, f32x4_lt, f32x4_mul,
-        f32x4_splat, f32x4_sqrt, f32x4_sub, i32x4, i32x4_add, i32x4_extract_lane, i32x4_lt, i32x4_ne, i32x4_splat,
-        i32x4_sub, v128, v128_and, v128_any_true,
+        f32x4, f32x4_add, f32x4_div, f32x4_extract_lane, f32x4_ge, f32x4_gt, f32x4_le, f32x4_lt, f32x4_max,
+        f32x4_mul, f32x4_splat, f32x4_sqrt, f32x4_sub, i32x4, i32x4_add, i32x4_extract_lane, i32x4_lt, i32x4_ne,
+        i32x4_splat, v128, v128_and, v128_any_true,
     };
 
     #[derive(Clone, Copy)]
@@ -54,7 +54,13 @@ mod imp {
         #[inline(always)]
         pub fn to_array(self) -> [f32; 4] {
             let v = self.0;
-            [f32x4_extract_lane::<0>(v), f32x4_extract_lane::<1>(v), f32x4_extract_lane::<2>(v), f32x4_extract_lane::<3>(v)]
+            let lane = |l: usize| match l {
+                0 => f32x4_extract_lane::<0>(v),
+                1 => f32x4_extract_lane::<1>(v),
+                2 => f32x4_extract_lane::<2>(v),
+                _ => f32x4_extract_lane::<3>(v),
+            };
+            [lane(0), lane(1), lane(2), lane(3)]
         }
         #[inline(always)]
         pub fn add(self, o: Self) -> Self {
@@ -75,6 +81,10 @@ mod imp {
         #[inline(always)]
         pub fn sqrt(self) -> Self {
             Self(f32x4_sqrt(self.0))
+        }
+        #[inline(always)]
+        pub fn max(self, o: Self) -> Self {
+            Self(f32x4_max(self.0, o.0))
         }
         #[inline(always)]
         pub fn lt(self, o: Self) -> M4 {
@@ -106,7 +116,13 @@ mod imp {
         #[inline(always)]
         pub fn to_array(self) -> [i32; 4] {
             let v = self.0;
-            [i32x4_extract_lane::<0>(v), i32x4_extract_lane::<1>(v), i32x4_extract_lane::<2>(v), i32x4_extract_lane::<3>(v)]
+            let lane = |l: usize| match l {
+                0 => i32x4_extract_lane::<0>(v),
+                1 => i32x4_extract_lane::<1>(v),
+                2 => i32x4_extract_lane::<2>(v),
+                _ => i32x4_extract_lane::<3>(v),
+            };
+            [lane(0), lane(1), lane(2), lane(3)]
         }
         #[inline(always)]
         pub fn add(self, o: Self) -> Self {
@@ -119,11 +135,6 @@ mod imp {
         #[inline(always)]
         pub fn ne(self, o: Self) -> M4 {
             M4(i32x4_ne(self.0, o.0))
-        }
-        #[inline(always)]
-        pub fn count(self, m: M4) -> Self {
-            // A yes lane is all ones: -1.
-            Self(i32x4_sub(self.0, m.0))
         }
     }
 
@@ -149,7 +160,10 @@ mod imp {
 
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 mod imp {
-    //! Plain arrays, worked on lane by lane.
+    //! Plain arrays, worked on lane by lane. A yes/no lane is 1.0 or 0.0 and masks combine by
+    //! multiplying: all arithmetic, which compilers turn into vector instructions reliably,
+    //! where lanes of all-ones bits tend to be turned back into branches (around a division,
+    //! say) that a crowd makes unpredictable.
 
     #[inline(always)]
     fn pair<T: Copy, U: Copy + Default>(a: [T; 4], b: [T; 4], f: impl Fn(T, T) -> U) -> [U; 4] {
@@ -161,11 +175,11 @@ mod imp {
     }
 
     #[inline(always)]
-    fn mask(yes: bool) -> u32 {
+    fn one_if(yes: bool) -> f32 {
         if yes {
-            u32::MAX
+            1.0
         } else {
-            0
+            0.0
         }
     }
 
@@ -176,7 +190,7 @@ mod imp {
     pub struct I4([i32; 4]);
 
     #[derive(Clone, Copy)]
-    pub struct M4([u32; 4]);
+    pub struct M4([f32; 4]);
 
     impl F4 {
         #[inline(always)]
@@ -212,20 +226,24 @@ mod imp {
             Self(self.0.map(f32::sqrt))
         }
         #[inline(always)]
+        pub fn max(self, o: Self) -> Self {
+            Self(pair(self.0, o.0, |a, b| if a > b { a } else { b }))
+        }
+        #[inline(always)]
         pub fn lt(self, o: Self) -> M4 {
-            M4(pair(self.0, o.0, |a, b| mask(a < b)))
+            M4(pair(self.0, o.0, |a, b| one_if(a < b)))
         }
         #[inline(always)]
         pub fn le(self, o: Self) -> M4 {
-            M4(pair(self.0, o.0, |a, b| mask(a <= b)))
+            M4(pair(self.0, o.0, |a, b| one_if(a <= b)))
         }
         #[inline(always)]
         pub fn gt(self, o: Self) -> M4 {
-            M4(pair(self.0, o.0, |a, b| mask(a > b)))
+            M4(pair(self.0, o.0, |a, b| one_if(a > b)))
         }
         #[inline(always)]
         pub fn ge(self, o: Self) -> M4 {
-            M4(pair(self.0, o.0, |a, b| mask(a >= b)))
+            M4(pair(self.0, o.0, |a, b| one_if(a >= b)))
         }
     }
 
@@ -248,36 +266,31 @@ mod imp {
         }
         #[inline(always)]
         pub fn lt(self, o: Self) -> M4 {
-            M4(pair(self.0, o.0, |a, b| mask(a < b)))
+            M4(pair(self.0, o.0, |a, b| one_if(a < b)))
         }
         #[inline(always)]
         pub fn ne(self, o: Self) -> M4 {
-            M4(pair(self.0, o.0, |a, b| mask(a != b)))
-        }
-        #[inline(always)]
-        pub fn count(self, m: M4) -> Self {
-            // A yes lane is all ones: -1.
-            Self(pair(self.0, m.0.map(|b| b as i32), i32::wrapping_sub))
+            M4(pair(self.0, o.0, |a, b| one_if(a != b)))
         }
     }
 
     impl M4 {
         #[inline(always)]
         pub fn and(self, o: Self) -> Self {
-            Self(pair(self.0, o.0, |a, b| a & b))
+            Self(pair(self.0, o.0, |a, b| a * b))
         }
         #[inline(always)]
         pub fn keep(self, v: F4) -> F4 {
-            F4(pair(v.0.map(f32::to_bits), self.0, |x, m| f32::from_bits(x & m)))
+            F4(pair(v.0, self.0, |x, one| x * one))
         }
         #[inline(always)]
         pub fn any(self) -> bool {
             let [a, b, c, d] = self.0;
-            (a | b | c | d) != 0
+            (a + b) + (c + d) > 0.0
         }
         #[inline(always)]
         pub fn to_array(self) -> [bool; 4] {
-            self.0.map(|m| m != 0)
+            self.0.map(|m| m != 0.0)
         }
     }
 }
@@ -286,7 +299,7 @@ mod imp {
 #[derive(Clone, Copy)]
 pub struct F4(imp::F4);
 
-/// Four `i32` lanes: slot numbers and counts.
+/// Four `i32` lanes: slot numbers.
 #[derive(Clone, Copy)]
 pub struct I4(imp::I4);
 
@@ -318,6 +331,13 @@ impl F4 {
     #[must_use]
     pub fn sqrt(self) -> Self {
         Self(self.0.sqrt())
+    }
+
+    /// Lane-wise maximum (of numbers that are not NaN).
+    #[inline(always)]
+    #[must_use]
+    pub fn max(self, o: Self) -> Self {
+        Self(self.0.max(o.0))
     }
 
     /// Lanes where `self < o`.
@@ -410,18 +430,6 @@ impl I4 {
         M4(self.0.ne(o.0))
     }
 
-    /// One more in the lanes where `m` says yes.
-    #[inline(always)]
-    #[must_use]
-    pub fn count(self, m: M4) -> Self {
-        Self(self.0.count(m.0))
-    }
-
-    /// The sum of the lanes.
-    #[inline(always)]
-    pub fn sum(self) -> i32 {
-        self.to_array().iter().sum()
-    }
 }
 
 impl Default for I4 {
@@ -443,7 +451,8 @@ impl fmt::Debug for I4 {
 }
 
 impl M4 {
-    /// `v` where the mask says yes, 0 elsewhere.
+    /// `v` where the mask says yes, 0 elsewhere. `v` must be finite where the mask says no
+    /// (for an infinity or NaN there the result is 0 or NaN, depending on the build).
     #[inline(always)]
     pub fn keep(self, v: F4) -> F4 {
         F4(self.0.keep(v.0))
@@ -515,20 +524,19 @@ mod tests {
         assert_eq!((a.le(b) & a.ge(b)).to_array(), [false, true, false, false]);
         assert!(!(a.gt(b) & a.lt(b)).any());
         assert_eq!(a.sum(), 2.5);
-        // A kept infinity or NaN does not leak into the other lanes.
-        let inf = F4::splat(1.0) / F4::new([0.0, 1.0, 0.0, 2.0]);
-        assert_eq!(b.ge(F4::splat(1.0)).keep(inf).to_array(), [1.0 / 0.0, 0.0, 1.0 / 0.0, 0.0]);
-        assert_eq!(F4::new([0.0, 1.0, 0.0, 3.0]).gt(F4::splat(0.5)).keep(inf).sum(), 1.5);
+        // Kept where yes (an infinity too), 0 where no.
+        let inf = F4::splat(1.0) / F4::new([0.0, 1.0, 4.0, 2.0]);
+        let yes = F4::new([1.0, 0.0, 1.0, 0.0]).gt(F4::splat(0.5));
+        assert_eq!(yes.keep(inf).to_array(), [1.0 / 0.0, 0.0, 0.25, 0.0]);
+        assert_eq!(a.max(F4::splat(0.5)).to_array(), [1.0, 0.5, 3.5, 0.5]);
     }
 
     #[test]
-    fn integer_lanes_count_and_compare() {
+    fn integer_lanes_compare() {
         let slots = I4::splat(10) + I4::new([0, 1, 2, 3]);
         assert_eq!(slots.to_array(), [10, 11, 12, 13]);
         let valid = slots.lt(I4::splat(12)) & slots.ne(I4::splat(11));
         assert_eq!(valid.to_array(), [true, false, false, false]);
-        let counts = I4::default().count(valid).count(slots.ne(I4::splat(13)));
-        assert_eq!(counts.to_array(), [2, 1, 1, 0]);
-        assert_eq!(counts.sum(), 4);
+        assert_eq!((slots.ne(I4::splat(13)) & valid).keep(F4::splat(2.0)).sum(), 2.0);
     }
 }

@@ -24,9 +24,9 @@
 //! ```
 
 use super::behaviours::{
-    arrive, collide_agents, collide_circles, containment, evade, flee, flock_lanes, leader_following, obstacle_avoidance,
-    path_following, pursue, seek, unaligned_avoidance, wall_following, wander, wander_turn, Agent, Body, Circle,
-    FlockLanes, FlockRules, FlockSums, Neighbour, Obstacles,
+    arrive, collide_agents, collide_circles, containment, evade, flee, flock_lanes, leader_following,
+    obstacle_avoidance, path_following, pursue, seek, unaligned_avoidance, wall_following, wander, wander_turn, Agent,
+    Body, Circle, FlockRules, FlockSums, Neighbour, Obstacles,
 };
 use super::combine::{context_force, context_map, priority, weighted_sum, ContextMap, Forces};
 use super::params::{
@@ -893,10 +893,12 @@ impl World {
                     Relation::Predator => cell = cell.max(self.params[t].chase.panic_radius),
                 }
             }
-            // Cells as wide as the query radius: a query scans three rows of three cells. (Smaller
-            // cells scan less area but more rows, with more lanes left empty at the rows' ends;
-            // measured no faster.)
-            let cell = cell.max(1.0);
+            // Cells half as wide as the query radius: a query scans about five runs of five cells,
+            // 2.0 times the circle's area (three of three cells as wide as the radius: 2.9
+            // times). That pays for the extra runs once flocks have grown dense (measured 5 to
+            // 10% faster in Chromium from a few hundred steps on, the same before); smaller
+            // cells lose more to the lanes left empty at the runs' ends.
+            let cell = (cell / 2.0).max(0.5);
             let grid = &mut self.grids[s];
             if grid.cell() != cell || grid.is_empty() {
                 grid.resize(w, h, cell);
@@ -945,8 +947,8 @@ impl World {
         let p = &self.params[s];
         let d = &self.derived[s];
         hood.clear();
-        let mut lanes = FlockLanes::default();
-        let mut ties = FlockSums::default();
+        let mut flock = FlockSums::default();
+        let mut found = 0;
         let mut listed = true;
         let mut prey: Option<(f32, Body)> = None;
         let mut predator: Option<(f32, Body)> = None;
@@ -963,7 +965,9 @@ impl World {
                     let own = if t == s { own } else { usize::MAX };
                     // Neighbours on the agent's very spot are among the touching ones, for
                     // separation's tie-break.
-                    flock_lanes(me, grid, own, radius, &d.rules, mate, d.touch.max(2e-6), &mut lanes);
+                    let lanes = flock_lanes(me, grid, own, radius, &d.rules, mate, d.touch.max(2e-6));
+                    flock += lanes.sums();
+                    found += lanes.found();
                     let (touching, complete) = lanes.touching();
                     listed &= complete;
                     let body = self.params[t].vehicle.radius;
@@ -971,7 +975,7 @@ impl World {
                         let (id, pos, vel) = grid.slot(slot);
                         let offset = pos - me.pos;
                         let n = Neighbour { index: id, offset, vel, dist: offset.length(), radius: body, mate };
-                        ties.add_tie(me, &n, &d.rules);
+                        flock.add_tie(me, &n, &d.rules);
                         if n.dist < d.touch {
                             hood.push(n);
                         }
@@ -995,10 +999,8 @@ impl World {
                 }
             }
         }
-        let mut flock = lanes.sums();
-        flock.push += ties.push;
         let cap = p.max_neighbours.max(1) as usize;
-        let capped = lanes.found() > cap;
+        let capped = found > cap;
         if all || capped || !listed {
             self.list_neighbours(me, hood);
         }
@@ -1032,8 +1034,8 @@ impl World {
             let body = self.params[t].vehicle.radius;
             grid.for_each_within(me.pos, radius, |e| {
                 if e.id != me.index {
-                    let offset = e.pos - me.pos;
-                    hood.push(Neighbour { index: e.id, offset, vel: e.vel, dist: e.dist_sq.sqrt(), radius: body, mate });
+                    let (offset, dist) = (e.pos - me.pos, e.dist_sq.sqrt());
+                    hood.push(Neighbour { index: e.id, offset, vel: e.vel, dist, radius: body, mate });
                 }
                 true
             });
