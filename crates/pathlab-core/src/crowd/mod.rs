@@ -8,8 +8,11 @@
 //! - [`avoid`]: local collision avoidance by velocity obstacles (VO, reciprocal VO and ORCA),
 //!   as a pure per-agent function and as a seeded [`avoid::Crowd`] simulation with scenarios
 //!   and metrics.
+//! - [`scene`]: the one interface through which the page runs, draws and measures every
+//!   crowd demonstration.
 
 pub mod avoid;
 pub mod flow;
+pub mod scene;
 
 pub use flow::{FlowBuild, FlowError, FlowField, NO_DIRECTION, NO_GOAL};
