@@ -1,5 +1,5 @@
 // Times the wasm boid step of several builds side by side in one Chromium page. Each build is
-// a directory holding pathlab_wasm.js and pathlab_wasm_bg.wasm (a copy of www/pkg made after
+// a directory holding pathlab_world.js and pathlab_world_bg.wasm (a copy of www/pkg made after
 // `scripts/build-wasm.sh`); `current` names www/pkg itself. Worlds of the flock scenario at
 // 1,000 to 50,000 agents run 120 steps (or --warm N) in each build, so that flocks form (they
 // grow denser for several hundred steps more), then the builds take turns, round after
@@ -25,16 +25,16 @@ const rounds = Number(option('--rounds', 9));
 const sizes = option('--sizes', '1000,5000,20000,50000').split(',').map(Number);
 const warm = Number(option('--warm', 120));
 const dirs = args;
-if (dirs.length < 2 || dirs.some((d) => d !== 'current' && !existsSync(join(d, 'pathlab_wasm.js')))) {
+if (dirs.length < 2 || dirs.some((d) => d !== 'current' && !existsSync(join(d, 'pathlab_world.js')))) {
   console.error('usage: node scripts/boids-ab.mjs DIR|current DIR|current... [--rounds N] [--sizes a,b,c] [--warm N]');
   process.exit(2);
 }
 const copies = join(ROOT, 'www', 'pkg', 'ab');
 rmSync(copies, { recursive: true, force: true });
 const builds = dirs.map((d, k) => {
-  if (d === 'current') return { name: 'current', path: './pkg/pathlab_wasm.js' };
+  if (d === 'current') return { name: 'current', path: './pkg/pathlab_world.js' };
   cpSync(d, join(copies, String(k)), { recursive: true });
-  return { name: basename(d), path: `./pkg/ab/${k}/pathlab_wasm.js` };
+  return { name: basename(d), path: `./pkg/ab/${k}/pathlab_world.js` };
 });
 
 const env = await start();

@@ -1,32 +1,36 @@
 #!/usr/bin/env bash
-# Builds the page's WebAssembly module into www/pkg and copies the preset maps to www/maps.
+# Builds the pages' two WebAssembly modules into www/pkg (pathlab_wasm: path-finding, for
+# index.html and requests.html; pathlab_world: boids and crowds, for boids.html and
+# crowd.html) and copies the preset maps to www/maps.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # .cargo/config.toml turns on WebAssembly SIMD (simd128) for this target.
-cargo build --release --target wasm32-unknown-unknown -p pathlab-wasm
+cargo build --release --target wasm32-unknown-unknown -p pathlab-wasm -p pathlab-world
 # The name section (function names for wasm stack traces) is a tenth of the gzipped module and
 # the page does without it: a panic's message still names the Rust file and line.
 # PATHLAB_WASM_NAMES=1 keeps it for profiling.
 strip=(--remove-name-section --remove-producers-section)
 if [ "${PATHLAB_WASM_NAMES:-0}" = 1 ]; then strip=(); fi
-wasm-bindgen --target web --no-typescript "${strip[@]}" --out-dir www/pkg \
-  target/wasm32-unknown-unknown/release/pathlab_wasm.wasm
-# wasm-opt: binaryen from npm (a pinned devDependency, installed by `npm ci`), else a system
-# one. Debian 12's wasm-opt (binaryen 108) exports the wrong table as wasm-bindgen's externref
-# table, and the module then fails at start ("WebAssembly.Table.set(): Argument 1 is invalid
-# for table"), so only binaryen 116 or later is trusted; otherwise the output is kept as is.
-# (It makes the module about a fifth smaller; the boid step runs no faster.)
-wasm_opt=node_modules/.bin/wasm-opt
-[ -x "$wasm_opt" ] || wasm_opt=wasm-opt
-opt_version=$("$wasm_opt" --version 2>/dev/null | awk '{print $3}' | cut -d. -f1 || true)
-if [ -n "${opt_version:-}" ] && [ "$opt_version" -ge 116 ] 2>/dev/null; then
-  # Name the features rustc's output uses.
-  "$wasm_opt" -O3 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-    --enable-mutable-globals --enable-multivalue --enable-reference-types --enable-simd \
-    www/pkg/pathlab_wasm_bg.wasm -o www/pkg/pathlab_wasm_bg.wasm.opt \
-    && mv www/pkg/pathlab_wasm_bg.wasm.opt www/pkg/pathlab_wasm_bg.wasm \
-    || echo "[build] wasm-opt failed; keeping the unoptimised module" >&2
-else
-  echo "[build] no wasm-opt of binaryen 116 or later (run npm ci); keeping the unoptimised module" >&2
-fi
+for module in pathlab_wasm pathlab_world; do
+  wasm-bindgen --target web --no-typescript "${strip[@]}" --out-dir www/pkg \
+    target/wasm32-unknown-unknown/release/$module.wasm
+  # wasm-opt: binaryen from npm (a pinned devDependency, installed by `npm ci`), else a system
+  # one. Debian 12's wasm-opt (binaryen 108) exports the wrong table as wasm-bindgen's externref
+  # table, and the module then fails at start ("WebAssembly.Table.set(): Argument 1 is invalid
+  # for table"), so only binaryen 116 or later is trusted; otherwise the output is kept as is.
+  # (It makes the module about a fifth smaller; the boid step runs no faster.)
+  wasm_opt=node_modules/.bin/wasm-opt
+  [ -x "$wasm_opt" ] || wasm_opt=wasm-opt
+  opt_version=$("$wasm_opt" --version 2>/dev/null | awk '{print $3}' | cut -d. -f1 || true)
+  if [ -n "${opt_version:-}" ] && [ "$opt_version" -ge 116 ] 2>/dev/null; then
+    # Name the features rustc's output uses.
+    "$wasm_opt" -O3 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+      --enable-mutable-globals --enable-multivalue --enable-reference-types --enable-simd \
+      www/pkg/${module}_bg.wasm -o www/pkg/${module}_bg.wasm.opt \
+      && mv www/pkg/${module}_bg.wasm.opt www/pkg/${module}_bg.wasm \
+      || echo "[build] wasm-opt failed; keeping the unoptimised module" >&2
+  else
+    echo "[build] no wasm-opt of binaryen 116 or later (run npm ci); keeping the unoptimised module" >&2
+  fi
+done
 rm -rf www/maps && mkdir -p www/maps && cp -r maps/. www/maps/

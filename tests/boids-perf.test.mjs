@@ -65,7 +65,7 @@ describe('boid performance', () => {
     await page.goto(`${env.base}boids.html?agents=0`);
     await page.waitForFunction(() => window.boidlab);
     const rows = await page.evaluate(async () => {
-      const { Boids } = await import('./pkg/pathlab_wasm.js');
+      const { Boids } = await import('./pkg/pathlab_world.js');
       const out = [];
       for (const n of [1000, 5000, 20000, 50000]) {
         const b = new Boids('flock', n, 1);

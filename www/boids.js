@@ -11,7 +11,7 @@ import init, {
   boidDefaultAgents,
   boidCombineNames,
   boidParamSpecs,
-} from './pkg/pathlab_wasm.js';
+} from './pkg/pathlab_world.js';
 import { readBoidConfig, boidQuery, quote, parseWhole, MAX_AGENTS, MAX_SEED } from './boids-config.js';
 import { BoidPainter, SPECIES_COLOURS, FORCE_COLOURS } from './boids-draw.js';
 import { el, options } from './dom.js';

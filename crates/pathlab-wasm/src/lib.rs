@@ -14,8 +14,6 @@ use pathlab_core::search::{self, Algorithm, EventLog, Hand, SearchConfig, StepEv
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-mod boids;
-pub use boids::{Boids, MAX_STEPS_PER_CALL};
 mod requests;
 pub use requests::{Requests, MAX_BUDGET};
 
