@@ -331,4 +331,15 @@ describe('files in and out', () => {
     assert.match(await text(page, 'message'), /course file has no symbol for mud or water/);
     await page.close();
   });
+
+  test('a start on the goal cannot be written as a course file: no download, a message naming the cell', async () => {
+    const page = await open(env, 'map=course-5x5&start=1,1&goal=1,1');
+    let downloads = 0;
+    page.on('download', () => { downloads += 1; });
+    await testid(page, 'export-course').click();
+    await nextFrame(page);
+    assert.match(await text(page, 'message'), /course file was not written: the start and the goal are both at \(1,1\)/);
+    assert.equal(downloads, 0);
+    await page.close();
+  });
 });

@@ -177,8 +177,15 @@ export function attachFiles(app) {
     }, 'image/png');
   });
   course.addEventListener('click', () => {
+    let text;
+    try {
+      text = app.lab.toCourse();
+    } catch (e) {
+      app.say(`The course file was not written: ${e.message ?? e}.`);
+      return;
+    }
     terrainNote('course file');
-    download(new Blob([app.lab.toCourse()], { type: 'text/plain' }), `${baseName(app)}.txt`);
+    download(new Blob([text], { type: 'text/plain' }), `${baseName(app)}.txt`);
   });
   movingAi.addEventListener('click', () => {
     terrainNote('MovingAI format');

@@ -290,7 +290,7 @@ proptest! {
         (grid, start, goal) in grid_with_ends(),
         edits in proptest::collection::vec(mutation(), 1..4),
     ) {
-        let mut c = course::write(&grid, Some(start), Some(goal));
+        let mut c = course::write(&grid, Some(start), Some(goal)).unwrap();
         let mut m = movingai::write_map(&grid);
         for e in &edits {
             c = mutate(&c, e);
@@ -306,7 +306,7 @@ proptest! {
                 prop_assert!(map.grid.is_passable(end));
             }
             prop_assert_eq!(map.grid.len(), map.grid.width() * map.grid.height());
-            let again = course::parse(&course::write(&map.grid, map.start, map.goal)).unwrap();
+            let again = course::parse(&course::write(&map.grid, map.start, map.goal).unwrap()).unwrap();
             prop_assert_eq!(again, map);
         }
         if let Ok(g) = movingai::parse_map(&m) {
@@ -328,7 +328,7 @@ proptest! {
         (grid, start, goal) in grid_with_ends(),
         cut in any::<Index>(),
     ) {
-        let text = course::write(&grid, Some(start), Some(goal));
+        let text = course::write(&grid, Some(start), Some(goal)).unwrap();
         let cut = cut.index(text.len() - 1); // drop at least the final row's newline..
         let short = &text[..cut];
         let lines = short.lines().count();
@@ -354,7 +354,7 @@ proptest! {
     /// course::write then course::parse gives the same grid, start and goal.
     #[test]
     fn course_round_trips((grid, start, goal) in grid_with_ends()) {
-        let text = course::write(&grid, Some(start), Some(goal));
+        let text = course::write(&grid, Some(start), Some(goal)).unwrap();
         let map = course::parse(&text).unwrap();
         prop_assert_eq!(&map.grid, &grid);
         prop_assert_eq!((map.start, map.goal), (Some(start), Some(goal)));
@@ -373,7 +373,20 @@ proptest! {
         let weighted = Grid::from_cells(grid.width(), grid.height(), cells).unwrap();
         let back = movingai::parse_map(&movingai::write_map(&weighted)).unwrap();
         prop_assert_eq!(&back, &grid);
-        let back = course::parse(&course::write(&weighted, None, None)).unwrap();
+        let back = course::parse(&course::write(&weighted, None, None).unwrap()).unwrap();
         prop_assert_eq!(&back.grid, &grid);
     }
+}
+
+/// A start and goal on one cell cannot be written in the course format (one symbol per
+/// cell): writing says so and names the cell instead of silently dropping the goal.
+#[test]
+fn course_write_refuses_a_start_on_the_goal_and_names_the_cell() {
+    let grid = Grid::new(4, 3).unwrap();
+    let both = Some(Point::new(3, 2));
+    let e = course::write(&grid, both, both).unwrap_err();
+    assert!(e.to_string().contains("(3,2)"), "{e}");
+    // Either end alone is fine.
+    let text = course::write(&grid, both, None).unwrap();
+    assert_eq!(course::parse(&text).unwrap().start, both);
 }

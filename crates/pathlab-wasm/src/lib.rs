@@ -347,10 +347,11 @@ impl Lab {
         self.replace(grid, start, goal)
     }
 
-    /// The map as a course data file.
+    /// The map as a course data file; an error when the start and goal share a cell (the
+    /// format has one symbol per cell).
     #[wasm_bindgen(js_name = toCourse)]
-    pub fn to_course(&self) -> String {
-        course::write(self.search.grid(), Some(self.search.start()), Some(self.search.goal()))
+    pub fn to_course(&self) -> Result<String, JsError> {
+        course::write(self.search.grid(), Some(self.search.start()), Some(self.search.goal())).map_err(err)
     }
 
     /// The map as a MovingAI `.map` file.

@@ -124,18 +124,47 @@ fn place(slot: &mut Option<Point>, at: Point, line: usize, symbol: char) -> Resu
     Ok(GROUND)
 }
 
+/// Why a map cannot be written as a course data file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WriteError {
+    /// What is wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for WriteError {}
+
 /// Writes a course data file.
+///
+/// The format has one symbol per cell, so a start and goal on the same cell cannot be
+/// written: that is an error naming the cell rather than a file that loses the goal.
 ///
 /// ```
 /// use pathlab_core::formats::course;
 /// use pathlab_core::grid::{Grid, Point, WALL};
 /// let mut grid = Grid::new(3, 2).unwrap();
 /// grid.set(Point::new(1, 0), WALL).unwrap();
-/// let text = course::write(&grid, Some(Point::new(0, 0)), Some(Point::new(2, 1)));
+/// let text = course::write(&grid, Some(Point::new(0, 0)), Some(Point::new(2, 1))).unwrap();
 /// assert_eq!(text, "2\n3\nA10\n00B\n");
 /// assert_eq!(course::parse(&text).unwrap().grid, grid);
+/// let same = Some(Point::new(2, 1));
+/// assert!(course::write(&grid, same, same).unwrap_err().to_string().contains("(2,1)"));
 /// ```
-pub fn write(grid: &Grid, start: Option<Point>, goal: Option<Point>) -> String {
+pub fn write(grid: &Grid, start: Option<Point>, goal: Option<Point>) -> Result<String, WriteError> {
+    if let (Some(s), Some(g)) = (start, goal) {
+        if s == g {
+            return Err(WriteError {
+                message: format!(
+                    "the start and the goal are both at {s}; a course file has one symbol per cell, so move one of them first"
+                ),
+            });
+        }
+    }
     let mut out = format!("{}\n{}\n", grid.height(), grid.width());
     for y in 0..grid.height() {
         for x in 0..grid.width() {
@@ -152,5 +181,5 @@ pub fn write(grid: &Grid, start: Option<Point>, goal: Option<Point>) -> String {
         }
         out.push('\n');
     }
-    out
+    Ok(out)
 }
