@@ -212,6 +212,31 @@ describe('panels', () => {
     await page.close();
   });
 
+  test('D* Lite: a planning step highlights the repair line, a move the move and sense lines', async () => {
+    // A step that expands a cell raises the expanded count; a move leaves it as it was.
+    const page = await open(env, 'algo=dstar-lite&map=course-5x5');
+    let plans = 0;
+    let moves = 0;
+    for (let i = 0; i < 40 && (await text(page, 'status')) === 'searching' || i === 0; i++) {
+      const before = Number(await text(page, 'expanded'));
+      await click(page, 'step');
+      if ((await text(page, 'status')) !== 'searching') break;
+      const after = Number(await text(page, 'expanded'));
+      const lit = tags(await highlighted(page));
+      if (after > before) {
+        plans += 1;
+        assert.equal(lit, 'plan', `step ${i + 1} expanded a cell`);
+      } else {
+        moves += 1;
+        assert.equal(lit, 'loop move sense', `step ${i + 1} moved the agent`);
+      }
+    }
+    assert.ok(plans > 0 && moves > 0, `${plans} planning steps, ${moves} moves`);
+    assert.equal(tags(await highlighted(page)), 'done');
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
   test('the closed list opens, counts the expanded cells and shows them on the grid', async () => {
     const page = await open(env, 'map=wall-gap&algo=astar');
     await click(page, 'step', 6);
