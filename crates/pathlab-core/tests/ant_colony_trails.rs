@@ -328,3 +328,87 @@ fn step_cost_500_ants_on_128x128() {
         println!("{guide:?}: {per:.3} ms per step, delivered {}", c.delivered());
     }
 }
+
+mod random_maps {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+        /// On random 20 x 14 maps with about a quarter walls, with both guides: every ant stays
+        /// on open ground and moves legally, and delivered + left + carried stays the food put
+        /// down, at every step.
+        #[test]
+        fn on_random_maps_ants_keep_off_walls_and_food_is_conserved(
+            cells in proptest::collection::vec(0u8..4, 20 * 14),
+            seed in any::<u64>(),
+            flow in any::<bool>(),
+        ) {
+            let cells: Vec<u8> = cells.into_iter().map(|c| if c == 0 { WALL } else { GROUND }).collect();
+            let grid = Grid::from_cells(20, 14, cells).unwrap();
+            let Some(nest) = (0..grid.len()).map(|i| grid.point_at(i)).find(|&p| grid.is_passable(p)) else {
+                return Ok(());
+            };
+            // The food on the reachable cell farthest from the nest, by the reference Dijkstra.
+            let from = costs_from(&grid, nest, Diagonal::NoCornerCutting, Costs::Real);
+            let far = (0..grid.len()).filter(|&i| from[i].is_finite() && from[i] > 0.0)
+                .max_by(|&a, &b| from[a].total_cmp(&from[b]));
+            prop_assume!(far.is_some());
+            let food = grid.point_at(far.unwrap_or(0));
+            let guide = if flow { Guide::FlowField } else { Guide::Pheromone };
+            let params = AntParams { guide, food_per_source: 25, ..AntParams::default() };
+            let mut c = AntColony::new(grid.clone(), nest, &[food], 30, params, seed).unwrap();
+            let mut last: Vec<Point> = (0..c.len()).map(|i| c.ant_cell(i)).collect();
+            for _ in 0..300 {
+                c.step();
+                prop_assert_eq!(c.delivered() + c.food_left() + c.carried(), 25);
+                for (i, prev) in last.iter_mut().enumerate() {
+                    let now = c.ant_cell(i);
+                    let (dx, dy) = (now.x as i64 - prev.x as i64, now.y as i64 - prev.y as i64);
+                    prop_assert!(now == *prev || legal(&grid, Diagonal::NoCornerCutting, prev.x as i64, prev.y as i64, dx, dy));
+                    *prev = now;
+                }
+            }
+            if flow {
+                // Ants that know the map bring food home once the trip fits in 300 steps.
+                let moves_bound = 2.0 * from[grid.index(food)] + 2.0;
+                if moves_bound < 299.0 {
+                    prop_assert!(c.delivered() > 0);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_selected_ants_overlay_shows_its_sensed_cells_with_chances_summing_to_one() {
+    use pathlab_core::crowd::scene::Ink;
+    let mut c = colony(100, 20, Guide::Pheromone, 8);
+    c.set_param("sense", 2.0).unwrap();
+    for _ in 0..30 {
+        c.step();
+    }
+    let i = (0..c.len()).find(|&i| !c.is_carrying(i)).unwrap();
+    let mut plain = Frame::default();
+    c.frame(None, &mut plain);
+    let mut f = Frame::default();
+    c.frame(Some(i), &mut f);
+    let reach: Vec<f32> = f.circle_ink.iter().enumerate().filter(|(_, &k)| k == Ink::Reach as u8).map(|(j, _)| f.circles[3 * j + 2]).collect();
+    let count = |ink: Ink| f.line_ink.iter().map(|&k| usize::from(k == ink as u8)).sum::<usize>();
+    let sensed = count(Ink::Preferred);
+    // Sensing two eighths each side: up to five cells ahead, at least one open in this map.
+    assert!((1..=5).contains(&sensed), "{sensed} sensed");
+    assert_eq!(reach.len(), sensed);
+    let total: f32 = reach.iter().map(|r| (r - 0.1) / 0.4).sum();
+    assert!((total - 1.0).abs() < 1e-4, "chances sum to {total}");
+    assert_eq!(count(Ink::Chosen), 1);
+    // The chosen move ends at the ant, one cell from where it started.
+    let j = f.line_ink.iter().position(|&k| k == Ink::Chosen as u8).unwrap();
+    let (x0, y0, x1, y1) = (f.lines[4 * j], f.lines[4 * j + 1], f.lines[4 * j + 2], f.lines[4 * j + 3]);
+    let p = c.ant_cell(i);
+    assert_eq!((x1, y1), (p.x as f32 + 0.5, p.y as f32 + 0.5));
+    assert!((x1 - x0).abs() <= 1.0 && (y1 - y0).abs() <= 1.0);
+    // Nothing of it is drawn without a selection.
+    assert!(plain.line_ink.iter().all(|&k| k != Ink::Preferred as u8 && k != Ink::Chosen as u8));
+}
