@@ -125,7 +125,7 @@ impl Default for AntParams {
             alpha: 2.0,
             base: 0.05,
             sense: 1,
-            food_per_source: 200,
+            food_per_source: 1000,
         }
     }
 }
@@ -646,7 +646,10 @@ impl AntColony {
             return Err(SceneError::Refused("food cannot go on the nest".to_string()));
         }
         if self.source_at[i] != NO_SOURCE {
-            return Err(SceneError::Refused(format!("a food source stands at ({}, {}) already", p.x, p.y)));
+            return Err(SceneError::Refused(format!(
+                "a food source stands at ({}, {}) already (remove it first to put a new one there)",
+                p.x, p.y
+            )));
         }
         if self.sources.len() >= MAX_SOURCES {
             return Err(SceneError::Refused(format!("at most {MAX_SOURCES} food sources")));
