@@ -8,9 +8,11 @@
 //! - [`avoid`]: local collision avoidance by velocity obstacles (VO, reciprocal VO and ORCA),
 //!   as a pure per-agent function and as a seeded [`avoid::Crowd`] simulation with scenarios
 //!   and metrics.
+//! - [`ants`]: an ant colony finding food by pheromone trails, against a flow-field guide.
 //! - [`scene`]: the one interface through which the page runs, draws and measures every
 //!   crowd demonstration.
 
+pub mod ants;
 pub mod avoid;
 pub mod flow;
 pub mod scene;
