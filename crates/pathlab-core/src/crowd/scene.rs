@@ -326,7 +326,10 @@ pub trait Scene {
 }
 
 /// Every scene [`build`] knows: name and title, in the order the page lists them.
-pub const SCENES: &[(&str, &str)] = &[("circle", "Circle swap (ORCA)")];
+pub const SCENES: &[(&str, &str)] = &[
+    ("circle", "Circle swap (ORCA)"),
+    ("bunkers", "Bunkers: the flowing river (flow field)"),
+];
 
 /// Builds a scene by name.
 ///
@@ -336,6 +339,7 @@ pub const SCENES: &[(&str, &str)] = &[("circle", "Circle swap (ORCA)")];
 pub fn build(name: &str, config: &SceneConfig) -> Result<Box<dyn Scene>, SceneError> {
     match name {
         "circle" => Ok(Box::new(CircleScene::new(config)?)),
+        "bunkers" => Ok(Box::new(super::flow_scene::BunkersScene::new(config)?)),
         _ => Err(SceneError::UnknownScene(name.to_string())),
     }
 }
