@@ -386,3 +386,22 @@ fn bad_input_is_refused_in_words_and_nothing_panics() {
     }
     assert!((0..cut.len()).all(|i| cut.target(i).is_none() && cut.position(i).unwrap().x > 2.0));
 }
+
+#[test]
+fn the_course_figure_agents_west_of_bunker_two_turn_to_bunker_one_when_it_falls() {
+    // Five by five open squares, bunker 1 at the course's (3,0) and bunker 2 at its (0,3);
+    // y grows downward here, so they are (3,4) and (0,1). Fifty agents cover the squares.
+    let grid = Grid::new(5, 5).unwrap();
+    let mut s = BunkersScene::with_map(grid, &[Point::new(3, 4), Point::new(0, 1)], &config(3, 50)).unwrap();
+    s.set_param("animate build", 0.0).unwrap();
+    let at_square = |s: &BunkersScene| -> Vec<usize> {
+        (0..s.len()).filter(|&i| cell_of(s.grid(), s.position(i).unwrap()) == 6).collect() // (1,1)
+    };
+    let there = at_square(&s);
+    assert!(!there.is_empty(), "no agent on the course's square (1,3)");
+    assert!(there.iter().all(|&i| s.target(i) == Some(1)));
+    assert_eq!(s.field().directions()[6], 3, "west");
+    s.act("destroy-bunker", Vec2::new(0.5, 1.5)).unwrap();
+    assert!(there.iter().all(|&i| s.target(i) == Some(0)));
+    check_targets(&s).unwrap();
+}

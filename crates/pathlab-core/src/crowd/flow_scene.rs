@@ -28,6 +28,17 @@
 //!    (always exact). The cells whose distance or direction the last edit changed are marked
 //!    [`Ink::Changed`].
 //!
+//! # Metrics
+//!
+//! "arrived" (agents that reached a standing bunker), "mean_arrival_time" (seconds from
+//! setting out, or from the end of the build they waited for, to arrival; NaN before the
+//! first), "last_edit_cells" (cells the last edit's update settled or set: the work it did),
+//! "changed_cells" (cells whose distance or direction it changed), "suboptimal" (cells dearer
+//! than a full recompute after cheap updates), "rerouted" (agents whose bunker the last edit
+//! changed), "build_steps" (steps the last build took; 0 when it was not animated),
+//! "field_cells" (cells with a route to a bunker; during the build, cells settled so far) and
+//! "standing_bunkers".
+//!
 //! # Frame
 //!
 //! - `layer`: the distance (in cells of ground) to the nearest standing bunker. **Negative
@@ -286,6 +297,10 @@ impl BunkersScene {
             self.field = build.finish();
             self.field_bunker = standing;
             self.retarget();
+            if self.build_steps > 0 {
+                // The agents waited for an animated build: their clocks start now.
+                self.born.fill(self.steps);
+            }
         }
     }
 
@@ -640,8 +655,6 @@ impl Scene for BunkersScene {
                 self.build_steps += 1;
                 if done {
                     self.finish_build();
-                    // The agents set out when the field is ready.
-                    self.born.fill(self.steps);
                 }
             }
             None => self.move_agents(),
@@ -666,15 +679,15 @@ impl Scene for BunkersScene {
         let n = field.grid().len();
         let settled = self.building.as_ref().map(|(b, _)| b.settled());
         let shown = |i: usize| settled.is_none_or(|s| s[i]) && field.distances()[i].is_finite();
-        out.layer = (0..n).map(|i| if shown(i) { field.distances()[i] as f32 } else { -1.0 }).collect();
+        out.layer.extend((0..n).map(|i| if shown(i) { field.distances()[i] as f32 } else { -1.0 }));
         out.layer_max = out.layer.iter().copied().fold(0.0, f32::max).max(1.0);
         out.layer_label = if self.building.is_some() {
             "distance to the nearest bunker, settled so far (negative: not yet)".into()
         } else {
             "distance to the nearest standing bunker (negative: none)".into()
         };
-        out.directions = (0..n).map(|i| if shown(i) { field.directions()[i] } else { NO_DIRECTION }).collect();
-        out.cell_marks = vec![Ink::None as u8; n];
+        out.directions.extend((0..n).map(|i| if shown(i) { field.directions()[i] } else { NO_DIRECTION }));
+        out.cell_marks.resize(n, Ink::None as u8);
         if let Some((build, _)) = &self.building {
             for c in build.frontier() {
                 out.cell_marks[c] = Ink::Wavefront as u8;
