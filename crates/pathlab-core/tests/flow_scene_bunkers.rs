@@ -385,6 +385,14 @@ fn bad_input_is_refused_in_words_and_nothing_panics() {
         cut.step();
     }
     assert!((0..cut.len()).all(|i| cut.target(i).is_none() && cut.position(i).unwrap().x > 2.0));
+    // The most agents packed onto one open cell next to a bunker: bounded steps, no panic.
+    let mut packed = BunkersScene::with_map(Grid::new(2, 1).unwrap(), &[Point::new(0, 0)], &config(5, 1_000_000)).unwrap();
+    assert_eq!(packed.len(), 2000, "agents are clamped to 2000");
+    for _ in 0..40 {
+        packed.step();
+    }
+    assert!(metric(&packed, "arrived") > 0.0);
+    assert!((0..packed.len()).all(|i| packed.position(i).unwrap().x >= 1.0));
 }
 
 #[test]

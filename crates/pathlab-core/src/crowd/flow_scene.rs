@@ -93,6 +93,8 @@ const AGENTS: (usize, usize) = (300, 2000);
 const MAX_BUNKERS: usize = 32;
 /// The number of bunkers placed at set-up.
 const BUNKERS: usize = 3;
+/// The most neighbours an agent looks at for separation per step.
+const MAX_NEIGHBOURS: usize = 32;
 /// An agent's target when it has none.
 const NO_TARGET: usize = usize::MAX;
 
@@ -276,6 +278,11 @@ impl BunkersScene {
     /// is not animated).
     fn start_build(&mut self) -> Result<(), SceneError> {
         let standing: Vec<usize> = (0..self.bunkers.len()).filter(|&b| self.bunkers[b].standing).collect();
+        if standing.is_empty() {
+            return Err(SceneError::Refused(
+                "every bunker is destroyed, so there is nothing to build a field towards; add a bunker first".into(),
+            ));
+        }
         let goals: Vec<Point> = standing.iter().map(|&b| self.bunkers[b].at).collect();
         let build = FlowBuild::new(self.walls.grid().clone(), &goals, self.rule, self.costs)
             .map_err(|e| SceneError::Refused(e.to_string()))?;
@@ -380,6 +387,7 @@ impl BunkersScene {
                 None => Vec2::ZERO,
             };
             let mut push = Vec2::ZERO;
+            let mut looked = 0;
             if self.separation > 0.0 && desired.length() > 0.0 {
                 let (cx, cy) = (c % width, c / width);
                 for y in cy.saturating_sub(1)..=(cy + 1).min(self.walls.grid().height() - 1) {
@@ -389,6 +397,11 @@ impl BunkersScene {
                             let j = j as usize;
                             if j == i {
                                 continue;
+                            }
+                            // A bounded look-up however tightly the crowd packs.
+                            looked += 1;
+                            if looked > MAX_NEIGHBOURS {
+                                break;
                             }
                             let off = p - self.pos[j];
                             let d = off.length();
