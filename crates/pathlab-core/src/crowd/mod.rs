@@ -15,6 +15,7 @@
 pub mod ants;
 pub mod avoid;
 pub mod flow;
+pub mod flow_scene;
 pub mod scene;
 
 pub use flow::{FlowBuild, FlowError, FlowField, NO_DIRECTION, NO_GOAL};

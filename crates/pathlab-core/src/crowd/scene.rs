@@ -328,6 +328,7 @@ pub trait Scene {
 /// Every scene [`build`] knows: name and title, in the order the page lists them.
 pub const SCENES: &[(&str, &str)] = &[
     ("circle", "Circle swap (ORCA)"),
+    ("bunkers", "Bunkers: the flowing river (flow field)"),
     ("ants", "Ant colony: pheromone trails vs a flow field"),
 ];
 
@@ -339,6 +340,7 @@ pub const SCENES: &[(&str, &str)] = &[
 pub fn build(name: &str, config: &SceneConfig) -> Result<Box<dyn Scene>, SceneError> {
     match name {
         "circle" => Ok(Box::new(CircleScene::new(config)?)),
+        "bunkers" => Ok(Box::new(super::flow_scene::BunkersScene::new(config)?)),
         "ants" => Ok(Box::new(super::ants::AntColony::preset(config)?)),
         _ => Err(SceneError::UnknownScene(name.to_string())),
     }
