@@ -46,7 +46,22 @@ export function readCourse(text) {
  * `map.terrain`, when present, holds each cell's value: entering a cell of value t costs t times
  * the move (1 is ground).
  */
-export function cheapest(map, start, goal, { diagonal = 'no-corner-cutting', costs = 'real' } = {}) {
+export function cheapest(map, start, goal, options = {}) {
+  const t = goal[1] * map.width + goal[0];
+  const { dist, settled } = search(map, [start], t, options);
+  return settled === t ? dist[t] : null;
+}
+
+/**
+ * The cheapest cost from the nearest of `sources` ([[x, y], ...]) to every cell (Infinity where
+ * unreachable), as a Float64Array in row-major order; options as for `cheapest`.
+ */
+export function distances(map, sources, options = {}) {
+  return search(map, sources, -1, options).dist;
+}
+
+/** Dijkstra from `sources`, stopping when cell `target` is settled (never, for -1). */
+function search(map, sources, t, { diagonal = 'no-corner-cutting', costs = 'real' } = {}) {
   const { width, height, open, terrain } = map;
   const straight = costs === 'integer' ? 10 : 1;
   const diag = costs === 'integer' ? 14 : Math.SQRT2;
@@ -84,14 +99,15 @@ export function cheapest(map, start, goal, { diagonal = 'no-corner-cutting', cos
     }
     return top;
   };
-  const s = start[1] * width + start[0];
-  const t = goal[1] * width + goal[0];
-  dist[s] = 0;
-  push(0, s);
+  for (const [sx, sy] of sources) {
+    const s = sy * width + sx;
+    dist[s] = 0;
+    push(0, s);
+  }
   while (heap.length) {
     const [d, i] = pop();
     if (d > dist[i]) continue;
-    if (i === t) return d;
+    if (i === t) return { dist, settled: i };
     const x = i % width;
     const y = (i - x) / width;
     for (let dy = -1; dy <= 1; dy++) {
@@ -107,7 +123,7 @@ export function cheapest(map, start, goal, { diagonal = 'no-corner-cutting', cos
       }
     }
   }
-  return null;
+  return { dist, settled: -1 };
 }
 
 /** A map from the page's own grid: reads every cell through the Lab handle once. */

@@ -6,7 +6,9 @@
 //! views on the module's memory at the pointers given here, rebuilt every frame. Every fallible
 //! call returns a `JsError` whose message names the problem; none panics.
 
+mod bench;
 mod boids;
+pub use bench::{FlowBench, OrcaBench};
 pub use boids::{Boids, MAX_STEPS_PER_CALL};
 
 /// Installs the panic hook that forwards a Rust panic's message to the browser console.
