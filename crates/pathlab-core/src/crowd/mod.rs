@@ -10,9 +10,12 @@
 //!   and metrics.
 //! - [`scene`]: the one interface through which the page runs, draws and measures every
 //!   crowd demonstration.
+//! - [`squad`]: fixed group motion, a squad following one A* path in a line, wedge or column
+//!   formation, with members that find their own way back when cut off.
 
 pub mod avoid;
 pub mod flow;
 pub mod scene;
+pub mod squad;
 
 pub use flow::{FlowBuild, FlowError, FlowField, NO_DIRECTION, NO_GOAL};

@@ -326,7 +326,11 @@ pub trait Scene {
 }
 
 /// Every scene [`build`] knows: name and title, in the order the page lists them.
-pub const SCENES: &[(&str, &str)] = &[("circle", "Circle swap (ORCA)")];
+pub const SCENES: &[(&str, &str)] = &[
+    ("circle", "Circle swap (ORCA)"),
+    ("squad", "Squad in formation"),
+    ("squad-cutoff", "Squad: a member cut off"),
+];
 
 /// Builds a scene by name.
 ///
@@ -336,6 +340,8 @@ pub const SCENES: &[(&str, &str)] = &[("circle", "Circle swap (ORCA)")];
 pub fn build(name: &str, config: &SceneConfig) -> Result<Box<dyn Scene>, SceneError> {
     match name {
         "circle" => Ok(Box::new(CircleScene::new(config)?)),
+        "squad" => Ok(Box::new(super::squad::SquadScene::new(super::squad::SquadMap::Tour, config)?)),
+        "squad-cutoff" => Ok(Box::new(super::squad::SquadScene::new(super::squad::SquadMap::CutOff, config)?)),
         _ => Err(SceneError::UnknownScene(name.to_string())),
     }
 }
