@@ -2,7 +2,9 @@
 //! nobody walks into a wall, runs repeat for a seed, and bad settings are refused or clamped.
 
 use pathlab_core::crowd::scene::{build, Frame, Ink, Scene, SceneConfig, SceneError};
-use pathlab_core::crowd::squad::{Formation, Squad, SquadParams, MAX_MEMBERS, RADIUS, R_IN, R_OUT};
+use pathlab_core::crowd::squad::{
+    in_place_after, slot_seek, Formation, Squad, SquadMap, SquadParams, SquadScene, MAX_MEMBERS, RADIUS, R_IN, R_OUT,
+};
 use pathlab_core::grid::{Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::astar::astar;
@@ -378,4 +380,62 @@ fn bad_settings_are_refused_or_clamped_with_a_message() {
     // Agent counts are clamped to the squad's limits.
     assert_eq!(build("squad", &SceneConfig { agents: Some(0), seed: 1 }).unwrap().len(), 1);
     assert_eq!(build("squad", &SceneConfig { agents: Some(1000), seed: 1 }).unwrap().len(), MAX_MEMBERS);
+}
+
+#[test]
+fn hysteresis_holds_in_place_until_r_out_and_releases_only_within_r_in() {
+    // A member drifting out and back: (distance, in place afterwards), worked by hand with
+    // R_IN = 0.2 and R_OUT = 0.6.
+    assert!((R_IN - 0.2).abs() < 1e-6 && (R_OUT - 0.6).abs() < 1e-6);
+    let walk = [(0.5, false), (0.3, false), (0.19, true), (0.4, true), (0.59, true), (0.61, false), (0.4, false), (0.1, true)];
+    let mut in_place = false;
+    for (d, expect) in walk {
+        in_place = in_place_after(d, in_place);
+        assert_eq!(in_place, expect, "at distance {d}");
+    }
+    // In place, the slot's pull is off: the member only keeps pace with the slot.
+    let slot = Vec2::new(5.0, 5.0);
+    let pace = Vec2::new(0.0, 1.5);
+    let (v, held) = slot_seek(Vec2::new(5.5, 5.0), slot, pace, true, 3.0);
+    assert!(held);
+    assert_eq!(v, pace);
+    // Not in place at the same spot: the pull points at the slot (negative x) on top of pace,
+    // scaled down inside the slowing radius of 1.5: 3 * 0.5 / 1.5 = 1.
+    let (v, held) = slot_seek(Vec2::new(5.5, 5.0), slot, pace, false, 3.0);
+    assert!(!held);
+    assert!((v.x + 1.0).abs() < 1e-5 && (v.y - 1.5).abs() < 1e-5, "{v:?}");
+    // Far away the sum is capped at the top speed.
+    let (v, _) = slot_seek(Vec2::new(50.0, 5.0), slot, pace, false, 3.0);
+    assert!((v.length() - 3.0).abs() < 1e-4);
+}
+
+#[test]
+fn slots_that_fall_in_walls_move_to_open_ground() {
+    let mut in_wall = 0;
+    for formation in 0..3 {
+        let mut scene = SquadScene::new(SquadMap::Tour, &SceneConfig { agents: None, seed: 4 }).unwrap();
+        scene.set_param("formation", f64::from(formation)).unwrap();
+        for _ in 0..2500 {
+            scene.step();
+            let squad = scene.squad();
+            let walls = squad.walls();
+            let p = squad.params();
+            let offsets = p.formation.offsets(squad.len(), p.spacing);
+            let (fwd, side) = (squad.heading(), squad.heading().perp());
+            for i in 0..squad.len() {
+                let o = offsets[squad.slot_index(i)];
+                let nominal = squad.centre() + fwd * o.x + side * o.y;
+                let slot = squad.slot(i);
+                assert!(walls.is_free(slot), "slot of member {i} at {slot:?} is in a wall");
+                if !walls.is_free(nominal) {
+                    in_wall += 1;
+                    assert!(squad.slot_moved(i), "a slot in a wall was not moved");
+                } else if !squad.slot_moved(i) {
+                    assert!(slot.distance(nominal) < 1e-4, "an unmoved slot left its place");
+                }
+            }
+        }
+    }
+    // The tour passes close enough to its blocks for this to be tested at all.
+    assert!(in_wall > 100, "only {in_wall} slots fell in walls");
 }

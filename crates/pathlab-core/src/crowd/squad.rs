@@ -235,6 +235,18 @@ pub struct SquadMetrics {
 }
 
 /// A squad moving in formation on a wall grid. See the [module documentation](self).
+///
+/// ```
+/// use pathlab_core::crowd::squad::{Squad, SquadParams};
+/// use pathlab_core::grid::{Grid, Point};
+/// use pathlab_core::steer::{Vec2, Walls};
+/// let walls = Walls::new(Grid::new(12, 12).unwrap(), 1.0);
+/// let c = Vec2::new(6.5, 6.5);
+/// let mut squad = Squad::new(walls, c, &[c, c + Vec2::new(0.5, 0.0)], SquadParams::default()).unwrap();
+/// squad.set_goal(Point::new(6, 10)).unwrap();
+/// while !squad.arrived() { squad.step(); }
+/// assert_eq!(squad.centre(), Vec2::new(6.5, 10.5));
+/// ```
 #[derive(Clone, Debug)]
 pub struct Squad {
     walls: Walls,
@@ -390,6 +402,11 @@ impl Squad {
     /// Where member `i` should stand now (after moving the slot off walls).
     pub fn slot(&self, i: usize) -> Vec2 {
         self.slots[self.members[i].slot]
+    }
+
+    /// The index of member `i`'s slot in [`Formation::offsets`].
+    pub fn slot_index(&self, i: usize) -> usize {
+        self.members[i].slot
     }
 
     /// Whether member `i`'s slot had to be moved off or out from behind a wall.
@@ -799,14 +816,7 @@ impl Squad {
                     _ => Vec2::ZERO,
                 }
             } else {
-                let slot = self.slots[m.slot];
-                let d = m.pos.distance(slot);
-                let in_place = if m.in_place { d <= R_OUT } else { d <= R_IN };
-                if in_place {
-                    slot_vel
-                } else {
-                    (slot_vel + arrive(m.pos, slot, top, true)).truncate(top)
-                }
+                slot_seek(m.pos, self.slots[m.slot], slot_vel, m.in_place, top).0
             };
             let mut a = (desired - m.vel) / TAU;
             // Repulsion from members.
@@ -853,8 +863,7 @@ impl Squad {
             }
             m.pos = p;
             if !m.cut_off {
-                let d = p.distance(slot);
-                m.in_place = if m.in_place { d <= R_OUT } else { d <= R_IN };
+                m.in_place = in_place_after(p.distance(slot), m.in_place);
             }
             if let Some(o) = &mut m.own {
                 o.age += DT;
@@ -882,6 +891,38 @@ impl Squad {
                 }
             }
         }
+    }
+}
+
+/// The hysteresis rule: a member that was in place stays so up to [`R_OUT`] from its slot; one
+/// that was not becomes so only within [`R_IN`].
+pub fn in_place_after(distance: f32, was_in_place: bool) -> bool {
+    if was_in_place {
+        distance <= R_OUT
+    } else {
+        distance <= R_IN
+    }
+}
+
+/// The slot's attraction on a member at `pos`: the velocity it wants and whether it counts as
+/// in place. In place (see [`in_place_after`]) it only keeps pace with the slot (`slot_vel`);
+/// otherwise it adds an arrive behaviour towards the slot, slowing down within 1.5 units, and
+/// the sum is capped at `top`.
+///
+/// ```
+/// use pathlab_core::crowd::squad::slot_seek;
+/// use pathlab_core::steer::Vec2;
+/// let (slot, pace) = (Vec2::new(10.0, 0.0), Vec2::new(1.0, 0.0));
+/// // 0.4 from the slot: an in-place member only keeps pace, one that is not heads for it.
+/// assert_eq!(slot_seek(Vec2::new(9.6, 0.0), slot, pace, true, 3.0), (pace, true));
+/// let (v, in_place) = slot_seek(Vec2::new(9.6, 0.0), slot, pace, false, 3.0);
+/// assert!(!in_place && v.x > pace.x);
+/// ```
+pub fn slot_seek(pos: Vec2, slot: Vec2, slot_vel: Vec2, was_in_place: bool, top: f32) -> (Vec2, bool) {
+    if in_place_after(pos.distance(slot), was_in_place) {
+        (slot_vel, true)
+    } else {
+        ((slot_vel + arrive(pos, slot, top, true)).truncate(top), false)
     }
 }
 
