@@ -349,6 +349,7 @@ fn bad_settings_are_refused_or_clamped_with_a_message() {
     // A goal in a wall, a member dropped into a wall, an unknown action.
     assert!(matches!(scene.act("set-goal", Vec2::new(16.5, 8.5)), Err(SceneError::Refused(_))));
     assert!(matches!(scene.act("set-goal", Vec2::new(-3.0, 8.5)), Err(SceneError::Refused(_))));
+    assert!(matches!(scene.act("set-goal", Vec2::new(f32::NAN, 0.5)), Err(SceneError::Refused(_))));
     assert!(matches!(scene.act("cut-off", Vec2::new(16.5, 8.5)), Err(SceneError::Refused(_))));
     assert!(matches!(scene.act("cut-off", Vec2::new(f32::NAN, 1.0)), Err(SceneError::Refused(_))));
     assert!(matches!(scene.act("fly", Vec2::new(1.0, 1.0)), Err(SceneError::UnknownAction(_))));

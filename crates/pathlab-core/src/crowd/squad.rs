@@ -1019,7 +1019,12 @@ impl SquadScene {
         };
         let walls = Walls::new(grid, 1.0);
         let mut members = Vec::with_capacity(n);
+        let mut tries = 0;
         while members.len() < n {
+            tries += 1;
+            if tries > 100_000 {
+                return Err(SceneError::Invalid("no room to place the squad's members".to_string()));
+            }
             let p = centre + Vec2::new(rng.range(-2.5, 2.5), rng.range(-2.5, 2.5));
             if walls.is_free(p) && walls.push_out(p, RADIUS) == Vec2::ZERO {
                 members.push(p);
@@ -1212,7 +1217,7 @@ impl Scene for SquadScene {
         match action {
             "set-goal" => {
                 let (cx, cy) = self.squad.walls.cell_at(at);
-                if self.squad.walls.blocked(cx, cy) {
+                if !at.is_finite() || self.squad.walls.blocked(cx, cy) {
                     return Err(SceneError::Refused(format!(
                         "({:.1}, {:.1}) is in a wall or off the map",
                         at.x, at.y
