@@ -90,69 +90,68 @@ fn formation_rotates_with_the_heading() {
     assert!(spread(&ys) < 0.05, "{ys:?}");
 }
 
-fn rejoin_time(scene: &mut dyn Scene, limit: u64) -> Option<f32> {
+/// Steps until member `i` has been cut off and has come back; returns the seconds from the
+/// call to the rejoin, or None past `limit` seconds. Checks that the member really was cut off
+/// and that, back in formation, it sees its slot within the rejoin distance.
+fn rejoin_time(scene: &mut SquadScene, i: usize, limit: f32) -> Option<f32> {
     let start = scene.steps();
-    let rejoins = |s: &dyn Scene| s.metrics().iter().find(|m| m.name == "rejoins").unwrap().value;
-    let before = rejoins(scene);
-    while scene.steps() - start < limit {
+    let mut was_cut = false;
+    while (scene.steps() - start) as f32 * scene.dt() < limit {
         scene.step();
-        if rejoins(scene) > before {
+        let squad = scene.squad();
+        if squad.is_cut_off(i) {
+            was_cut = true;
+            assert!(squad.own_path(i).is_some() || squad.metrics().cut_off > 1, "no path planned");
+        } else if was_cut {
+            let d = squad.slot_distance(i);
+            assert!(d <= squad.rejoin_distance(), "member {i} rejoined {d} from its slot");
             return Some((scene.steps() - start) as f32 * scene.dt());
         }
     }
+    assert!(was_cut, "member {i} was never cut off");
     None
 }
 
 #[test]
 fn a_member_starting_behind_the_wall_rejoins_in_time() {
-    let mut scene = build("squad-cutoff", &SceneConfig { agents: None, seed: 5 }).unwrap();
-    // Member 0 starts south of the long wall while its slot is north of it.
+    let mut scene = SquadScene::new(SquadMap::CutOff, &SceneConfig { agents: None, seed: 5 }).unwrap();
+    // Member 0 starts south of the long wall (rows 11 and 12) while its slot is north of it.
+    assert!(scene.squad().position(0).y > 13.0);
+    assert!(scene.squad().slot(0).y < 11.0);
+    // Its own path is drawn as a route starting at the member once it is cut off.
     let mut frame = Frame::default();
-    scene.frame(None, &mut frame);
-    assert!(frame.y[0] > 13.0);
-    let mut saw_cut = false;
     let mut saw_path = false;
-    let limit = (REJOIN_BOUND / scene.dt()) as u64;
-    let start = scene.steps();
-    let mut t = None;
-    while scene.steps() - start < limit {
+    for _ in 0..40 {
         scene.step();
         scene.frame(Some(0), &mut frame);
-        if frame.kind[0] == 1 {
-            saw_cut = true;
-            // The cut-off member's own path is drawn as a route starting at the member.
-            let starts_at_member = (0..frame.line_ink.len()).any(|k| {
-                frame.line_ink[k] == Ink::Route as u8 && frame.lines[4 * k] == frame.x[0] && frame.lines[4 * k + 1] == frame.y[0]
+        saw_path |= frame.kind[0] == 1
+            && (0..frame.line_ink.len()).any(|k| {
+                frame.line_ink[k] == Ink::Route as u8
+                    && frame.lines[4 * k] == frame.x[0]
+                    && frame.lines[4 * k + 1] == frame.y[0]
             });
-            saw_path |= starts_at_member;
-        }
-        let m = scene.metrics();
-        if m.iter().find(|m| m.name == "rejoins").unwrap().value >= 1.0 {
-            t = Some(scene.steps() as f32 * scene.dt());
-            break;
-        }
     }
-    assert!(saw_cut, "member 0 was never marked cut off");
     assert!(saw_path, "no own path was drawn for the cut-off member");
-    let t = t.expect("member 0 did not rejoin in time");
+    let t = rejoin_time(&mut scene, 0, REJOIN_BOUND).expect("member 0 did not rejoin in time") + 2.0;
     println!("squad-cutoff: member 0 rejoined after {t:.2} s");
-    assert!(t <= REJOIN_BOUND);
-    scene.frame(None, &mut frame);
-    assert!(frame.y[0] < 11.0, "rejoined on the squad's side of the wall");
+    assert!(scene.squad().position(0).y < 11.0, "rejoined on the squad's side of the wall");
+    assert_eq!(scene.squad().metrics().rejoins, 1, "nobody else was ever cut off");
 }
 
 #[test]
 fn a_member_pushed_behind_a_block_rejoins_in_time() {
-    let mut scene = build("squad", &SceneConfig { agents: None, seed: 2 }).unwrap();
+    let mut scene = SquadScene::new(SquadMap::Tour, &SceneConfig { agents: None, seed: 2 }).unwrap();
     for _ in 0..300 {
         scene.step();
     }
-    // Block 15..=18 x 6..=13: (17, 15) is just below it, the squad walks the top edge.
-    let msg = scene.act("cut-off", Vec2::new(17.5, 15.5)).unwrap();
+    // Block 15..=18 x 6..=13: (17, 15) is just below it, while the squad walks its top edge.
+    let at = Vec2::new(17.5, 15.5);
+    let i = scene.squad().nearest_member(at).unwrap();
+    let msg = scene.act("cut-off", at).unwrap();
     assert!(msg.contains("moved"), "{msg}");
-    let limit = (REJOIN_BOUND / scene.dt()) as u64;
-    let t = rejoin_time(scene.as_mut(), limit).expect("no rejoin in time");
-    println!("squad: pushed member rejoined after {t:.2} s");
+    assert!(scene.squad().position(i).distance(at) < 0.5);
+    let t = rejoin_time(&mut scene, i, REJOIN_BOUND).expect("no rejoin in time");
+    println!("squad: member {i} pushed behind a block rejoined after {t:.2} s");
 }
 
 fn assert_clear_of_walls(squad_grid: &Grid, cell: f32, frame: &Frame, what: &str) {
