@@ -1135,7 +1135,7 @@ impl Scene for SquadScene {
                 // Where the slot would be without walls, and where it was moved to.
                 let nominal = s.nominal_slot(i);
                 out.circle(nominal, 0.12, Ink::Slot);
-                out.line(nominal, slot, Ink::Changed);
+                out.line(nominal, slot, Ink::Slot);
             }
         }
     }
