@@ -11,11 +11,14 @@
 //! - [`ants`]: an ant colony finding food by pheromone trails, against a flow-field guide.
 //! - [`scene`]: the one interface through which the page runs, draws and measures every
 //!   crowd demonstration.
+//! - [`squad`]: fixed group motion, a squad following one A* path in a line, wedge or column
+//!   formation, with members that find their own way back when cut off.
 
 pub mod ants;
 pub mod avoid;
 pub mod flow;
 pub mod flow_scene;
 pub mod scene;
+pub mod squad;
 
 pub use flow::{FlowBuild, FlowError, FlowField, NO_DIRECTION, NO_GOAL};

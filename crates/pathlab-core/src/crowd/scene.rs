@@ -330,6 +330,8 @@ pub const SCENES: &[(&str, &str)] = &[
     ("circle", "Circle swap (ORCA)"),
     ("bunkers", "Bunkers: the flowing river (flow field)"),
     ("ants", "Ant colony: pheromone trails vs a flow field"),
+    ("squad", "Squad in formation"),
+    ("squad-cutoff", "Squad: a member cut off"),
 ];
 
 /// Builds a scene by name.
@@ -342,6 +344,8 @@ pub fn build(name: &str, config: &SceneConfig) -> Result<Box<dyn Scene>, SceneEr
         "circle" => Ok(Box::new(CircleScene::new(config)?)),
         "bunkers" => Ok(Box::new(super::flow_scene::BunkersScene::new(config)?)),
         "ants" => Ok(Box::new(super::ants::AntColony::preset(config)?)),
+        "squad" => Ok(Box::new(super::squad::SquadScene::new(super::squad::SquadMap::Tour, config)?)),
+        "squad-cutoff" => Ok(Box::new(super::squad::SquadScene::new(super::squad::SquadMap::CutOff, config)?)),
         _ => Err(SceneError::UnknownScene(name.to_string())),
     }
 }
