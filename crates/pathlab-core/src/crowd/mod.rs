@@ -8,10 +8,13 @@
 //! - [`avoid`]: local collision avoidance by velocity obstacles (VO, reciprocal VO and ORCA),
 //!   as a pure per-agent function and as a seeded [`avoid::Crowd`] simulation with scenarios
 //!   and metrics.
+//! - [`avoid_scene`]: the avoidance scenes (circle, corridor, crossing, blocks, bottleneck)
+//!   for the page, with walls and routes around them.
 //! - [`scene`]: the one interface through which the page runs, draws and measures every
 //!   crowd demonstration.
 
 pub mod avoid;
+pub mod avoid_scene;
 pub mod flow;
 pub mod scene;
 
