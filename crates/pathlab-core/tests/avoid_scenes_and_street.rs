@@ -284,3 +284,140 @@ fn bad_parameters_are_refused_or_clamped_with_a_message() {
     let tiny = build("bottleneck", &SceneConfig { agents: Some(0), seed: 1 }).expect("builds");
     assert_eq!(tiny.len(), 2);
 }
+
+// ---------------------------------------------------------------------------------------
+// The street crossing.
+
+use pathlab_core::crowd::street::{CarState, PedState, StreetScene, CAR_LENGTH, CAR_WIDTH, PED_RADIUS, STOP_LINE};
+
+/// Whether a car body (centre, heading along x) overlaps a pedestrian's disc, computed here
+/// from the corners.
+fn car_hits(centre: Vec2, ped: Vec2) -> bool {
+    let dx = (ped.x - centre.x).abs() - CAR_LENGTH / 2.0;
+    let dy = (ped.y - centre.y).abs() - CAR_WIDTH / 2.0;
+    let (ox, oy) = (dx.max(0.0), dy.max(0.0));
+    ox * ox + oy * oy < PED_RADIUS * PED_RADIUS
+}
+
+fn street(agents: usize, seed: u64) -> StreetScene {
+    StreetScene::new(&SceneConfig { agents: Some(agents), seed }).expect("street builds")
+}
+
+#[test]
+fn street_no_car_ever_touches_a_pedestrian_and_traffic_flows() {
+    for seed in [1, 2, 3] {
+        let mut s = street(24, seed);
+        let cars = s.len() - s.pedestrians();
+        for k in 0..3000 {
+            s.step();
+            for c in 0..cars {
+                let (centre, _) = s.car_body(c).expect("car");
+                for i in 0..s.pedestrians() {
+                    let p = s.ped_position(i).expect("ped");
+                    assert!(!car_hits(centre, p), "seed {seed} step {k}: car {c} at {centre:?} hits pedestrian {i} at {p:?}");
+                }
+            }
+        }
+        let m = |name| metric(&s, name);
+        assert_eq!(m("car_ped_collisions"), 0.0);
+        assert!(m("crossings") >= 10.0, "seed {seed}: only {} crossings in 300 s", m("crossings"));
+        assert!(m("cars_passed") >= 10.0, "seed {seed}: only {} cars passed", m("cars_passed"));
+        assert!(m("mean_wait").is_finite() && m("mean_wait") > 0.0);
+        println!(
+            "street seed {seed}: crossings {} cars {} mean wait {:.1} s ped collisions {}",
+            m("crossings"),
+            m("cars_passed"),
+            m("mean_wait"),
+            m("ped_collisions")
+        );
+    }
+}
+
+#[test]
+fn pedestrians_start_crossing_only_on_green() {
+    let mut s = street(30, 4);
+    let mut before: Vec<Option<PedState>> = (0..s.pedestrians()).map(|i| s.ped_state(i)).collect();
+    let mut starts = 0;
+    for _ in 0..3000 {
+        s.step();
+        for (i, was) in before.iter_mut().enumerate() {
+            let now = s.ped_state(i);
+            if *was != Some(PedState::Cross) && now == Some(PedState::Cross) {
+                assert!(s.walk_green(), "pedestrian {i} stepped onto the crossing in {:?}", s.phase());
+                assert_eq!(*was, Some(PedState::Wait), "pedestrian {i} skipped waiting");
+                assert!(s.started_crossing(i));
+                starts += 1;
+            }
+            *was = now;
+        }
+    }
+    assert!(starts > 20, "only {starts} crossings started");
+}
+
+#[test]
+fn cars_stop_at_red_and_keep_their_distance() {
+    let mut s = street(30, 5);
+    let cars = s.len() - s.pedestrians();
+    let (mut passes, mut stops_at_red) = (0, 0);
+    for k in 0..3000 {
+        s.step();
+        for c in 0..cars {
+            if s.passed_line(c) {
+                assert!(!s.car_red(), "step {k}: car {c} passed the line at red ({:?})", s.phase());
+                passes += 1;
+            }
+            if s.car_red() && s.car_state(c) == Some(CarState::Stopped) {
+                stops_at_red += 1;
+            }
+        }
+        // Same lane, same heading: bodies never overlap.
+        for a in 0..cars {
+            for b in a + 1..cars {
+                let ((ca, ha), (cb, hb)) = (s.car_body(a).expect("car"), s.car_body(b).expect("car"));
+                if ha == hb && (ca.y - cb.y).abs() < 1e-3 {
+                    assert!((ca.x - cb.x).abs() >= CAR_LENGTH - 1e-3, "step {k}: cars {a} and {b} overlap");
+                }
+            }
+        }
+    }
+    assert!(passes > 10, "only {passes} cars passed the line");
+    assert!(stops_at_red > 0, "no car ever stood at red");
+    // The stop line is where the lights say (2 units before the crossing).
+    assert!((STOP_LINE - 26.0).abs() < 1e-6);
+}
+
+#[test]
+fn street_is_deterministic_per_seed_and_draws_its_light_and_zones() {
+    let run = |seed| {
+        let mut s = street(16, seed);
+        for _ in 0..400 {
+            s.step();
+        }
+        let mut f = Frame::default();
+        s.frame(Some(0), &mut f);
+        (f, s.metrics())
+    };
+    let (a, ma) = run(7);
+    let (b, mb) = run(7);
+    let (c, _) = run(8);
+    assert_eq!(a, b);
+    assert_eq!(format!("{ma:?}"), format!("{mb:?}"));
+    assert_ne!(a.x, c.x);
+    let zones = a.polygon_ink.iter().filter(|&&i| i == Ink::Zone as u8).map(|_| 1).sum::<usize>();
+    assert_eq!(zones, 2, "road and crossing");
+    let lights = a.circle_ink.iter().filter(|&&i| i == Ink::Go as u8 || i == Ink::Stop as u8 || i == Ink::Caution as u8).count();
+    assert!(lights >= 4, "two car lights and two pedestrian lights");
+    assert!(a.line_ink.contains(&(Ink::Route as u8)), "the selected pedestrian's target");
+    assert_eq!(a.kind.iter().map(|&k| usize::from(k == 1)).sum::<usize>(), 6, "six cars");
+}
+
+#[test]
+fn street_refuses_bad_parameters() {
+    let mut s = build("street", &SceneConfig::default()).expect("builds");
+    assert!(matches!(s.set_param("green", f64::NAN), Err(SceneError::Invalid(_))));
+    let msg = s.set_param("walk", -5.0).expect("clamped").expect("message");
+    assert!(msg.contains("clamped"));
+    assert!(matches!(s.set_param("red", 1.0), Err(SceneError::UnknownParam(_))));
+    let big = build("street", &SceneConfig { agents: Some(10_000), seed: 0 }).expect("builds");
+    assert_eq!(big.len(), 60 + 6);
+}

@@ -10,6 +10,8 @@
 //!   and metrics.
 //! - [`avoid_scene`]: the avoidance scenes (circle, corridor, crossing, blocks, bottleneck)
 //!   for the page, with walls and routes around them.
+//! - [`street`]: a street crossing with a traffic light, cars and pedestrians run by small
+//!   finite-state brains.
 //! - [`scene`]: the one interface through which the page runs, draws and measures every
 //!   crowd demonstration.
 
@@ -17,5 +19,6 @@ pub mod avoid;
 pub mod avoid_scene;
 pub mod flow;
 pub mod scene;
+pub mod street;
 
 pub use flow::{FlowBuild, FlowError, FlowField, NO_DIRECTION, NO_GOAL};

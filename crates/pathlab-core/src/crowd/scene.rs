@@ -64,11 +64,13 @@ pub enum Ink {
     Go = 16,
     /// An area to keep clear (a crossing, a road).
     Zone = 17,
+    /// A traffic light showing amber / stop if you can.
+    Caution = 18,
 }
 
 impl Ink {
     /// Every ink with its name, in value order (for the page's palette and legend).
-    pub const ALL: [(Ink, &'static str); 18] = [
+    pub const ALL: [(Ink, &'static str); 19] = [
         (Ink::None, "none"),
         (Ink::Velocity, "velocity"),
         (Ink::Preferred, "preferred"),
@@ -87,6 +89,7 @@ impl Ink {
         (Ink::Stop, "stop"),
         (Ink::Go, "go"),
         (Ink::Zone, "zone"),
+        (Ink::Caution, "caution"),
     ];
 }
 
@@ -332,6 +335,7 @@ pub const SCENES: &[(&str, &str)] = &[
     ("crossing", "Crossing blocks (velocity obstacles)"),
     ("blocks", "Swap around blocks (velocity obstacles)"),
     ("bottleneck", "Bottleneck door (velocity obstacles)"),
+    ("street", "Street crossing with a traffic light"),
 ];
 
 /// Builds a scene by name.
@@ -344,6 +348,7 @@ pub fn build(name: &str, config: &SceneConfig) -> Result<Box<dyn Scene>, SceneEr
         "circle" | "corridor" | "crossing" | "blocks" | "bottleneck" => {
             Ok(Box::new(super::avoid_scene::AvoidScene::new(name, config)?))
         }
+        "street" => Ok(Box::new(super::street::StreetScene::new(config)?)),
         _ => Err(SceneError::UnknownScene(name.to_string())),
     }
 }
