@@ -183,6 +183,31 @@ fn hrvo_apex_by_hand() {
 }
 
 #[test]
+fn hrvo_head_on_pair_passes_on_one_side_without_touching() {
+    // Two agents walking straight at each other, 0.1 off the same line: under HRVO each keeps
+    // the side it starts on, so the lateral offset never changes sign during the pass, and they
+    // arrive without an overlap.
+    let p = AvoidParams { method: Method::Hrvo, time_horizon: 5.0, ..AvoidParams::default() };
+    let mut crowd = Crowd::new(p, 20.0, 20.0).expect("crowd");
+    crowd.add(Vec2::new(2.0, 10.05), Vec2::new(18.0, 10.05));
+    crowd.add(Vec2::new(18.0, 9.95), Vec2::new(2.0, 9.95));
+    let mut sign = 0.0_f32;
+    for _ in 0..400 {
+        crowd.step();
+        let (a, b) = (crowd.position(0), crowd.position(1));
+        if (a.x - b.x).abs() < 2.0 {
+            let s = (a.y - b.y).signum();
+            assert!(sign == 0.0 || s == sign, "they swapped sides mid-pass");
+            sign = s;
+        }
+    }
+    let m = crowd.metrics();
+    assert_eq!(m.collisions, 0);
+    assert_eq!(m.arrived, 2);
+    assert!(sign != 0.0, "they never met");
+}
+
+#[test]
 fn hrvo_choice_is_outside_its_cone_when_a_free_velocity_exists() {
     let p = AvoidParams { method: Method::Hrvo, time_horizon: 5.0, ..AvoidParams::default() };
     let a = AgentState { id: 0, pos: Vec2::ZERO, vel: Vec2::new(1.0, 0.1), pref: Vec2::new(1.0, 0.0), radius: 0.5, max_speed: 1.5 };
@@ -359,10 +384,26 @@ fn cars_stop_at_red_and_keep_their_distance() {
     let mut s = street(30, 5);
     let cars = s.len() - s.pedestrians();
     let (mut passes, mut stops_at_red) = (0, 0);
+    // A car's front, measured along its heading from where its lane enters the world (the
+    // eastbound lane enters at x = 0, the westbound one at x = 60).
+    let along = |s: &StreetScene, c: usize| {
+        let (centre, heading) = s.car_body(c).expect("car");
+        let front = centre.x + heading.x * CAR_LENGTH / 2.0;
+        if heading.x > 0.0 {
+            front
+        } else {
+            60.0 - front
+        }
+    };
+    let mut before: Vec<f32> = (0..cars).map(|c| along(&s, c)).collect();
     for k in 0..3000 {
         s.step();
-        for c in 0..cars {
-            if s.passed_line(c) {
+        for (c, was) in before.iter_mut().enumerate() {
+            let now = along(&s, c);
+            let crossed = *was <= STOP_LINE && now > STOP_LINE;
+            assert_eq!(crossed, s.passed_line(c), "step {k}: car {c} from {was} to {now}");
+            *was = now;
+            if crossed {
                 assert!(!s.car_red(), "step {k}: car {c} passed the line at red ({:?})", s.phase());
                 passes += 1;
             }
