@@ -788,6 +788,10 @@ pub const PERTURBATION: f32 = 0.05;
 /// [`Metrics::min_gap`], which keeps the measuring pass cheap.
 pub const GAP_REACH: f32 = 4.0;
 
+/// The most wall points an agent of a [`Crowd`] avoids at once (the nearest; the guard against
+/// walls needs only those within a step's reach, far fewer).
+pub const MAX_WALL_POINTS: usize = 16;
+
 /// Distance from the goal at which an agent counts as arrived, as a fraction of its radius.
 pub const ARRIVAL_FRACTION: f32 = 0.25;
 
@@ -865,8 +869,9 @@ impl Crowd {
         Ok(())
     }
 
-    /// The nearest point of every wall cell within `reach` of `pos`, as obstacle discs of
-    /// radius 0 (cleared first), nearest first.
+    /// The nearest point of every wall cell within `reach` of `pos` that touches open ground
+    /// (a cell walled in on all four sides is never the nearest), as obstacle discs of radius
+    /// 0 (cleared first), nearest first, at most [`MAX_WALL_POINTS`].
     pub fn wall_points(&self, pos: Vec2, reach: f32, out: &mut Vec<Neighbour>) {
         out.clear();
         if self.walls.is_empty() || !pos.is_finite() || !reach.is_finite() {
@@ -878,7 +883,7 @@ impl Crowd {
         let (y0, y1) = (cells(pos.y - reach, self.wall_height), cells(pos.y + reach, self.wall_height));
         for cy in y0..=y1 {
             for cx in x0..=x1 {
-                if !self.walls[cy * self.wall_width + cx] {
+                if !self.walls[cy * self.wall_width + cx] || self.walled_in(cx, cy) {
                     continue;
                 }
                 let (lx, ly) = (cx as f32 * c, cy as f32 * c);
@@ -889,6 +894,19 @@ impl Crowd {
             }
         }
         out.sort_by(|a, b| a.pos.distance(pos).total_cmp(&b.pos.distance(pos)));
+        out.truncate(MAX_WALL_POINTS);
+    }
+
+    /// A wall cell whose four side neighbours are walls or outside the grid.
+    fn walled_in(&self, cx: usize, cy: usize) -> bool {
+        let wall = |x: Option<usize>, y: Option<usize>| match (x, y) {
+            (Some(x), Some(y)) if x < self.wall_width && y < self.wall_height => self.walls[y * self.wall_width + x],
+            _ => true,
+        };
+        wall(cx.checked_sub(1), Some(cy))
+            && wall(Some(cx + 1), Some(cy))
+            && wall(Some(cx), cy.checked_sub(1))
+            && wall(Some(cx), Some(cy + 1))
     }
 
     /// How deep a disc of radius `r` at `pos` reaches into the nearest wall cell (0: clear).
