@@ -156,7 +156,14 @@ fn hrvo_apex_by_hand() {
     // (cross((2, 0), (0, 1)) = 2 > 0), so the RVO's left side (0, 0.5) + t (cos 30, sin 30)
     // meets the VO's right side s (cos 30, -sin 30): s = -1/2, t = -1/2, apex
     // (-cos 30 / 2, 1/4) = (-0.4330, 0.25).
-    let a = AgentState { id: 0, pos: Vec2::ZERO, vel: Vec2::new(0.0, 1.0), pref: Vec2::new(1.0, 0.0), radius: 0.5, max_speed: 2.0 };
+    let a = AgentState {
+        id: 0,
+        pos: Vec2::ZERO,
+        vel: Vec2::new(0.0, 1.0),
+        pref: Vec2::new(1.0, 0.0),
+        radius: 0.5,
+        max_speed: 2.0,
+    };
     let b = Neighbour { id: 1, pos: Vec2::new(2.0, 0.0), vel: Vec2::ZERO, radius: 0.5 };
     let apex = hrvo_apex(&a, &b);
     assert!((apex - Vec2::new(-0.433_012_7, 0.25)).length() < 1e-5, "{apex:?}");
@@ -210,7 +217,14 @@ fn hrvo_head_on_pair_passes_on_one_side_without_touching() {
 #[test]
 fn hrvo_choice_is_outside_its_cone_when_a_free_velocity_exists() {
     let p = AvoidParams { method: Method::Hrvo, time_horizon: 5.0, ..AvoidParams::default() };
-    let a = AgentState { id: 0, pos: Vec2::ZERO, vel: Vec2::new(1.0, 0.1), pref: Vec2::new(1.0, 0.0), radius: 0.5, max_speed: 1.5 };
+    let a = AgentState {
+        id: 0,
+        pos: Vec2::ZERO,
+        vel: Vec2::new(1.0, 0.1),
+        pref: Vec2::new(1.0, 0.0),
+        radius: 0.5,
+        max_speed: 1.5,
+    };
     let b = Neighbour { id: 1, pos: Vec2::new(3.0, 0.0), vel: Vec2::new(-1.0, 0.0), radius: 0.5 };
     let mut d = AvoidDebug::default();
     let v = new_velocity(&p, &a, &[b], Some(&mut d));
@@ -230,7 +244,8 @@ fn a_wall_point_stops_an_agent_under_every_method() {
     // nearer than its radius within the step.
     for method in [Method::Vo, Method::Rvo, Method::Hrvo, Method::Orca] {
         let p = AvoidParams { method, ..AvoidParams::default() };
-        let a = AgentState { id: 0, pos: Vec2::ZERO, vel: Vec2::new(1.5, 0.0), pref: Vec2::new(1.5, 0.0), radius: 0.5, max_speed: 1.5 };
+        let full = Vec2::new(1.5, 0.0);
+        let a = AgentState { id: 0, pos: Vec2::ZERO, vel: full, pref: full, radius: 0.5, max_speed: 1.5 };
         let wall = Neighbour { id: u32::MAX, pos: Vec2::new(0.6, 0.0), vel: Vec2::ZERO, radius: 0.0 };
         let v = new_velocity_among(&p, &a, &[], &[wall], None);
         let next = a.pos + v * p.dt;
@@ -339,7 +354,7 @@ fn street_no_car_ever_touches_a_pedestrian_and_traffic_flows() {
                 let (centre, _) = s.car_body(c).expect("car");
                 for i in 0..s.pedestrians() {
                     let p = s.ped_position(i).expect("ped");
-                    assert!(!car_hits(centre, p), "seed {seed} step {k}: car {c} at {centre:?} hits pedestrian {i} at {p:?}");
+                    assert!(!car_hits(centre, p), "seed {seed} step {k}: car {c} at {centre:?} hits {i} at {p:?}");
                 }
             }
         }
@@ -446,7 +461,8 @@ fn street_is_deterministic_per_seed_and_draws_its_light_and_zones() {
     assert_ne!(a.x, c.x);
     let zones = a.polygon_ink.iter().filter(|&&i| i == Ink::Zone as u8).map(|_| 1).sum::<usize>();
     assert_eq!(zones, 2, "road and crossing");
-    let lights = a.circle_ink.iter().filter(|&&i| i == Ink::Go as u8 || i == Ink::Stop as u8 || i == Ink::Caution as u8).count();
+    let light_inks = [Ink::Go as u8, Ink::Stop as u8, Ink::Caution as u8];
+    let lights = a.circle_ink.iter().filter(|i| light_inks.contains(i)).count();
     assert!(lights >= 4, "two car lights and two pedestrian lights");
     assert!(a.line_ink.contains(&(Ink::Route as u8)), "the selected pedestrian's target");
     assert_eq!(a.kind.iter().map(|&k| usize::from(k == 1)).sum::<usize>(), 6, "six cars");

@@ -80,7 +80,7 @@ pub struct AvoidParams {
     pub max_speed: f32,
     /// The simulation step in seconds (ORCA resolves overlaps within one step).
     pub dt: f32,
-    /// Weight `w` of the time-to-collision term in the VO/RVO penalty `w / tc + |v_pref - v|`.
+    /// Weight `w` of the time-to-collision term in the VO/RVO/HRVO penalty `w / tc + |v_pref - v|`.
     pub penalty: f32,
     /// Extra clearance a [`Crowd`] adds to every radius when avoiding (not when measuring
     /// collisions): a cushion against the error of moving in whole steps.
@@ -199,7 +199,8 @@ pub struct Neighbour {
 /// `apex + s * right` (`s >= 0`) bound it, the forbidden velocities lie between.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Cone {
-    /// The apex: the neighbour's velocity (VO) or the mean of both velocities (RVO).
+    /// The apex: the neighbour's velocity (VO), the mean of both velocities (RVO), [`hrvo_apex`]
+    /// (HRVO), or 0 for a static obstacle.
     pub apex: Vec2,
     /// Unit direction of the left side.
     pub left: Vec2,
@@ -228,23 +229,23 @@ impl HalfPlane {
 /// What [`new_velocity`] looked at, for drawing; filled only when asked for.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct AvoidDebug {
-    /// The cones (VO and RVO).
+    /// The cones (VO, RVO and HRVO; static obstacles first, with apex 0).
     pub cones: Vec<Cone>,
     /// The half-planes (ORCA).
     pub planes: Vec<HalfPlane>,
     /// The chosen velocity.
     pub chosen: Vec2,
-    /// False when no allowed velocity existed (VO/RVO: every candidate in a cone; ORCA: the
+    /// False when no allowed velocity existed (VO/RVO/HRVO: every candidate in a cone; ORCA: the
     /// 2-D program was infeasible and the 3-D fallback ran).
     pub feasible: bool,
 }
 
-/// Candidate speeds of the VO/RVO sampling, as fractions of the top speed.
+/// Candidate speeds of the VO/RVO/HRVO sampling, as fractions of the top speed.
 pub const SAMPLE_RINGS: usize = 8;
-/// Candidate headings per ring of the VO/RVO sampling.
+/// Candidate headings per ring of the VO/RVO/HRVO sampling.
 pub const SAMPLE_HEADINGS: usize = 32;
 
-/// The candidate velocities of VO and RVO for an agent: the preferred velocity (capped at the
+/// The candidate velocities of VO, RVO and HRVO for an agent: the preferred velocity (capped at the
 /// top speed), the current velocity, zero, and [`SAMPLE_RINGS`] rings at speeds
 /// `max_speed * k / SAMPLE_RINGS` (`k = 1..=SAMPLE_RINGS`) of [`SAMPLE_HEADINGS`] headings each,
 /// evenly spaced from the preferred heading (odd rings turned by half a spacing) — 259 in all.
@@ -387,7 +388,9 @@ pub fn new_velocity_among(
 /// use pathlab_core::crowd::avoid::{hrvo_apex, AgentState, Neighbour};
 /// use pathlab_core::steer::Vec2;
 /// // B at rest 2 ahead, combined radius 1 (cone half-angle 30 degrees), A moving sideways:
-/// let a = AgentState { id: 0, pos: Vec2::ZERO, vel: Vec2::new(0.0, 1.0), pref: Vec2::ZERO, radius: 0.5, max_speed: 2.0 };
+/// let a = AgentState {
+///     id: 0, pos: Vec2::ZERO, vel: Vec2::new(0.0, 1.0), pref: Vec2::ZERO, radius: 0.5, max_speed: 2.0,
+/// };
 /// let b = Neighbour { id: 1, pos: Vec2::new(2.0, 0.0), vel: Vec2::ZERO, radius: 0.5 };
 /// let apex = hrvo_apex(&a, &b);
 /// assert!((apex.x + 0.75_f32.sqrt() / 2.0).abs() < 1e-5 && (apex.y - 0.25).abs() < 1e-5);
@@ -427,7 +430,12 @@ fn usable(n: &Neighbour) -> bool {
 }
 
 /// VO/RVO/HRVO by sampling: (chosen, whether it was outside every cone).
-fn sampled(params: &AvoidParams, agent: &AgentState, neighbours: &[Neighbour], obstacles: &[Neighbour]) -> (Vec2, bool) {
+fn sampled(
+    params: &AvoidParams,
+    agent: &AgentState,
+    neighbours: &[Neighbour],
+    obstacles: &[Neighbour],
+) -> (Vec2, bool) {
     let horizon = params.time_horizon;
     let mut best_free: Option<(f32, Vec2)> = None;
     let mut best_penalty: Option<(f32, Vec2)> = None;

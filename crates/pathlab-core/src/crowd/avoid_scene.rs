@@ -286,6 +286,23 @@ impl AvoidScene {
     }
 }
 
+/// The value to use for parameter `name` among `params`: `value` clamped to its range, with
+/// a sentence when it had to be clamped.
+///
+/// # Errors
+/// [`SceneError::UnknownParam`] for a name not in `params`; [`SceneError::Invalid`] for NaN
+/// or an infinity.
+pub(crate) fn checked_value(params: &[Param], name: &str, value: f64) -> Result<(f64, Option<String>), SceneError> {
+    let spec = params.iter().find(|p| p.name == name).ok_or_else(|| SceneError::UnknownParam(name.to_string()))?;
+    if !value.is_finite() {
+        return Err(SceneError::Invalid(format!("parameter \"{name}\" must be a finite number, not {value}")));
+    }
+    let clamped = value.clamp(spec.min, spec.max);
+    let message = (clamped != value)
+        .then(|| format!("{} clamped from {value} to {clamped} (range {} to {})", spec.label, spec.min, spec.max));
+    Ok((clamped, message))
+}
+
 /// A `w` x `h` grid of ground with a wall all round.
 fn bordered(w: usize, h: usize) -> Vec<u8> {
     let mut cells = vec![1u8; w * h];
@@ -396,7 +413,8 @@ impl Scene for AvoidScene {
     }
     fn params(&self) -> Vec<Param> {
         let p = self.crowd.params();
-        let slider = |name, label, min, max, step, value: f64| Param { name, label, min, max, step, value, choices: Vec::new() };
+        let slider =
+            |name, label, min, max, step, value: f64| Param { name, label, min, max, step, value, choices: Vec::new() };
         vec![
             Param {
                 name: "method",
@@ -415,13 +433,7 @@ impl Scene for AvoidScene {
         ]
     }
     fn set_param(&mut self, name: &str, value: f64) -> Result<Option<String>, SceneError> {
-        let spec = self.params().into_iter().find(|p| p.name == name).ok_or_else(|| SceneError::UnknownParam(name.to_string()))?;
-        if !value.is_finite() {
-            return Err(SceneError::Invalid(format!("parameter \"{name}\" must be a finite number, not {value}")));
-        }
-        let clamped = value.clamp(spec.min, spec.max);
-        let message = (clamped != value)
-            .then(|| format!("{} clamped from {value} to {clamped} (range {} to {})", spec.label, spec.min, spec.max));
+        let (clamped, message) = checked_value(&self.params(), name, value)?;
         let mut p = *self.crowd.params();
         match name {
             "method" => p.method = method_of(clamped.round() as usize),

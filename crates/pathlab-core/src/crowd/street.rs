@@ -376,8 +376,12 @@ impl StreetScene {
                     }
                 }
                 PedState::Cross => {
-                    let arrived_side = if q.target.y < 15.0 { p.pos.y <= ROAD_TOP - PED_RADIUS } else { p.pos.y >= ROAD_BOTTOM + PED_RADIUS };
-                    if arrived_side {
+                    let off_road = if q.target.y < 15.0 {
+                        p.pos.y <= ROAD_TOP - PED_RADIUS
+                    } else {
+                        p.pos.y >= ROAD_BOTTOM + PED_RADIUS
+                    };
+                    if off_road {
                         q.state = PedState::WalkOn;
                         q.target = q.goal;
                         self.crossings += 1;
@@ -414,7 +418,8 @@ impl StreetScene {
             neighbours.clear();
             for &(_, j) in &near {
                 let o = self.peds[j];
-                neighbours.push(Neighbour { id: j as u32, pos: o.pos, vel: o.vel, radius: PED_RADIUS + self.avoid.margin });
+                let radius = PED_RADIUS + self.avoid.margin;
+                neighbours.push(Neighbour { id: j as u32, pos: o.pos, vel: o.vel, radius });
             }
             let to = p.target - p.pos;
             let dist = to.length();
@@ -594,7 +599,9 @@ impl Scene for StreetScene {
     }
     fn frame(&self, selected: Option<usize>, out: &mut Frame) {
         out.clear();
-        let corners = |x0: f32, y0: f32, x1: f32, y1: f32| [Vec2::new(x0, y0), Vec2::new(x1, y0), Vec2::new(x1, y1), Vec2::new(x0, y1)];
+        let corners = |x0: f32, y0: f32, x1: f32, y1: f32| {
+            [Vec2::new(x0, y0), Vec2::new(x1, y0), Vec2::new(x1, y1), Vec2::new(x0, y1)]
+        };
         out.polygon(&corners(0.0, ROAD_TOP, WIDTH, ROAD_BOTTOM), Ink::Zone);
         out.polygon(&corners(CROSSING_LEFT, ROAD_TOP, CROSSING_RIGHT, ROAD_BOTTOM), Ink::Zone);
         let car_ink = match self.phase {
@@ -641,9 +648,11 @@ impl Scene for StreetScene {
     fn metrics(&self) -> Vec<Metric> {
         let mean_wait = if self.waits > 0 { self.wait_total / f64::from(self.waits) } else { f64::NAN };
         let waiting = self.peds.iter().filter(|p| p.state == PedState::Wait).count();
+        let car_ped = f64::from(self.car_ped_collisions);
+        let ped_ped = f64::from(self.ped_collisions);
         vec![
-            Metric { name: "car_ped_collisions", label: "Car-pedestrian collisions", value: f64::from(self.car_ped_collisions), unit: "" },
-            Metric { name: "ped_collisions", label: "Pedestrian collisions (pair-steps)", value: f64::from(self.ped_collisions), unit: "" },
+            Metric { name: "car_ped_collisions", label: "Car-pedestrian collisions", value: car_ped, unit: "" },
+            Metric { name: "ped_collisions", label: "Pedestrian collisions (pair-steps)", value: ped_ped, unit: "" },
             Metric { name: "mean_wait", label: "Mean wait at the kerb", value: mean_wait, unit: "s" },
             Metric { name: "crossings", label: "Crossings completed", value: f64::from(self.crossings), unit: "" },
             Metric { name: "cars_passed", label: "Cars passed", value: f64::from(self.cars_passed), unit: "" },
@@ -651,19 +660,22 @@ impl Scene for StreetScene {
         ]
     }
     fn params(&self) -> Vec<Param> {
+        let slider = |name, label, max, value: f32| Param {
+            name,
+            label,
+            min: 3.0,
+            max,
+            step: 1.0,
+            value: f64::from(value),
+            choices: Vec::new(),
+        };
         vec![
-            Param { name: "green", label: "Car green (s)", min: 3.0, max: 40.0, step: 1.0, value: f64::from(self.green_time), choices: Vec::new() },
-            Param { name: "walk", label: "Pedestrian green (s)", min: 3.0, max: 30.0, step: 1.0, value: f64::from(self.walk_time), choices: Vec::new() },
+            slider("green", "Car green (s)", 40.0, self.green_time),
+            slider("walk", "Pedestrian green (s)", 30.0, self.walk_time),
         ]
     }
     fn set_param(&mut self, name: &str, value: f64) -> Result<Option<String>, SceneError> {
-        let spec = self.params().into_iter().find(|p| p.name == name).ok_or_else(|| SceneError::UnknownParam(name.to_string()))?;
-        if !value.is_finite() {
-            return Err(SceneError::Invalid(format!("parameter \"{name}\" must be a finite number, not {value}")));
-        }
-        let clamped = value.clamp(spec.min, spec.max);
-        let message = (clamped != value)
-            .then(|| format!("{} clamped from {value} to {clamped} (range {} to {})", spec.label, spec.min, spec.max));
+        let (clamped, message) = super::avoid_scene::checked_value(&self.params(), name, value)?;
         if name == "green" {
             self.green_time = clamped as f32;
         } else {
