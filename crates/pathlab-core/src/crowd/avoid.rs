@@ -1,5 +1,6 @@
-//! Local collision avoidance with velocity obstacles: VO, reciprocal VO (RVO) and optimal
-//! reciprocal collision avoidance (ORCA), for discs moving in the plane.
+//! Local collision avoidance with velocity obstacles: VO, reciprocal VO (RVO), hybrid RVO
+//! (HRVO) and optimal reciprocal collision avoidance (ORCA), for discs moving in the plane,
+//! with static obstacles (wall cells) as well.
 //!
 //! Every agent is a disc with a position, a velocity, a preferred velocity (where it would go
 //! with nobody around) and a top speed. Once per step each agent picks a new velocity from its
@@ -10,7 +11,12 @@
 //!   apex is `v_B`. Only collisions within the time horizon count.
 //! - **RVO**: each agent takes half the work: `v'` is forbidden when `2 v' - v_A` lies in the
 //!   VO, a cone with apex `(v_A + v_B) / 2`.
-//! - For both, candidate velocities are sampled (see [`sample_velocities`]) and the one
+//! - **HRVO**: the hybrid of both. The side of the RVO on which the agent's current velocity
+//!   lies (the side it passes the neighbour on) is kept; the other side is the VO's, so that
+//!   crossing over to pass the other way costs as much as under a VO. The apex moves to where
+//!   the two sides meet ([`hrvo_apex`]). This ends the "reciprocal dance" where both agents
+//!   swap sides together, step after step.
+//! - For all three, candidate velocities are sampled (see [`sample_velocities`]) and the one
 //!   nearest the preferred velocity outside every cone wins; when every candidate is inside
 //!   some cone, the one with the least penalty `w / tc + |v_pref - v|` wins (`tc` the time to
 //!   the first collision, `w` = [`AvoidParams::penalty`]).
@@ -51,6 +57,10 @@ pub enum Method {
     Rvo,
     /// Optimal reciprocal collision avoidance: half-planes and a linear program.
     Orca,
+    /// Hybrid reciprocal velocity obstacles: the RVO cone widened on the side the agent should
+    /// not cross to (its apex moved to where the RVO side the agent passes on meets the VO
+    /// side opposite, see [`hrvo_apex`]); sampled like VO and RVO.
+    Hrvo,
 }
 
 /// The parameters of the avoidance, shared by every agent of a crowd.
@@ -70,7 +80,7 @@ pub struct AvoidParams {
     pub max_speed: f32,
     /// The simulation step in seconds (ORCA resolves overlaps within one step).
     pub dt: f32,
-    /// Weight `w` of the time-to-collision term in the VO/RVO penalty `w / tc + |v_pref - v|`.
+    /// Weight `w` of the time-to-collision term in the VO/RVO/HRVO penalty `w / tc + |v_pref - v|`.
     pub penalty: f32,
     /// Extra clearance a [`Crowd`] adds to every radius when avoiding (not when measuring
     /// collisions): a cushion against the error of moving in whole steps.
@@ -189,7 +199,8 @@ pub struct Neighbour {
 /// `apex + s * right` (`s >= 0`) bound it, the forbidden velocities lie between.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Cone {
-    /// The apex: the neighbour's velocity (VO) or the mean of both velocities (RVO).
+    /// The apex: the neighbour's velocity (VO), the mean of both velocities (RVO), [`hrvo_apex`]
+    /// (HRVO), or 0 for a static obstacle.
     pub apex: Vec2,
     /// Unit direction of the left side.
     pub left: Vec2,
@@ -218,23 +229,23 @@ impl HalfPlane {
 /// What [`new_velocity`] looked at, for drawing; filled only when asked for.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct AvoidDebug {
-    /// The cones (VO and RVO).
+    /// The cones (VO, RVO and HRVO; static obstacles first, with apex 0).
     pub cones: Vec<Cone>,
     /// The half-planes (ORCA).
     pub planes: Vec<HalfPlane>,
     /// The chosen velocity.
     pub chosen: Vec2,
-    /// False when no allowed velocity existed (VO/RVO: every candidate in a cone; ORCA: the
+    /// False when no allowed velocity existed (VO/RVO/HRVO: every candidate in a cone; ORCA: the
     /// 2-D program was infeasible and the 3-D fallback ran).
     pub feasible: bool,
 }
 
-/// Candidate speeds of the VO/RVO sampling, as fractions of the top speed.
+/// Candidate speeds of the VO/RVO/HRVO sampling, as fractions of the top speed.
 pub const SAMPLE_RINGS: usize = 8;
-/// Candidate headings per ring of the VO/RVO sampling.
+/// Candidate headings per ring of the VO/RVO/HRVO sampling.
 pub const SAMPLE_HEADINGS: usize = 32;
 
-/// The candidate velocities of VO and RVO for an agent: the preferred velocity (capped at the
+/// The candidate velocities of VO, RVO and HRVO for an agent: the preferred velocity (capped at the
 /// top speed), the current velocity, zero, and [`SAMPLE_RINGS`] rings at speeds
 /// `max_speed * k / SAMPLE_RINGS` (`k = 1..=SAMPLE_RINGS`) of [`SAMPLE_HEADINGS`] headings each,
 /// evenly spaced from the preferred heading (odd rings turned by half a spacing) — 259 in all.
@@ -301,6 +312,27 @@ pub fn new_velocity(
     neighbours: &[Neighbour],
     debug: Option<&mut AvoidDebug>,
 ) -> Vec2 {
+    new_velocity_among(params, agent, neighbours, &[], debug)
+}
+
+/// How far ahead, in seconds, static obstacles are avoided (shorter than the agents' horizon,
+/// so that an agent walking along a wall is not slowed by the wall far ahead).
+pub const OBSTACLE_HORIZON: f32 = 1.0;
+
+/// As [`new_velocity`], with static `obstacles` as well: discs that do not move (their
+/// velocity is ignored) and take no share of the avoidance, so the agent does all of it.
+/// Obstacles always count as velocity obstacles with apex 0 (whatever the method) and are
+/// looked at [`OBSTACLE_HORIZON`] seconds ahead; under ORCA their half-planes are hard (the
+/// fallback for crowded cases relaxes only the agents' half-planes); under VO, RVO and HRVO a
+/// candidate that would touch an obstacle within two steps is never taken (standing still is
+/// always possible).
+pub fn new_velocity_among(
+    params: &AvoidParams,
+    agent: &AgentState,
+    neighbours: &[Neighbour],
+    obstacles: &[Neighbour],
+    debug: Option<&mut AvoidDebug>,
+) -> Vec2 {
     let mut agent = *agent;
     if !agent.pref.is_finite() {
         agent.pref = Vec2::ZERO;
@@ -312,8 +344,8 @@ pub fn new_velocity(
         agent.max_speed = 0.0;
     }
     let (chosen, feasible) = match params.method {
-        Method::Orca => orca(params, &agent, neighbours),
-        Method::Vo | Method::Rvo => sampled(params, &agent, neighbours),
+        Method::Orca => orca(params, &agent, neighbours, obstacles),
+        Method::Vo | Method::Rvo | Method::Hrvo => sampled(params, &agent, neighbours, obstacles),
     };
     let chosen = if chosen.is_finite() { chosen.truncate(agent.max_speed) } else { Vec2::ZERO };
     if let Some(d) = debug {
@@ -322,12 +354,17 @@ pub fn new_velocity(
         match params.method {
             Method::Orca => {
                 let mut lines = Vec::new();
+                planes_with_share(params, &agent, obstacles, 1.0, OBSTACLE_HORIZON, &mut lines);
                 orca_planes(params, &agent, neighbours, &mut lines);
                 d.planes = lines;
             }
-            Method::Vo | Method::Rvo => {
+            Method::Vo | Method::Rvo | Method::Hrvo => {
+                for n in obstacles.iter().filter(|n| usable(n)) {
+                    let (left, right) = cone_sides(n.pos - agent.pos, agent.radius + n.radius);
+                    d.cones.push(Cone { apex: Vec2::ZERO, left, right });
+                }
                 for n in neighbours.iter().filter(|n| usable(n)) {
-                    let apex = if params.method == Method::Vo { n.vel } else { (agent.vel + n.vel) * 0.5 };
+                    let apex = cone_apex(params.method, &agent, n);
                     let (left, right) = cone_sides(n.pos - agent.pos, agent.radius + n.radius);
                     d.cones.push(Cone { apex, left, right });
                 }
@@ -339,29 +376,97 @@ pub fn new_velocity(
     chosen
 }
 
+/// The apex of the HRVO of `agent` against `n`: with `left`, `right` the sides of the cone
+/// (as in [`Cone`]), `v_B` the neighbour's velocity and `m = (v_A + v_B) / 2` the RVO's apex:
+/// when the agent's velocity relative to the neighbour lies left of the centre line (the
+/// direction to the neighbour), `cross(p_B - p_A, v_A - v_B) > 0`, the apex is where the line
+/// `m + t left` (the RVO's left side) meets the line `v_B + s right` (the VO's right side);
+/// otherwise where `m + t right` meets `v_B + s left`. Overlapping discs (parallel sides) give
+/// the RVO apex `m`.
+///
+/// ```
+/// use pathlab_core::crowd::avoid::{hrvo_apex, AgentState, Neighbour};
+/// use pathlab_core::steer::Vec2;
+/// // B at rest 2 ahead, combined radius 1 (cone half-angle 30 degrees), A moving sideways:
+/// let a = AgentState {
+///     id: 0, pos: Vec2::ZERO, vel: Vec2::new(0.0, 1.0), pref: Vec2::ZERO, radius: 0.5, max_speed: 2.0,
+/// };
+/// let b = Neighbour { id: 1, pos: Vec2::new(2.0, 0.0), vel: Vec2::ZERO, radius: 0.5 };
+/// let apex = hrvo_apex(&a, &b);
+/// assert!((apex.x + 0.75_f32.sqrt() / 2.0).abs() < 1e-5 && (apex.y - 0.25).abs() < 1e-5);
+/// ```
+pub fn hrvo_apex(agent: &AgentState, n: &Neighbour) -> Vec2 {
+    let p = n.pos - agent.pos;
+    let (left, right) = cone_sides(p, agent.radius + n.radius);
+    let mid = (agent.vel + n.vel) * 0.5;
+    let det = right.cross(left);
+    if det.abs() <= 1e-6 {
+        return mid;
+    }
+    // Solve v_B + s a = m + t b for s: s (a x b) = (m - v_B) x b.
+    let half = mid - n.vel;
+    let (along_vo, along_rvo) = if p.cross(agent.vel - n.vel) > 0.0 { (right, left) } else { (left, right) };
+    let s = half.cross(along_rvo) / along_vo.cross(along_rvo);
+    let apex = n.vel + along_vo * s;
+    if apex.is_finite() {
+        apex
+    } else {
+        mid
+    }
+}
+
+/// The apex of the cone of `method` (VO: `v_B`; RVO: `(v_A + v_B) / 2`; HRVO: [`hrvo_apex`];
+/// ORCA has no cone and gives the RVO apex).
+pub fn cone_apex(method: Method, agent: &AgentState, n: &Neighbour) -> Vec2 {
+    match method {
+        Method::Vo => n.vel,
+        Method::Rvo | Method::Orca => (agent.vel + n.vel) * 0.5,
+        Method::Hrvo => hrvo_apex(agent, n),
+    }
+}
+
 fn usable(n: &Neighbour) -> bool {
     n.pos.is_finite() && n.vel.is_finite() && n.radius.is_finite() && n.radius >= 0.0
 }
 
-/// VO/RVO by sampling: (chosen, whether it was outside every cone).
-fn sampled(params: &AvoidParams, agent: &AgentState, neighbours: &[Neighbour]) -> (Vec2, bool) {
-    let reciprocal = params.method == Method::Rvo;
+/// VO/RVO/HRVO by sampling: (chosen, whether it was outside every cone).
+fn sampled(
+    params: &AvoidParams,
+    agent: &AgentState,
+    neighbours: &[Neighbour],
+    obstacles: &[Neighbour],
+) -> (Vec2, bool) {
     let horizon = params.time_horizon;
     let mut best_free: Option<(f32, Vec2)> = None;
     let mut best_penalty: Option<(f32, Vec2)> = None;
+    let apexes: Vec<Vec2> = neighbours.iter().map(|n| cone_apex(params.method, agent, n)).collect();
     sample_velocities(agent, |cand| {
+        // Static obstacles: never touch one within two steps; a touch within the obstacle
+        // horizon makes the candidate not free.
+        let mut blocked = false;
+        for n in obstacles.iter().filter(|n| usable(n)) {
+            let t = time_to_collision(n.pos - agent.pos, cand, agent.radius + n.radius);
+            if t <= 2.0 * params.dt {
+                return;
+            }
+            blocked |= t <= OBSTACLE_HORIZON;
+        }
         // The earliest collision over all neighbours, within the horizon.
         let mut tc = f32::INFINITY;
-        for n in neighbours.iter().filter(|n| usable(n)) {
-            // VO: relative velocity cand - v_B; RVO: (2 cand - v_A) - v_B.
-            let rel = if reciprocal { cand * 2.0 - agent.vel - n.vel } else { cand - n.vel };
+        for (n, &apex) in neighbours.iter().zip(&apexes).filter(|(n, _)| usable(n)) {
+            // VO: relative velocity cand - v_B; RVO: (2 cand - v_A) - v_B = 2 (cand - apex);
+            // HRVO likewise twice the offset from its apex.
+            let rel = match params.method {
+                Method::Vo => cand - n.vel,
+                _ => (cand - apex) * 2.0,
+            };
             let t = time_to_collision(n.pos - agent.pos, rel, agent.radius + n.radius);
             if t < tc {
                 tc = t;
             }
         }
         let dist = (agent.pref - cand).length();
-        if tc > horizon {
+        if tc > horizon && !blocked {
             if best_free.is_none_or(|(d, _)| dist < d) {
                 best_free = Some((dist, cand));
             }
@@ -381,11 +486,25 @@ fn sampled(params: &AvoidParams, agent: &AgentState, neighbours: &[Neighbour]) -
 
 /// The ORCA half-planes of `agent` against each usable neighbour, appended to `out`.
 pub fn orca_planes(params: &AvoidParams, agent: &AgentState, neighbours: &[Neighbour], out: &mut Vec<HalfPlane>) {
-    let inv_tau = 1.0 / params.time_horizon;
+    planes_with_share(params, agent, neighbours, 0.5, params.time_horizon, out);
+}
+
+/// ORCA half-planes where the agent takes `share` of the avoidance (0.5 for agents, 1 for
+/// static obstacles) looking `horizon` seconds ahead.
+fn planes_with_share(
+    params: &AvoidParams,
+    agent: &AgentState,
+    neighbours: &[Neighbour],
+    share: f32,
+    horizon: f32,
+    out: &mut Vec<HalfPlane>,
+) {
+    let inv_tau = 1.0 / horizon;
     let inv_dt = 1.0 / params.dt;
     for n in neighbours.iter().filter(|n| usable(n)) {
         let p = n.pos - agent.pos;
-        let v = agent.vel - n.vel;
+        // A static obstacle's velocity is 0 whatever it says.
+        let v = if share >= 1.0 { agent.vel } else { agent.vel - n.vel };
         let r = agent.radius + n.radius;
         let d2 = p.length_sq();
         let r2 = r * r;
@@ -430,25 +549,34 @@ pub fn orca_planes(params: &AvoidParams, agent: &AgentState, neighbours: &[Neigh
             u = unit * (r * inv_dt - wl);
         }
         if direction.is_finite() && u.is_finite() && direction != Vec2::ZERO {
-            out.push(HalfPlane { point: agent.vel + u * 0.5, direction });
+            out.push(HalfPlane { point: agent.vel + u * share, direction });
         }
     }
 }
 
-fn orca(params: &AvoidParams, agent: &AgentState, neighbours: &[Neighbour]) -> (Vec2, bool) {
-    let mut lines = Vec::with_capacity(neighbours.len());
+fn orca(params: &AvoidParams, agent: &AgentState, neighbours: &[Neighbour], obstacles: &[Neighbour]) -> (Vec2, bool) {
+    let mut lines = Vec::with_capacity(neighbours.len() + obstacles.len());
+    planes_with_share(params, agent, obstacles, 1.0, OBSTACLE_HORIZON, &mut lines);
+    let hard = lines.len();
     orca_planes(params, agent, neighbours, &mut lines);
-    solve(&lines, agent.max_speed, agent.pref)
+    solve_hard(&lines, hard, agent.max_speed, agent.pref)
 }
 
 /// The velocity of at most `max_speed` nearest `pref` that satisfies every half-plane, and
 /// true; or, when none does, the velocity of at most `max_speed` whose worst violation is
 /// least, and false.
 pub fn solve(lines: &[HalfPlane], max_speed: f32, pref: Vec2) -> (Vec2, bool) {
+    solve_hard(lines, 0, max_speed, pref)
+}
+
+/// As [`solve`], but the first `hard` lines (static obstacles) are never relaxed by the
+/// fallback: it minimises the worst violation of the others within them.
+pub fn solve_hard(lines: &[HalfPlane], hard: usize, max_speed: f32, pref: Vec2) -> (Vec2, bool) {
+    let hard = hard.min(lines.len());
     let mut result = Vec2::ZERO;
     let failed = lp2(lines, max_speed, pref, false, &mut result);
     if failed < lines.len() {
-        lp3(lines, failed, max_speed, &mut result);
+        lp3(lines, hard, failed.max(hard), max_speed, &mut result);
         (result, false)
     } else {
         (result, true)
@@ -524,14 +652,15 @@ fn lp2(lines: &[HalfPlane], max_speed: f32, target: Vec2, direction_opt: bool, r
 
 /// The fallback: minimise the largest violation, starting from the line `begin` where the 2-D
 /// program failed, by a 2-D program on each offending line's bisectors with the others.
-fn lp3(lines: &[HalfPlane], begin: usize, max_speed: f32, result: &mut Vec2) {
+fn lp3(lines: &[HalfPlane], hard: usize, begin: usize, max_speed: f32, result: &mut Vec2) {
     let mut worst = 0.0_f32;
     let mut projected = Vec::with_capacity(lines.len());
     for i in begin..lines.len() {
         let li = lines[i];
         if -li.signed_distance(*result) > worst {
             projected.clear();
-            for lj in &lines[..i] {
+            projected.extend_from_slice(&lines[..hard]);
+            for lj in &lines[hard..i] {
                 let det = li.direction.cross(lj.direction);
                 let point = if det.abs() <= EPS {
                     if li.direction.dot(lj.direction) > 0.0 {
@@ -593,6 +722,10 @@ pub struct Metrics {
     pub mean_path: f32,
     /// Mean of (distance walked / straight start-to-goal distance) over agents that moved.
     pub mean_path_ratio: f32,
+    /// Agent-steps ending with an agent inside a wall cell deeper than the tolerance.
+    pub wall_hits: u32,
+    /// The deepest any agent reached into a wall cell, as a fraction of the radius (0: none).
+    pub worst_wall_overlap: f32,
 }
 
 /// A crowd of discs walking to their goals with velocity-obstacle avoidance.
@@ -615,6 +748,8 @@ pub struct Metrics {
 #[derive(Clone, Debug)]
 pub struct Crowd {
     params: AvoidParams,
+    width: f32,
+    height: f32,
     seed: u64,
     /// Overlap tolerance as a fraction of the radius.
     tolerance: f32,
@@ -635,6 +770,14 @@ pub struct Crowd {
     neighbours: Vec<Neighbour>,
     order: Vec<(f32, u32)>,
     metrics: Metrics,
+    /// Wall cells (true: wall), row by row; empty: no walls.
+    walls: Vec<bool>,
+    wall_width: usize,
+    wall_height: usize,
+    wall_cell: f32,
+    /// Per agent: the point to head for instead of the goal (NaN: none).
+    waypoints: Vec<Vec2>,
+    obstacles: Vec<Neighbour>,
 }
 
 /// An agent counts as stuck when the avoidance leaves it less than this fraction of its
@@ -653,6 +796,10 @@ pub const PERTURBATION: f32 = 0.05;
 /// [`Metrics::min_gap`], which keeps the measuring pass cheap.
 pub const GAP_REACH: f32 = 4.0;
 
+/// The most wall points an agent of a [`Crowd`] avoids at once (the nearest; the guard against
+/// walls needs only those within a step's reach, far fewer).
+pub const MAX_WALL_POINTS: usize = 16;
+
 /// Distance from the goal at which an agent counts as arrived, as a fraction of its radius.
 pub const ARRIVAL_FRACTION: f32 = 0.25;
 
@@ -666,6 +813,8 @@ impl Crowd {
         let grid = SpatialGrid::new(width, height, params.neighbour_dist);
         Ok(Self {
             params,
+            width,
+            height,
             seed: 0,
             tolerance: 0.02,
             xs: Vec::new(),
@@ -684,6 +833,12 @@ impl Crowd {
             neighbours: Vec::new(),
             order: Vec::new(),
             metrics: Metrics { min_gap: f32::INFINITY, ..Metrics::default() },
+            walls: Vec::new(),
+            wall_width: 0,
+            wall_height: 0,
+            wall_cell: 1.0,
+            waypoints: Vec::new(),
+            obstacles: Vec::new(),
         })
     }
 
@@ -703,7 +858,115 @@ impl Crowd {
         self.arrived_at.push(if pos.distance(goal) <= ARRIVAL_FRACTION * self.params.radius { 0 } else { u32::MAX });
         self.next_vx.push(0.0);
         self.next_vy.push(0.0);
+        self.waypoints.push(Vec2::new(f32::NAN, f32::NAN));
         self.xs.len() - 1
+    }
+
+    /// Makes the wall cells (terrain 0) of `grid` static obstacles, the grid's cell (cx, cy)
+    /// covering `[cx * cell, (cx + 1) * cell) x [cy * cell, (cy + 1) * cell)`. Each step an
+    /// agent avoids, for every wall cell near it, the point of that cell nearest to it (a disc
+    /// of radius 0 that takes no share of the avoidance, see [`new_velocity_among`]); a last
+    /// guard then removes any part of the chosen velocity that would carry the agent's disc
+    /// into one of those points within the step. Cells outside the grid are open.
+    pub fn set_walls(&mut self, grid: &crate::grid::Grid, cell: f32) -> Result<(), AvoidError> {
+        check("cell", cell, true)?;
+        self.walls = grid.cells().iter().map(|&c| c == 0).collect();
+        self.wall_width = grid.width();
+        self.wall_height = grid.height();
+        self.wall_cell = cell;
+        Ok(())
+    }
+
+    /// The nearest point of every wall cell within `reach` of `pos` that touches open ground
+    /// (a cell walled in on all four sides is never the nearest), as obstacle discs of radius
+    /// 0 (cleared first), nearest first, at most [`MAX_WALL_POINTS`].
+    pub fn wall_points(&self, pos: Vec2, reach: f32, out: &mut Vec<Neighbour>) {
+        out.clear();
+        if self.walls.is_empty() || !pos.is_finite() || !reach.is_finite() {
+            return;
+        }
+        let c = self.wall_cell;
+        let cells = |v: f32, n: usize| -> usize { ((v / c).floor().max(0.0) as usize).min(n.saturating_sub(1)) };
+        let (x0, x1) = (cells(pos.x - reach, self.wall_width), cells(pos.x + reach, self.wall_width));
+        let (y0, y1) = (cells(pos.y - reach, self.wall_height), cells(pos.y + reach, self.wall_height));
+        for cy in y0..=y1 {
+            for cx in x0..=x1 {
+                if !self.walls[cy * self.wall_width + cx] || self.walled_in(cx, cy) {
+                    continue;
+                }
+                let (lx, ly) = (cx as f32 * c, cy as f32 * c);
+                let q = Vec2::new(pos.x.clamp(lx, lx + c), pos.y.clamp(ly, ly + c));
+                if q.distance(pos) <= reach {
+                    out.push(Neighbour { id: u32::MAX, pos: q, vel: Vec2::ZERO, radius: 0.0 });
+                }
+            }
+        }
+        out.sort_by(|a, b| a.pos.distance(pos).total_cmp(&b.pos.distance(pos)));
+        out.truncate(MAX_WALL_POINTS);
+    }
+
+    /// A wall cell whose four side neighbours are walls or outside the grid.
+    fn walled_in(&self, cx: usize, cy: usize) -> bool {
+        let wall = |x: Option<usize>, y: Option<usize>| match (x, y) {
+            (Some(x), Some(y)) if x < self.wall_width && y < self.wall_height => self.walls[y * self.wall_width + x],
+            _ => true,
+        };
+        wall(cx.checked_sub(1), Some(cy))
+            && wall(Some(cx + 1), Some(cy))
+            && wall(Some(cx), cy.checked_sub(1))
+            && wall(Some(cx), Some(cy + 1))
+    }
+
+    /// How deep a disc of radius `r` at `pos` reaches into the nearest wall cell (0: clear).
+    pub fn wall_depth(&self, pos: Vec2, r: f32) -> f32 {
+        let mut points = Vec::new();
+        self.wall_points(pos, r, &mut points);
+        points.first().map_or(0.0, |q| (r - q.pos.distance(pos)).max(0.0))
+    }
+
+    /// Sets (or with `None` clears) the point agent `i` heads for at top speed instead of its
+    /// goal: a waypoint of a route around walls. Non-finite points clear it.
+    pub fn set_waypoint(&mut self, i: usize, at: Option<Vec2>) {
+        if let Some(w) = self.waypoints.get_mut(i) {
+            *w = at.filter(|p| p.is_finite()).unwrap_or(Vec2::new(f32::NAN, f32::NAN));
+        }
+    }
+
+    /// The waypoint of agent `i`, if one is set.
+    pub fn waypoint(&self, i: usize) -> Option<Vec2> {
+        self.waypoints.get(i).copied().filter(|p| p.is_finite())
+    }
+
+    /// Whether agent `i` has arrived.
+    pub fn has_arrived(&self, i: usize) -> bool {
+        self.arrived_at.get(i).is_some_and(|&a| a != u32::MAX)
+    }
+
+    /// The guard against walls: removes from `v` the part that carries a disc of radius `r`
+    /// at `pos` toward a wall point it would come nearer than `r` to within the step; stands
+    /// still when that is not enough.
+    fn wall_guard(&self, pos: Vec2, mut v: Vec2, r: f32, points: &[Neighbour]) -> Vec2 {
+        let dt = self.params.dt;
+        let hits = |v: Vec2| {
+            points.iter().find(|q| {
+                let to = q.pos - pos;
+                (pos + v * dt).distance(q.pos) < r && to.dot(v) > 0.0
+            })
+        };
+        for _ in 0..4 {
+            match hits(v) {
+                None => return v,
+                Some(q) => {
+                    let n = (q.pos - pos).normalized();
+                    v = v - n * v.dot(n).max(0.0);
+                }
+            }
+        }
+        if hits(v).is_some() {
+            Vec2::ZERO
+        } else {
+            v
+        }
     }
 
     /// A scenario with `n` agents (at least 2), seeded: the seed jitters the start points,
@@ -794,6 +1057,16 @@ impl Crowd {
         &self.params
     }
 
+    /// Replaces the parameters while the crowd runs (checked first; nothing changes on error).
+    pub fn set_params(&mut self, params: AvoidParams) -> Result<(), AvoidError> {
+        params.validate()?;
+        if params.neighbour_dist.to_bits() != self.params.neighbour_dist.to_bits() {
+            self.grid = SpatialGrid::new(self.width, self.height, params.neighbour_dist);
+        }
+        self.params = params;
+        Ok(())
+    }
+
     /// Sets the overlap depth (fraction of the radius) above which a pair counts as a
     /// collision; 0.02 by default.
     pub fn set_tolerance(&mut self, fraction: f32) -> Result<(), AvoidError> {
@@ -864,6 +1137,13 @@ impl Crowd {
     /// The preferred velocity of agent `i`: toward its goal at top speed, slowing within two
     /// radii of it (proportionally to the distance), and never overshooting in one step.
     pub fn preferred(&self, i: usize) -> Vec2 {
+        if let Some(w) = self.waypoint(i) {
+            let to = w - self.position(i);
+            let dist = to.length();
+            if dist > 1e-6 {
+                return to * (self.params.max_speed.min(dist / self.params.dt) / dist);
+            }
+        }
         let to_goal = self.goal(i) - self.position(i);
         let dist = to_goal.length();
         if dist <= 1e-6 {
@@ -904,9 +1184,22 @@ impl Crowd {
         self.refile();
         self.gather(i);
         let agent = self.agent(i);
+        let mut obstacles = Vec::new();
+        self.wall_points(agent.pos, self.obstacle_reach(), &mut obstacles);
         let mut debug = AvoidDebug::default();
-        let _ = new_velocity(&self.params, &agent, &self.neighbours, Some(&mut debug));
+        let _ = new_velocity_among(&self.params, &agent, &self.neighbours, &obstacles, Some(&mut debug));
         (agent, self.neighbours.clone(), debug)
+    }
+
+    /// As [`Crowd::inspect`] without changing anything (for drawing from a shared borrow).
+    pub fn inspect_view(&self, i: usize) -> (AgentState, Vec<Neighbour>, AvoidDebug) {
+        let mut copy = self.clone();
+        copy.inspect(i)
+    }
+
+    fn obstacle_reach(&self) -> f32 {
+        let p = &self.params;
+        p.radius + p.margin + p.max_speed * OBSTACLE_HORIZON
     }
 
     /// Sets the seed of the per-step perturbation (scenarios set it from their seed).
@@ -939,19 +1232,26 @@ impl Crowd {
     pub fn step(&mut self) {
         let n = self.len();
         self.refile();
+        let reach = self.obstacle_reach();
+        let mut obstacles = std::mem::take(&mut self.obstacles);
         for i in 0..n {
             self.gather(i);
             let mut agent = self.agent(i);
-            let mut v = new_velocity(&self.params, &agent, &self.neighbours, None);
+            self.wall_points(agent.pos, reach, &mut obstacles);
+            let mut v = new_velocity_among(&self.params, &agent, &self.neighbours, &obstacles, None);
             let want = agent.pref.length();
             if want > STUCK_SPEED * self.params.max_speed && v.length() < STUCK_SPEED * want {
                 // Stuck: try keeping to the right, as pedestrians do.
                 agent.pref = agent.pref.rotated(-SIDESTEP);
-                v = new_velocity(&self.params, &agent, &self.neighbours, None);
+                v = new_velocity_among(&self.params, &agent, &self.neighbours, &obstacles, None);
+            }
+            if !obstacles.is_empty() {
+                v = self.wall_guard(agent.pos, v, self.params.radius, &obstacles);
             }
             self.next_vx[i] = v.x;
             self.next_vy[i] = v.y;
         }
+        self.obstacles = obstacles;
         let dt = self.params.dt;
         self.metrics.steps += 1;
         let step = self.metrics.steps;
@@ -1011,6 +1311,17 @@ impl Crowd {
         self.metrics.min_gap = min_gap;
         self.metrics.worst_overlap = worst;
         self.metrics.collisions += collisions;
+        if !self.walls.is_empty() {
+            for i in 0..n {
+                let depth = self.wall_depth(self.position(i), r);
+                if depth > 0.0 {
+                    self.metrics.worst_wall_overlap = self.metrics.worst_wall_overlap.max(depth / r);
+                    if depth > limit {
+                        self.metrics.wall_hits += 1;
+                    }
+                }
+            }
+        }
     }
 
     /// Positions and velocities of all agents as bits, for comparing runs exactly.

@@ -9,6 +9,10 @@
 //!   as a pure per-agent function and as a seeded [`avoid::Crowd`] simulation with scenarios
 //!   and metrics.
 //! - [`ants`]: an ant colony finding food by pheromone trails, against a flow-field guide.
+//! - [`avoid_scene`]: the avoidance scenes (circle, corridor, crossing, blocks, bottleneck)
+//!   for the page, with walls and routes around them.
+//! - [`street`]: a street crossing with a traffic light, cars and pedestrians run by small
+//!   finite-state brains.
 //! - [`scene`]: the one interface through which the page runs, draws and measures every
 //!   crowd demonstration.
 //! - [`squad`]: fixed group motion, a squad following one A* path in a line, wedge or column
@@ -16,9 +20,11 @@
 
 pub mod ants;
 pub mod avoid;
+pub mod avoid_scene;
 pub mod flow;
 pub mod flow_scene;
 pub mod scene;
 pub mod squad;
+pub mod street;
 
 pub use flow::{FlowBuild, FlowError, FlowField, NO_DIRECTION, NO_GOAL};

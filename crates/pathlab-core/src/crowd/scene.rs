@@ -64,11 +64,13 @@ pub enum Ink {
     Go = 16,
     /// An area to keep clear (a crossing, a road).
     Zone = 17,
+    /// A traffic light showing amber / stop if you can.
+    Caution = 18,
 }
 
 impl Ink {
     /// Every ink with its name, in value order (for the page's palette and legend).
-    pub const ALL: [(Ink, &'static str); 18] = [
+    pub const ALL: [(Ink, &'static str); 19] = [
         (Ink::None, "none"),
         (Ink::Velocity, "velocity"),
         (Ink::Preferred, "preferred"),
@@ -87,6 +89,7 @@ impl Ink {
         (Ink::Stop, "stop"),
         (Ink::Go, "go"),
         (Ink::Zone, "zone"),
+        (Ink::Caution, "caution"),
     ];
 }
 
@@ -327,11 +330,16 @@ pub trait Scene {
 
 /// Every scene [`build`] knows: name and title, in the order the page lists them.
 pub const SCENES: &[(&str, &str)] = &[
-    ("circle", "Circle swap (ORCA)"),
     ("bunkers", "Bunkers: the flowing river (flow field)"),
-    ("ants", "Ant colony: pheromone trails vs a flow field"),
     ("squad", "Squad in formation"),
     ("squad-cutoff", "Squad: a member cut off"),
+    ("ants", "Ant colony: pheromone trails vs a flow field"),
+    ("circle", "Circle swap (velocity obstacles)"),
+    ("corridor", "Corridor swap (velocity obstacles)"),
+    ("crossing", "Crossing blocks (velocity obstacles)"),
+    ("blocks", "Swap around blocks (velocity obstacles)"),
+    ("bottleneck", "Bottleneck door (velocity obstacles)"),
+    ("street", "Street crossing with a traffic light"),
 ];
 
 /// Builds a scene by name.
@@ -341,86 +349,14 @@ pub const SCENES: &[(&str, &str)] = &[
 /// set-up it cannot make.
 pub fn build(name: &str, config: &SceneConfig) -> Result<Box<dyn Scene>, SceneError> {
     match name {
-        "circle" => Ok(Box::new(CircleScene::new(config)?)),
         "bunkers" => Ok(Box::new(super::flow_scene::BunkersScene::new(config)?)),
-        "ants" => Ok(Box::new(super::ants::AntColony::preset(config)?)),
         "squad" => Ok(Box::new(super::squad::SquadScene::new(super::squad::SquadMap::Tour, config)?)),
         "squad-cutoff" => Ok(Box::new(super::squad::SquadScene::new(super::squad::SquadMap::CutOff, config)?)),
+        "ants" => Ok(Box::new(super::ants::AntColony::preset(config)?)),
+        "circle" | "corridor" | "crossing" | "blocks" | "bottleneck" => {
+            Ok(Box::new(super::avoid_scene::AvoidScene::new(name, config)?))
+        }
+        "street" => Ok(Box::new(super::street::StreetScene::new(config)?)),
         _ => Err(SceneError::UnknownScene(name.to_string())),
-    }
-}
-
-/// A placeholder scene proving the contract end to end (replaced by the avoidance scenes).
-struct CircleScene {
-    crowd: super::avoid::Crowd,
-    grid: Grid,
-    cell: f32,
-    steps: u64,
-}
-
-impl CircleScene {
-    fn new(config: &SceneConfig) -> Result<Self, SceneError> {
-        use super::avoid::{AvoidParams, Crowd, Scenario};
-        let n = config.agents.unwrap_or(16).clamp(2, 500);
-        let crowd = Crowd::scenario(Scenario::Circle, n, AvoidParams::default(), config.seed)
-            .map_err(|e| SceneError::Invalid(e.to_string()))?;
-        // An open grid of 40 x 40 cells covering every start and goal.
-        let mut extent = 1.0_f32;
-        for i in 0..crowd.len() {
-            let (p, g) = (crowd.position(i), crowd.goal(i));
-            extent = extent.max(p.x).max(p.y).max(g.x).max(g.y);
-        }
-        let grid = Grid::new(40, 40).map_err(|e| SceneError::Invalid(e.to_string()))?;
-        Ok(Self { crowd, grid, cell: extent * 1.05 / 40.0, steps: 0 })
-    }
-}
-
-impl Scene for CircleScene {
-    fn name(&self) -> &'static str {
-        "circle"
-    }
-    fn grid(&self) -> &Grid {
-        &self.grid
-    }
-    fn cell_size(&self) -> f32 {
-        self.cell
-    }
-    fn dt(&self) -> f32 {
-        self.crowd.params().dt
-    }
-    fn step(&mut self) {
-        self.crowd.step();
-        self.steps += 1;
-    }
-    fn steps(&self) -> u64 {
-        self.steps
-    }
-    fn len(&self) -> usize {
-        self.crowd.len()
-    }
-    fn kinds(&self) -> Vec<&'static str> {
-        vec!["walker"]
-    }
-    fn frame(&self, _selected: Option<usize>, out: &mut Frame) {
-        out.clear();
-        for i in 0..self.crowd.len() {
-            out.agent(self.crowd.position(i), self.crowd.velocity(i), self.crowd.params().radius, 0);
-        }
-    }
-    fn metrics(&self) -> Vec<Metric> {
-        let m = self.crowd.metrics();
-        vec![Metric { name: "collisions", label: "Collisions", value: f64::from(m.collisions), unit: "" }]
-    }
-    fn params(&self) -> Vec<Param> {
-        Vec::new()
-    }
-    fn set_param(&mut self, name: &str, _value: f64) -> Result<Option<String>, SceneError> {
-        Err(SceneError::UnknownParam(name.to_string()))
-    }
-    fn actions(&self) -> Vec<Action> {
-        Vec::new()
-    }
-    fn act(&mut self, action: &str, _at: Vec2) -> Result<String, SceneError> {
-        Err(SceneError::UnknownAction(action.to_string()))
     }
 }
