@@ -54,20 +54,21 @@ function shownMetrics(page) {
  * The metrics of an independent copy of the scene (a new CrowdScene from the same name, agent
  * count and seed) after `steps` steps, formatted as the table formats them.
  */
-function replayedMetrics(page, steps) {
-  return page.evaluate(async (steps) => {
+function replayedMetrics(page, steps, overrides = {}) {
+  return page.evaluate(async ([steps, overrides]) => {
     const { CrowdScene } = await import('./pkg/pathlab_world.js');
     const { formatMetric } = await import('./crowd.js');
     const live = window.crowdlab.scene;
     const copy = new CrowdScene(live.name, live.agentsAsked, live.seed);
     for (const p of live.params()) copy.setParam(p.name, p.value);
+    for (const [name, value] of Object.entries(overrides)) copy.setParam(name, value);
     let left = steps;
     while (left > 0) left -= copy.step(Math.min(left, 240));
     const out = {};
     for (const m of copy.metrics()) out[m.name] = formatMetric(m.value);
     copy.free();
     return out;
-  }, steps);
+  }, [steps, overrides]);
 }
 
 /** Pauses, then takes one step with the Step button, so read-outs and metrics are current. */
@@ -288,12 +289,14 @@ describe('crowd page', () => {
         window.crowdlab.app.compare.panes.map((p) => p.scene.params().find((q) => q.name === 'method').value),
       );
       assert.deepEqual(methods, method.choices.map((_, i) => i));
-      const metricNames = await page.evaluate(() => window.crowdlab.scene.metrics().map((m) => m.name));
-      for (const m of metricNames) {
-        for (const choice of method.choices) {
-          assert.equal(await page.locator(`[data-testid="compare-${m}-${choice}"]`).count(), 1);
+      // Each column shows its own method's run: an independent copy replayed with that method.
+      for (const [i, choice] of method.choices.entries()) {
+        const truth = await replayedMetrics(page, steps[0], { method: i });
+        for (const [m, value] of Object.entries(truth)) {
+          assert.equal(await text(page, `compare-${m}-${choice}`), value, `${m} of ${choice}`);
         }
       }
+      assert.ok(await page.locator('[data-testid="metrics"]').isHidden(), 'the single-run table gives way');
       await screenshot(page, `crowd-${name}-compare`);
       await page.locator('[data-testid="compare"]').click();
       assert.ok(await page.locator('[data-testid="compare-panes"]').isHidden());

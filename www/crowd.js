@@ -223,7 +223,7 @@ class CrowdApp {
       el('section', { class: 'pl-section' }, el('h2', { text: 'Parameters' }), ui.params, ui.compare),
       el('section', { class: 'pl-section' }, el('h2', { text: 'Tool' }), ui.tools, ui.toolHint),
       el('section', { class: 'pl-section' }, el('h2', { text: 'Selected agent' }), ui.selectedInfo, ui.overlayCounts),
-      el('section', { class: 'pl-section' }, el('h2', { text: 'Metrics' }), ui.metrics),
+      (ui.metricsSection = el('section', { class: 'pl-section' }, el('h2', { text: 'Metrics' }), ui.metrics)),
     );
     ui.wrap = el('div', { class: 'pl-grid-wrap' }, this.canvas);
     const legend = el('div', { class: 'cr-legends', testid: 'legend' }, ui.kindLegend, ui.layerLegend, ui.inkLegend, ui.arrowNote);
@@ -614,6 +614,8 @@ class CrowdApp {
     this.ui.panes.hidden = false;
     this.ui.compareMetrics.hidden = false;
     this.ui.wrap.hidden = true;
+    // The comparison table under the panes replaces the single run's metrics.
+    this.ui.metricsSection.hidden = true;
     this.ui.compare.textContent = 'Stop comparing';
     this.ui.compare.setAttribute('aria-pressed', 'true');
     this.stepMs = null;
@@ -630,6 +632,7 @@ class CrowdApp {
     this.ui.compareMetrics.hidden = true;
     this.ui.compareMetrics.replaceChildren();
     this.ui.wrap.hidden = false;
+    this.ui.metricsSection.hidden = false;
     this.ui.compare.textContent = 'Compare methods';
     this.ui.compare.setAttribute('aria-pressed', 'false');
     this.stepMs = null;
