@@ -279,6 +279,7 @@ describe('crowd page', () => {
       assert.equal(await page.locator('[data-testid="compare-panes"] figure').count(), method.choices.length);
       for (const choice of method.choices) assert.ok(await page.locator(`[data-testid="pane-${choice}"]`).isVisible());
       assert.ok(await page.locator('[data-testid="world"]').isHidden());
+      assert.ok(await page.locator('[data-testid="param-method"]').isDisabled(), 'each pane has its own method');
       await page.waitForTimeout(1200);
       await pauseAndStep(page);
       const steps = await page.evaluate(() => window.crowdlab.app.compare.panes.map((p) => p.scene.steps));

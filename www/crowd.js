@@ -616,6 +616,9 @@ class CrowdApp {
     this.ui.wrap.hidden = true;
     // The comparison table under the panes replaces the single run's metrics.
     this.ui.metricsSection.hidden = true;
+    // Each pane has its own method; the single run's choice does not apply meanwhile.
+    const methodControl = this.paramControls.get(METHOD)?.input;
+    if (methodControl) methodControl.disabled = true;
     this.ui.compare.textContent = 'Stop comparing';
     this.ui.compare.setAttribute('aria-pressed', 'true');
     this.stepMs = null;
@@ -633,6 +636,8 @@ class CrowdApp {
     this.ui.compareMetrics.replaceChildren();
     this.ui.wrap.hidden = false;
     this.ui.metricsSection.hidden = false;
+    const methodControl = this.paramControls.get(METHOD)?.input;
+    if (methodControl) methodControl.disabled = false;
     this.ui.compare.textContent = 'Compare methods';
     this.ui.compare.setAttribute('aria-pressed', 'false');
     this.stepMs = null;
