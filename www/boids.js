@@ -194,6 +194,7 @@ class BoidApp {
         { class: 'pl-map-controls' },
         el('label', { class: 'pl-field pl-inline' }, el('span', { text: 'Scenario' }), ui.scenario),
         el('a', { class: 'bl-nav', href: 'index.html', testid: 'nav-pathfinding', text: '← Grid path-finding' }),
+        el('a', { class: 'bl-nav', href: 'crowd.html', testid: 'nav-crowds', text: 'Crowds →' }),
       ),
     );
     const panel = el(

@@ -11,6 +11,9 @@ mod boids;
 pub use bench::{FlowBench, OrcaBench};
 pub use boids::{Boids, MAX_STEPS_PER_CALL};
 
+mod crowd;
+pub use crowd::{CrowdScene, MAX_AGENT_STEPS_PER_CALL, MAX_CROWD_AGENTS, MAX_CROWD_STEPS_PER_CALL};
+
 /// Installs the panic hook that forwards a Rust panic's message to the browser console.
 #[wasm_bindgen::prelude::wasm_bindgen(start)]
 pub fn start() {

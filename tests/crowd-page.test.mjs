@@ -1,0 +1,381 @@
+// The crowd page in real Chromium, for EVERY scene the core registers (read from the wasm
+// module itself, so scenes added later are covered without editing this file): the scene runs
+// from its URL, `steps` advances, the metrics table shows the same values as an independent
+// copy of the scene replayed to the same step, a click on an agent (found from the frame's
+// positions) selects it and its overlay is counted, every point action performs by mouse and
+// by keyboard and shows its sentence, every slider and select reaches the scene, and a scene
+// with a "method" choice compares one pane per method in sync. Bad URL values give visible
+// messages and the page still runs. Screenshots go to tests/artifacts/crowd-*.png.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import init, { crowdScenes } from '../www/pkg/pathlab_world.js';
+import { ROOT, nextFrame, screenshot, start, text } from './support/browser.mjs';
+
+await init({ module_or_path: readFileSync(join(ROOT, 'www', 'pkg', 'pathlab_world_bg.wasm')) });
+const SCENES = crowdScenes();
+
+/** Opens crowd.html with `query` and waits until it has mounted and shows its read-outs. */
+async function openCrowd(env, query = '', { width = 1400, height = 1000 } = {}) {
+  const page = await env.browser.newPage({ viewport: { width, height } });
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') page.errors.push(`console: ${m.text()}`);
+  });
+  await page.goto(`${env.base}crowd.html${query ? `?${query}` : ''}`);
+  await page.waitForFunction(
+    () => window.crowdlab && document.querySelector('[data-testid="steps"]')?.textContent !== '',
+    null,
+    { timeout: 30000 },
+  );
+  return page;
+}
+
+async function number(page, id) {
+  const t = await text(page, id);
+  assert.match(t, /^-?\d+(\.\d+)?$/, `${id} is a number: ${JSON.stringify(t)}`);
+  return Number(t);
+}
+
+/** Every metric cell's text, by metric name, as the page shows it. */
+function shownMetrics(page) {
+  return page.evaluate(() => {
+    const out = {};
+    for (const td of document.querySelectorAll('[data-testid="metrics"] [data-testid^="metric-"]')) {
+      out[td.dataset.testid.slice('metric-'.length)] = td.textContent;
+    }
+    return out;
+  });
+}
+
+/**
+ * The metrics of an independent copy of the scene (a new CrowdScene from the same name, agent
+ * count and seed) after `steps` steps, formatted as the table formats them.
+ */
+function replayedMetrics(page, steps, overrides = {}) {
+  return page.evaluate(async ([steps, overrides]) => {
+    const { CrowdScene } = await import('./pkg/pathlab_world.js');
+    const { formatMetric } = await import('./crowd.js');
+    const live = window.crowdlab.scene;
+    const copy = new CrowdScene(live.name, live.agentsAsked, live.seed);
+    for (const p of live.params()) copy.setParam(p.name, p.value);
+    for (const [name, value] of Object.entries(overrides)) copy.setParam(name, value);
+    let left = steps;
+    while (left > 0) left -= copy.step(Math.min(left, 240));
+    const out = {};
+    for (const m of copy.metrics()) out[m.name] = formatMetric(m.value);
+    copy.free();
+    return out;
+  }, [steps, overrides]);
+}
+
+/** Pauses, then takes one step with the Step button, so read-outs and metrics are current. */
+async function pauseAndStep(page) {
+  if ((await page.locator('[data-testid="play"]').getAttribute('aria-pressed')) === 'true') {
+    await page.locator('[data-testid="play"]').click();
+  }
+  await page.locator('[data-testid="step"]').click();
+  await nextFrame(page);
+}
+
+/** Page coordinates of world point (x, y) on a canvas, scrolled into view first. */
+async function screenPoint(page, testid, x, y) {
+  const canvas = page.locator(`[data-testid="${testid}"]`);
+  await canvas.scrollIntoViewIfNeeded();
+  const box = await canvas.boundingBox();
+  const size = await page.evaluate(() => ({ w: window.crowdlab.scene.width, h: window.crowdlab.scene.height }));
+  return { x: box.x + (x / size.w) * box.width, y: box.y + (y / size.h) * box.height };
+}
+
+/** The agents of the current frame (positions, radii) read from the wasm views. */
+function agents(page) {
+  return page.evaluate(() => {
+    const v = window.crowdlab.app.views();
+    return Array.from(v.x, (x, i) => ({ i, x, y: v.y[i], r: v.radius[i] }));
+  });
+}
+
+/** An open cell's centre near the middle of the world (walls refuse most actions). */
+function openPoint(page) {
+  return page.evaluate(() => {
+    const s = window.crowdlab.scene;
+    const cells = new Uint8Array(window.crowdlab.app.wasm.memory.buffer, s.cellsPtr(), s.gridWidth * s.gridHeight);
+    const cx = s.gridWidth / 2;
+    const cy = s.gridHeight / 2;
+    let best = null;
+    for (let y = 0; y < s.gridHeight; y++) {
+      for (let x = 0; x < s.gridWidth; x++) {
+        if (cells[y * s.gridWidth + x] === 0) continue;
+        const d = Math.hypot(x + 0.5 - cx, y + 0.5 - cy);
+        if (!best || d < best.d) best = { d, x: (x + 0.5) * s.cellSize, y: (y + 0.5) * s.cellSize };
+      }
+    }
+    return best;
+  });
+}
+
+describe('crowd page', () => {
+  let env;
+  before(async () => {
+    env = await start();
+  });
+  after(async () => {
+    await env?.close();
+  });
+
+  test('the registry lists at least one scene, each with a name and a title', () => {
+    assert.ok(SCENES.length >= 1);
+    for (const s of SCENES) {
+      assert.match(s.name, /^[a-z][a-z0-9-]*$/);
+      assert.ok(s.title.length > 0);
+    }
+  });
+
+  for (const { name, title } of SCENES) {
+    test(`${name}: runs from its URL, steps advance and the metrics match an independent replay`, async () => {
+      const page = await openCrowd(env, `scene=${name}&seed=3`);
+      assert.equal(await page.locator('[data-testid="scene"]').inputValue(), name);
+      assert.equal(await text(page, 'scene-title'), title);
+      assert.equal(await text(page, 'message'), '', 'a good URL gives no message');
+      assert.equal(await page.locator('[data-testid="play"]').getAttribute('aria-pressed'), 'true');
+      await page.waitForFunction(() => Number(document.querySelector('[data-testid="steps"]').textContent) >= 20, null, {
+        timeout: 20000,
+      });
+      const early = await number(page, 'steps');
+      await page.waitForTimeout(600);
+      assert.ok((await number(page, 'steps')) > early, 'steps advance while playing');
+      assert.ok((await number(page, 'agents')) >= 0);
+
+      // Reset (paused) shows step 0; the metrics table then matches a fresh copy at step 0.
+      await pauseAndStep(page);
+      await page.locator('[data-testid="reset"]').click();
+      await nextFrame(page);
+      assert.equal(await number(page, 'steps'), 0);
+      const atStart = await shownMetrics(page);
+      assert.ok(Object.keys(atStart).length > 0, 'the metrics table has rows');
+      assert.deepEqual(atStart, await replayedMetrics(page, 0));
+
+      // Play a while, then compare with a copy replayed to the same step.
+      await page.locator('[data-testid="play"]').click();
+      await page.waitForTimeout(1500);
+      await pauseAndStep(page);
+      const steps = await number(page, 'steps');
+      assert.ok(steps > 20, `played ${steps} steps`);
+      const later = await shownMetrics(page);
+      const replayed = await replayedMetrics(page, steps);
+      assert.deepEqual(later, replayed, `the table shows the run's metrics at step ${steps}`);
+      // Where the run's metrics moved (by the replay), the table moved with them.
+      const moved = Object.keys(replayed).filter((k) => replayed[k] !== atStart[k]);
+      for (const k of moved) assert.notEqual(later[k], atStart[k], `metric ${k} updates`);
+      await screenshot(page, `crowd-${name}`);
+      assert.deepEqual(page.errors, []);
+      await page.close();
+    });
+
+    test(`${name}: clicking an agent selects it and its overlay is drawn and counted`, async () => {
+      const page = await openCrowd(env, `scene=${name}&seed=3`);
+      await pauseAndStep(page);
+      const list = await agents(page);
+      assert.ok(list.length > 0, 'the scene has agents');
+      // The agent farthest from every other is the one a click must find.
+      let target = list[0];
+      let bestGap = -1;
+      for (const a of list) {
+        let gap = Infinity;
+        for (const b of list) if (b !== a) gap = Math.min(gap, Math.hypot(a.x - b.x, a.y - b.y) - b.r);
+        if (gap > bestGap) {
+          bestGap = gap;
+          target = a;
+        }
+      }
+      await page.locator('[data-testid="tool-select"]').click();
+      const p = await screenPoint(page, 'world', target.x, target.y);
+      await page.mouse.click(p.x, p.y);
+      await nextFrame(page);
+      assert.equal(await page.locator('[data-testid="selected"]').getAttribute('data-index'), String(target.i));
+      assert.match(await text(page, 'selected'), new RegExp(`^Agent ${target.i} \\(`));
+      // The overlay counts are those of the selected agent's frame, read straight from wasm.
+      const truth = await page.evaluate((i) => {
+        const v = window.crowdlab.app.views(window.crowdlab.scene, i);
+        return { lines: v.lineInk.length, circles: v.circleInk.length, polygons: v.polygonInk.length };
+      }, target.i);
+      const counts = page.locator('[data-testid="overlay-counts"]');
+      assert.equal(await counts.getAttribute('data-lines'), String(truth.lines));
+      assert.equal(await counts.getAttribute('data-circles'), String(truth.circles));
+      assert.equal(await counts.getAttribute('data-polygons'), String(truth.polygons));
+      // Every ink drawn has a legend entry.
+      const inks = await page.evaluate(() => [...window.crowdlab.app.painter.drawn.inks].map((v) => window.crowdlab.app.inks[v]));
+      for (const ink of inks) assert.equal(await page.locator(`[data-testid="ink-${ink}"]`).count(), 1, `legend for ${ink}`);
+      await screenshot(page, `crowd-${name}-selected`);
+      // Escape on the focused world clears the selection.
+      await page.locator('[data-testid="world"]').focus();
+      await page.keyboard.press('Escape');
+      await nextFrame(page);
+      assert.equal(await page.locator('[data-testid="selected"]').getAttribute('data-index'), '');
+      assert.deepEqual(page.errors, []);
+      await page.close();
+    });
+
+    test(`${name}: every action works by mouse and keyboard; every parameter reaches the scene`, async () => {
+      const page = await openCrowd(env, `scene=${name}&seed=3`);
+      await pauseAndStep(page);
+      const actions = await page.evaluate(() => window.crowdlab.scene.actions());
+      for (const action of actions) {
+        await page.locator(`[data-testid="tool-${action.name}"]`).click();
+        assert.equal(await page.locator(`[data-testid="tool-${action.name}"]`).getAttribute('aria-pressed'), 'true');
+        const point = await openPoint(page);
+        const p = await screenPoint(page, 'world', point.x, point.y);
+        await page.evaluate(() => {
+          document.querySelector('[data-testid="action-message"]').textContent = '';
+        });
+        await page.mouse.click(p.x, p.y);
+        await nextFrame(page);
+        const said = await text(page, 'action-message');
+        assert.ok(said.length > 0, `${action.name} says what happened`);
+        // The keyboard: the cursor starts mid-world, moves a cell, Enter acts there.
+        await page.evaluate(() => {
+          document.querySelector('[data-testid="action-message"]').textContent = '';
+        });
+        await page.locator('[data-testid="world"]').focus();
+        await page.keyboard.press('ArrowLeft');
+        await page.keyboard.press('Enter');
+        await nextFrame(page);
+        assert.ok((await text(page, 'action-message')).length > 0, `${action.name} by keyboard`);
+        await screenshot(page, `crowd-${name}-${action.name}`);
+      }
+      // Sliders by keyboard (End: the maximum), selects by choosing the last option.
+      const params = await page.evaluate(() => window.crowdlab.scene.params());
+      for (const p of params) {
+        const control = page.locator(`[data-testid="param-${p.name}"]`);
+        if (p.choices.length) {
+          await control.selectOption(String(p.choices.length - 1));
+          const now = await page.evaluate((n) => window.crowdlab.scene.params().find((q) => q.name === n).value, p.name);
+          assert.equal(now, p.choices.length - 1, `${p.name} reaches the scene`);
+        } else {
+          await control.focus();
+          await page.keyboard.press('End');
+          const now = await page.evaluate((n) => window.crowdlab.scene.params().find((q) => q.name === n).value, p.name);
+          assert.ok(Math.abs(now - p.max) <= Math.max(1e-6, p.step), `${p.name} is at its maximum ${p.max}: ${now}`);
+        }
+      }
+      if (params.length) assert.match(page.url(), /p\./, 'changed parameters go into the URL');
+      assert.deepEqual(page.errors, []);
+      await page.close();
+    });
+
+    test(`${name}: compare mode shows one pane per method, stepped in sync`, async (t) => {
+      const page = await openCrowd(env, `scene=${name}&seed=3`);
+      const method = await page.evaluate(() => window.crowdlab.scene.params().find((p) => p.name === 'method' && p.choices.length > 1));
+      if (!method) {
+        assert.equal(await page.locator('[data-testid="compare"]').isHidden(), true, 'no compare button without a method choice');
+        t.skip('this scene has no "method" choice');
+        await page.close();
+        return;
+      }
+      await page.locator('[data-testid="compare"]').click();
+      assert.equal(await page.locator('[data-testid="compare"]').getAttribute('aria-pressed'), 'true');
+      assert.equal(await page.locator('[data-testid="compare-panes"] figure').count(), method.choices.length);
+      for (const choice of method.choices) assert.ok(await page.locator(`[data-testid="pane-${choice}"]`).isVisible());
+      assert.ok(await page.locator('[data-testid="world"]').isHidden());
+      assert.ok(await page.locator('[data-testid="param-method"]').isDisabled(), 'each pane has its own method');
+      await page.waitForTimeout(1200);
+      await pauseAndStep(page);
+      const steps = await page.evaluate(() => window.crowdlab.app.compare.panes.map((p) => p.scene.steps));
+      assert.ok(steps[0] > 1 && steps.every((s) => s === steps[0]), `in sync: ${steps}`);
+      assert.equal(await number(page, 'steps'), steps[0]);
+      // One column per method; each copy runs its own method.
+      const methods = await page.evaluate(() =>
+        window.crowdlab.app.compare.panes.map((p) => p.scene.params().find((q) => q.name === 'method').value),
+      );
+      assert.deepEqual(methods, method.choices.map((_, i) => i));
+      // Each column shows its own method's run: an independent copy replayed with that method.
+      for (const [i, choice] of method.choices.entries()) {
+        const truth = await replayedMetrics(page, steps[0], { method: i });
+        for (const [m, value] of Object.entries(truth)) {
+          assert.equal(await text(page, `compare-${m}-${choice}`), value, `${m} of ${choice}`);
+        }
+      }
+      assert.ok(await page.locator('[data-testid="metrics"]').isHidden(), 'the single-run table gives way');
+      await screenshot(page, `crowd-${name}-compare`);
+      await page.locator('[data-testid="compare"]').click();
+      assert.ok(await page.locator('[data-testid="compare-panes"]').isHidden());
+      assert.ok(await page.locator('[data-testid="world"]').isVisible());
+      assert.deepEqual(page.errors, []);
+      await page.close();
+    });
+  }
+
+  test('bad URL values give visible messages, are shown as text, and the page still runs', async () => {
+    const page = await openCrowd(env, 'scene=%3Cscript%3Ealert(1)%3C%2Fscript%3E&agents=-5&seed=x&p.x=NaN&embed=maybe&colour=red');
+    const message = await text(page, 'message');
+    assert.match(message, /Parameter "scene": unknown scene "<script>alert\(1\)<\/script>"/);
+    assert.match(message, /Parameter "agents": expected a whole number/);
+    assert.match(message, /Parameter "seed"/);
+    assert.match(message, /Parameter "p.x": expected a number/);
+    assert.match(message, /Parameter "embed"/);
+    assert.match(message, /Parameter "colour": is not a setting/);
+    assert.equal(await page.locator('[data-testid="message"] script').count(), 0, 'never inserted as HTML');
+    assert.equal(await page.locator('[data-testid="scene"]').inputValue(), SCENES[0].name);
+    const s0 = await number(page, 'steps');
+    await page.waitForTimeout(500);
+    assert.ok((await number(page, 'steps')) > s0, 'the default scene runs');
+    await screenshot(page, 'crowd-bad-url');
+    assert.deepEqual(page.errors, []);
+    await page.close();
+
+    const huge = await openCrowd(env, `scene=${SCENES[0].name}&agents=1e9&p.nosuchparam=3`);
+    const said = await text(huge, 'message');
+    assert.match(said, /Parameter "agents": expected a whole number of agents from 0 to 100000, got "1e9"/);
+    assert.match(said, /Parameter "p.nosuchparam": the \S+ scene has no parameter "nosuchparam"/);
+    const over = await openCrowd(env, 'agents=1000000000');
+    assert.match(await text(over, 'message'), /over the limit of 100000/);
+    // A bad seed typed into the field is refused with a message; the seed stays.
+    await over.locator('[data-testid="seed"]').fill('-3');
+    await over.locator('[data-testid="seed"]').press('Enter');
+    assert.match(await text(over, 'message'), /Seed: expected a whole number/);
+    assert.equal(await over.locator('[data-testid="seed"]').inputValue(), '1');
+    assert.deepEqual([...huge.errors, ...over.errors], []);
+    await huge.close();
+    await over.close();
+  });
+
+  test('the keyboard plays, steps and resets; embed mode shows only the world', async () => {
+    const page = await openCrowd(env, `scene=${SCENES[0].name}`);
+    await page.locator('[data-testid="reset"]').focus();
+    await page.locator('[data-testid="world"]').focus();
+    await page.keyboard.press(' ');
+    assert.equal(await page.locator('[data-testid="play"]').getAttribute('aria-pressed'), 'false');
+    await page.keyboard.press('Home');
+    await nextFrame(page);
+    assert.equal(await number(page, 'steps'), 0);
+    // Anywhere on the page but the world (where arrows move the cursor): → steps.
+    await page.locator('[data-testid="nav-boids"]').focus();
+    await page.keyboard.press('ArrowRight');
+    await nextFrame(page);
+    assert.equal(await number(page, 'steps'), 1);
+    const target = await page.locator('[data-testid="step"]').boundingBox();
+    assert.ok(target.height >= 40, `buttons are touch-sized: ${target.height}px`);
+    await page.close();
+
+    const embed = await openCrowd(env, `scene=${SCENES[0].name}&embed=1`, { width: 700, height: 600 });
+    assert.ok(await embed.locator('[data-testid="world"]').isVisible());
+    assert.ok(await embed.locator('[data-testid="metrics"]').isHidden());
+    assert.ok(await embed.locator('[data-testid="scene"]').isHidden());
+    await screenshot(embed, 'crowd-embed');
+    assert.deepEqual(embed.errors, []);
+    await embed.close();
+  });
+
+  test('the path-finding and boid pages link to the crowd page', async () => {
+    const page = await env.browser.newPage();
+    for (const from of ['index.html', 'boids.html']) {
+      await page.goto(`${env.base}${from}`);
+      const link = page.locator('a[href="crowd.html"]').first();
+      await link.waitFor({ timeout: 20000 });
+      assert.ok(await link.isVisible(), `${from} links to crowd.html`);
+    }
+    await page.close();
+  });
+});

@@ -1,0 +1,902 @@
+// The crowd page: `mountCrowd(element, config)` runs any crowd scene of the core (the registry
+// crowdScenes() of pkg/pathlab_world) generically: it builds the controls from the scene's
+// params() and actions(), the metrics table from metrics(), and paints every frame from
+// zero-copy typed-array views of the scene's Frame on wasm memory, rebuilt every frame (see
+// crowd-draw.js). A scene with a "method" choice can be compared method against method: one
+// copy per method from the same seed, stepped in sync, in small panes with a metrics table
+// whose columns are the methods. Every text that may come from a configuration or from the
+// core is set with textContent.
+
+import init, { CrowdScene, crowdScenes, crowdInks, crowdFrameFields } from './pkg/pathlab_world.js';
+import { readCrowdConfig, crowdQuery, quote, parseWhole, MAX_SEED, MAX_CROWD_AGENTS } from './crowd-config.js';
+import { CrowdPainter, KIND_COLOURS, HEAT_GRADIENT, inkStyle, MIN_ARROW_CELL } from './crowd-draw.js';
+import { el, options } from './dom.js';
+
+let wasmReady = null;
+
+/** Loads and starts the wasm module once per page; resolves to its exports (with memory). */
+function loadWasm() {
+  wasmReady ??= init();
+  return wasmReady;
+}
+
+/** The typed array of each frame field (fields the page does not know are read as bytes). */
+const FIELD_TYPES = {
+  x: Float32Array,
+  y: Float32Array,
+  hx: Float32Array,
+  hy: Float32Array,
+  radius: Float32Array,
+  kind: Uint8Array,
+  layer: Float32Array,
+  directions: Uint8Array,
+  cellMarks: Uint8Array,
+  lines: Float32Array,
+  lineInk: Uint8Array,
+  circles: Float32Array,
+  circleInk: Uint8Array,
+  polygonPoints: Float32Array,
+  polygonLen: Uint32Array,
+  polygonInk: Uint8Array,
+};
+
+/** The name of the choice parameter the comparison runs through. */
+const METHOD = 'method';
+
+const MAX_MESSAGES = 12;
+
+/** A metric's value for the table: a dash when not measured, else at most 3 decimals. */
+export function formatMetric(v) {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '–';
+  if (Number.isInteger(v)) return String(v);
+  const a = Math.abs(v);
+  return String(Number(v.toFixed(a >= 100 ? 1 : a >= 1 ? 2 : 3)));
+}
+
+/** A slider's read-out: whole numbers as they are, others to at most 3 significant digits. */
+function short(v) {
+  return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(3)));
+}
+
+/**
+ * Fills the scene's frame (with `selected`'s overlay) and returns views on wasm memory for
+ * each of its vectors, by field name. The views are valid until the next call into wasm.
+ */
+export function frameViews(wasm, scene, fields, selected) {
+  scene.frame(selected);
+  return viewsOf(wasm.memory.buffer, fields, scene.layout());
+}
+
+/** Typed-array views on `buffer` of each field at the pointer and length pairs of `layout`. */
+function viewsOf(buffer, fields, layout) {
+  const views = {};
+  fields.forEach((name, i) => {
+    const Type = FIELD_TYPES[name] ?? Uint8Array;
+    views[name] = new Type(buffer, layout[2 * i], layout[2 * i + 1]);
+  });
+  return views;
+}
+
+class CrowdApp {
+  constructor(root, wasm, config, scenes) {
+    this.root = root;
+    this.wasm = wasm;
+    this.config = config;
+    this.scenes = scenes;
+    this.names = scenes.map((s) => s.name);
+    this.inks = crowdInks();
+    this.fields = crowdFrameFields();
+    this.selected = -1;
+    this.tool = 'select';
+    this.playing = false;
+    this.dirty = true;
+    this.messages = [];
+    this.frames = 0;
+    this.fpsSince = 0;
+    this.fps = 0;
+    this.stepMs = null;
+    this.lastReadout = 0;
+    this.cursor = null;
+    this.compare = null;
+    this.metricKey = '';
+    this.inkKey = '';
+    this.scene = this.create();
+    this.build();
+    this.painter = new CrowdPainter(this.canvas);
+    this.attachPointer(this.canvas, () => this.scene, () => this.painter);
+  }
+
+  /** Builds the configured scene; when the scene refuses the agent count, its default. */
+  create() {
+    const c = this.config;
+    try {
+      return new CrowdScene(c.scene, c.agents ?? undefined, c.seed);
+    } catch (e) {
+      this.pending = [`Could not build ${c.scene} with ${c.agents} agents: ${e.message}; using its default count.`];
+      c.agents = null;
+      return new CrowdScene(c.scene, undefined, c.seed);
+    }
+  }
+
+  // ---- DOM -------------------------------------------------------------------------------
+
+  build() {
+    const ui = {};
+    this.ui = ui;
+    const button = (id, label, title, cls = '') =>
+      (ui[id] = el('button', { type: 'button', testid: id, class: `pl-btn pl-${id} ${cls}`.trim(), title, text: label }));
+    const readout = (id, label) => {
+      ui[id] = el('output', { testid: id, class: `pl-value cr-${id}` });
+      return el('div', { class: 'pl-readout' }, el('span', { class: 'pl-label', text: label }), ui[id]);
+    };
+
+    this.canvas = el('canvas', {
+      testid: 'world',
+      class: 'pl-canvas cr-canvas',
+      tabindex: '0',
+      'aria-label': 'Crowd world: click an agent to select it, or click a point to use the chosen tool. With the keyboard: arrow keys move a cursor, Enter uses the tool there, Escape clears the selection.',
+    });
+    ui.message = el('div', { testid: 'message', class: 'pl-message', role: 'alert', 'aria-live': 'assertive' });
+    ui.messageBox = el(
+      'div',
+      { class: 'pl-messages', hidden: true },
+      ui.message,
+      el('button', {
+        type: 'button',
+        class: 'pl-dismiss',
+        'aria-label': 'Dismiss messages',
+        title: 'Dismiss',
+        text: '×',
+        onclick: () => this.clearMessages(),
+      }),
+    );
+
+    ui.scene = el('select', { testid: 'scene', 'aria-label': 'Scene' });
+    options(ui.scene, this.names, Object.fromEntries(this.scenes.map((s) => [s.name, s.title])));
+    ui.title = el('p', { testid: 'scene-title', class: 'pl-map-title' });
+    ui.seed = el('input', { type: 'number', testid: 'seed', min: '0', max: String(MAX_SEED), step: '1', inputmode: 'numeric', 'aria-label': 'Seed' });
+    ui.count = el('input', { type: 'number', testid: 'agent-count', min: '0', max: String(MAX_CROWD_AGENTS), step: '1', inputmode: 'numeric', 'aria-label': 'Agents' });
+    ui.params = el('div', { class: 'cr-params', testid: 'params' });
+    ui.tools = el('div', { class: 'cr-tools', role: 'toolbar', 'aria-label': 'Tool' });
+    ui.toolHint = el('p', { class: 'pl-hint', testid: 'tool-hint' });
+    ui.actionMessage = el('p', { testid: 'action-message', class: 'cr-action-message', role: 'status', 'aria-live': 'polite' });
+    ui.selectedInfo = el('p', { testid: 'selected', class: 'cr-selected' });
+    ui.overlayCounts = el('p', { testid: 'overlay-counts', class: 'pl-hint' });
+    ui.metrics = el('table', { testid: 'metrics', class: 'cr-metrics' });
+    ui.compareMetrics = el('table', { testid: 'compare-metrics', class: 'cr-metrics cr-compare-metrics', hidden: true });
+    ui.panes = el('div', { testid: 'compare-panes', class: 'cr-panes', hidden: true });
+    ui.kindLegend = el('ul', { testid: 'kind-legend', class: 'cr-legend' });
+    ui.layerLabel = el('span', { testid: 'layer-label' });
+    ui.layerMax = el('span', { testid: 'layer-max' });
+    ui.layerLegend = el(
+      'div',
+      { testid: 'layer-legend', class: 'cr-layer-legend', hidden: true },
+      ui.layerLabel,
+      el('span', { class: 'cr-scale-end', text: '0' }),
+      el('span', { class: 'cr-scale', style: `background: ${HEAT_GRADIENT}`, 'aria-hidden': 'true' }),
+      ui.layerMax,
+    );
+    ui.inkLegend = el('ul', { testid: 'ink-legend', class: 'cr-legend' });
+    ui.arrowNote = el('p', { testid: 'arrow-note', class: 'pl-hint', hidden: true });
+
+    const transport = el(
+      'div',
+      { class: 'pl-transport', role: 'toolbar', 'aria-label': 'Simulation controls' },
+      button('reset', 'Reset', 'Rebuild the scene from its seed (Home)'),
+      button('step', 'Step ▶', 'One step (→)'),
+      button('play', 'Play', 'Play or pause (space)'),
+      el('label', { class: 'pl-field pl-inline cr-small-field pl-full' }, el('span', { text: 'Seed' }), ui.seed),
+      el('label', { class: 'pl-field pl-inline cr-small-field pl-full' }, el('span', { text: 'Agents' }), ui.count),
+    );
+    const readouts = el(
+      'div',
+      { class: 'pl-readouts' },
+      readout('agents', 'Agents'),
+      readout('steps', 'Steps'),
+      readout('fps', 'FPS'),
+      readout('step-ms', 'Step ms'),
+    );
+    const header = el(
+      'header',
+      { class: 'pl-header pl-full' },
+      el('h1', { class: 'pl-title' }, 'Pathlab', el('span', { class: 'pl-subtitle', text: 'crowds' })),
+      el(
+        'div',
+        { class: 'pl-map-controls' },
+        el('label', { class: 'pl-field pl-inline' }, el('span', { text: 'Scene' }), ui.scene),
+        el('a', { class: 'cr-nav', href: 'index.html', testid: 'nav-pathfinding', text: '← Grid path-finding' }),
+        el('a', { class: 'cr-nav', href: 'boids.html', testid: 'nav-boids', text: 'Steering and flocking' }),
+      ),
+    );
+    ui.compare = el('button', {
+      type: 'button',
+      testid: 'compare',
+      class: 'pl-btn pl-small cr-compare',
+      'aria-pressed': 'false',
+      title: 'Run one copy of the scene per method, from the same seed, side by side',
+      text: 'Compare methods',
+      hidden: true,
+    });
+    const panel = el(
+      'aside',
+      { class: 'pl-panel pl-full' },
+      el('section', { class: 'pl-section' }, el('h2', { text: 'Parameters' }), ui.params, ui.compare),
+      el('section', { class: 'pl-section' }, el('h2', { text: 'Tool' }), ui.tools, ui.toolHint),
+      el('section', { class: 'pl-section' }, el('h2', { text: 'Selected agent' }), ui.selectedInfo, ui.overlayCounts),
+      (ui.metricsSection = el('section', { class: 'pl-section' }, el('h2', { text: 'Metrics' }), ui.metrics)),
+    );
+    ui.wrap = el('div', { class: 'pl-grid-wrap' }, this.canvas);
+    const legend = el('div', { class: 'cr-legends', testid: 'legend' }, ui.kindLegend, ui.layerLegend, ui.inkLegend, ui.arrowNote);
+    const stage = el(
+      'div',
+      { class: 'pl-stage' },
+      ui.title,
+      ui.wrap,
+      ui.panes,
+      ui.compareMetrics,
+      legend,
+      transport,
+      readouts,
+      ui.actionMessage,
+    );
+
+    this.root.classList.add('pathlab', 'cr-page');
+    this.root.classList.toggle('pl-embed', this.config.embed);
+    this.root.replaceChildren(header, ui.messageBox, el('div', { class: 'pl-main' }, stage, panel));
+    this.wire();
+  }
+
+  wire() {
+    const ui = this.ui;
+    ui.play.addEventListener('click', () => this.setPlaying(!this.playing));
+    ui.step.addEventListener('click', () => this.step());
+    ui.reset.addEventListener('click', () => this.rebuild('reset'));
+    ui.compare.addEventListener('click', () => (this.compare ? this.stopCompare() : this.startCompare()));
+    ui.scene.addEventListener('change', () => {
+      this.config.scene = ui.scene.value;
+      this.config.agents = null;
+      this.config.params = {};
+      this.rebuild('scene');
+    });
+    ui.seed.addEventListener('change', () => {
+      const seed = parseWhole(ui.seed.value, MAX_SEED);
+      if (seed === null) {
+        this.say(`Seed: expected a whole number from 0 to ${MAX_SEED}, got ${quote(ui.seed.value)}; keeping ${this.config.seed}.`);
+        ui.seed.value = String(this.config.seed);
+        return;
+      }
+      this.config.seed = seed;
+      this.rebuild('seed');
+    });
+    ui.count.addEventListener('change', () => {
+      const n = parseWhole(ui.count.value, Number.MAX_SAFE_INTEGER);
+      if (n === null || n > MAX_CROWD_AGENTS) {
+        this.say(`Agents: expected a whole number from 0 to ${MAX_CROWD_AGENTS}, got ${quote(ui.count.value)}; keeping ${this.scene.count}.`);
+        ui.count.value = String(this.scene.count);
+        return;
+      }
+      this.config.agents = n;
+      this.rebuild('agents');
+    });
+    this.onKey = (event) => this.key(event);
+    this.root.addEventListener('keydown', this.onKey);
+    this.resizeObserver = new ResizeObserver(() => this.layout());
+    this.resizeObserver.observe(ui.wrap.parentElement);
+  }
+
+  /** The controls of the scene's parameters: a slider each, or a select for a choice. */
+  buildParams() {
+    const params = this.scene.params();
+    this.paramControls = new Map();
+    const rows = params.map((p) => {
+      let input;
+      const value = el('output', { class: 'cr-param-value', testid: `param-value-${p.name}` });
+      if (p.choices.length) {
+        input = el('select', { testid: `param-${p.name}`, 'aria-label': p.label });
+        options(input, p.choices.map((_, i) => String(i)), Object.fromEntries(p.choices.map((c, i) => [String(i), c])));
+        input.addEventListener('change', () => this.setParam(p, Number(input.value)));
+      } else {
+        input = el('input', {
+          type: 'range',
+          min: String(p.min),
+          max: String(p.max),
+          step: String(p.step > 0 ? p.step : 'any'),
+          testid: `param-${p.name}`,
+          'aria-label': p.label,
+        });
+        input.addEventListener('input', () => this.setParam(p, Number(input.value)));
+      }
+      this.paramControls.set(p.name, { input, value, param: p });
+      return el('label', { class: 'cr-param' }, el('span', { text: p.label }), input, value);
+    });
+    if (!rows.length) rows.push(el('p', { class: 'pl-hint', text: 'This scene has no parameters.' }));
+    this.ui.params.replaceChildren(...rows);
+    this.methodParam = params.find((p) => p.name === METHOD && p.choices.length > 1) ?? null;
+    this.ui.compare.hidden = !this.methodParam;
+    this.syncParams();
+  }
+
+  /** Shows the scene's current parameter values in the controls. */
+  syncParams() {
+    for (const p of this.scene.params()) {
+      const c = this.paramControls.get(p.name);
+      if (!c) continue;
+      c.input.value = String(p.value);
+      c.value.textContent = p.choices.length ? '' : short(p.value);
+    }
+  }
+
+  /** Sets a parameter from a control (every comparison pane but the method follows it). */
+  setParam(p, value) {
+    try {
+      const note = this.scene.setParam(p.name, value);
+      if (note) this.say(`${p.label}: ${note}`);
+      const now = this.scene.params().find((q) => q.name === p.name);
+      if (now) this.config.params[p.name] = p.choices.length ? p.choices[now.value] ?? now.value : now.value;
+    } catch (e) {
+      this.say(`${p.label}: ${e.message}`);
+    }
+    if (this.compare && p.name !== METHOD) {
+      for (const pane of this.compare.panes) this.tryCall(() => pane.scene.setParam(p.name, value), p.label);
+    }
+    this.syncParams();
+    this.changed();
+    this.touch();
+  }
+
+  /** Applies `p.NAME` values from the configuration, explaining every one it cannot use. */
+  applyConfigParams() {
+    const params = this.scene.params();
+    const given = this.config.params ?? {};
+    this.config.params = {};
+    for (const [name, raw] of Object.entries(given)) {
+      const p = params.find((q) => q.name === name);
+      if (!p) {
+        const known = params.map((q) => q.name).join(', ') || 'none';
+        this.say(`Parameter "p.${name}": the ${this.scene.name} scene has no parameter ${quote(name)} (it has: ${known}); ignored.`);
+        continue;
+      }
+      let value = raw;
+      if (p.choices.length && typeof raw === 'string') {
+        value = p.choices.indexOf(raw);
+        if (value < 0) {
+          this.say(`Parameter "p.${name}": ${quote(raw)} is not one of ${p.choices.join(', ')}; keeping ${p.choices[p.value]}.`);
+          continue;
+        }
+      } else if (typeof raw === 'string') {
+        this.say(`Parameter "p.${name}": expected a number, got ${quote(raw)}; keeping ${short(p.value)}.`);
+        continue;
+      }
+      try {
+        const note = this.scene.setParam(name, value);
+        if (note) this.say(`Parameter "p.${name}": ${note}`);
+        this.config.params[name] = raw;
+      } catch (e) {
+        this.say(`Parameter "p.${name}": ${e.message}`);
+      }
+    }
+  }
+
+  buildTools() {
+    const actions = this.scene.actions();
+    const tools = [{ name: 'select', label: 'Select agent' }, ...actions];
+    if (!tools.some((t) => t.name === this.tool)) this.tool = 'select';
+    this.toolButtons = tools.map((t) => {
+      const b = el('button', {
+        type: 'button',
+        class: 'pl-btn pl-small cr-tool',
+        testid: `tool-${t.name}`,
+        'aria-pressed': t.name === this.tool ? 'true' : 'false',
+        text: t.label,
+      });
+      b.addEventListener('click', () => this.setTool(t.name));
+      return b;
+    });
+    this.ui.tools.replaceChildren(...this.toolButtons);
+    this.ui.toolHint.textContent = actions.length
+      ? 'Choose a tool, then click a point of the world (or move the cursor with the arrow keys and press Enter).'
+      : 'Click an agent to see how it decides (or move the cursor with the arrow keys and press Enter).';
+    this.setTool(this.tool);
+  }
+
+  setTool(name) {
+    this.tool = name;
+    this.canvas.dataset.tool = name;
+    for (const b of this.toolButtons ?? []) b.setAttribute('aria-pressed', b.dataset.testid === `tool-${name}` ? 'true' : 'false');
+  }
+
+  // ---- the scene -----------------------------------------------------------------------------
+
+  /** Rebuilds the scene from the configuration and shows it. */
+  rebuild(why) {
+    const c = this.config;
+    try {
+      this.scene.reset(c.scene, c.agents ?? undefined, c.seed);
+    } catch (e) {
+      this.say(`Could not rebuild (${why}): ${e.message}`);
+      c.scene = this.scene.name;
+    }
+    const keepParams = why === 'reset' || why === 'seed' || why === 'agents';
+    if (!keepParams) c.params = {};
+    this.afterSceneChange();
+    this.changed();
+  }
+
+  afterSceneChange() {
+    const ui = this.ui;
+    const s = this.scene;
+    const wasComparing = Boolean(this.compare);
+    if (this.compare) this.stopCompare();
+    this.applyConfigParams();
+    ui.scene.value = s.name;
+    ui.title.textContent = s.title;
+    ui.seed.value = String(s.seed);
+    ui.count.value = String(s.count);
+    this.selected = -1;
+    this.stepMs = null;
+    this.cursor = null;
+    this.metricKey = '';
+    ui.actionMessage.textContent = '';
+    this.kinds = s.kinds();
+    this.showKinds();
+    this.buildParams();
+    this.buildTools();
+    if (wasComparing && this.methodParam) this.startCompare();
+    this.layout();
+    this.showMetrics();
+  }
+
+  showKinds() {
+    this.ui.kindLegend.replaceChildren(
+      ...this.kinds.map((k, i) =>
+        el(
+          'li',
+          { testid: `kind-${k}` },
+          el('span', { class: 'pl-swatch cr-disc', style: `--swatch: ${KIND_COLOURS[i % KIND_COLOURS.length]}` }),
+          k,
+        ),
+      ),
+    );
+  }
+
+  tryCall(fn, what) {
+    try {
+      return fn();
+    } catch (e) {
+      this.say(`${what}: ${e.message}`);
+      return undefined;
+    }
+  }
+
+  step() {
+    this.setPlaying(false);
+    this.timedStep();
+    this.showMetrics();
+    this.touch();
+  }
+
+  timedStep() {
+    const t = performance.now();
+    if (this.compare) for (const pane of this.compare.panes) pane.scene.step(1);
+    else this.scene.step(1);
+    const ms = performance.now() - t;
+    this.stepMs = this.stepMs === null ? ms : this.stepMs * 0.9 + ms * 0.1;
+  }
+
+  setPlaying(on) {
+    this.playing = on;
+    this.ui.play.textContent = on ? 'Pause' : 'Play';
+    this.ui.play.setAttribute('aria-pressed', on ? 'true' : 'false');
+  }
+
+  /** Uses the current tool at world point p of `scene` (select: picks the agent there). */
+  useTool(scene, p) {
+    if (this.tool === 'select') {
+      this.selected = scene.pick(p.x, p.y);
+      this.ui.actionMessage.textContent =
+        this.selected >= 0 ? `Selected agent ${this.selected}.` : 'No agent there; selection cleared.';
+    } else {
+      const label = this.toolButtons.find((b) => b.dataset.testid === `tool-${this.tool}`)?.textContent ?? this.tool;
+      const targets = this.compare ? this.compare.panes.map((pane) => pane.scene) : [scene];
+      let said = '';
+      for (const target of targets) {
+        try {
+          const sentence = target.act(this.tool, p.x, p.y);
+          said ||= sentence;
+        } catch (e) {
+          said ||= `${label}: ${e.message}`;
+        }
+      }
+      this.ui.actionMessage.textContent = said;
+      this.showMetrics();
+    }
+    this.touch();
+  }
+
+  key(event) {
+    const tag = event.target?.tagName;
+    if (['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON'].includes(tag) || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (tag === 'CANVAS' && this.canvasKey(event)) {
+      event.preventDefault();
+      return;
+    }
+    const actions = {
+      ' ': () => this.setPlaying(!this.playing),
+      ArrowRight: () => this.step(),
+      Home: () => this.rebuild('reset'),
+    };
+    const action = actions[event.key];
+    if (action) {
+      event.preventDefault();
+      action();
+    }
+  }
+
+  /** Keys on a focused world canvas: arrows move the cursor, Enter uses the tool there. */
+  canvasKey(event) {
+    const canvas = event.target;
+    const pane = this.compare?.panes.find((q) => q.canvas === canvas);
+    const scene = pane ? pane.scene : this.scene;
+    const cell = scene.cellSize;
+    const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (moves[event.key]) {
+      const n = event.shiftKey ? 5 : 1;
+      const c = this.cursor ?? { x: scene.width / 2, y: scene.height / 2 };
+      const [dx, dy] = moves[event.key];
+      this.cursor = {
+        x: Math.min(scene.width - cell / 2, Math.max(cell / 2, c.x + dx * n * cell)),
+        y: Math.min(scene.height - cell / 2, Math.max(cell / 2, c.y + dy * n * cell)),
+      };
+      this.touch();
+      return true;
+    }
+    if (event.key === 'Enter') {
+      this.cursor ??= { x: scene.width / 2, y: scene.height / 2 };
+      this.useTool(scene, this.cursor);
+      return true;
+    }
+    if (event.key === 'Escape') {
+      this.selected = -1;
+      this.cursor = null;
+      this.touch();
+      return true;
+    }
+    return false;
+  }
+
+  attachPointer(canvas, sceneOf, painterOf) {
+    canvas.addEventListener('pointerdown', (event) => {
+      if (event.pointerType === 'mouse' && event.button !== 0) return;
+      const scene = sceneOf();
+      const p = painterOf().worldAt(event, scene.width, scene.height);
+      this.cursor = null;
+      this.useTool(scene, p);
+    });
+    canvas.addEventListener('blur', () => {
+      this.cursor = null;
+      this.touch();
+    });
+  }
+
+  // ---- comparison ------------------------------------------------------------------------------
+
+  /** One copy of the scene per method choice, same seed and parameters, in small panes. */
+  startCompare() {
+    const m = this.methodParam;
+    if (!m) return;
+    const s = this.scene;
+    const others = s.params().filter((p) => p.name !== METHOD);
+    const panes = [];
+    for (const [i, choice] of m.choices.entries()) {
+      let scene;
+      try {
+        scene = new CrowdScene(s.name, this.config.agents ?? undefined, s.seed);
+        for (const p of others) scene.setParam(p.name, p.value);
+        scene.setParam(METHOD, i);
+      } catch (e) {
+        this.say(`Compare: could not build the ${choice} copy: ${e.message}`);
+        scene?.free();
+        continue;
+      }
+      const canvas = el('canvas', {
+        class: 'pl-canvas cr-canvas cr-pane-canvas',
+        testid: `pane-canvas-${choice}`,
+        tabindex: '0',
+        'aria-label': `${s.title} with ${choice}: click an agent to select it in every pane`,
+      });
+      const figure = el('figure', { class: 'cr-pane', testid: `pane-${choice}` }, el('figcaption', { text: choice }), canvas);
+      const pane = { choice, scene, canvas, figure, painter: new CrowdPainter(canvas) };
+      this.attachPointer(canvas, () => pane.scene, () => pane.painter);
+      panes.push(pane);
+    }
+    this.compare = { panes, metricKey: '' };
+    this.ui.panes.replaceChildren(...panes.map((p) => p.figure));
+    this.ui.panes.hidden = false;
+    this.ui.compareMetrics.hidden = false;
+    this.ui.wrap.hidden = true;
+    // The comparison table under the panes replaces the single run's metrics.
+    this.ui.metricsSection.hidden = true;
+    // Each pane has its own method; the single run's choice does not apply meanwhile.
+    const methodControl = this.paramControls.get(METHOD)?.input;
+    if (methodControl) methodControl.disabled = true;
+    this.ui.compare.textContent = 'Stop comparing';
+    this.ui.compare.setAttribute('aria-pressed', 'true');
+    this.stepMs = null;
+    this.layout();
+    this.showMetrics();
+  }
+
+  stopCompare() {
+    if (!this.compare) return;
+    for (const pane of this.compare.panes) pane.scene.free();
+    this.compare = null;
+    this.ui.panes.replaceChildren();
+    this.ui.panes.hidden = true;
+    this.ui.compareMetrics.hidden = true;
+    this.ui.compareMetrics.replaceChildren();
+    this.ui.wrap.hidden = false;
+    this.ui.metricsSection.hidden = false;
+    const methodControl = this.paramControls.get(METHOD)?.input;
+    if (methodControl) methodControl.disabled = false;
+    this.ui.compare.textContent = 'Compare methods';
+    this.ui.compare.setAttribute('aria-pressed', 'false');
+    this.stepMs = null;
+    this.layout();
+    this.touch();
+  }
+
+  // ---- read-outs -------------------------------------------------------------------------------
+
+  /** The metrics table (or, comparing, one column per method), rebuilt only when its rows change. */
+  showMetrics() {
+    const metrics = this.scene.metrics();
+    const key = metrics.map((m) => m.name).join('|');
+    if (key !== this.metricKey) {
+      this.metricKey = key;
+      this.metricCells = new Map();
+      const rows = metrics.map((m) => {
+        const cell = el('td', { testid: `metric-${m.name}`, class: 'cr-num' });
+        this.metricCells.set(m.name, cell);
+        return el('tr', {}, el('th', { scope: 'row', text: m.label }), cell, el('td', { class: 'cr-unit', text: m.unit }));
+      });
+      this.ui.metrics.replaceChildren(
+        el('caption', { class: 'cr-sr', text: `Metrics of the ${this.scene.title} run` }),
+        el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: 'Metric' }), el('th', { scope: 'col', text: 'Value' }), el('th', { scope: 'col', text: 'Unit' }))),
+        el('tbody', {}, ...rows),
+      );
+    }
+    for (const m of metrics) {
+      const cell = this.metricCells.get(m.name);
+      if (cell) cell.textContent = formatMetric(m.value);
+    }
+    if (this.compare) this.showCompareMetrics();
+  }
+
+  showCompareMetrics() {
+    const c = this.compare;
+    const columns = c.panes.map((p) => p.scene.metrics());
+    const first = columns[0] ?? [];
+    const key = first.map((m) => m.name).join('|');
+    if (key !== c.metricKey) {
+      c.metricKey = key;
+      c.cells = new Map();
+      const rows = first.map((m) => {
+        const cells = c.panes.map((p) => {
+          const td = el('td', { testid: `compare-${m.name}-${p.choice}`, class: 'cr-num' });
+          c.cells.set(`${m.name}|${p.choice}`, td);
+          return td;
+        });
+        return el('tr', {}, el('th', { scope: 'row', text: m.unit ? `${m.label} (${m.unit})` : m.label }), ...cells);
+      });
+      this.ui.compareMetrics.replaceChildren(
+        el('caption', { text: 'Same scene and seed, one column per method' }),
+        el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: 'Metric' }), ...c.panes.map((p) => el('th', { scope: 'col', text: p.choice })))),
+        el('tbody', {}, ...rows),
+      );
+    }
+    c.panes.forEach((p, i) => {
+      for (const m of columns[i]) {
+        const td = c.cells.get(`${m.name}|${p.choice}`);
+        if (td) td.textContent = formatMetric(m.value);
+      }
+    });
+  }
+
+  layout() {
+    const stage = this.ui.wrap.parentElement;
+    const available = Math.max(120, stage.clientWidth);
+    const s = this.scene;
+    const maxHeight = Math.max(160, window.innerHeight * (this.config.embed ? 0.82 : 0.72));
+    if (this.compare) {
+      const n = this.compare.panes.length;
+      const cols = n <= 2 ? n : n <= 4 ? 2 : 3;
+      const rows = Math.ceil(n / cols);
+      const paneW = Math.floor((available - (cols - 1) * 12) / cols);
+      const width = Math.floor(Math.min(paneW, ((maxHeight / rows - 30) * s.width) / s.height));
+      for (const pane of this.compare.panes) pane.painter.resize(Math.max(80, width), s.width, s.height);
+    } else {
+      const width = Math.floor(Math.min(available, (maxHeight * s.width) / s.height));
+      this.painter.resize(width, s.width, s.height);
+    }
+    this.touch();
+  }
+
+  touch() {
+    this.dirty = true;
+  }
+
+  changed() {
+    this.root.dispatchEvent(new CustomEvent('crowd-change', { detail: this.settings(), bubbles: true }));
+  }
+
+  settings() {
+    return { scene: this.scene.name, agents: this.config.agents, seed: this.scene.seed, embed: this.config.embed, params: { ...this.config.params } };
+  }
+
+  start() {
+    this.afterSceneChange();
+    for (const m of this.pending ?? []) this.say(m);
+    this.setPlaying(true);
+    this.fpsSince = performance.now();
+    const tick = (t) => {
+      this.frame = requestAnimationFrame(tick);
+      this.tick(t);
+    };
+    this.frame = requestAnimationFrame(tick);
+  }
+
+  tick(now) {
+    this.frames += 1;
+    if (now - this.fpsSince >= 500) {
+      this.fps = (this.frames * 1000) / (now - this.fpsSince);
+      this.frames = 0;
+      this.fpsSince = now;
+    }
+    if (this.playing) {
+      this.timedStep();
+      this.dirty = true;
+    }
+    if (this.dirty) this.draw();
+    if (now - this.lastReadout >= 250 || this.dirty) this.readouts(now);
+    this.dirty = false;
+  }
+
+  readouts(now) {
+    const ui = this.ui;
+    const lead = this.compare?.panes[0]?.scene ?? this.scene;
+    ui.agents.textContent = String(lead.count);
+    ui.steps.textContent = String(Math.round(lead.steps));
+    if (now - this.lastReadout >= 250) {
+      this.lastReadout = now;
+      ui.fps.textContent = String(Math.round(this.fps));
+      ui['step-ms'].textContent = this.stepMs === null ? '0' : this.stepMs.toFixed(2);
+      this.showMetrics();
+    }
+  }
+
+  /** Views of `scene`'s frame with `selected`'s overlay (valid until the next wasm call). */
+  views(scene = this.scene, selected = this.selected) {
+    return frameViews(this.wasm, scene, this.fields, selected);
+  }
+
+  /** Paints one scene on one painter; returns what was drawn. */
+  paint(scene, painter, selected) {
+    if (selected >= scene.count) selected = -1;
+    // Every call that may allocate in wasm (and so grow the memory) comes before the views.
+    scene.frame(selected);
+    const info = {
+      width: scene.width,
+      height: scene.height,
+      gridWidth: scene.gridWidth,
+      gridHeight: scene.gridHeight,
+      cellSize: scene.cellSize,
+      layerMax: scene.layerMax,
+      layerLabel: scene.layerLabel,
+    };
+    const layout = scene.layout();
+    const cellsPtr = scene.cellsPtr();
+    const views = viewsOf(this.wasm.memory.buffer, this.fields, layout);
+    const cells = new Uint8Array(this.wasm.memory.buffer, cellsPtr, info.gridWidth * info.gridHeight);
+    painter.frame({ ...info, ...views, cells, inks: this.inks, selected, cursor: this.cursor });
+    return { ...info, drawn: painter.drawn, hasLayer: views.layer.length > 0, hasDirections: views.directions.length > 0 };
+  }
+
+  draw() {
+    let info;
+    if (this.compare) {
+      for (const pane of this.compare.panes) info = this.paint(pane.scene, pane.painter, this.selected);
+    } else {
+      info = this.paint(this.scene, this.painter, this.selected);
+    }
+    if (info) this.showLegend(info);
+    this.showSelected(info);
+  }
+
+  showLegend(info) {
+    const ui = this.ui;
+    ui.layerLegend.hidden = !(info.hasLayer && info.layerMax > 0);
+    ui.layerLabel.textContent = info.layerLabel || 'value';
+    ui.layerMax.textContent = formatMetric(info.layerMax);
+    ui.arrowNote.hidden = !(info.hasDirections && !info.drawn.arrows);
+    ui.arrowNote.textContent = `Direction arrows are hidden: cells are under ${MIN_ARROW_CELL} pixels wide here (widen the window to see them).`;
+    const inks = [...info.drawn.inks].sort((a, b) => a - b);
+    const key = inks.join(',');
+    if (key !== this.inkKey) {
+      this.inkKey = key;
+      ui.inkLegend.replaceChildren(
+        ...inks.map((v) => {
+          const name = this.inks[v] ?? `ink ${v}`;
+          const st = inkStyle(name, v);
+          return el('li', { testid: `ink-${name}` }, el('span', { class: 'pl-swatch', style: `--swatch: ${st.colour}` }), name);
+        }),
+      );
+    }
+  }
+
+  showSelected(info) {
+    const ui = this.ui;
+    const scene = this.compare?.panes[0]?.scene ?? this.scene;
+    if (this.selected < 0 || this.selected >= scene.count || !info) {
+      ui.selectedInfo.dataset.index = '';
+      ui.selectedInfo.textContent = 'None. Choose the Select tool and click an agent to see how it decides.';
+      ui.overlayCounts.textContent = '';
+      return;
+    }
+    const v = this.views(scene, this.selected);
+    const i = this.selected;
+    const kind = this.kinds[v.kind[i]] ?? String(v.kind[i]);
+    ui.selectedInfo.dataset.index = String(i);
+    ui.selectedInfo.textContent = `Agent ${i} (${kind}) at (${v.x[i].toFixed(1)}, ${v.y[i].toFixed(1)}).`;
+    const d = info.drawn;
+    ui.overlayCounts.dataset.lines = String(d.lines);
+    ui.overlayCounts.dataset.circles = String(d.circles);
+    ui.overlayCounts.dataset.polygons = String(d.polygons);
+    ui.overlayCounts.textContent = `Overlay: ${d.lines} lines, ${d.circles} circles, ${d.polygons} polygons.`;
+  }
+
+  // ---- messages ------------------------------------------------------------------------------
+
+  say(text) {
+    this.messages.push(text);
+    if (this.messages.length > MAX_MESSAGES) this.messages.shift();
+    this.ui.message.replaceChildren(...this.messages.map((m) => el('p', { text: m })));
+    this.ui.messageBox.hidden = false;
+  }
+
+  clearMessages() {
+    this.messages = [];
+    this.ui.message.replaceChildren();
+    this.ui.messageBox.hidden = true;
+  }
+
+  destroy() {
+    cancelAnimationFrame(this.frame);
+    this.resizeObserver?.disconnect();
+    this.root.removeEventListener('keydown', this.onKey);
+    if (this.compare) this.stopCompare();
+    this.scene.free();
+  }
+}
+
+/**
+ * Mounts the crowd page in `root` with a configuration object (`scene`, `agents`, `seed`,
+ * `embed`, and `p.NAME` for scene parameters; the same keys as the URL). Invalid values are
+ * replaced by defaults and explained in a visible message. Resolves to a handle with the app,
+ * its scene and `destroy()`.
+ */
+export async function mountCrowd(root, raw = {}) {
+  const wasm = await loadWasm();
+  const scenes = crowdScenes();
+  const { config, messages } = readCrowdConfig(raw, scenes.map((s) => s.name));
+  const app = new CrowdApp(root, wasm, config, scenes);
+  for (const m of messages) app.say(m);
+  app.start();
+  return {
+    app,
+    get scene() {
+      return app.scene;
+    },
+    query: () => crowdQuery(app.settings(), scenes[0]?.name),
+    destroy: () => app.destroy(),
+  };
+}
