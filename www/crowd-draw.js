@@ -34,6 +34,8 @@ export const INK_STYLES = {
   stop: { colour: '#d55e00', width: 3, fill: 0.55 },
   go: { colour: '#009e73', width: 3, fill: 0.55 },
   zone: { colour: '#e69f00', width: 1.5, dash: [4, 4], fill: 0.18 },
+  caution: { colour: '#e69f00', width: 3, fill: 0.55 },
+  body: { colour: '#d55e00', width: 1.5, fill: 0.45 },
 };
 
 const FALLBACK = ['#000000', '#e69f00', '#56b4e9', '#009e73', '#0072b2', '#d55e00', '#cc79a7'];

@@ -66,11 +66,13 @@ pub enum Ink {
     Zone = 17,
     /// A traffic light showing amber / stop if you can.
     Caution = 18,
+    /// A body drawn in its true shape (a car's rectangle), under the agent's marker.
+    Body = 19,
 }
 
 impl Ink {
     /// Every ink with its name, in value order (for the page's palette and legend).
-    pub const ALL: [(Ink, &'static str); 19] = [
+    pub const ALL: [(Ink, &'static str); 20] = [
         (Ink::None, "none"),
         (Ink::Velocity, "velocity"),
         (Ink::Preferred, "preferred"),
@@ -90,6 +92,7 @@ impl Ink {
         (Ink::Go, "go"),
         (Ink::Zone, "zone"),
         (Ink::Caution, "caution"),
+        (Ink::Body, "body"),
     ];
 }
 

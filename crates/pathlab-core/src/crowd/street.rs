@@ -622,7 +622,10 @@ impl Scene for StreetScene {
             out.agent(p.pos, p.vel, PED_RADIUS, 0);
         }
         for c in &self.cars {
-            out.agent(c.centre(), Vec2::new(c.dir(), 0.0), CAR_WIDTH * 0.5, 1);
+            let m = c.centre();
+            let (hl, hw) = (CAR_LENGTH * 0.5, CAR_WIDTH * 0.5);
+            out.polygon(&corners(m.x - hl, m.y - hw, m.x + hl, m.y + hw), Ink::Body);
+            out.agent(m, Vec2::new(c.dir(), 0.0), CAR_WIDTH * 0.5, 1);
         }
         let Some(i) = selected else { return };
         if let Some(p) = self.peds.get(i) {
