@@ -14,7 +14,7 @@ import init, {
 } from './pkg/pathlab_world.js';
 import { readBoidConfig, boidQuery, quote, parseWhole, MAX_AGENTS, MAX_SEED } from './boids-config.js';
 import { BoidPainter, SPECIES_COLOURS, FORCE_COLOURS } from './boids-draw.js';
-import { el, options } from './dom.js';
+import { controls, el, MessageArea, options } from './dom.js';
 
 let wasmReady = null;
 
@@ -67,7 +67,7 @@ class BoidApp {
     this.dirty = true;
     this.wallsVersion = 0;
     this.pathError = null;
-    this.messages = [];
+    this.notes = new MessageArea(MAX_MESSAGES);
     this.frames = 0;
     this.fpsSince = 0;
     this.fps = 0;
@@ -91,12 +91,7 @@ class BoidApp {
   build() {
     const ui = {};
     this.ui = ui;
-    const button = (id, label, title, cls = '') =>
-      (ui[id] = el('button', { type: 'button', testid: id, class: `pl-btn pl-${id} ${cls}`.trim(), title, text: label }));
-    const readout = (id, label) => {
-      ui[id] = el('output', { testid: id, class: `pl-value pl-${id}` });
-      return el('div', { class: 'pl-readout' }, el('span', { class: 'pl-label', text: label }), ui[id]);
-    };
+    const { button, readout } = controls(ui);
 
     this.canvas = el('canvas', {
       testid: 'world',
@@ -104,20 +99,8 @@ class BoidApp {
       tabindex: '0',
       'aria-label': 'Boid world: click an agent to inspect it, or paint walls and set the goal with the tools',
     });
-    ui.message = el('div', { testid: 'message', class: 'pl-message', role: 'alert', 'aria-live': 'assertive' });
-    ui.messageBox = el(
-      'div',
-      { class: 'pl-messages', hidden: true },
-      ui.message,
-      el('button', {
-        type: 'button',
-        class: 'pl-dismiss',
-        'aria-label': 'Dismiss messages',
-        title: 'Dismiss',
-        text: '×',
-        onclick: () => this.clearMessages(),
-      }),
-    );
+    ui.message = this.notes.list;
+    ui.messageBox = this.notes.box;
 
     ui.scenario = el('select', { testid: 'scenario', 'aria-label': 'Scenario' });
     options(ui.scenario, this.scenarios, SCENARIO_LABELS);
@@ -693,16 +676,11 @@ class BoidApp {
   // ---- messages ----------------------------------------------------------------------------
 
   say(text) {
-    this.messages.push(text);
-    if (this.messages.length > MAX_MESSAGES) this.messages.shift();
-    this.ui.message.replaceChildren(...this.messages.map((m) => el('p', { text: m })));
-    this.ui.messageBox.hidden = false;
+    this.notes.say(text);
   }
 
   clearMessages() {
-    this.messages = [];
-    this.ui.message.replaceChildren();
-    this.ui.messageBox.hidden = true;
+    this.notes.clear();
   }
 
   destroy() {

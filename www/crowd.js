@@ -10,7 +10,7 @@
 import init, { CrowdScene, crowdScenes, crowdInks, crowdFrameFields } from './pkg/pathlab_world.js';
 import { readCrowdConfig, crowdQuery, quote, parseWhole, MAX_SEED, MAX_CROWD_AGENTS } from './crowd-config.js';
 import { CrowdPainter, KIND_COLOURS, HEAT_GRADIENT, inkStyle, MIN_ARROW_CELL } from './crowd-draw.js';
-import { el, options } from './dom.js';
+import { controls, el, MessageArea, options } from './dom.js';
 
 let wasmReady = null;
 
@@ -90,7 +90,7 @@ class CrowdApp {
     this.tool = 'select';
     this.playing = false;
     this.dirty = true;
-    this.messages = [];
+    this.notes = new MessageArea(MAX_MESSAGES);
     this.frames = 0;
     this.fpsSince = 0;
     this.fps = 0;
@@ -123,12 +123,7 @@ class CrowdApp {
   build() {
     const ui = {};
     this.ui = ui;
-    const button = (id, label, title, cls = '') =>
-      (ui[id] = el('button', { type: 'button', testid: id, class: `pl-btn pl-${id} ${cls}`.trim(), title, text: label }));
-    const readout = (id, label) => {
-      ui[id] = el('output', { testid: id, class: `pl-value cr-${id}` });
-      return el('div', { class: 'pl-readout' }, el('span', { class: 'pl-label', text: label }), ui[id]);
-    };
+    const { button, readout } = controls(ui);
 
     this.canvas = el('canvas', {
       testid: 'world',
@@ -136,20 +131,8 @@ class CrowdApp {
       tabindex: '0',
       'aria-label': 'Crowd world: click an agent to select it, or click a point to use the chosen tool. With the keyboard: arrow keys move a cursor, Enter uses the tool there, Escape clears the selection.',
     });
-    ui.message = el('div', { testid: 'message', class: 'pl-message', role: 'alert', 'aria-live': 'assertive' });
-    ui.messageBox = el(
-      'div',
-      { class: 'pl-messages', hidden: true },
-      ui.message,
-      el('button', {
-        type: 'button',
-        class: 'pl-dismiss',
-        'aria-label': 'Dismiss messages',
-        title: 'Dismiss',
-        text: '×',
-        onclick: () => this.clearMessages(),
-      }),
-    );
+    ui.message = this.notes.list;
+    ui.messageBox = this.notes.box;
 
     ui.scene = el('select', { testid: 'scene', 'aria-label': 'Scene' });
     options(ui.scene, this.names, Object.fromEntries(this.scenes.map((s) => [s.name, s.title])));
@@ -857,16 +840,11 @@ class CrowdApp {
   // ---- messages ------------------------------------------------------------------------------
 
   say(text) {
-    this.messages.push(text);
-    if (this.messages.length > MAX_MESSAGES) this.messages.shift();
-    this.ui.message.replaceChildren(...this.messages.map((m) => el('p', { text: m })));
-    this.ui.messageBox.hidden = false;
+    this.notes.say(text);
   }
 
   clearMessages() {
-    this.messages = [];
-    this.ui.message.replaceChildren();
-    this.ui.messageBox.hidden = true;
+    this.notes.clear();
   }
 
   destroy() {

@@ -1,4 +1,4 @@
-// Small DOM helpers shared by the two pages. Text always goes in as text, never as HTML, so
+// Small DOM helpers shared by the pages. Text always goes in as text, never as HTML, so
 // configuration values from a URL can be shown safely.
 
 /** Makes an element. Strings among `children` become text nodes, never HTML. */
@@ -19,4 +19,59 @@ export function el(tag, props = {}, ...children) {
 /** Fills a select with one option per value, labelled from `labels` where given. */
 export function options(select, values, labels) {
   select.replaceChildren(...values.map((v) => el('option', { value: v, text: labels?.[v] ?? v })));
+}
+
+/**
+ * Makers for a page's buttons and read-outs; each element is also kept in `ui` under its id
+ * (which is its data-testid). `readout` returns the labelled box to place.
+ */
+export function controls(ui) {
+  return {
+    button: (id, label, title, cls = '') =>
+      (ui[id] = el('button', { type: 'button', testid: id, class: `pl-btn pl-${id} ${cls}`.trim(), title, text: label })),
+    readout: (id, label, title) => {
+      ui[id] = el('output', { testid: id, class: `pl-value pl-${id}` });
+      return el('div', { class: 'pl-readout', title }, el('span', { class: 'pl-label', text: label }), ui[id]);
+    },
+  };
+}
+
+/**
+ * The latest `max` messages of a page in a dismissable box (`data-testid="message"`, an
+ * assertive live region). `box` goes into the page; messages are set as text, never HTML.
+ */
+export class MessageArea {
+  constructor(max = 12) {
+    this.max = max;
+    this.messages = [];
+    this.list = el('div', { testid: 'message', class: 'pl-message', role: 'alert', 'aria-live': 'assertive' });
+    this.box = el(
+      'div',
+      { class: 'pl-messages', hidden: true },
+      this.list,
+      el('button', {
+        type: 'button',
+        class: 'pl-dismiss',
+        'aria-label': 'Dismiss messages',
+        title: 'Dismiss',
+        text: '×',
+        onclick: () => this.clear(),
+      }),
+    );
+  }
+
+  /** Adds a message (the oldest goes once there are more than `max`) and shows the box. */
+  say(text) {
+    this.messages.push(text);
+    if (this.messages.length > this.max) this.messages.shift();
+    this.list.replaceChildren(...this.messages.map((m) => el('p', { text: m })));
+    this.box.hidden = false;
+  }
+
+  /** Removes every message and hides the box. */
+  clear() {
+    this.messages = [];
+    this.list.replaceChildren();
+    this.box.hidden = true;
+  }
 }

@@ -10,7 +10,7 @@
 import init, { Requests } from './pkg/pathlab_wasm.js';
 import { loadPresets, fetchMap } from './maps.js';
 import { PALETTE } from './paint.js';
-import { el, options } from './dom.js';
+import { controls, el, MessageArea, options } from './dom.js';
 
 /** Every key the page understands. */
 export const REQUEST_KEYS = ['map', 'agents', 'budget', 'aging', 'seed', 'embed'];
@@ -171,7 +171,7 @@ class RequestsApp {
     this.byRequest = new Map();
     this.playing = false;
     this.dirty = true;
-    this.messages = [];
+    this.notes = new MessageArea(MAX_MESSAGES);
     this.wallsVersion = -1;
     this.wallsVersionDrawn = -2;
     this.build();
@@ -182,25 +182,15 @@ class RequestsApp {
   build() {
     const ui = {};
     this.ui = ui;
-    const button = (id, label, title, cls = '') =>
-      (ui[id] = el('button', { type: 'button', testid: id, class: `pl-btn pl-${id} ${cls}`.trim(), title, text: label }));
-    const readout = (id, label, title) => {
-      ui[id] = el('output', { testid: id, class: `pl-value pl-${id}` });
-      return el('div', { class: 'pl-readout', title }, el('span', { class: 'pl-label', text: label }), ui[id]);
-    };
+    const { button, readout } = controls(ui);
 
     this.canvas = el('canvas', {
       testid: 'grid',
       class: 'pl-canvas rq-canvas',
       'aria-label': 'The map and its agents: green dots walk their paths; orange rings wait for a path, filled ones are being searched',
     });
-    ui.message = el('div', { testid: 'message', class: 'pl-message', role: 'alert', 'aria-live': 'assertive' });
-    ui.messageBox = el(
-      'div',
-      { class: 'pl-messages', hidden: true },
-      ui.message,
-      el('button', { type: 'button', class: 'pl-dismiss', 'aria-label': 'Dismiss messages', title: 'Dismiss', text: '×', onclick: () => this.clearMessages() }),
-    );
+    ui.message = this.notes.list;
+    ui.messageBox = this.notes.box;
     ui.map = el('select', { testid: 'map', 'aria-label': 'Map' });
     ui.mapTitle = el('p', { testid: 'map-title', class: 'pl-map-title' });
     ui.budgetInput = el('input', {
@@ -685,16 +675,11 @@ class RequestsApp {
   // ---- messages and state ------------------------------------------------------------------------
 
   say(message) {
-    this.messages.push(message);
-    if (this.messages.length > MAX_MESSAGES) this.messages.shift();
-    this.ui.message.replaceChildren(...this.messages.map((m) => el('p', { text: m })));
-    this.ui.messageBox.hidden = false;
+    this.notes.say(message);
   }
 
   clearMessages() {
-    this.messages = [];
-    this.ui.message.replaceChildren();
-    this.ui.messageBox.hidden = true;
+    this.notes.clear();
   }
 
   settings() {
