@@ -15,6 +15,7 @@ import init, {
 import { readBoidConfig, boidQuery, quote, parseWhole, MAX_AGENTS, MAX_SEED } from './boids-config.js';
 import { BoidPainter, SPECIES_COLOURS, FORCE_COLOURS } from './boids-draw.js';
 import { controls, el, MessageArea, options } from './dom.js';
+import { frameTick, startFrames } from './frames.js';
 
 let wasmReady = null;
 
@@ -552,28 +553,11 @@ class BoidApp {
     this.buildParams();
     this.afterWorldChange();
     this.setPlaying(true);
-    this.fpsSince = performance.now();
-    const tick = (t) => {
-      this.frame = requestAnimationFrame(tick);
-      this.tick(t);
-    };
-    this.frame = requestAnimationFrame(tick);
+    startFrames(this);
   }
 
   tick(now) {
-    this.frames += 1;
-    if (now - this.fpsSince >= 500) {
-      this.fps = (this.frames * 1000) / (now - this.fpsSince);
-      this.frames = 0;
-      this.fpsSince = now;
-    }
-    if (this.playing) {
-      this.timedStep();
-      this.dirty = true;
-    }
-    if (this.dirty) this.draw();
-    if (now - this.lastReadout >= 250 || this.dirty) this.readouts(now);
-    this.dirty = false;
+    frameTick(this, now);
   }
 
   readouts(now) {

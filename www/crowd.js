@@ -11,6 +11,7 @@ import init, { CrowdScene, crowdScenes, crowdInks, crowdFrameFields } from './pk
 import { readCrowdConfig, crowdQuery, quote, parseWhole, MAX_SEED, MAX_CROWD_AGENTS } from './crowd-config.js';
 import { CrowdPainter, KIND_COLOURS, HEAT_GRADIENT, inkStyle, MIN_ARROW_CELL } from './crowd-draw.js';
 import { controls, el, MessageArea, options } from './dom.js';
+import { frameTick, startFrames } from './frames.js';
 
 let wasmReady = null;
 
@@ -720,28 +721,11 @@ class CrowdApp {
     this.afterSceneChange();
     for (const m of this.pending ?? []) this.say(m);
     this.setPlaying(true);
-    this.fpsSince = performance.now();
-    const tick = (t) => {
-      this.frame = requestAnimationFrame(tick);
-      this.tick(t);
-    };
-    this.frame = requestAnimationFrame(tick);
+    startFrames(this);
   }
 
   tick(now) {
-    this.frames += 1;
-    if (now - this.fpsSince >= 500) {
-      this.fps = (this.frames * 1000) / (now - this.fpsSince);
-      this.frames = 0;
-      this.fpsSince = now;
-    }
-    if (this.playing) {
-      this.timedStep();
-      this.dirty = true;
-    }
-    if (this.dirty) this.draw();
-    if (now - this.lastReadout >= 250 || this.dirty) this.readouts(now);
-    this.dirty = false;
+    frameTick(this, now);
   }
 
   readouts(now) {
