@@ -437,7 +437,7 @@ class App {
   async start() {
     const config = this.config;
     try {
-      this.presets = await loadPresets();
+      this.presets = await (this.early?.presets ?? loadPresets());
     } catch (e) {
       this.say(e.message);
     }
@@ -513,7 +513,11 @@ class App {
 
   /** Loads a preset or a relative path; throws with a message and keeps the current map. */
   async loadNamed(name) {
-    const map = await fetchMap(name, this.presets);
+    // The map mount() fetched while the wasm module compiled, if it is this one (once).
+    const early = await this.early?.map;
+    if (this.early) this.early.map = null;
+    const map = early?.name === name ? early.map : await fetchMap(name, this.presets);
+    performance.mark('pathlab-map-ready');
     this.loadText(map.text, map.format, map.preset, map.label);
   }
 
@@ -1030,13 +1034,35 @@ class App {
 }
 
 /**
+ * The preset list and the map the page will show first (the one `config` names, or the first
+ * preset), fetched while the wasm module compiles: `{ presets, map }`, promises; `map`
+ * resolves to `{ name, map }` or null (not a preset, or it failed: start() fetches it again
+ * and reports the error then).
+ */
+function fetchEarly(config) {
+  const presets = loadPresets();
+  presets.catch(() => {});
+  const map = config.grid
+    ? Promise.resolve(null)
+    : presets
+        .then((list) => {
+          const name = typeof config.map === 'string' ? config.map : list[0]?.name;
+          return list.some((p) => p.name === name) ? fetchMap(name, list).then((m) => ({ name, map: m })) : null;
+        })
+        .catch(() => null);
+  return { presets, map };
+}
+
+/**
  * Builds Pathlab inside `element`. `config` takes the keys of the page URL (map, algo,
  * heuristic, diagonal, costs, weight, lookahead, sensor, cluster, hand, start, goal, step,
  * autoplay, speed, embed, lock, contrast), as strings or plain values (`start: [3, 1]`, `embed: true`).
  * Invalid values are reported on the page and replaced by defaults. Resolves to a handle: { lab, config(), destroy() }.
  */
 export async function mount(element, config = {}) {
+  const early = fetchEarly(config);
   const wasm = await loadWasm();
+  performance.mark('pathlab-wasm-ready');
   const known = {
     algo: names('algo'),
     heuristic: names('heuristic'),
@@ -1046,6 +1072,7 @@ export async function mount(element, config = {}) {
   };
   const { config: checked, messages } = readConfig(config, known);
   const app = new App(element, wasm.memory, known, checked);
+  app.early = early;
   for (const m of messages) app.say(m);
   await app.start();
   return {
