@@ -6,6 +6,7 @@
 import init, { Lab, names, statusName } from './pkg/pathlab_wasm.js';
 import { readConfig, SPEEDS, MAX_WEIGHT, COUNTS, quote } from './config.js';
 import { loadPresets, fetchMap, detectFormat } from './maps.js';
+import { takeEarly } from './early.js';
 import { Painter, LEGEND, OVERLAY_STYLE } from './paint.js';
 import { attachEditing } from './edit.js';
 import { el, options } from './dom.js';
@@ -1035,19 +1036,22 @@ class App {
 
 /**
  * The preset list and the map the page will show first (the one `config` names, or the first
- * preset), fetched while the wasm module compiles: `{ presets, map }`, promises; `map`
- * resolves to `{ name, map }` or null (not a preset, or it failed: start() fetches it again
- * and reports the error then).
+ * preset), fetched while the wasm module compiles, or taken over from early.js, which asked
+ * for them when the page started: `{ presets, map }`, promises; `map` resolves to
+ * `{ name, map }` or null (not a preset, or it failed: start() fetches it again and reports
+ * the error then).
  */
 function fetchEarly(config) {
-  const presets = loadPresets();
+  const early = takeEarly();
+  const presets = loadPresets(early?.presets);
   presets.catch(() => {});
   const map = config.grid
     ? Promise.resolve(null)
     : presets
-        .then((list) => {
+        .then(async (list) => {
           const name = typeof config.map === 'string' ? config.map : list[0]?.name;
-          return list.some((p) => p.name === name) ? fetchMap(name, list).then((m) => ({ name, map: m })) : null;
+          if (!list.some((p) => p.name === name)) return null;
+          return { name, map: await fetchMap(name, list, await early?.map) };
         })
         .catch(() => null);
   return { presets, map };
