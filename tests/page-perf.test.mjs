@@ -5,8 +5,10 @@
 //   60 fps while A* plays 600 steps a second: frame intervals from requestAnimationFrame
 //   time stamps over 3 s, and the script time of each frame's callbacks, beside the same
 //   figures for the page at rest, which show what the machine gives at all;
-// - wasm + JS gzipped (node's zlib, default level): every www/*.js and www/pkg/* file, and
-//   the files index.html loads (its import graph); bar 250 KB.
+// - wasm + JS gzipped (node's zlib, default level), per page: what index.html loads for its
+//   first paint (main.js's static import graph and the wasm module it imports), bar 250 KB;
+//   what it loads in all (with the modules it import()s after the first grid); boids.html's
+//   (boids-main.js's graph and its own wasm module); and every www/*.js and www/pkg/* file.
 // The figures are printed and saved to tests/artifacts/page-perf.json. The bars are checked
 // only with PAGE_PERF_STRICT=1 (on a shared, busy machine they say more about the machine);
 // without it the test insists on generous bounds that catch a page gone badly wrong.
@@ -56,14 +58,35 @@ async function frames(page, ms) {
   };
 }
 
-/** The relative imports of an ES module's text. */
-function imports(file) {
+/** The relative imports of an ES module's text: static ones, and with `dynamic` import()s too. */
+function imports(file, dynamic) {
   const source = readFileSync(file, 'utf8');
   const found = new Set();
   for (const m of source.matchAll(/(?:import|export)\s[^'"]*?from\s*['"](\.[^'"]+)['"]|import\s*\(\s*['"](\.[^'"]+)['"]\s*\)|import\s+['"](\.[^'"]+)['"]/g)) {
+    if (m[2] && !dynamic) continue;
     found.add(normalize(join(dirname(file), m[1] ?? m[2] ?? m[3])));
   }
   return [...found];
+}
+
+/**
+ * What a page loads from its entry module: the module graph (static imports, and with `dynamic`
+ * the import()s too) and the wasm module of each wasm-bindgen glue file in it (pkg/X.js loads
+ * pkg/X_bg.wasm). Paths relative to www/, sorted.
+ */
+function pageFiles(entry, dynamic) {
+  const seen = new Set();
+  const queue = [join(WWW, entry)];
+  while (queue.length) {
+    const file = queue.pop();
+    if (seen.has(file)) continue;
+    seen.add(file);
+    queue.push(...imports(file, dynamic));
+  }
+  for (const file of [...seen]) {
+    if (dirname(file) === join(WWW, 'pkg') && file.endsWith('.js')) seen.add(file.replace(/\.js$/, '_bg.wasm'));
+  }
+  return [...seen].map((f) => f.slice(WWW.length + 1)).sort();
 }
 
 describe('page performance', () => {
@@ -202,43 +225,44 @@ describe('page performance', () => {
   });
 
   test('wasm + JS gzipped', (t) => {
-    const gz = (file) => gzipSync(readFileSync(file)).length;
+    const gz = (file) => gzipSync(readFileSync(join(WWW, file))).length;
     const all = [
-      ...readdirSync(WWW).filter((f) => f.endsWith('.js')).map((f) => join(WWW, f)),
-      ...readdirSync(join(WWW, 'pkg')).map((f) => join(WWW, 'pkg', f)),
+      ...readdirSync(WWW).filter((f) => f.endsWith('.js')),
+      ...readdirSync(join(WWW, 'pkg')).map((f) => `pkg/${f}`),
     ];
-    const sizes = Object.fromEntries(all.map((f) => [f.slice(WWW.length + 1), gz(f)]));
-    const total = Object.values(sizes).reduce((a, b) => a + b, 0);
-    // What index.html loads: its module graph from main.js, and the wasm.
-    const seen = new Set();
-    const queue = [join(WWW, 'main.js')];
-    while (queue.length) {
-      const file = queue.pop();
-      if (seen.has(file)) continue;
-      seen.add(file);
-      queue.push(...imports(file));
-    }
-    seen.add(join(WWW, 'pkg', 'pathlab_wasm_bg.wasm'));
-    const page = [...seen].reduce((sum, f) => sum + gz(f), 0);
-    const wasm = sizes['pkg/pathlab_wasm_bg.wasm'];
-    figures.gzip = {
-      allBytes: total,
-      pathfindingPageBytes: page,
-      wasmBytes: wasm,
-      jsBytes: total - wasm,
-      pathfindingPageFiles: [...seen].map((f) => f.slice(WWW.length + 1)).sort(),
-      files: sizes,
-    };
-    save();
+    const sizes = Object.fromEntries(all.map((f) => [f, gz(f)]));
     const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
-    t.diagnostic(`gzipped: www/*.js + www/pkg/* ${kb(total)} (wasm ${kb(wasm)}, JS ${kb(total - wasm)}); what index.html loads ${kb(page)}`);
-    assert.ok(seen.has(join(WWW, 'embed.js')) && seen.has(join(WWW, 'pkg', 'pathlab_wasm.js')), 'the import graph was followed');
-    // index.html fetches the graph at once (modulepreload), so the list there must match it.
+    /** A set of files' gzipped bytes: in all, the wasm modules, and the JS. */
+    const weigh = (files) => {
+      const wasmBytes = files.filter((f) => f.endsWith('.wasm')).reduce((sum, f) => sum + gz(f), 0);
+      const jsBytes = files.filter((f) => !f.endsWith('.wasm')).reduce((sum, f) => sum + gz(f), 0);
+      return { bytes: wasmBytes + jsBytes, wasmBytes, jsBytes, files };
+    };
+    const pages = {
+      // index.html's first paint: main.js and what it imports statically (modulepreloaded).
+      indexFirstPaint: weigh(pageFiles('main.js', false)),
+      // Everything index.html loads, with the modules pathlab.js import()s after the first grid.
+      indexAll: weigh(pageFiles('main.js', true)),
+      boids: weigh(pageFiles('boids-main.js', true)),
+      all: weigh(all),
+    };
+    figures.gzip = { ...pages, sizes };
+    save();
+    for (const [name, p] of Object.entries(pages)) {
+      t.diagnostic(`gzipped, ${name}: ${kb(p.bytes)} (wasm ${kb(p.wasmBytes)}, JS ${kb(p.jsBytes)}, ${p.files.length} files)`);
+    }
+    const { indexFirstPaint: first, indexAll: index, boids } = pages;
+    assert.ok(index.files.includes('embed.js') && index.files.includes('pkg/pathlab_wasm_bg.wasm'), 'the import graph was followed, import()s too');
+    assert.ok(first.files.includes('paint.js') && first.files.includes('pkg/pathlab_wasm.js'), 'the static import graph was followed');
+    assert.ok(!first.files.includes('embed.js') && !first.files.includes('compare.js'), 'the first paint does without embed.js and compare.js');
+    assert.ok(boids.files.includes('pkg/pathlab_world_bg.wasm') && !boids.files.some((f) => f.startsWith('pkg/pathlab_wasm')), "boids.html loads its own wasm module, not the path-finding one");
+    assert.ok(!index.files.some((f) => f.startsWith('pkg/pathlab_world')), 'index.html does not load the boid world');
+    // index.html fetches its static graph at once (modulepreload), so the list there must match it.
     const html = readFileSync(join(WWW, 'index.html'), 'utf8');
     const preloaded = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]).sort();
-    const graph = [...seen].map((f) => f.slice(WWW.length + 1)).filter((f) => f.endsWith('.js') && f !== 'main.js').sort();
-    assert.deepEqual(preloaded, graph, 'index.html preloads exactly the modules main.js imports');
-    assert.ok(total < 1024 * 1024, `under a megabyte: ${kb(total)}`);
-    if (STRICT) assert.ok(total < 250 * 1024, `under 250 KB: ${kb(total)}`);
+    const graph = first.files.filter((f) => f.endsWith('.js') && f !== 'main.js');
+    assert.deepEqual(preloaded, graph, 'index.html preloads exactly the modules main.js imports statically');
+    assert.ok(pages.all.bytes < 1024 * 1024, `under a megabyte: ${kb(pages.all.bytes)}`);
+    if (STRICT) assert.ok(first.bytes < 250 * 1024, `index.html's first paint under 250 KB: ${kb(first.bytes)}`);
   });
 });

@@ -7,9 +7,12 @@ import { isRelativeMapPath, quote } from './config.js';
 /** Where the presets live: next to this module, so an embedding page may sit anywhere. */
 const MAPS = new URL('./maps/', import.meta.url);
 
-/** The preset list from maps/presets.json (an empty list, and a message, if it is missing). */
-export async function loadPresets() {
-  const response = await fetch(new URL('presets.json', MAPS));
+/**
+ * The preset list from maps/presets.json (an empty list, and a message, if it is missing);
+ * `fetched`: a fetch of it already under way (early.js), else it is fetched now.
+ */
+export async function loadPresets(fetched = null) {
+  const response = await (fetched ?? fetch(new URL('presets.json', MAPS)));
   if (!response.ok) throw new Error(`the preset list maps/presets.json could not be loaded (HTTP ${response.status})`);
   const index = await response.json();
   const presets = Array.isArray(index?.presets) ? index.presets : [];
@@ -36,12 +39,13 @@ async function fetchText(url, label) {
 
 /**
  * Resolves a `map` setting to `{ text, format, preset, label }`: a preset by name, or a file
- * by a path relative to the page. Throws an Error whose message names the problem.
+ * by a path relative to the page. Throws an Error whose message names the problem. `early`:
+ * `{ file, text }` of a preset file fetched already (early.js), used if it is this preset's.
  */
-export async function fetchMap(name, presets) {
+export async function fetchMap(name, presets, early = null) {
   const preset = presets.find((p) => p.name === name);
   if (preset) {
-    const text = await fetchText(new URL(preset.file, MAPS), `maps/${preset.file}`);
+    const text = early?.file === preset.file ? early.text : await fetchText(new URL(preset.file, MAPS), `maps/${preset.file}`);
     return { text, format: preset.format === 'movingai' ? 'movingai' : 'course', preset, label: preset.name };
   }
   if (!isRelativeMapPath(name)) {

@@ -6,20 +6,59 @@
 import init, { Lab, names, statusName } from './pkg/pathlab_wasm.js';
 import { readConfig, SPEEDS, MAX_WEIGHT, COUNTS, quote } from './config.js';
 import { loadPresets, fetchMap, detectFormat } from './maps.js';
+import { takeEarly } from './early.js';
 import { Painter, LEGEND, OVERLAY_STYLE } from './paint.js';
 import { attachEditing } from './edit.js';
 import { el, options } from './dom.js';
-import { attachEditor } from './editor.js';
-import { attachFiles } from './files.js';
-import { attachPersistence } from './persist.js';
-import { Timeline } from './timeline.js';
-import { Panels, describeStep } from './panels.js';
-import { attachWarnings } from './warnings.js';
-import { attachCompare } from './compare.js';
-import { attachEmbed } from './embed.js';
-import { attachAccess } from './access.js';
 
 let wasmReady = null;
+
+// ---- the parts the first grid does without ----------------------------------------------------
+// Editor, files, saving and sharing, warnings, compare, embed, grid keys and contrast, timeline
+// and panels come by dynamic import() once the first grid is painted (App.attachLater), so the
+// first paint waits only for the grid's own code (tests/page-perf.test.mjs counts it).
+let laterReady = null;
+let describeStep = () => '';
+
+/** Fetches the deferred modules once per page; resolves to the names App.attachLater uses. */
+function loadLater() {
+  laterReady ??= Promise.all([
+    import('./timeline.js'),
+    import('./panels.js'),
+    import('./editor.js'),
+    import('./files.js'),
+    import('./persist.js'),
+    import('./warnings.js'),
+    import('./compare.js'),
+    import('./embed.js'),
+    import('./access.js'),
+  ]).then(([timeline, panels, editor, files, persist, warnings, compare, embed, access]) => ({
+    Timeline: timeline.Timeline,
+    Panels: panels.Panels,
+    describeStep: panels.describeStep,
+    attachEditor: editor.attachEditor,
+    attachFiles: files.attachFiles,
+    attachPersistence: persist.attachPersistence,
+    attachWarnings: warnings.attachWarnings,
+    attachCompare: compare.attachCompare,
+    attachEmbed: embed.attachEmbed,
+    attachAccess: access.attachAccess,
+  }));
+  return laterReady;
+}
+
+/** Whether the first grid needs the deferred modules: a map in the link or saved, lock, contrast. */
+function needsLaterFirst(config) {
+  if (config.grid || config.lock || config.contrast) return true;
+  if (window.matchMedia?.('(prefers-contrast: more)').matches) return true;
+  if (config.map !== null || config.embed) return false;
+  try {
+    // persist.js's STORAGE_KEY: a saved map is restored before the first paint.
+    return window.localStorage.getItem('pathlab.saved.v1') !== null;
+  } catch {
+    return true;
+  }
+}
 
 /** Loads and starts the wasm module once per page; resolves to its exports (with memory). */
 function loadWasm() {
@@ -134,16 +173,32 @@ class App {
     this.build();
     this.painter = new Painter(this.canvas);
     this.detachEditing = attachEditing(this);
+    // The rest is attached by attachLater(), after the first grid (see loadLater).
+    this.firstGrid = new Promise((resolve) => (this.gridPainted = resolve));
+  }
+
+  /** Attaches the deferred modules (loadLater), once, in the order the page lays them out. */
+  async attachLater() {
+    const m = await loadLater();
+    if (this.later) return;
+    this.later = true;
+    describeStep = m.describeStep;
+    // The timeline scrubber and the pseudocode / open-list panels take their places in the stage.
+    this.timeline = new m.Timeline(this);
+    this.panels = new m.Panels(this);
+    this.ui.timelineSlot.replaceWith(this.timeline.element);
+    this.ui.panelsSlot.replaceWith(this.panels.element);
     // Map editor, files, and saving and sharing: each adds its controls to the panel.
-    this.editor = attachEditor(this);
-    this.files = attachFiles(this);
-    this.persistence = attachPersistence(this);
+    this.editor = m.attachEditor(this);
+    this.files = m.attachFiles(this);
+    this.persistence = m.attachPersistence(this);
     // Correctness warnings under the read-outs, and compare mode (several searches side by side).
-    this.warnings = attachWarnings(this);
-    this.compare = attachCompare(this);
+    this.warnings = m.attachWarnings(this);
+    this.compare = m.attachCompare(this);
     // Embed code and lock=1; grid keys and high contrast.
-    this.embedding = attachEmbed(this);
-    this.access = attachAccess(this);
+    this.embedding = m.attachEmbed(this);
+    this.access = m.attachAccess(this);
+    this.touch();
   }
 
   // ---- DOM -------------------------------------------------------------------------------
@@ -309,10 +364,10 @@ class App {
       el('section', { class: 'pl-section' }, el('h2', { text: 'Legend' }), legend),
     );
     ui.wrap = el('div', { class: 'pl-grid-wrap' }, this.canvas);
-    // The timeline scrubber and the pseudocode / open-list panels (timeline.js, panels.js).
-    this.timeline = new Timeline(this);
-    this.panels = new Panels(this);
-    const stage = el('div', { class: 'pl-stage' }, ui.mapTitle, ui.wrap, transport, this.timeline.element, readouts, this.panels.element);
+    // Where the timeline scrubber and the pseudocode / open-list panels go (attachLater).
+    ui.timelineSlot = el('div', { class: 'pl-timeline-slot' });
+    ui.panelsSlot = el('div', { class: 'pl-panels-slot' });
+    const stage = el('div', { class: 'pl-stage' }, ui.mapTitle, ui.wrap, transport, ui.timelineSlot, readouts, ui.panelsSlot);
 
     this.root.classList.add('pathlab');
     this.root.classList.toggle('pl-embed', this.config.embed);
@@ -383,7 +438,7 @@ class App {
   async start() {
     const config = this.config;
     try {
-      this.presets = await loadPresets();
+      this.presets = await (this.early?.presets ?? loadPresets());
     } catch (e) {
       this.say(e.message);
     }
@@ -394,7 +449,8 @@ class App {
     );
     const fallback = this.presets[0]?.name;
     // A map from a share link (grid=), or else the one saved in this browser (persist.js).
-    let loaded = this.persistence.restore(config);
+    if (needsLaterFirst(config)) await this.attachLater();
+    let loaded = this.persistence?.restore(config) ?? false;
     if (!loaded && config.map !== null) {
       try {
         await this.loadNamed(config.map);
@@ -448,13 +504,21 @@ class App {
     this.touch();
     if (config.autoplay && !this.finished()) this.setPlaying(true);
     this.frame = requestAnimationFrame((t) => this.tick(t));
+    // The rest of the page once the first grid is on the screen (a task after its frame).
+    await this.firstGrid;
+    await new Promise((resolve) => setTimeout(resolve));
+    await this.attachLater();
     this.persistence.start();
     this.compare.start();
   }
 
   /** Loads a preset or a relative path; throws with a message and keeps the current map. */
   async loadNamed(name) {
-    const map = await fetchMap(name, this.presets);
+    // The map mount() fetched while the wasm module compiled, if it is this one (once).
+    const early = await this.early?.map;
+    if (this.early) this.early.map = null;
+    const map = early?.name === name ? early.map : await fetchMap(name, this.presets);
+    performance.mark('pathlab-map-ready');
     this.loadText(map.text, map.format, map.preset, map.label);
   }
 
@@ -808,7 +872,7 @@ class App {
     ui.cost.textContent = formatCost(cost);
     ui.cost.dataset.value = cost === undefined || cost === null ? '' : String(cost);
     ui.steps.textContent = `step ${lab.steps}`;
-    this.timeline.update();
+    this.timeline?.update();
     if (this.settings?.has_agent) {
       const agent = lab.agent();
       ui.agent.textContent = agent ? `${at(agent.at)} · ${agent.moves} moves · ${agent.revisits} revisits` : '';
@@ -831,7 +895,7 @@ class App {
     c.dataset.start = `${lab.startX},${lab.startY}`;
     c.dataset.goal = `${lab.goalX},${lab.goalY}`;
     this.cellInfo();
-    this.warnings.update();
+    this.warnings?.update();
   }
 
   cellInfo() {
@@ -912,7 +976,7 @@ class App {
 
   tick(time) {
     this.frame = requestAnimationFrame((t) => this.tick(t));
-    this.timeline.frame();
+    this.timeline?.frame();
     if (this.playing) {
       const dt = this.lastTime ? Math.min(100, time - this.lastTime) : 1000 / 60;
       this.lastTime = time;
@@ -947,20 +1011,21 @@ class App {
     });
     this.showOverlay(overlay);
     this.readouts();
-    this.panels.update(overlay);
+    this.panels?.update(overlay);
     if (!this.gridShown) {
       // For tests/page-perf.test.mjs: the time from navigation to the first painted grid.
       this.gridShown = true;
       performance.mark('pathlab-first-grid');
+      this.gridPainted();
     }
   }
 
   destroy() {
     cancelAnimationFrame(this.frame);
-    this.compare.destroy();
-    this.warnings.destroy();
+    this.compare?.destroy();
+    this.warnings?.destroy();
     this.detachEditing();
-    for (const part of [this.editor, this.files, this.persistence, this.embedding, this.access]) part.destroy();
+    for (const part of [this.editor, this.files, this.persistence, this.embedding, this.access]) part?.destroy();
     this.resizeObserver.disconnect();
     window.removeEventListener('resize', this.onWindowResize);
     this.root.removeEventListener('keydown', this.onKey);
@@ -970,13 +1035,38 @@ class App {
 }
 
 /**
+ * The preset list and the map the page will show first (the one `config` names, or the first
+ * preset), fetched while the wasm module compiles, or taken over from early.js, which asked
+ * for them when the page started: `{ presets, map }`, promises; `map` resolves to
+ * `{ name, map }` or null (not a preset, or it failed: start() fetches it again and reports
+ * the error then).
+ */
+function fetchEarly(config) {
+  const early = takeEarly();
+  const presets = loadPresets(early?.presets);
+  presets.catch(() => {});
+  const map = config.grid
+    ? Promise.resolve(null)
+    : presets
+        .then(async (list) => {
+          const name = typeof config.map === 'string' ? config.map : list[0]?.name;
+          if (!list.some((p) => p.name === name)) return null;
+          return { name, map: await fetchMap(name, list, await early?.map) };
+        })
+        .catch(() => null);
+  return { presets, map };
+}
+
+/**
  * Builds Pathlab inside `element`. `config` takes the keys of the page URL (map, algo,
  * heuristic, diagonal, costs, weight, lookahead, sensor, cluster, hand, start, goal, step,
  * autoplay, speed, embed, lock, contrast), as strings or plain values (`start: [3, 1]`, `embed: true`).
  * Invalid values are reported on the page and replaced by defaults. Resolves to a handle: { lab, config(), destroy() }.
  */
 export async function mount(element, config = {}) {
+  const early = fetchEarly(config);
   const wasm = await loadWasm();
+  performance.mark('pathlab-wasm-ready');
   const known = {
     algo: names('algo'),
     heuristic: names('heuristic'),
@@ -986,6 +1076,7 @@ export async function mount(element, config = {}) {
   };
   const { config: checked, messages } = readConfig(config, known);
   const app = new App(element, wasm.memory, known, checked);
+  app.early = early;
   for (const m of messages) app.say(m);
   await app.start();
   return {

@@ -283,7 +283,7 @@ impl DStarLite {
         if found.is_empty() {
             return false;
         }
-        found.sort_unstable();
+        super::order::sort_by(&mut found, &Ord::cmp);
         self.core.km += self.core.heuristic.estimate(
             self.last.x.abs_diff(agent.x),
             self.last.y.abs_diff(agent.y),

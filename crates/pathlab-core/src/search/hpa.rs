@@ -484,7 +484,7 @@ impl Graph {
 
     /// Stores the edges by node (and the pairs joined, for the overlay).
     fn pack(&mut self, mut raw: Vec<(u32, u32, f64)>) {
-        raw.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)).then(a.2.total_cmp(&b.2)));
+        super::order::sort_by(&mut raw, &|a, b| (a.0, a.1).cmp(&(b.0, b.1)).then(a.2.total_cmp(&b.2)));
         raw.dedup_by(|later, kept| (later.0, later.1) == (kept.0, kept.1));
         let n = self.cells.len();
         self.first = vec![0; n + 1];
@@ -497,7 +497,7 @@ impl Graph {
         self.edges = raw.iter().map(|&(_, to, cost)| (to, cost)).collect();
         let cell = |n: u32| self.cells[n as usize];
         let mut lines: Vec<(u32, u32)> = raw.iter().map(|&(a, b, _)| (cell(a).min(cell(b)), cell(a).max(cell(b)))).collect();
-        lines.sort_unstable();
+        super::order::sort_by(&mut lines, &Ord::cmp);
         lines.dedup();
         self.lines = lines;
     }
@@ -1185,7 +1185,7 @@ impl Hpa {
         if self.query.direct.is_finite() {
             extra.push((s.min(g), s.max(g)));
         }
-        extra.sort_unstable();
+        super::order::sort_by(&mut extra, &Ord::cmp);
         extra.dedup();
         let joined = self.graph.lines.len() + extra.len();
         let too_many = joined > MAX_EDGE_LINES;

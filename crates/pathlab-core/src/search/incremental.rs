@@ -562,7 +562,7 @@ impl Core {
                 }
             }
         }
-        cells.sort_unstable();
+        super::order::sort_by(&mut cells, &Ord::cmp);
         cells.dedup();
         for c in cells {
             self.update_vertex(c);
@@ -803,7 +803,7 @@ pub(crate) fn stroke(grid: &Grid, cells: &[Point], value: u8, keep: &[Point]) ->
         .copied()
         .filter(|p| !(value == WALL && keep.contains(p)) && grid.get(*p).is_some_and(|v| v != value))
         .collect();
-    out.sort_unstable_by_key(|p| (p.y, p.x));
+    super::order::sort_by(&mut out, &|a, b| (a.y, a.x).cmp(&(b.y, b.x)));
     out.dedup();
     out
 }

@@ -325,7 +325,7 @@ impl JpsPlus {
         let (_, diagonal) = self.direction_kinds();
         let around = |v: usize, limit: i64| (v as i64 - 1).max(0)..(v as i64 + 2).min(limit);
         let mut rows: Vec<i64> = changed.iter().flat_map(|p| around(p.y, h)).collect();
-        rows.sort_unstable();
+        super::order::sort_by(&mut rows, &Ord::cmp);
         rows.dedup();
         let mut sign_changed = Vec::new();
         for &y in &rows {
@@ -336,7 +336,7 @@ impl JpsPlus {
         let mut columns: Vec<i64> = Vec::new();
         if eight {
             columns = changed.iter().flat_map(|p| around(p.x, w)).collect();
-            columns.sort_unstable();
+            super::order::sort_by(&mut columns, &Ord::cmp);
             columns.dedup();
             for &x in &columns {
                 for d in [N, S] {
@@ -360,7 +360,8 @@ impl JpsPlus {
             }
             seeds.retain(|&(x, y)| x >= 0 && y >= 0 && x < w && y < h);
             // Farthest along d first, so that every cell is recomputed after the one it reads.
-            seeds.sort_unstable_by_key(|&(x, y)| (std::cmp::Reverse(x * DX[d] + y * DY[d]), x, y));
+            let key = |&(x, y): &(i64, i64)| (std::cmp::Reverse(x * DX[d] + y * DY[d]), x, y);
+            super::order::sort_by(&mut seeds, &|a, b| key(a).cmp(&key(b)));
             seeds.dedup();
             for (mut x, mut y) in seeds {
                 while x >= 0 && y >= 0 && x < w && y < h {

@@ -39,6 +39,7 @@ pub mod lazy_theta;
 pub mod lpa;
 pub mod lrta;
 pub(crate) mod open_list;
+mod order;
 pub mod sight;
 pub mod slicing;
 pub mod smoothed;

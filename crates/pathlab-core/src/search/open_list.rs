@@ -336,15 +336,7 @@ impl OpenList {
                 r.buckets.iter().flatten().for_each(&mut offer);
             }
         }
-        let mut entries: Vec<Entry> = first.into_values().collect();
-        if entries.len() > limit {
-            if limit == 0 {
-                return Vec::new();
-            }
-            entries.select_nth_unstable_by(limit - 1, Entry::order);
-            entries.truncate(limit);
-        }
-        entries.sort_unstable_by(Entry::order);
-        entries.into_iter().map(|e| e.node).collect()
+        let entries: Vec<Entry> = first.into_values().collect();
+        super::order::least(entries, limit, &Entry::order).into_iter().map(|e| e.node).collect()
     }
 }

@@ -419,7 +419,7 @@ impl FramePlanner {
     /// first, then first submitted.
     pub fn queue(&self) -> Vec<&Request> {
         let mut open: Vec<&Request> = self.requests.values().filter(|r| r.status.is_open()).collect();
-        open.sort_by(|a, b| b.effective.total_cmp(&a.effective).then(a.id.cmp(&b.id)));
+        super::order::sort_by(&mut open, &|a, b| b.effective.total_cmp(&a.effective).then(a.id.cmp(&b.id)));
         open
     }
 

@@ -134,7 +134,7 @@ pub trait Stepper: StepperClone {
         let grid = self.grid();
         let (g, parent) = (self.g_values(), self.parents());
         let open = [super::CellState::Open as u8, super::CellState::OpenBack as u8];
-        let mut entries: Vec<OpenEntry> = self
+        let entries: Vec<OpenEntry> = self
             .states()
             .iter()
             .enumerate()
@@ -147,15 +147,7 @@ pub trait Stepper: StepperClone {
         let order = |a: &OpenEntry, b: &OpenEntry| {
             a.key.total_cmp(&b.key).then(b.g.total_cmp(&a.g)).then(a.cell.cmp(&b.cell))
         };
-        if entries.len() > limit {
-            if limit == 0 {
-                return Vec::new();
-            }
-            entries.select_nth_unstable_by(limit - 1, order);
-            entries.truncate(limit);
-        }
-        entries.sort_unstable_by(order);
-        entries
+        super::order::least(entries, limit, &order)
     }
 
     /// Roughly how many bytes the stepper holds, which is what a clone of it costs; the
