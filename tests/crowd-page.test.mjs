@@ -179,10 +179,15 @@ describe('crowd page', () => {
       await pauseAndStep(page);
       const list = await agents(page);
       assert.ok(list.length > 0, 'the scene has agents');
-      // The agent farthest from every other is the one a click must find.
-      let target = list[0];
+      // The agent farthest from every other is the one a click must find; only agents wholly
+      // inside the world count (cars drive off one edge before coming back at the other, and
+      // how far they have gone depends on how many frames played before the pause).
+      const size = await page.evaluate(() => ({ w: window.crowdlab.scene.width, h: window.crowdlab.scene.height }));
+      const inside = list.filter((a) => a.x >= a.r && a.y >= a.r && a.x <= size.w - a.r && a.y <= size.h - a.r);
+      assert.ok(inside.length > 0, 'some agent is wholly inside the world');
+      let target = inside[0];
       let bestGap = -1;
-      for (const a of list) {
+      for (const a of inside) {
         let gap = Infinity;
         for (const b of list) if (b !== a) gap = Math.min(gap, Math.hypot(a.x - b.x, a.y - b.y) - b.r);
         if (gap > bestGap) {
