@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import init, { crowdScenes } from '../www/pkg/pathlab_world.js';
 import { ROOT, nextFrame, screenshot, start, text } from './support/browser.mjs';
+import { distances } from './support/dijkstra.mjs';
 
 await init({ module_or_path: readFileSync(join(ROOT, 'www', 'pkg', 'pathlab_world_bg.wasm')) });
 const SCENES = crowdScenes();
@@ -311,6 +312,108 @@ describe('crowd page', () => {
       await page.close();
     });
   }
+
+  /** The bunkers scene as drawn now: grid cells, distance layer, cell marks, standing bunkers. */
+  function bunkerState(page) {
+    return page.evaluate(() => {
+      const { app, scene } = window.crowdlab;
+      const v = app.views(scene, -1);
+      const w = scene.gridWidth;
+      const h = scene.gridHeight;
+      const cell = scene.cellSize;
+      const cells = Array.from(new Uint8Array(app.wasm.memory.buffer, scene.cellsPtr(), w * h));
+      const ink = (name) => app.inks.indexOf(name);
+      const bunkers = [];
+      for (let k = 0; k < v.circleInk.length; k++) {
+        if (v.circleInk[k] === ink('goal')) bunkers.push([Math.floor(v.circles[3 * k] / cell), Math.floor(v.circles[3 * k + 1] / cell)]);
+      }
+      const marks = Array.from(v.cellMarks);
+      return {
+        w, h, cell, cells, bunkers,
+        layer: Array.from(v.layer),
+        flagged: marks.flatMap((m, i) => (m === ink('suboptimal') ? [i] : [])),
+        building: marks.some((m) => m === ink('wavefront')),
+      };
+    });
+  }
+
+  /** Cells whose shown distance is dearer than an independent Dijkstra's, and cheaper ones. */
+  function againstReference(state) {
+    const map = { width: state.w, height: state.h, open: state.cells.map((c) => c !== 0), terrain: state.cells };
+    const truth = distances(map, state.bunkers);
+    const dearer = [];
+    const cheaper = [];
+    state.layer.forEach((d, i) => {
+      if (!map.open[i] || !Number.isFinite(truth[i])) return;
+      const tol = 1e-3 * Math.max(1, truth[i]);
+      if (d < 0 || d > truth[i] + tol) dearer.push(i);
+      else if (d < truth[i] - tol) cheaper.push(i);
+    });
+    return { dearer, cheaper };
+  }
+
+  test('bunkers: cheap wall breaks flag exactly the cells an independent Dijkstra finds dearer; recompute clears them; exact breaks leave none', async () => {
+    const page = await openCrowd(env, 'scene=bunkers&seed=3&p.update=cheap');
+    // The page plays: wait until the build's wavefront is gone.
+    let state = await bunkerState(page);
+    for (let k = 0; k < 150 && state.building; k++) {
+      await page.waitForTimeout(200);
+      state = await bunkerState(page);
+    }
+    await pauseAndStep(page);
+    state = await bunkerState(page);
+    assert.equal(state.building, false, 'the field is built');
+    assert.ok(state.bunkers.length >= 2, `${state.bunkers.length} bunkers standing`);
+    assert.deepEqual(againstReference(state), { dearer: [], cheaper: [] }, 'the built field is the reference');
+    // Walls between two open cells (left and right, or above and below), broken one by one.
+    const open = (x, y) => x >= 0 && y >= 0 && x < state.w && y < state.h && state.cells[y * state.w + x] !== 0;
+    const walls = [];
+    for (let y = 1; y < state.h - 1; y++) {
+      for (let x = 1; x < state.w - 1; x++) {
+        if (!open(x, y) && ((open(x - 1, y) && open(x + 1, y)) || (open(x, y - 1) && open(x, y + 1)))) walls.push([x, y]);
+      }
+    }
+    await page.locator('[data-testid="tool-break-wall"]').click();
+    let broken = 0;
+    for (const [x, y] of walls) {
+      const p = await screenPoint(page, 'world', (x + 0.5) * state.cell, (y + 0.5) * state.cell);
+      await page.mouse.click(p.x, p.y);
+      await nextFrame(page);
+      broken += 1;
+      state = await bunkerState(page);
+      assert.notEqual(state.cells[y * state.w + x], 0, `(${x},${y}) is open after the click`);
+      const { dearer, cheaper } = againstReference(state);
+      assert.deepEqual(cheaper, [], 'no cell is shown cheaper than it is');
+      assert.deepEqual(state.flagged, dearer, `after ${broken} breaks the flagged cells are the dearer ones`);
+      assert.equal(await number(page, 'metric-suboptimal'), dearer.length);
+      if (dearer.length > 0 && broken >= 3) break;
+    }
+    assert.ok(state.flagged.length > 0, `some cheap break left cells dearer (${broken} walls broken)`);
+    assert.equal(await page.locator('[data-testid="ink-suboptimal"]').count(), 1, 'the legend names the flag');
+    await screenshot(page, 'crowd-bunkers-cheap-flags');
+    // Recompute: no flags, and the field is the reference again.
+    await page.locator('[data-testid="tool-recompute"]').click();
+    const c = await screenPoint(page, 'world', state.cell * 1.5, state.cell * 1.5);
+    await page.mouse.click(c.x, c.y);
+    await nextFrame(page);
+    state = await bunkerState(page);
+    assert.deepEqual(state.flagged, []);
+    assert.equal(await number(page, 'metric-suboptimal'), 0);
+    assert.deepEqual(againstReference(state), { dearer: [], cheaper: [] }, 'recomputed field is the reference');
+    // Exact breaks from here on: never a flag, always the reference.
+    await page.locator('[data-testid="param-update"]').selectOption('exact');
+    await page.locator('[data-testid="tool-break-wall"]').click();
+    for (const [x, y] of walls.slice(broken, broken + 5)) {
+      const p = await screenPoint(page, 'world', (x + 0.5) * state.cell, (y + 0.5) * state.cell);
+      await page.mouse.click(p.x, p.y);
+      await nextFrame(page);
+      state = await bunkerState(page);
+      assert.deepEqual(state.flagged, []);
+      assert.deepEqual(againstReference(state), { dearer: [], cheaper: [] }, `exact break at (${x},${y})`);
+    }
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
 
   test('bad URL values give visible messages, are shown as text, and the page still runs', async () => {
     const page = await openCrowd(env, 'scene=%3Cscript%3Ealert(1)%3C%2Fscript%3E&agents=-5&seed=x&p.x=NaN&embed=maybe&colour=red');

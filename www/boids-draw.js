@@ -10,6 +10,8 @@
 // a frame takes about 2 ms; rasterising each triangle took 7 ms, and WebGL (SwiftShader)
 // 300 to 450 ms for the same triangles, so there is no WebGL path.
 
+import { WorldView } from './world-view.js';
+
 /** Species colours (Okabe and Ito's palette, readable for colour-blind viewers). */
 export const SPECIES_COLOURS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7'];
 
@@ -151,41 +153,13 @@ class Sprites {
   }
 }
 
-export class BoidPainter {
+export class BoidPainter extends WorldView {
   constructor(canvas) {
-    this.canvas = canvas;
-    this.ctx = canvas.getContext('2d', { alpha: false });
-    this.scale = 1;
-    this.dpr = 1;
+    super(canvas, { alpha: false });
     this.walls = document.createElement('canvas');
     this.wallsKey = '';
     /** Sprites by agent length, for the current frame width. */
     this.sprites = new Map();
-  }
-
-  /** Sizes the canvas to `cssWidth` CSS pixels wide for a world of `w` x `h` units. */
-  resize(cssWidth, w, h) {
-    const dpr = Math.min(window.devicePixelRatio || 1, 2);
-    const cssHeight = Math.max(1, Math.round((cssWidth * h) / w));
-    const pw = Math.max(1, Math.round(cssWidth * dpr));
-    const ph = Math.max(1, Math.round(cssHeight * dpr));
-    if (this.canvas.width !== pw || this.canvas.height !== ph) {
-      this.canvas.width = pw;
-      this.canvas.height = ph;
-    }
-    this.canvas.style.width = `${cssWidth}px`;
-    this.canvas.style.height = `${cssHeight}px`;
-    this.dpr = dpr;
-    this.scale = pw / w;
-  }
-
-  /** World coordinates under a pointer event. */
-  worldAt(event, w, h) {
-    const r = this.canvas.getBoundingClientRect();
-    return {
-      x: ((event.clientX - r.left) / r.width) * w,
-      y: ((event.clientY - r.top) / r.height) * h,
-    };
   }
 
   /** Redraws the cached wall image from the cell bytes (0 is a wall). */

@@ -6,6 +6,7 @@
 // they are big enough on screen, triangles otherwise) and the selected agent's highlight.
 // Colours come from Okabe and Ito's palette (paint.js PALETTE and the boid species colours).
 
+import { WorldView } from './world-view.js';
 import { PALETTE } from './paint.js';
 import { SPECIES_COLOURS } from './boids-draw.js';
 
@@ -14,7 +15,8 @@ export const KIND_COLOURS = [...SPECIES_COLOURS, '#e69f00', '#56b4e9', '#f0e442'
 
 /**
  * How each ink is drawn, by the core's ink name: colour, dash (lines), width (CSS px), fill
- * (alpha for polygons, circles and cell marks). Inks added to the core later get FALLBACK.
+ * (alpha for polygons, circles and cell marks), outline (cell marks also get a frame). Inks
+ * added to the core later get FALLBACK.
  */
 export const INK_STYLES = {
   velocity: { colour: '#0072b2', width: 2, arrow: true },
@@ -28,8 +30,9 @@ export const INK_STYLES = {
   slot: { colour: '#0072b2', width: 1.5, dash: [2, 3], fill: 0.12 },
   link: { colour: '#6b6b6b', width: 1 },
   wavefront: { colour: '#56b4e9', width: 2, fill: 0.45 },
-  suboptimal: { colour: '#d55e00', width: 2, fill: 0.45 },
-  changed: { colour: '#f0e442', width: 2, fill: 0.55 },
+  // Cell flags stand out from the heat scale (yellow to dark red): purple and green, outlined.
+  suboptimal: { colour: '#cc79a7', width: 2, fill: 0.75, outline: true },
+  changed: { colour: '#009e73', width: 2, fill: 0.5, outline: true },
   nest: { colour: '#cc79a7', width: 2, fill: 0.3 },
   stop: { colour: '#d55e00', width: 3, fill: 0.55 },
   go: { colour: '#009e73', width: 3, fill: 0.55 },
@@ -89,40 +92,15 @@ function hashBytes(bytes) {
   return h >>> 0;
 }
 
-export class CrowdPainter {
+export class CrowdPainter extends WorldView {
   constructor(canvas) {
-    this.canvas = canvas;
-    this.ctx = canvas.getContext('2d');
-    this.scale = 1;
-    this.dpr = 1;
+    super(canvas);
     this.gridImage = document.createElement('canvas');
     this.gridKey = '';
     this.heatImage = document.createElement('canvas');
     this.marksImage = document.createElement('canvas');
     /** What the last frame drew, for the legend and the tests. */
     this.drawn = { arrows: false, inks: new Set(), lines: 0, circles: 0, polygons: 0, marks: 0 };
-  }
-
-  /** Sizes the canvas to `cssWidth` CSS pixels wide for a world of `w` x `h` units. */
-  resize(cssWidth, w, h) {
-    const dpr = Math.min(window.devicePixelRatio || 1, 2);
-    const cssHeight = Math.max(1, Math.round((cssWidth * h) / w));
-    const pw = Math.max(1, Math.round(cssWidth * dpr));
-    const ph = Math.max(1, Math.round(cssHeight * dpr));
-    if (this.canvas.width !== pw || this.canvas.height !== ph) {
-      this.canvas.width = pw;
-      this.canvas.height = ph;
-    }
-    this.canvas.style.width = `${cssWidth}px`;
-    this.canvas.style.height = `${cssHeight}px`;
-    this.dpr = dpr;
-    this.scale = pw / w;
-  }
-
-  /** World coordinates under a pointer event (or any { clientX, clientY }). */
-  worldAt(event, w, h) {
-    const r = this.canvas.getBoundingClientRect();
-    return { x: ((event.clientX - r.left) / r.width) * w, y: ((event.clientY - r.top) / r.height) * h };
   }
 
   /** Redraws the cached grid image when the cells changed (0 wall, 1 ground, more: terrain). */
@@ -209,6 +187,17 @@ export class CrowdPainter {
         return [...rgb(st.colour), Math.round(255 * (st.fill ?? 0.4))];
       });
       ctx.drawImage(this.marksImage, 0, 0, gridW, gridH);
+      // Inks with `outline` also get a frame on each cell, when cells are big enough to see it.
+      const framed = [...seen].filter((v) => inkStyle(s.inks[v], v).outline);
+      if (framed.length && cellPx / this.dpr >= 6) {
+        ctx.lineWidth = 2 * this.dpr;
+        for (let i = 0; i < s.cellMarks.length; i++) {
+          const v = s.cellMarks[i];
+          if (v === 0 || !framed.includes(v)) continue;
+          ctx.strokeStyle = inkStyle(s.inks[v], v).colour;
+          ctx.strokeRect((i % gw) * cellPx + this.dpr, Math.floor(i / gw) * cellPx + this.dpr, cellPx - 2 * this.dpr, cellPx - 2 * this.dpr);
+        }
+      }
       for (const v of seen) drawn.inks.add(v);
       drawn.marks = seen.size;
     }

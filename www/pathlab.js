@@ -9,7 +9,7 @@ import { loadPresets, fetchMap, detectFormat } from './maps.js';
 import { takeEarly } from './early.js';
 import { Painter, LEGEND, OVERLAY_STYLE } from './paint.js';
 import { attachEditing } from './edit.js';
-import { el, options } from './dom.js';
+import { controls, el, MessageArea, options } from './dom.js';
 
 let wasmReady = null;
 
@@ -168,7 +168,7 @@ class App {
     this.carry = 0;
     this.lastTime = 0;
     this.frame = 0;
-    this.messages = [];
+    this.notes = new MessageArea(MAX_MESSAGES);
     this.lastSize = '';
     this.build();
     this.painter = new Painter(this.canvas);
@@ -206,15 +206,10 @@ class App {
   build() {
     const ui = {};
     this.ui = ui;
-    const button = (id, label, title) =>
-      (ui[id] = el('button', { type: 'button', testid: id, class: `pl-btn pl-${id}`, title, text: label }));
+    const { button, readout } = controls(ui);
     const select = (id, label) => {
       ui[id] = el('select', { testid: id, id: `pl-${id}-${Math.random().toString(36).slice(2, 8)}` });
       return el('label', { class: 'pl-field' }, el('span', { text: label }), ui[id]);
-    };
-    const readout = (id, label) => {
-      ui[id] = el('output', { testid: id, class: `pl-value pl-${id}` });
-      return el('div', { class: 'pl-readout' }, el('span', { class: 'pl-label', text: label }), ui[id]);
     };
 
     this.canvas = el('canvas', {
@@ -223,20 +218,8 @@ class App {
       tabindex: '0',
       'aria-label': 'Path-finding grid: drag to paint walls, drag S or G to move the start or goal',
     });
-    ui.message = el('div', { testid: 'message', class: 'pl-message', role: 'alert', 'aria-live': 'assertive' });
-    ui.messageBox = el(
-      'div',
-      { class: 'pl-messages', hidden: true },
-      ui.message,
-      el('button', {
-        type: 'button',
-        class: 'pl-dismiss',
-        'aria-label': 'Dismiss messages',
-        title: 'Dismiss',
-        text: '×',
-        onclick: () => this.clearMessages(),
-      }),
-    );
+    ui.message = this.notes.list;
+    ui.messageBox = this.notes.box;
 
     ui.speed = el('input', {
       type: 'range',
@@ -730,16 +713,16 @@ class App {
   // ---- messages and narration ------------------------------------------------------------------
 
   say(text) {
-    this.messages.push(text);
-    if (this.messages.length > MAX_MESSAGES) this.messages.shift();
-    this.ui.message.replaceChildren(...this.messages.map((m) => el('p', { text: m })));
-    this.ui.messageBox.hidden = false;
+    this.notes.say(text);
   }
 
   clearMessages() {
-    this.messages = [];
-    this.ui.message.replaceChildren();
-    this.ui.messageBox.hidden = true;
+    this.notes.clear();
+  }
+
+  /** The messages on show, oldest first. */
+  get messages() {
+    return this.notes.messages;
   }
 
   narrate(text) {
