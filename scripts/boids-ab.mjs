@@ -7,8 +7,11 @@
 // size: each build's median and fastest round (ms per step) and the median of its per-round
 // ratios to the first build.
 //
+// With --ages 120,600,1800,3600 each world is measured at each of those ages in turn (flocks
+// keep densifying for thousands of steps), instead of once after --warm steps.
+//
 // Usage: node scripts/boids-ab.mjs DIR|current DIR|current... [--rounds 9]
-//        [--sizes 1000,5000,20000,50000] [--warm 120]
+//        [--sizes 1000,5000,20000,50000] [--warm 120] [--ages 120,600,...]
 // (The directories are copied under www/pkg/ab/ for the run and removed afterwards.)
 import { cpSync, existsSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -24,9 +27,10 @@ const option = (name, fallback) => {
 const rounds = Number(option('--rounds', 9));
 const sizes = option('--sizes', '1000,5000,20000,50000').split(',').map(Number);
 const warm = Number(option('--warm', 120));
+const ages = option('--ages', String(warm)).split(',').map(Number);
 const dirs = args;
 if (dirs.length < 2 || dirs.some((d) => d !== 'current' && !existsSync(join(d, 'pathlab_world.js')))) {
-  console.error('usage: node scripts/boids-ab.mjs DIR|current DIR|current... [--rounds N] [--sizes a,b,c] [--warm N]');
+  console.error('usage: node scripts/boids-ab.mjs DIR|current DIR|current... [--rounds N] [--sizes a,b,c] [--warm N] [--ages a,b,c]');
   process.exit(2);
 }
 const copies = join(ROOT, 'www', 'pkg', 'ab');
@@ -43,7 +47,7 @@ try {
   await page.goto(`${env.base}boids.html?agents=0`);
   await page.waitForFunction(() => window.boidlab);
   const rows = await page.evaluate(
-    async ({ builds, sizes, rounds, warm }) => {
+    async ({ builds, sizes, rounds, ages }) => {
       const modules = [];
       for (const b of builds) {
         const m = await import(b.path);
@@ -53,11 +57,16 @@ try {
       const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
       const out = [];
       for (const n of sizes) {
-        const worlds = modules.map((m) => {
-          const w = new m.Boids('flock', n, 1);
+        const worlds = modules.map((m) => new m.Boids('flock', n, 1));
+        const age = worlds.map(() => 0);
+        for (const until of ages) {
+        worlds.forEach((w, k) => {
           // One call runs at most 240 steps.
-          for (let k = 0; k < warm; k += 200) w.step(Math.min(200, warm - k));
-          return w;
+          while (age[k] < until) {
+            const run = Math.min(200, until - age[k]);
+            w.step(run);
+            age[k] += run;
+          }
         });
         const steps = n >= 20000 ? 10 : 40;
         const times = worlds.map(() => []);
@@ -73,22 +82,26 @@ try {
           }
           for (let k = 0; k < worlds.length; k++) ratios[k].push(t[k] / t[0]);
         }
-        for (const w of worlds) w.free();
+        // The timed steps count towards the age.
+        for (let k = 0; k < worlds.length; k++) age[k] += rounds * steps;
         out.push({
           agents: n,
+          age: until,
           builds: times.map((ts, k) => ({ median: median(ts), fastest: Math.min(...ts), ratio: median(ratios[k]) })),
         });
+        }
+        for (const w of worlds) w.free();
       }
       return out;
     },
-    { builds, sizes, rounds, warm },
+    { builds, sizes, rounds, ages },
   );
-  console.log(`wasm step, flock scenario after ${warm} steps; ${rounds} rounds, builds taking turns`);
-  console.log('agents  build                 median ms  fastest ms  ns/agent  vs first (median of ratios)');
+  console.log(`wasm step, flock scenario; ${rounds} rounds, builds taking turns`);
+  console.log('agents   age  build                 median ms  fastest ms  ns/agent  vs first (median of ratios)');
   for (const r of rows) {
     r.builds.forEach((b, k) => {
       console.log(
-        `${String(r.agents).padStart(6)}  ${builds[k].name.padEnd(20)} ${b.median.toFixed(3).padStart(10)} ` +
+        `${String(r.agents).padStart(6)} ${String(r.age).padStart(5)}  ${builds[k].name.padEnd(20)} ${b.median.toFixed(3).padStart(10)} ` +
           `${b.fastest.toFixed(3).padStart(11)} ${Math.round((b.fastest * 1e6) / r.agents).toString().padStart(9)}  ` +
           `${b.ratio.toFixed(3)}`,
       );

@@ -105,3 +105,35 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_crowded_worlds_neighbours_are_the_nearest_max_neighbours() {
+    // Flocks and a small cap: many agents have more neighbours.
+    for (seed, cap) in [(3u64, 5.0f32), (9, 3.0), (17, 1.0)] {
+        let mut world = Scenario::Flock.build(400, seed).unwrap();
+        world.set_param(0, "max_neighbours", cap).unwrap();
+        world.advance(40);
+        let p = world.species_params(0).unwrap();
+        let radius = [p.separation.radius, p.alignment.radius, p.cohesion.radius, 2.0 * p.vehicle.radius]
+            .into_iter()
+            .fold(0.0f32, f32::max);
+        let mut capped = 0;
+        for i in 0..world.len() {
+            let me = world.pos(i);
+            let mut truth: Vec<(f32, u32)> = world
+                .brute_force_neighbours(i, 0, radius)
+                .into_iter()
+                .map(|j| ((world.pos(j as usize) - me).length(), j))
+                .collect();
+            capped += usize::from(truth.len() > cap as usize);
+            truth.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            truth.truncate(cap as usize);
+            let mut expected: Vec<u32> = truth.into_iter().map(|t| t.1).collect();
+            expected.sort_unstable();
+            let mut gathered = world.inspect(i).unwrap().neighbours;
+            gathered.sort_unstable();
+            assert_eq!(gathered, expected, "seed {seed}, cap {cap}, agent {i}");
+        }
+        assert!(capped * 10 > world.len(), "only {capped} agents over the cap");
+    }
+}
