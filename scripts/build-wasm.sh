@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# Builds the pages' two WebAssembly modules into www/pkg (pathlab_wasm: path-finding, for
-# index.html and requests.html; pathlab_world: boids and crowds, for boids.html and
-# crowd.html) and copies the preset maps to www/maps.
+# Builds the pages' three WebAssembly modules into www/pkg (pathlab_wasm: path-finding, for
+# index.html and requests.html; pathlab_world: the boid world, for boids.html; pathlab_crowd:
+# the crowd scenes, for crowd.html) and copies the preset maps to www/maps.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # .cargo/config.toml turns on WebAssembly SIMD (simd128) for this target.
-cargo build --release --target wasm32-unknown-unknown -p pathlab-wasm -p pathlab-world
+cargo build --release --target wasm32-unknown-unknown -p pathlab-wasm -p pathlab-world -p pathlab-crowd
 # The name section (function names for wasm stack traces) is a tenth of the gzipped module and
 # the page does without it: a panic's message still names the Rust file and line.
 # PATHLAB_WASM_NAMES=1 keeps it for profiling.
 strip=(--remove-name-section --remove-producers-section)
 if [ "${PATHLAB_WASM_NAMES:-0}" = 1 ]; then strip=(); fi
-for module in pathlab_wasm pathlab_world; do
+for module in pathlab_wasm pathlab_world pathlab_crowd; do
   wasm-bindgen --target web --no-typescript "${strip[@]}" --out-dir www/pkg \
     target/wasm32-unknown-unknown/release/$module.wasm
   # wasm-opt: binaryen from npm (a pinned devDependency, installed by `npm ci`), else a system

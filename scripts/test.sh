@@ -13,7 +13,7 @@ cargo test --workspace --profile ci
 
 step "wasm-bindgen tests in headless Chromium"
 CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=180 \
-  cargo test -p pathlab-wasm -p pathlab-world --target wasm32-unknown-unknown --profile ci
+  cargo test -p pathlab-wasm -p pathlab-world -p pathlab-crowd --target wasm32-unknown-unknown --profile ci
 
 step "Build the page"
 ./scripts/build-wasm.sh

@@ -1,4 +1,4 @@
-// Crowd benchmarks in Chromium, on the agent worlds' wasm module: a flow field over the
+// Crowd benchmarks in Chromium, on the crowd page's wasm module: a flow field over the
 // 512 x 512 MovingAI map AR0011SR with three goals (bar: under 20 ms), and the ORCA crowd step
 // at 500, 2,000 and 8,000 agents in the crossing scenario (bar: 2,000 agents under 8 ms). The
 // figures are printed and saved to tests/artifacts/crowd-bench.json; the bars are checked only
@@ -27,8 +27,8 @@ describe('crowd benchmarks', () => {
   before(async () => {
     env = await start();
     page = await env.browser.newPage();
-    await page.goto(`${env.base}boids.html?agents=0`);
-    await page.waitForFunction(() => window.boidlab);
+    await page.goto(`${env.base}crowd.html?embed=1&agents=2`);
+    await page.waitForFunction(() => window.crowdlab);
   });
   after(async () => {
     await env?.close();
@@ -46,7 +46,7 @@ describe('crowd benchmarks', () => {
     const reference = distances(map, goals);
     const finite = [...reference].filter(Number.isFinite);
     const result = await page.evaluate(async ({ text, goals }) => {
-      const { FlowBench } = await import('./pkg/pathlab_world.js');
+      const { FlowBench } = await import('./pkg/pathlab_crowd.js');
       const bench = new FlowBench(text, new Uint32Array(goals.flat()));
       bench.build(); // warm up
       const times = [];
@@ -70,7 +70,7 @@ describe('crowd benchmarks', () => {
 
   test('the ORCA step at 500, 2,000 and 8,000 agents', async (t) => {
     const rows = await page.evaluate(async () => {
-      const { OrcaBench } = await import('./pkg/pathlab_world.js');
+      const { OrcaBench } = await import('./pkg/pathlab_crowd.js');
       const out = [];
       for (const n of [500, 2000, 8000]) {
         const crowd = new OrcaBench(n, 50);

@@ -10,11 +10,11 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import init, { crowdScenes } from '../www/pkg/pathlab_world.js';
+import init, { crowdScenes } from '../www/pkg/pathlab_crowd.js';
 import { ROOT, nextFrame, screenshot, start, text } from './support/browser.mjs';
 import { distances } from './support/dijkstra.mjs';
 
-await init({ module_or_path: readFileSync(join(ROOT, 'www', 'pkg', 'pathlab_world_bg.wasm')) });
+await init({ module_or_path: readFileSync(join(ROOT, 'www', 'pkg', 'pathlab_crowd_bg.wasm')) });
 const SCENES = crowdScenes();
 
 /** Opens crowd.html with `query` and waits until it has mounted and shows its read-outs. */
@@ -57,7 +57,7 @@ function shownMetrics(page) {
  */
 function replayedMetrics(page, steps, overrides = {}) {
   return page.evaluate(async ([steps, overrides]) => {
-    const { CrowdScene } = await import('./pkg/pathlab_world.js');
+    const { CrowdScene } = await import('./pkg/pathlab_crowd.js');
     const { formatMetric } = await import('./crowd.js');
     const live = window.crowdlab.scene;
     const copy = new CrowdScene(live.name, live.agentsAsked, live.seed);

@@ -30,7 +30,7 @@ describe('crowd performance', () => {
     await page.goto(`${env.base}crowd.html`);
     await page.waitForFunction(() => window.crowdlab, null, { timeout: 30000 });
     const result = await page.evaluate(async () => {
-      const { CrowdScene, crowdScenes } = await import('./pkg/pathlab_world.js');
+      const { CrowdScene, crowdScenes } = await import('./pkg/pathlab_crowd.js');
       let biggest = null;
       for (const { name } of crowdScenes()) {
         const s = new CrowdScene(name, undefined, 1);

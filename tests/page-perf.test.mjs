@@ -244,6 +244,7 @@ describe('page performance', () => {
       // Everything index.html loads, with the modules pathlab.js import()s after the first grid.
       indexAll: weigh(pageFiles('main.js', true)),
       boids: weigh(pageFiles('boids-main.js', true)),
+      crowd: weigh(pageFiles('crowd-main.js', true)),
       all: weigh(all),
     };
     figures.gzip = { ...pages, sizes };
@@ -251,12 +252,15 @@ describe('page performance', () => {
     for (const [name, p] of Object.entries(pages)) {
       t.diagnostic(`gzipped, ${name}: ${kb(p.bytes)} (wasm ${kb(p.wasmBytes)}, JS ${kb(p.jsBytes)}, ${p.files.length} files)`);
     }
-    const { indexFirstPaint: first, indexAll: index, boids } = pages;
+    const { indexFirstPaint: first, indexAll: index, boids, crowd } = pages;
     assert.ok(index.files.includes('embed.js') && index.files.includes('pkg/pathlab_wasm_bg.wasm'), 'the import graph was followed, import()s too');
     assert.ok(first.files.includes('paint.js') && first.files.includes('pkg/pathlab_wasm.js'), 'the static import graph was followed');
     assert.ok(!first.files.includes('embed.js') && !first.files.includes('compare.js'), 'the first paint does without embed.js and compare.js');
     assert.ok(boids.files.includes('pkg/pathlab_world_bg.wasm') && !boids.files.some((f) => f.startsWith('pkg/pathlab_wasm')), "boids.html loads its own wasm module, not the path-finding one");
-    assert.ok(!index.files.some((f) => f.startsWith('pkg/pathlab_world')), 'index.html does not load the boid world');
+    assert.ok(!index.files.some((f) => f.startsWith('pkg/pathlab_world') || f.startsWith('pkg/pathlab_crowd')), 'index.html does not load the agent worlds');
+    assert.ok(!boids.files.some((f) => f.startsWith('pkg/pathlab_crowd')), 'boids.html does not load the crowd scenes');
+    const crowdWasm = crowd.files.filter((f) => f.endsWith('.wasm'));
+    assert.deepEqual(crowdWasm, ['pkg/pathlab_crowd_bg.wasm'], 'crowd.html loads only its own wasm module');
     // index.html fetches its static graph at once (modulepreload), so the list there must match it.
     const html = readFileSync(join(WWW, 'index.html'), 'utf8');
     const preloaded = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]).sort();

@@ -1,5 +1,5 @@
 // The crowd page: `mountCrowd(element, config)` runs any crowd scene of the core (the registry
-// crowdScenes() of pkg/pathlab_world) generically: it builds the controls from the scene's
+// crowdScenes() of pkg/pathlab_crowd) generically: it builds the controls from the scene's
 // params() and actions(), the metrics table from metrics(), and paints every frame from
 // zero-copy typed-array views of the scene's Frame on wasm memory, rebuilt every frame (see
 // crowd-draw.js). A scene with a "method" choice can be compared method against method: one
@@ -7,7 +7,7 @@
 // whose columns are the methods. Every text that may come from a configuration or from the
 // core is set with textContent.
 
-import init, { CrowdScene, crowdScenes, crowdInks, crowdFrameFields } from './pkg/pathlab_world.js';
+import init, { CrowdScene, crowdScenes, crowdInks, crowdFrameFields } from './pkg/pathlab_crowd.js';
 import { readCrowdConfig, crowdQuery, quote, parseWhole, MAX_SEED, MAX_CROWD_AGENTS } from './crowd-config.js';
 import { CrowdPainter, KIND_COLOURS, HEAT_GRADIENT, inkStyle, MIN_ARROW_CELL } from './crowd-draw.js';
 import { controls, el, MessageArea, options } from './dom.js';

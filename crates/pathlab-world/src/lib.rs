@@ -1,18 +1,14 @@
-//! Pathlab's agent worlds in the browser: a thin `wasm-bindgen` layer over
-//! `pathlab_core::steer` (the boid world, [`Boids`]) and `pathlab_core::crowd` (crowd scenes).
+//! Pathlab's boid world in the browser: a thin `wasm-bindgen` layer over
+//! `pathlab_core::steer` ([`Boids`]).
 //!
-//! This is a module of its own, separate from the path-finding page's `pathlab-wasm`, so each
-//! page downloads only the Rust it runs. Agents are read by JavaScript through typed-array
-//! views on the module's memory at the pointers given here, rebuilt every frame. Every fallible
-//! call returns a `JsError` whose message names the problem; none panics.
+//! This is a module of its own, separate from the path-finding page's `pathlab-wasm` and the
+//! crowd page's `pathlab-crowd`, so each page downloads only the Rust it runs. Agents are read
+//! by JavaScript through typed-array views on the module's memory at the pointers given here,
+//! rebuilt every frame. Every fallible call returns a `JsError` whose message names the
+//! problem; none panics.
 
-mod bench;
 mod boids;
-pub use bench::{FlowBench, OrcaBench};
 pub use boids::{Boids, MAX_STEPS_PER_CALL};
-
-mod crowd;
-pub use crowd::{CrowdScene, MAX_AGENT_STEPS_PER_CALL, MAX_CROWD_AGENTS, MAX_CROWD_STEPS_PER_CALL};
 
 /// Installs the panic hook that forwards a Rust panic's message to the browser console.
 #[wasm_bindgen::prelude::wasm_bindgen(start)]

@@ -150,7 +150,7 @@ fn steps_allowed(asked: u32, agents: usize) -> u32 {
 /// A crowd scene, its settings and the frame it last drew.
 ///
 /// ```
-/// use pathlab_world::CrowdScene;
+/// use pathlab_crowd::CrowdScene;
 /// let mut scene = CrowdScene::create("circle", Some(8.0), 1.0).unwrap();
 /// assert_eq!(scene.step(3), 3);
 /// assert_eq!(scene.count(), 8);

@@ -2,10 +2,10 @@
 //! vectors have the sizes the contract gives (one agent per count, one layer value per cell,
 //! four numbers per line, ...), and every bad request comes back as a `JsError` that names the
 //! problem. Run with
-//! `CHROMEDRIVER=/usr/bin/chromedriver cargo test -p pathlab-world --target wasm32-unknown-unknown --profile ci`.
+//! `CHROMEDRIVER=/usr/bin/chromedriver cargo test -p pathlab-crowd --target wasm32-unknown-unknown --profile ci`.
 #![cfg(target_arch = "wasm32")]
 
-use pathlab_world::CrowdScene;
+use pathlab_crowd::CrowdScene;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
