@@ -86,21 +86,28 @@ export function readBoidConfig(raw, scenarios) {
     }
   }
 
+  readSeedAndEmbed(given, config, say, BOID_DEFAULTS.seed);
+  return { config, messages };
+}
+
+/**
+ * Reads `seed` and `embed`, the keys every agent page shares, from `given` into `config`; a bad
+ * value keeps the default (`defaultSeed`, embed off) and is explained through `say(key, text)`.
+ */
+export function readSeedAndEmbed(given, config, say, defaultSeed) {
+  const has = (key) => given[key] !== undefined && given[key] !== null && text(given[key]) !== '';
   if (has('seed')) {
     const raw = text(given.seed);
     const seed = parseWhole(raw, MAX_SEED);
-    if (seed === null) say('seed', `expected a whole number from 0 to ${MAX_SEED}, got ${quote(raw)}; using ${BOID_DEFAULTS.seed}.`);
+    if (seed === null) say('seed', `expected a whole number from 0 to ${MAX_SEED}, got ${quote(raw)}; using ${defaultSeed}.`);
     else config.seed = seed;
   }
-
   if (has('embed')) {
     const t = text(given.embed).toLowerCase();
     if (t === '1' || t === 'true' || given.embed === true) config.embed = true;
     else if (t === '0' || t === 'false' || given.embed === false) config.embed = false;
     else say('embed', `expected 0 or 1, got ${quote(given.embed)}; using 0.`);
   }
-
-  return { config, messages };
 }
 
 /** The query string for a configuration, leaving out default values. */

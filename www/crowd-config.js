@@ -4,7 +4,7 @@
 // settings and the messages to show, and the caller shows them as text. Parameter names and
 // ranges belong to the scene, so `p.` values are only checked to be numbers (or choice names)
 // here; the page checks them against the scene's parameters once it is built.
-import { parseWhole, queryObject, quote, MAX_SEED } from './boids-config.js';
+import { parseWhole, queryObject, quote, readSeedAndEmbed, MAX_SEED } from './boids-config.js';
 
 export { queryObject, quote, parseWhole, MAX_SEED };
 
@@ -88,20 +88,7 @@ export function readCrowdConfig(raw, scenes) {
     }
   }
 
-  if (has('seed')) {
-    const t = text(given.seed);
-    const seed = parseWhole(t, MAX_SEED);
-    if (seed === null) say('seed', `expected a whole number from 0 to ${MAX_SEED}, got ${quote(t)}; using ${CROWD_DEFAULTS.seed}.`);
-    else config.seed = seed;
-  }
-
-  if (has('embed')) {
-    const t = text(given.embed).toLowerCase();
-    if (t === '1' || t === 'true' || given.embed === true) config.embed = true;
-    else if (t === '0' || t === 'false' || given.embed === false) config.embed = false;
-    else say('embed', `expected 0 or 1, got ${quote(given.embed)}; using 0.`);
-  }
-
+  readSeedAndEmbed(given, config, say, CROWD_DEFAULTS.seed);
   return { config, messages };
 }
 
