@@ -4,8 +4,10 @@
 // copy of the scene replayed to the same step, a click on an agent (found from the frame's
 // positions) selects it and its overlay is counted, every point action performs by mouse and
 // by keyboard and shows its sentence, every slider and select reaches the scene, and a scene
-// with a "method" choice compares one pane per method in sync. Bad URL values give visible
-// messages and the page still runs. Screenshots go to tests/artifacts/crowd-*.png.
+// with a "method" choice compares one pane per method in sync. In the bunkers scene, cheap wall
+// breaks flag exactly the cells an independent Dijkstra (support/dijkstra.mjs) finds dearer, and
+// exact breaks and a recompute leave none. Bad URL values give visible messages and the page
+// still runs. Screenshots go to tests/artifacts/crowd-*.png.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
