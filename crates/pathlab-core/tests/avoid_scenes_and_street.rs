@@ -478,3 +478,30 @@ fn street_refuses_bad_parameters() {
     let big = build("street", &SceneConfig { agents: Some(10_000), seed: 0 }).expect("builds");
     assert_eq!(big.len(), 60 + 6);
 }
+
+/// The path ratio speaks only of finished walks: not measured (NaN) while nobody has arrived,
+/// and, once someone has, never below what a finished walk allows at any step. An agent counts
+/// as home within a quarter radius of its goal (`ARRIVAL_FRACTION`), and the circle's walks are
+/// at least 20 radii long, so a finished walk is at least 1 - 0.25 / 20 of its straight line;
+/// an unfinished one counted in the mean (the old rule) gives ratios far below that early on.
+#[test]
+fn the_path_ratio_counts_only_finished_walks() {
+    let mut s = scene_with("circle", 3, 1);
+    let mut seen_before = false;
+    let mut seen_after = false;
+    for _ in 0..1500 {
+        s.step();
+        let ratio = metric(s.as_ref(), "path_ratio");
+        if metric(s.as_ref(), "arrived") == 0.0 {
+            assert!(ratio.is_nan(), "nobody home yet, but a ratio of {ratio}");
+            seen_before = true;
+        } else {
+            assert!(ratio >= 1.0 - 0.25 / 20.0, "a finished walk much shorter than the straight line: {ratio}");
+            seen_after = true;
+        }
+        if metric(s.as_ref(), "arrived") as usize == s.len() {
+            break;
+        }
+    }
+    assert!(seen_before && seen_after);
+}

@@ -720,7 +720,9 @@ pub struct Metrics {
     pub max_time: f32,
     /// Mean distance walked per agent.
     pub mean_path: f32,
-    /// Mean of (distance walked / straight start-to-goal distance) over agents that moved.
+    /// Mean of (distance walked / straight start-to-goal distance) over the agents that arrived
+    /// from a start away from their goal (0 when none has); an agent still walking would pull
+    /// the mean below 1 with a path it has not finished.
     pub mean_path_ratio: f32,
     /// Agent-steps ending with an agent inside a wall cell deeper than the tolerance.
     pub wall_hits: u32,
@@ -1122,8 +1124,9 @@ impl Crowd {
             .walked
             .iter()
             .zip(&self.straight)
-            .filter(|(_, &s)| s > 0.0)
-            .map(|(&w, &s)| f64::from(w / s))
+            .zip(&self.arrived_at)
+            .filter(|((_, &s), &a)| s > 0.0 && a != u32::MAX)
+            .map(|((&w, &s), _)| f64::from(w / s))
             .collect();
         m.mean_path_ratio = if ratios.is_empty() { 0.0 } else { (ratios.iter().sum::<f64>() / ratios.len() as f64) as f32 };
         m

@@ -408,7 +408,7 @@ impl Scene for AvoidScene {
             Metric { name: "mean_time", label: "Mean time to goal", value: some(m.mean_time), unit: "s" },
             Metric { name: "max_time", label: "Longest time to goal", value: some(m.max_time), unit: "s" },
             Metric { name: "mean_path", label: "Mean path length", value: f64::from(m.mean_path), unit: "" },
-            Metric { name: "path_ratio", label: "Path / straight line", value: f64::from(m.mean_path_ratio), unit: "" },
+            Metric { name: "path_ratio", label: "Path / straight line (arrived)", value: some(m.mean_path_ratio), unit: "" },
         ]
     }
     fn params(&self) -> Vec<Param> {
