@@ -15,7 +15,7 @@ import init, {
 import { readBoidConfig, boidQuery, quote, parseWhole, MAX_AGENTS, MAX_SEED } from './boids-config.js';
 import { BoidPainter, SPECIES_COLOURS, FORCE_COLOURS } from './boids-draw.js';
 import { controls, el, MessageArea, options } from './dom.js';
-import { frameTick, startFrames } from './frames.js';
+import { frameTick, setPlaying, startFrames, timed } from './frames.js';
 
 let wasmReady = null;
 
@@ -439,16 +439,11 @@ class BoidApp {
   }
 
   timedStep() {
-    const t = performance.now();
-    this.boids.step(1);
-    const ms = performance.now() - t;
-    this.stepMs = this.stepMs === null ? ms : this.stepMs * 0.9 + ms * 0.1;
+    timed(this, () => this.boids.step(1));
   }
 
   setPlaying(on) {
-    this.playing = on;
-    this.ui.play.textContent = on ? 'Pause' : 'Play';
-    this.ui.play.setAttribute('aria-pressed', on ? 'true' : 'false');
+    setPlaying(this, on);
   }
 
   setTool(tool) {

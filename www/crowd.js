@@ -11,7 +11,7 @@ import init, { CrowdScene, crowdScenes, crowdInks, crowdFrameFields } from './pk
 import { readCrowdConfig, crowdQuery, quote, parseWhole, MAX_SEED, MAX_CROWD_AGENTS } from './crowd-config.js';
 import { CrowdPainter, KIND_COLOURS, HEAT_GRADIENT, inkStyle, MIN_ARROW_CELL } from './crowd-draw.js';
 import { controls, el, MessageArea, options } from './dom.js';
-import { frameTick, startFrames } from './frames.js';
+import { frameTick, setPlaying, startFrames, timed } from './frames.js';
 
 let wasmReady = null;
 
@@ -460,17 +460,14 @@ class CrowdApp {
   }
 
   timedStep() {
-    const t = performance.now();
-    if (this.compare) for (const pane of this.compare.panes) pane.scene.step(1);
-    else this.scene.step(1);
-    const ms = performance.now() - t;
-    this.stepMs = this.stepMs === null ? ms : this.stepMs * 0.9 + ms * 0.1;
+    timed(this, () => {
+      if (this.compare) for (const pane of this.compare.panes) pane.scene.step(1);
+      else this.scene.step(1);
+    });
   }
 
   setPlaying(on) {
-    this.playing = on;
-    this.ui.play.textContent = on ? 'Pause' : 'Play';
-    this.ui.play.setAttribute('aria-pressed', on ? 'true' : 'false');
+    setPlaying(this, on);
   }
 
   /** Uses the current tool at world point p of `scene` (select: picks the agent there). */

@@ -1,6 +1,7 @@
 // The animation loop of the agent pages (boids.html, crowd.html): one requestAnimationFrame
 // callback that measures frames per second, steps the simulation while playing, draws when
-// something changed and refreshes the read-outs at most four times a second (or after a draw).
+// something changed and refreshes the read-outs at most four times a second (or after a draw);
+// also the play toggle and the step timing both pages show.
 
 /**
  * Starts the loop for `app`, which provides `playing`, `dirty`, `timedStep()`, `draw()`,
@@ -32,4 +33,19 @@ export function frameTick(app, now) {
   if (app.dirty) app.draw();
   if (now - app.lastReadout >= 250 || app.dirty) app.readouts(now);
   app.dirty = false;
+}
+
+/** Shows whether `app` plays on its `ui.play` toggle button (text and aria-pressed). */
+export function setPlaying(app, on) {
+  app.playing = on;
+  app.ui.play.textContent = on ? 'Pause' : 'Play';
+  app.ui.play.setAttribute('aria-pressed', on ? 'true' : 'false');
+}
+
+/** Runs `step()` and folds its time into `app.stepMs` (an exponential average, weight 0.1). */
+export function timed(app, step) {
+  const t = performance.now();
+  step();
+  const ms = performance.now() - t;
+  app.stepMs = app.stepMs === null ? ms : app.stepMs * 0.9 + ms * 0.1;
 }
