@@ -1,6 +1,7 @@
 //! The step's inner loop, which works out the flocking rules four neighbours at a time from
 //! the spatial grid ([`flock_lanes`]), agrees with the one-neighbour-at-a-time sums over the
-//! neighbours found by a scan of every point; and an inspection, which lists every neighbour,
+//! neighbours found by a scan of every point (all within the radius, or those within a
+//! shorter reach); and an inspection, which lists every neighbour,
 //! predicts exactly the velocity the next step gives.
 
 use pathlab_core::steer::behaviours::{flock_lanes, Agent, FlockRules, FlockSums, Neighbour};
@@ -22,6 +23,8 @@ struct Case {
     rules: [(f32, f32); 3],
     mate: bool,
     touch: f32,
+    /// Only neighbours within this fraction of the radius count (all of them from 1 up).
+    reach: f32,
 }
 
 fn case() -> impl Strategy<Value = Case> {
@@ -38,8 +41,9 @@ fn case() -> impl Strategy<Value = Case> {
             0.0f32..=1.0,
             0usize..4,
             any::<bool>(),
+            prop_oneof![Just(1.0f32), 0.0f32..1.2],
         )
-            .prop_map(move |(mut points, me, angle, radius, mut rules, mate, touch, copies, shared)| {
+            .prop_map(move |(mut points, me, angle, radius, mut rules, mate, touch, copies, shared, reach)| {
                 if shared {
                     rules[2] = rules[1];
                 }
@@ -59,7 +63,7 @@ fn case() -> impl Strategy<Value = Case> {
                         points[last] = (target.0, target.1, points[last].2, points[last].3);
                     }
                 }
-                Case { width, height, cell, points, me, angle, radius, rules, mate, touch: touch * radius }
+                Case { width, height, cell, points, me, angle, radius, rules, mate, touch: touch * radius, reach }
             })
     })
 }
@@ -91,10 +95,11 @@ proptest! {
         let rules = FlockRules::new(rule(c.rules[0]), rule(c.rules[1]), rule(c.rules[2]));
         let touch = c.touch.max(2e-6);
 
-        let lanes = flock_lanes(&a, &grid, own, c.radius, &rules, c.mate, touch);
+        let reach_sq = (c.reach * c.radius) * (c.reach * c.radius);
+        let lanes = flock_lanes(&a, &grid, own, c.radius, reach_sq, &rules, c.mate, touch);
 
         // The same from a scan of every point, one neighbour at a time.
-        let r2 = c.radius * c.radius;
+        let r2 = (c.radius * c.radius).min(reach_sq);
         let mut expected = FlockSums::default();
         let mut found = 0;
         let mut touching = Vec::new();

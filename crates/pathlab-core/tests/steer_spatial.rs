@@ -1,6 +1,6 @@
 //! The spatial grid answers neighbour queries exactly as a scan of every point does, on
-//! random point sets, cell sizes and queries; and a world's gathered neighbourhoods are the
-//! brute-force ones.
+//! random point sets, cell sizes and queries; and a world's gathered neighbourhoods (capped
+//! at the nearest `max_neighbours` too) are the brute-force ones.
 
 use pathlab_core::steer::spatial::brute_force_within;
 use pathlab_core::steer::{Behaviour, Scenario, SpatialGrid, Vec2};
@@ -135,5 +135,39 @@ fn a_crowded_worlds_neighbours_are_the_nearest_max_neighbours() {
             assert_eq!(gathered, expected, "seed {seed}, cap {cap}, agent {i}");
         }
         assert!(capped * 10 > world.len(), "only {capped} agents over the cap");
+    }
+}
+
+#[test]
+fn a_capped_crowd_steps_as_with_the_brute_force_nearest_neighbours() {
+    // The step finds how far each agent's nearest `max_neighbours` reach and sums only those;
+    // the brute-force step sorts every neighbour by distance and keeps the first. Both must
+    // move every agent alike.
+    for cap in [1000.0f32, 6.0, 2.0, 1.0] {
+        let mut world = Scenario::Flock.build(500, 5).unwrap();
+        world.set_param(0, "max_neighbours", cap).unwrap();
+        world.advance(60);
+        // The collision response works through the touching neighbours one after another,
+        // so its result depends on their order, which differs between the two steps.
+        world.set_collisions(false);
+        // Most agents have more neighbours than the cap (within the flocking radius).
+        let p = world.species_params(0).unwrap();
+        let radius = p.alignment.radius.max(p.cohesion.radius);
+        let over =
+            (0..world.len()).filter(|&i| world.brute_force_neighbours(i, 0, radius).len() > cap as usize).count();
+        assert!(cap > 999.0 || over * 3 > world.len(), "cap {cap}: only {over} agents over the cap");
+        let mut brute = world.clone();
+        for _ in 0..3 {
+            world.step();
+            brute.step_brute_force();
+        }
+        let (mut worst, mut worst_at) = (0.0f32, 0);
+        for i in 0..world.len() {
+            let off = (world.pos(i) - brute.pos(i)).length() + (world.vel(i) - brute.vel(i)).length();
+            if off > worst {
+                (worst, worst_at) = (off, i);
+            }
+        }
+        assert!(worst < 1e-3, "cap {cap}: agent {worst_at} is {worst} off");
     }
 }

@@ -456,11 +456,13 @@ impl FlockLanes {
     }
 }
 
-/// The flocking rules over the points of `grid` within `radius` of agent `a`, four at a time:
-/// the step's inner loop. Sums what [`FlockSums::add`] would add for each of them (as a
-/// neighbour from the agent's own flock when `mate`, otherwise from another, which only
-/// separation looks at), skipping slot `own` (the agent itself in its own species' grid;
-/// `usize::MAX` for other grids), and lists the slots of those nearer than `touch`.
+/// The flocking rules over the points of `grid` within `radius` of agent `a` (and, of those,
+/// the ones whose squared distance is at most `reach_sq`: pass `radius * radius` for all of
+/// them), four at a time: the step's inner loop. Sums what [`FlockSums::add`] would add for
+/// each of them (as a neighbour from the agent's own flock when `mate`, otherwise from
+/// another, which only separation looks at), skipping slot `own` (the agent itself in its own
+/// species' grid; `usize::MAX` for other grids), and lists the slots of those nearer than
+/// `touch`.
 ///
 /// Separation's push from a neighbour on the agent's very spot (at most 1e-6 away) has no
 /// direction; it is left to the caller, who finds such a neighbour among the touching ones
@@ -479,14 +481,16 @@ pub fn flock_lanes(
     grid: &SpatialGrid,
     own: usize,
     radius: f32,
+    reach_sq: f32,
     rules: &FlockRules,
     mate: bool,
     touch: f32,
 ) -> FlockLanes {
+    let r2 = reach_sq.min(radius * radius);
     match (mate, rules.ali == rules.coh) {
-        (true, true) => lanes_pass::<true, true>(a, grid, own, radius, rules, touch),
-        (true, false) => lanes_pass::<true, false>(a, grid, own, radius, rules, touch),
-        (false, _) => lanes_pass::<false, false>(a, grid, own, radius, rules, touch),
+        (true, true) => lanes_pass::<true, true>(a, grid, own, radius, r2, rules, touch),
+        (true, false) => lanes_pass::<true, false>(a, grid, own, radius, r2, rules, touch),
+        (false, _) => lanes_pass::<false, false>(a, grid, own, radius, r2, rules, touch),
     }
 }
 
@@ -500,6 +504,7 @@ fn lanes_pass<const MATE: bool, const SHARED: bool>(
     grid: &SpatialGrid,
     own: usize,
     radius: f32,
+    r2: f32,
     rules: &FlockRules,
     touch: f32,
 ) -> FlockLanes {
@@ -507,7 +512,7 @@ fn lanes_pass<const MATE: bool, const SHARED: bool>(
     let one = F4::splat(1.0);
     let (mx, my) = (F4::splat(a.pos.x), F4::splat(a.pos.y));
     let (hx, hy) = (F4::splat(a.heading.x), F4::splat(a.heading.y));
-    let r2 = F4::splat(radius * radius);
+    let r2 = F4::splat(r2);
     let (sep_r, sep_c, inv_sep) = (F4::splat(rules.sep.0), F4::splat(rules.sep.1), F4::splat(rules.inv_sep));
     let (ali_r, ali_c) = (F4::splat(rules.ali.0), F4::splat(rules.ali.1));
     let (coh_r, coh_c) = (F4::splat(rules.coh.0), F4::splat(rules.coh.1));

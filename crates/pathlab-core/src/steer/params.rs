@@ -267,9 +267,14 @@ pub struct SpeciesParams {
 impl Default for SpeciesParams {
     fn default() -> Self {
         let mut weights = [0.0; BEHAVIOURS];
-        weights[Behaviour::Separation as usize] = 1.6;
+        // Separation strong enough, and cohesion weak enough, that a flock keeps its spacing
+        // as it ages. With separation 1.6 and cohesion 0.8 flocks kept closing up for a
+        // minute and more: after 3,600 steps of the flock scenario (2,000 agents) 93 % of the
+        // boids overlapped a neighbour and each had 48 within 6 units; with these weights 19 %
+        // and 12, while neighbours still head the same way (mean cosine 0.98).
+        weights[Behaviour::Separation as usize] = 3.0;
         weights[Behaviour::Alignment as usize] = 1.0;
-        weights[Behaviour::Cohesion as usize] = 0.8;
+        weights[Behaviour::Cohesion as usize] = 0.6;
         weights[Behaviour::Wander as usize] = 0.3;
         weights[Behaviour::Containment as usize] = 3.0;
         Self {

@@ -114,6 +114,15 @@ pub struct Hood<'a> {
     pub closest: f32,
 }
 
+/// Scratch space for finding how far an agent's nearest `max_neighbours` reach.
+#[derive(Clone, Debug, Default)]
+struct Reach {
+    /// Slots and squared distances from [`SpatialGrid::slots_within`].
+    slots: Vec<(u32, f32)>,
+    /// The squared distances of every neighbour within the gathering radii.
+    d2s: Vec<f32>,
+}
+
 /// Values of a species worked out once per step from its parameters.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Derived {
@@ -441,6 +450,7 @@ pub struct World {
     rng: Pcg32,
     steps: u64,
     hood: Vec<Neighbour>,
+    reach: Reach,
 }
 
 impl World {
@@ -484,6 +494,7 @@ impl World {
             rng: Pcg32::new(seed),
             steps: 0,
             hood: Vec::new(),
+            reach: Reach::default(),
         })
     }
 
@@ -937,70 +948,37 @@ impl World {
 
     /// Gathers agent `me`'s neighbourhood from the grids: the flocking sums over every
     /// neighbour, the nearest prey and predator, and in `hood` the neighbours near enough to
-    /// touch, or with `all` every neighbour. `own` is the agent's slot in its species' grid.
+    /// touch, or with `all` every neighbour. `own` is the agent's slot in its species' grid;
+    /// `reach` is scratch space.
     ///
     /// When more than the species' `max_neighbours` are within reach, only the nearest count
-    /// (and are listed).
-    fn gather<'h>(&self, me: &Agent, own: usize, all: bool, hood: &'h mut Vec<Neighbour>) -> Hood<'h> {
+    /// (ties broken by index).
+    fn gather<'h>(
+        &self,
+        me: &Agent,
+        own: usize,
+        all: bool,
+        hood: &'h mut Vec<Neighbour>,
+        reach: &mut Reach,
+    ) -> Hood<'h> {
         let i = me.index as usize;
         let s = usize::from(self.species[i]);
         let p = &self.params[s];
         let d = &self.derived[s];
-        hood.clear();
-        let mut flock = FlockSums::default();
-        let mut found = 0;
-        let mut listed = true;
-        let mut prey: Option<(f32, Body)> = None;
-        let mut predator: Option<(f32, Body)> = None;
-        for t in 0..self.params.len() {
-            let relation = self.relation(s, t);
-            let grid = &self.grids[t];
-            match relation {
-                Relation::Mate | Relation::Other => {
-                    let (radius, mate) =
-                        if relation == Relation::Mate { (d.mate_radius, true) } else { (d.other_radius, false) };
-                    if radius <= 0.0 {
-                        continue;
-                    }
-                    let own = if t == s { own } else { usize::MAX };
-                    // Neighbours on the agent's very spot are among the touching ones, for
-                    // separation's tie-break.
-                    let lanes = flock_lanes(me, grid, own, radius, &d.rules, mate, d.touch.max(2e-6));
-                    flock += lanes.sums();
-                    found += lanes.found();
-                    let (touching, complete) = lanes.touching();
-                    listed &= complete;
-                    let body = self.params[t].vehicle.radius;
-                    for &slot in touching {
-                        let (id, pos, vel) = grid.slot(slot);
-                        let offset = pos - me.pos;
-                        let n = Neighbour { index: id, offset, vel, dist: offset.length(), radius: body, mate };
-                        flock.add_tie(me, &n, &d.rules);
-                        if n.dist < d.touch {
-                            hood.push(n);
-                        }
-                    }
-                }
-                Relation::Prey | Relation::Predator => {
-                    let (wanted, radius, slot) = if relation == Relation::Prey {
-                        (d.on[Behaviour::Pursue as usize], p.chase.hunt_radius, &mut prey)
-                    } else {
-                        (d.on[Behaviour::Evade as usize], p.chase.panic_radius, &mut predator)
-                    };
-                    if !wanted {
-                        continue;
-                    }
-                    if let Some(e) = grid.nearest_within(me.pos, radius, |_| true) {
-                        if slot.is_none_or(|(d2, _)| e.dist_sq < d2) {
-                            let j = e.id as usize;
-                            *slot = Some((e.dist_sq, Body { pos: e.pos, vel: e.vel, heading: self.heading(j) }));
-                        }
-                    }
+        let (mut flock, found, mut listed) = self.flock_grids(me, own, f32::INFINITY, hood);
+        let cap = p.max_neighbours.max(1) as usize;
+        let mut capped = found > cap;
+        if capped && !all {
+            // Usually the nearest `cap` are all those within some distance: then the pass is
+            // run again out to that distance only.
+            if let Some(reach_sq) = self.cap_reach(me, own, cap, reach) {
+                let (sums, kept, complete) = self.flock_grids(me, own, reach_sq, hood);
+                if complete {
+                    debug_assert_eq!(kept, cap);
+                    (flock, listed, capped) = (sums, true, false);
                 }
             }
         }
-        let cap = p.max_neighbours.max(1) as usize;
-        let capped = found > cap;
         if all || capped || !listed {
             self.list_neighbours(me, hood);
         }
@@ -1014,8 +992,107 @@ impl World {
                 flock.add(me, n, &d.rules);
             }
         }
+        let mut prey: Option<(f32, Body)> = None;
+        let mut predator: Option<(f32, Body)> = None;
+        for (t, grid) in self.grids.iter().enumerate() {
+            let relation = self.relation(s, t);
+            let (wanted, radius, slot) = match relation {
+                Relation::Prey => (d.on[Behaviour::Pursue as usize], p.chase.hunt_radius, &mut prey),
+                Relation::Predator => (d.on[Behaviour::Evade as usize], p.chase.panic_radius, &mut predator),
+                Relation::Mate | Relation::Other => continue,
+            };
+            if !wanted {
+                continue;
+            }
+            if let Some(e) = grid.nearest_within(me.pos, radius, |_| true) {
+                if slot.is_none_or(|(d2, _)| e.dist_sq < d2) {
+                    let j = e.id as usize;
+                    *slot = Some((e.dist_sq, Body { pos: e.pos, vel: e.vel, heading: self.heading(j) }));
+                }
+            }
+        }
         let closest = hood.iter().map(|n| n.dist).fold(f32::INFINITY, f32::min);
         Hood { near: hood, flock, prey: prey.map(|p| p.1), predator: predator.map(|p| p.1), closest }
+    }
+
+    /// The flocking pass of [`World::gather`] over the grids of agent `me`'s own and other
+    /// flocks, counting only neighbours whose squared distance is at most `reach_sq` (and
+    /// within the gathering radii): the sums, how many neighbours were found, and whether
+    /// `hood` (emptied first) lists every one of them near enough to touch.
+    fn flock_grids(
+        &self,
+        me: &Agent,
+        own: usize,
+        reach_sq: f32,
+        hood: &mut Vec<Neighbour>,
+    ) -> (FlockSums, usize, bool) {
+        let s = usize::from(self.species[me.index as usize]);
+        let d = &self.derived[s];
+        hood.clear();
+        let mut flock = FlockSums::default();
+        let mut found = 0;
+        let mut listed = true;
+        for (t, grid) in self.grids.iter().enumerate() {
+            let (radius, mate) = match self.relation(s, t) {
+                Relation::Mate => (d.mate_radius, true),
+                Relation::Other => (d.other_radius, false),
+                Relation::Prey | Relation::Predator => continue,
+            };
+            if radius <= 0.0 {
+                continue;
+            }
+            let own = if t == s { own } else { usize::MAX };
+            // A box just large enough for the reach (the lanes test the distance exactly).
+            let reach = if reach_sq < radius * radius { (reach_sq.sqrt() * (1.0 + 1e-5)).min(radius) } else { radius };
+            // Neighbours on the agent's very spot are among the touching ones, for
+            // separation's tie-break.
+            let lanes = flock_lanes(me, grid, own, reach, reach_sq, &d.rules, mate, d.touch.max(2e-6));
+            flock += lanes.sums();
+            found += lanes.found();
+            let (touching, complete) = lanes.touching();
+            listed &= complete;
+            let body = self.params[t].vehicle.radius;
+            for &slot in touching {
+                let (id, pos, vel) = grid.slot(slot);
+                let offset = pos - me.pos;
+                let n = Neighbour { index: id, offset, vel, dist: offset.length(), radius: body, mate };
+                flock.add_tie(me, &n, &d.rules);
+                if n.dist < d.touch {
+                    hood.push(n);
+                }
+            }
+        }
+        (flock, found, listed)
+    }
+
+    /// The squared distance within which exactly the `cap` nearest neighbours of agent `me`
+    /// lie (over the gathering radii), found by selection over every neighbour's squared
+    /// distance; `None` when the `cap`-th and the next are equally far (as distances), where
+    /// only the tie-break by index can choose.
+    fn cap_reach(&self, me: &Agent, own: usize, cap: usize, reach: &mut Reach) -> Option<f32> {
+        let s = usize::from(self.species[me.index as usize]);
+        let d = &self.derived[s];
+        reach.d2s.clear();
+        for (t, grid) in self.grids.iter().enumerate() {
+            let radius = match self.relation(s, t) {
+                Relation::Mate => d.mate_radius,
+                Relation::Other => d.other_radius,
+                Relation::Prey | Relation::Predator => continue,
+            };
+            if radius <= 0.0 {
+                continue;
+            }
+            let n = grid.slots_within(me.pos, radius, &mut reach.slots);
+            let own = if t == s { own as u32 } else { u32::MAX };
+            // The agent itself left out.
+            reach.d2s.extend(reach.slots[..n].iter().filter(|&&(slot, _)| slot != own).map(|&(_, d2)| d2));
+        }
+        if reach.d2s.len() <= cap {
+            return None;
+        }
+        let (_, &mut kth, rest) = reach.d2s.select_nth_unstable_by(cap - 1, f32::total_cmp);
+        let next = rest.iter().copied().fold(f32::INFINITY, f32::min);
+        (next.sqrt() > kth.sqrt()).then_some(kth)
     }
 
     /// Lists in `hood` (emptied first) every neighbour of agent `me` within the gathering
@@ -1047,6 +1124,7 @@ impl World {
         self.prepare();
         let n = self.len();
         let mut hood = std::mem::take(&mut self.hood);
+        let mut reach = std::mem::take(&mut self.reach);
         let mut scratch = std::mem::take(&mut self.scratch);
         // Every agent is in exactly one species grid, so phase one writes every entry.
         scratch.resize(
@@ -1074,7 +1152,7 @@ impl World {
                         max_speed: v.max_speed,
                         radius: v.radius,
                     };
-                    let view = self.gather(&me, slot, all, &mut hood);
+                    let view = self.gather(&me, slot, all, &mut hood, &mut reach);
                     scratch[i] =
                         update_agent(&me, self.memory[i], &self.params[s], &self.derived[s], &view, &env, &mut NoProbe);
                 }
@@ -1083,6 +1161,7 @@ impl World {
         // Phase two: apply.
         self.apply(&scratch);
         self.hood = hood;
+        self.reach = reach;
         self.scratch = scratch;
         self.steps += 1;
     }
@@ -1161,7 +1240,7 @@ impl World {
         let me = self.agent(i);
         let s = usize::from(self.species[i]);
         let own = self.grids[s].ids().iter().position(|&id| id as usize == i).unwrap_or(usize::MAX);
-        let view = self.gather(&me, own, true, &mut hood);
+        let view = self.gather(&me, own, true, &mut hood, &mut Reach::default());
         let p = &self.params[s];
         let mut recorder = Recorder::default();
         let env = self.env();
