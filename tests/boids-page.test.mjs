@@ -1,7 +1,8 @@
 // The boid page in real Chromium: every preset runs from its URL and its read-outs move, the
 // controls step, pause and reset reproducibly, agents can be selected, added and removed,
-// walls painted, weights changed, bad URL values give messages, and embed mode shows only the
-// world. Screenshots go to tests/artifacts/boids-*.png.
+// walls painted, weights changed, the worker thread's copy of the world stays the page's world
+// through all of it (and the page steps on its own without workers), bad URL values give
+// messages, and embed mode shows only the world. Screenshots go to tests/artifacts/boids-*.png.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { nextFrame, openBoids, screenshot, start, text } from './support/browser.mjs';
@@ -221,6 +222,73 @@ describe('boid page', () => {
     const w = await page.evaluate(() => window.boidlab.boids.width);
     assert.equal(goals.length, 2);
     assert.ok(Math.abs(goals[0] - w * 0.25) < w * 0.01, `${goals}`);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
+  test("while playing, the worker thread steps a copy that stays the page's world through every change", async () => {
+    const page = await openBoids(env, 'scenario=path-following&agents=300&seed=4');
+    await fpsShows(page);
+    assert.equal(await page.evaluate(() => window.boidlab.app.link.active), true, 'the worker takes the steps');
+    const settle = () => page.waitForTimeout(250);
+    const before = await page.evaluate(() => window.boidlab.boids.steps);
+    // Every kind of change, made while the copy is stepping.
+    await page.locator('[data-testid="param-weight.separation"]').fill('4.5');
+    await settle();
+    await page.locator('[data-testid="combine"]').selectOption('priority');
+    await page.locator('[data-testid="collisions"]').setChecked(false);
+    await page.locator('[data-testid="spline"]').setChecked(true);
+    await settle();
+    await page.locator('[data-testid="tool-walls"]').check();
+    const box = await worldBox(page);
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.05);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.6, { steps: 20 });
+    await page.mouse.up();
+    await settle();
+    await page.locator('[data-testid="amount"]').selectOption('100');
+    await page.locator('[data-testid="add-agents"]').click();
+    await settle();
+    await page.locator('[data-testid="amount"]').selectOption('10');
+    await page.locator('[data-testid="remove-agents"]').click();
+    await page.locator('[data-testid="tool-goal"]').check();
+    await page.mouse.click(box.x + box.width * 0.3, box.y + box.height * 0.4);
+    await settle();
+    assert.equal(await number(page, 'agents'), 390);
+    assert.ok(await allInOpenCells(page), 'no agent inside the painted wall');
+    const played = (await page.evaluate(() => window.boidlab.boids.steps)) - before;
+    assert.ok(played > 40, `the page kept stepping through the changes: ${played} steps`);
+    /** Pauses, lets the answers in, and compares the copy with the page's world. */
+    const verify = async (when) => {
+      await page.locator('[data-testid="play"]').click();
+      await page.waitForTimeout(300);
+      const check = await page.evaluate(() => window.boidlab.app.link.verify());
+      assert.deepEqual(check, { same: true, sameAfterStep: true }, `${when}: the page shows the copy, and both step alike`);
+    };
+    await verify('with the wall');
+    await page.locator('[data-testid="play"]').click();
+    await page.locator('[data-testid="clear-walls"]').click();
+    await settle();
+    await verify('walls cleared');
+    // A step taken on the page (paused) reaches the copy too.
+    await page.locator('[data-testid="step"]').click();
+    assert.deepEqual(await page.evaluate(() => window.boidlab.app.link.verify()), { same: true, sameAfterStep: true });
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
+  test('without worker threads the page steps its world itself', async () => {
+    const page = await openBoids(env, 'scenario=flock&agents=400&seed=2', {
+      init: () => {
+        delete window.Worker;
+      },
+    });
+    await fpsShows(page);
+    const first = await page.evaluate(() => window.boidlab.boids.steps);
+    await page.waitForTimeout(500);
+    assert.ok((await page.evaluate(() => window.boidlab.boids.steps)) > first + 10);
+    assert.equal(await page.evaluate(() => window.boidlab.app.link.active), false);
+    assert.ok(Number(await text(page, 'step-ms')) > 0);
     assert.deepEqual(page.errors, []);
     await page.close();
   });

@@ -1,7 +1,7 @@
 // The boid page: `mountBoids(element, config)` builds the controls and the world view inside
 // `element` and runs one requestAnimationFrame loop that steps the simulation while playing
-// (one fixed 1/60 s step per frame) and paints from Float32Array views of wasm memory, rebuilt
-// every frame. The rules live in Rust (pkg/); this module wires controls, read-outs, editing
+// (one fixed 1/60 s step per frame, taken by a copy of the world in a worker thread: see
+// boids-link.js) and paints from Float32Array views of wasm memory, rebuilt every frame. The rules live in Rust (pkg/); this module wires controls, read-outs, editing
 // and messages. Every text that may come from a configuration is set with textContent.
 
 import init, {
@@ -15,7 +15,8 @@ import init, {
 import { readBoidConfig, boidQuery, quote, parseWhole, MAX_AGENTS, MAX_SEED } from './boids-config.js';
 import { BoidPainter, SPECIES_COLOURS, FORCE_COLOURS } from './boids-draw.js';
 import { controls, el, MessageArea, options } from './dom.js';
-import { frameTick, setPlaying, startFrames, timed } from './frames.js';
+import { foldStepMs, frameTick, setPlaying, startFrames, timed } from './frames.js';
+import { WorldLink } from './boids-link.js';
 
 let wasmReady = null;
 
@@ -81,10 +82,26 @@ class BoidApp {
     this.attachPointer();
   }
 
-  /** Builds the world of a configuration (already checked, so this does not throw). */
+  /**
+   * Builds the world of a configuration (already checked, so this does not throw) and its copy
+   * in a worker thread, which takes the steps while the page plays; returns the page's world
+   * behind the link's proxy, which passes every change on to the copy.
+   */
   create(config) {
     const agents = config.agents ?? boidDefaultAgents(config.scenario);
-    return new Boids(config.scenario, agents, config.seed);
+    const world = new Boids(config.scenario, agents, config.seed);
+    this.link = new WorldLink(
+      world,
+      { scenario: config.scenario, agents, seed: config.seed },
+      {
+        onMotion: (ms) => {
+          if (ms !== null) foldStepMs(this, ms);
+          this.dirty = true;
+        },
+        onLost: (message) => console.warn(`Boids: ${message}`),
+      },
+    );
+    return this.link.boids;
   }
 
   // ---- DOM -------------------------------------------------------------------------------
@@ -434,16 +451,18 @@ class BoidApp {
 
   step() {
     this.setPlaying(false);
-    this.timedStep();
+    timed(this, () => this.boids.step(1));
     this.touch();
   }
 
+  /** A step while playing: asked of the worker when it runs, otherwise taken here. */
   timedStep() {
-    timed(this, () => this.boids.step(1));
+    if (!this.link.request()) timed(this, () => this.boids.step(1));
   }
 
   setPlaying(on) {
     setPlaying(this, on);
+    if (!on) this.link.halt();
   }
 
   setTool(tool) {
@@ -664,6 +683,7 @@ class BoidApp {
 
   destroy() {
     cancelAnimationFrame(this.frame);
+    this.link.destroy();
     this.resizeObserver?.disconnect();
     this.root.removeEventListener('keydown', this.onKey);
   }

@@ -42,10 +42,14 @@ export function setPlaying(app, on) {
   app.ui.play.setAttribute('aria-pressed', on ? 'true' : 'false');
 }
 
-/** Runs `step()` and folds its time into `app.stepMs` (an exponential average, weight 0.1). */
+/** Runs `step()` and folds its time into `app.stepMs` (see foldStepMs). */
 export function timed(app, step) {
   const t = performance.now();
   step();
-  const ms = performance.now() - t;
+  foldStepMs(app, performance.now() - t);
+}
+
+/** Folds a step's time into `app.stepMs`: an exponential average, weight 0.1. */
+export function foldStepMs(app, ms) {
   app.stepMs = app.stepMs === null ? ms : app.stepMs * 0.9 + ms * 0.1;
 }

@@ -113,8 +113,10 @@ export async function screenshot(page, name) {
  * Opens boids.html with `query` and waits until the boid page has mounted and painted its
  * read-outs. `page.errors` collects uncaught exceptions and console errors.
  */
-export async function openBoids(env, query = '', { width = 1400, height = 1000 } = {}) {
+export async function openBoids(env, query = '', { width = 1400, height = 1000, init = null } = {}) {
   const page = await env.browser.newPage({ viewport: { width, height } });
+  // A script run before the page's own (to take a browser feature away, say).
+  if (init) await page.addInitScript(init);
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(`pageerror: ${e.message}`));
   page.on('console', (m) => {

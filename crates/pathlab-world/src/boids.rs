@@ -199,6 +199,20 @@ impl Boids {
         n
     }
 
+    /// Everything a step changes (the step count and every agent's position, velocity,
+    /// heading and memory) as bytes, for [`Boids::set_motion`] on a copy of this world: the
+    /// page steps a copy in a worker thread and takes its motion back.
+    pub fn motion(&self) -> Vec<u8> {
+        self.world.motion()
+    }
+
+    /// Puts motion from [`Boids::motion`] into this world (which must have as many agents);
+    /// an error names what is wrong and changes nothing.
+    #[wasm_bindgen(js_name = setMotion)]
+    pub fn set_motion(&mut self, bytes: &[u8]) -> Result<(), JsError> {
+        self.world.set_motion(bytes).map_err(err)
+    }
+
     /// Steps taken since the world was built.
     #[wasm_bindgen(getter)]
     pub fn steps(&self) -> f64 {

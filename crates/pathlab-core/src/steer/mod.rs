@@ -44,4 +44,4 @@ pub use scenario::Scenario;
 pub use spatial::SpatialGrid;
 pub use vec2::Vec2;
 pub use walls::Walls;
-pub use world::{Inspection, World};
+pub use world::{Inspection, MotionError, World};
