@@ -1,8 +1,9 @@
 // The boid page: `mountBoids(element, config)` builds the controls and the world view inside
 // `element` and runs one requestAnimationFrame loop that steps the simulation while playing
 // (one fixed 1/60 s step per frame, taken by a copy of the world in a worker thread: see
-// boids-link.js) and paints from Float32Array views of wasm memory, rebuilt every frame. The rules live in Rust (pkg/); this module wires controls, read-outs, editing
-// and messages. Every text that may come from a configuration is set with textContent.
+// boids-link.js) and paints from Float32Array views of wasm memory, rebuilt every frame. The
+// rules live in Rust (pkg/); this module wires controls, read-outs, editing and messages.
+// Every text that may come from a configuration is set with textContent.
 
 import init, {
   Boids,
