@@ -1175,14 +1175,9 @@ impl World {
         let mut found = 0;
         let mut listed = true;
         for (t, grid) in self.grids.iter().enumerate() {
-            let (radius, mate) = match self.relation(s, t) {
-                Relation::Mate => (d.mate_radius, true),
-                Relation::Other => (d.other_radius, false),
-                Relation::Prey | Relation::Predator => continue,
-            };
-            if radius <= 0.0 {
+            let Some((radius, mate)) = self.flock_radius(s, t).filter(|&(r, _)| r > 0.0) else {
                 continue;
-            }
+            };
             let own = if t == s { own } else { usize::MAX };
             // A box just large enough for the reach (the lanes test the distance exactly).
             let reach = if reach_sq < radius * radius { (reach_sq.sqrt() * (1.0 + 1e-5)).min(radius) } else { radius };
@@ -1213,17 +1208,11 @@ impl World {
     /// only the tie-break by index can choose.
     fn cap_reach(&self, me: &Agent, own: usize, cap: usize, reach: &mut Reach) -> Option<f32> {
         let s = usize::from(self.species[me.index as usize]);
-        let d = &self.derived[s];
         reach.d2s.clear();
         for (t, grid) in self.grids.iter().enumerate() {
-            let radius = match self.relation(s, t) {
-                Relation::Mate => d.mate_radius,
-                Relation::Other => d.other_radius,
-                Relation::Prey | Relation::Predator => continue,
-            };
-            if radius <= 0.0 {
+            let Some((radius, _)) = self.flock_radius(s, t).filter(|&(r, _)| r > 0.0) else {
                 continue;
-            }
+            };
             let n = grid.slots_within(me.pos, radius, &mut reach.slots);
             let own = if t == s { own as u32 } else { u32::MAX };
             // The agent itself left out.
@@ -1237,18 +1226,26 @@ impl World {
         (next.sqrt() > kth.sqrt()).then_some(kth)
     }
 
+    /// How far an agent of species `s` gathers neighbours of species `t`, and whether they
+    /// are flockmates; `None` for prey and predators, which are not gathered as neighbours.
+    fn flock_radius(&self, s: usize, t: usize) -> Option<(f32, bool)> {
+        let d = &self.derived[s];
+        match self.relation(s, t) {
+            Relation::Mate => Some((d.mate_radius, true)),
+            Relation::Other => Some((d.other_radius, false)),
+            Relation::Prey | Relation::Predator => None,
+        }
+    }
+
     /// Lists in `hood` (emptied first) every neighbour of agent `me` within the gathering
     /// radii, from the grids, in cell order.
     fn list_neighbours(&self, me: &Agent, hood: &mut Vec<Neighbour>) {
         let i = me.index as usize;
         let s = usize::from(self.species[i]);
-        let d = &self.derived[s];
         hood.clear();
         for (t, grid) in self.grids.iter().enumerate() {
-            let (radius, mate) = match self.relation(s, t) {
-                Relation::Mate => (d.mate_radius, true),
-                Relation::Other => (d.other_radius, false),
-                Relation::Prey | Relation::Predator => continue,
+            let Some((radius, mate)) = self.flock_radius(s, t) else {
+                continue;
             };
             let body = self.params[t].vehicle.radius;
             grid.for_each_within(me.pos, radius, |e| {
@@ -1453,10 +1450,8 @@ impl World {
                         continue;
                     }
                     let t = usize::from(self.species[j]);
-                    let (radius, mate) = match self.relation(s, t) {
-                        Relation::Mate => (d.mate_radius, true),
-                        Relation::Other => (d.other_radius, false),
-                        _ => continue,
+                    let Some((radius, mate)) = self.flock_radius(s, t) else {
+                        continue;
                     };
                     let offset = self.pos(j) - me.pos;
                     if offset.length_sq() <= radius * radius {
