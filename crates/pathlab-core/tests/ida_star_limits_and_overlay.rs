@@ -1,6 +1,7 @@
 //! IDA* worked by hand step by step, its visit limit on large maps (a clear "gave up", not
 //! "no path"), and what the page reads: threshold, next threshold, iteration, stack.
 
+mod common;
 mod reference_dijkstra;
 
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
@@ -159,6 +160,42 @@ fn the_limit_is_configurable_and_stopping_at_it_is_not_no_path() {
         assert!(s.gave_up().is_none(), "{rule}");
         assert!(note(s.as_ref(), "stopped").is_none());
     }
+}
+
+/// Small is not always enough: on this 8x8 grid with a little terrain (drawn by the random
+/// tests in `ida_star_on_small_grids.rs`) the octile estimate ignores the terrain's cost, so
+/// thresholds rise in many small steps, and IDA* needs over a million visits. With the default
+/// limit it stops and says so; with a higher one it finds the cheapest path.
+#[test]
+fn an_8x8_grid_with_terrain_needs_more_than_the_default_limit() {
+    let maze = common::draw(
+        "8x8 with terrain",
+        "
+        S....##.
+        .##...#.
+        ........
+        #....#.#
+        ......#.
+        ....##G.
+        ##..232.
+        ....22..
+        ",
+        &[],
+    );
+    let (rule, costs) = (Diagonal::NoCornerCutting, Costs::Real);
+    let best = optimum(&maze.grid, maze.start, maze.goal, rule, costs).unwrap();
+    let config = SearchConfig::new(Algorithm::Ida).diagonal(rule).costs(costs).heuristic(Heuristic::Octile);
+
+    let mut s = build(maze.grid.clone(), maze.start, maze.goal, config).unwrap();
+    assert_eq!(s.run(), Status::NoPath);
+    let why = s.gave_up().expect("stopped at the default limit");
+    assert!(why.contains(&format!("limit of {DEFAULT_VISIT_LIMIT} node visits")), "{why}");
+
+    let mut more = Ida::new(maze.grid, maze.start, maze.goal, config).unwrap().with_visit_limit(10 * DEFAULT_VISIT_LIMIT);
+    assert_eq!(more.run(), Status::Found);
+    assert!(same(more.cost().unwrap(), best), "cost {:?} but Dijkstra says {best}", more.cost());
+    assert!(more.visits() > DEFAULT_VISIT_LIMIT);
+    eprintln!("{} visits in {} iterations for a cost of {best}", more.visits(), more.iteration());
 }
 
 #[test]
