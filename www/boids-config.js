@@ -3,14 +3,15 @@
 // Nothing here touches the DOM: readBoidConfig returns the settings and the messages to show,
 // and the caller shows them as text.
 
+import { MAX_SEED, parseWhole, queryObject, quote, text } from './values.js';
+
+export { MAX_SEED, parseWhole, queryObject, quote };
+
 /** Every key the boid page understands. */
 export const BOID_KEYS = ['scenario', 'agents', 'seed', 'embed'];
 
 /** The most agents a world holds (the core's MAX_AGENTS; the page checks before asking). */
 export const MAX_AGENTS = 100_000;
-
-/** The largest seed (seeds are 32-bit). */
-export const MAX_SEED = 4_294_967_295;
 
 /** Defaults; `agents: null` means the scenario's own default count. */
 export const BOID_DEFAULTS = Object.freeze({
@@ -19,35 +20,6 @@ export const BOID_DEFAULTS = Object.freeze({
   seed: 1,
   embed: false,
 });
-
-/** A value shortened and quoted for a message (shown as text, never as HTML). */
-export function quote(value) {
-  let text = String(value);
-  if (text.length > 40) text = `${text.slice(0, 40)}…`;
-  return JSON.stringify(text);
-}
-
-function text(value) {
-  return typeof value === 'string' ? value.trim() : String(value);
-}
-
-/** A whole number from 0 to `max` written in decimal digits, or null. */
-export function parseWhole(value, max) {
-  if (typeof value === 'number') return Number.isInteger(value) && value >= 0 && value <= max ? value : null;
-  const t = text(value);
-  if (!/^\d{1,12}$/.test(t)) return null;
-  const n = Number(t);
-  return n <= max ? n : null;
-}
-
-/** The URL query as a plain object of strings (the first value of a repeated key wins). */
-export function queryObject(search) {
-  const out = {};
-  for (const [key, value] of new URLSearchParams(search)) {
-    if (!(key in out)) out[key] = value;
-  }
-  return out;
-}
 
 /**
  * Checks a raw configuration against the scenario names the core knows. Returns

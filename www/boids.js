@@ -13,11 +13,21 @@ import init, {
   boidCombineNames,
   boidParamSpecs,
 } from './pkg/pathlab_world.js';
-import { readBoidConfig, boidQuery, quote, parseWhole, MAX_AGENTS, MAX_SEED } from './boids-config.js';
+import { readBoidConfig, boidQuery, MAX_AGENTS, MAX_SEED } from './boids-config.js';
 import { BoidPainter, SPECIES_COLOURS, FORCE_COLOURS } from './boids-draw.js';
 import { controls, el, MessageArea, options } from './dom.js';
 import { foldStepMs, frameTick, setPlaying, startFrames, timed } from './frames.js';
 import { WorldLink } from './boids-link.js';
+import {
+  barField,
+  layOut,
+  pageHeader,
+  transportBar,
+  transportKey,
+  wholeField,
+  wireSeedAndCount,
+  wireTransport,
+} from './sim-page.js';
 
 let wasmReady = null;
 
@@ -124,24 +134,8 @@ class BoidApp {
     ui.scenario = el('select', { testid: 'scenario', 'aria-label': 'Scenario' });
     options(ui.scenario, this.scenarios, SCENARIO_LABELS);
     ui.title = el('p', { testid: 'scenario-title', class: 'pl-map-title' });
-    ui.seed = el('input', {
-      type: 'number',
-      testid: 'seed',
-      min: '0',
-      max: String(MAX_SEED),
-      step: '1',
-      inputmode: 'numeric',
-      'aria-label': 'Seed',
-    });
-    ui.count = el('input', {
-      type: 'number',
-      testid: 'agent-count',
-      min: '0',
-      max: String(MAX_AGENTS),
-      step: '1',
-      inputmode: 'numeric',
-      'aria-label': 'Agents',
-    });
+    ui.seed = wholeField('seed', MAX_SEED, 'Seed');
+    ui.count = wholeField('agent-count', MAX_AGENTS, 'Agents');
     ui.speciesSelect = el('select', { testid: 'species', 'aria-label': 'Species' });
     ui.amount = el('select', { testid: 'amount', 'aria-label': 'How many to add or remove' });
     options(ui.amount, ['1', '10', '100', '1000', '10000']);
@@ -165,14 +159,11 @@ class BoidApp {
     ui.inspector = el('div', { testid: 'inspector', class: 'bl-inspector', 'aria-live': 'polite' });
     ui.params = el('div', { class: 'bl-params' });
 
-    const transport = el(
-      'div',
-      { class: 'pl-transport', role: 'toolbar', 'aria-label': 'Simulation controls' },
-      button('reset', 'Reset', 'Rebuild the scenario from its seed (Home)'),
-      button('step', 'Step ▶', 'One step of 1/60 s (→)'),
-      button('play', 'Play', 'Play or pause (space)'),
-      el('label', { class: 'pl-field pl-inline bl-small-field pl-full' }, el('span', { text: 'Seed' }), ui.seed),
-      el('label', { class: 'pl-field pl-inline bl-small-field pl-full' }, el('span', { text: 'Agents' }), ui.count),
+    const transport = transportBar(
+      button,
+      { reset: 'Rebuild the scenario from its seed (Home)', step: 'One step of 1/60 s (→)', play: 'Play or pause (space)' },
+      barField('Seed', ui.seed),
+      barField('Agents', ui.count),
     );
     const readouts = el(
       'div',
@@ -182,23 +173,10 @@ class BoidApp {
       readout('step-ms', 'Step ms'),
       (ui.steps = el('span', { testid: 'steps', class: 'pl-steps' })),
     );
-    const header = el(
-      'header',
-      { class: 'pl-header pl-full' },
-      el(
-        'h1',
-        { class: 'pl-title' },
-        'Pathlab',
-        el('span', { class: 'pl-subtitle', text: 'steering, flocking and crowds' }),
-      ),
-      el(
-        'div',
-        { class: 'pl-map-controls' },
-        el('label', { class: 'pl-field pl-inline' }, el('span', { text: 'Scenario' }), ui.scenario),
-        el('a', { class: 'bl-nav', href: 'index.html', testid: 'nav-pathfinding', text: '← Grid path-finding' }),
-        el('a', { class: 'bl-nav', href: 'crowd.html', testid: 'nav-crowds', text: 'Crowds →' }),
-      ),
-    );
+    const header = pageHeader('steering, flocking and crowds', 'Scenario', ui.scenario, [
+      ['index.html', 'nav-pathfinding', '← Grid path-finding'],
+      ['crowd.html', 'nav-crowds', 'Crowds →'],
+    ]);
     const panel = el(
       'aside',
       { class: 'pl-panel pl-full' },
@@ -238,42 +216,19 @@ class BoidApp {
     ui.wrap = el('div', { class: 'pl-grid-wrap' }, this.canvas);
     const stage = el('div', { class: 'pl-stage' }, ui.title, ui.wrap, transport, readouts);
 
-    this.root.classList.add('pathlab', 'bl-page');
-    this.root.classList.toggle('pl-embed', this.config.embed);
-    this.root.replaceChildren(header, ui.messageBox, el('div', { class: 'pl-main' }, stage, panel));
+    layOut(this.root, 'bl-page', this.config.embed, { header, messages: ui.messageBox, stage, panel });
     this.wire();
   }
 
   wire() {
     const ui = this.ui;
-    ui.play.addEventListener('click', () => this.setPlaying(!this.playing));
-    ui.step.addEventListener('click', () => this.step());
-    ui.reset.addEventListener('click', () => this.rebuild('reset'));
+    wireTransport(this);
     ui.scenario.addEventListener('change', () => {
       this.config.scenario = ui.scenario.value;
       this.config.agents = null;
       this.rebuild('scenario');
     });
-    ui.seed.addEventListener('change', () => {
-      const seed = parseWhole(ui.seed.value, MAX_SEED);
-      if (seed === null) {
-        this.say(`Seed: expected a whole number from 0 to ${MAX_SEED}, got ${quote(ui.seed.value)}; keeping ${this.config.seed}.`);
-        ui.seed.value = String(this.config.seed);
-        return;
-      }
-      this.config.seed = seed;
-      this.rebuild('seed');
-    });
-    ui.count.addEventListener('change', () => {
-      const n = parseWhole(ui.count.value, Number.MAX_SAFE_INTEGER);
-      if (n === null || n > MAX_AGENTS) {
-        this.say(`Agents: expected a whole number from 0 to ${MAX_AGENTS} (the limit), got ${quote(ui.count.value)}; keeping ${this.boids.count}.`);
-        ui.count.value = String(this.boids.count);
-        return;
-      }
-      this.config.agents = n;
-      this.rebuild('agents');
-    });
+    wireSeedAndCount(this, MAX_AGENTS, () => this.boids.count);
     ui.speciesSelect.addEventListener('change', () => {
       this.species = Number(ui.speciesSelect.value);
       this.syncSpecies();
@@ -296,7 +251,7 @@ class BoidApp {
       this.tryCall(() => this.boids.clearWalls(), 'Clear walls');
       this.wallsChanged();
     });
-    this.onKey = (event) => this.key(event);
+    this.onKey = (event) => transportKey(this, event);
     this.root.addEventListener('keydown', this.onKey);
     this.resizeObserver = new ResizeObserver(() => this.layout());
     this.resizeObserver.observe(ui.wrap);
@@ -469,21 +424,6 @@ class BoidApp {
   setTool(tool) {
     this.tool = tool;
     this.canvas.dataset.tool = tool;
-  }
-
-  key(event) {
-    const tag = event.target?.tagName;
-    if (['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON'].includes(tag) || event.altKey || event.ctrlKey || event.metaKey) return;
-    const actions = {
-      ' ': () => this.setPlaying(!this.playing),
-      ArrowRight: () => this.step(),
-      Home: () => this.rebuild('reset'),
-    };
-    const action = actions[event.key];
-    if (action) {
-      event.preventDefault();
-      action();
-    }
   }
 
   // ---- pointer: select, paint walls, set the goal -----------------------------------------------

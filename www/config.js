@@ -4,6 +4,9 @@
 // show, and the caller shows them as text.
 
 import { decodeGrid } from './share.js';
+import { queryObject as fromQuery, quote, text } from './values.js';
+
+export { fromQuery, quote };
 
 /** Every key the page understands, in the order they are checked. */
 export const KEYS = [
@@ -53,26 +56,6 @@ export const DEFAULTS = Object.freeze({
 });
 
 const MAX_STEP = 100_000_000;
-
-/** A value shortened and quoted for a message (the caller shows it as text, never as HTML). */
-export function quote(value) {
-  let text = String(value);
-  if (text.length > 40) text = `${text.slice(0, 40)}…`;
-  return JSON.stringify(text);
-}
-
-/** The URL query as a plain object of strings (the first value of a repeated key wins). */
-export function fromQuery(search) {
-  const out = {};
-  for (const [key, value] of new URLSearchParams(search)) {
-    if (!(key in out)) out[key] = value;
-  }
-  return out;
-}
-
-function text(value) {
-  return typeof value === 'string' ? value.trim() : String(value);
-}
 
 /** Reads an `x,y` pair (a string "3,4" or an array [3, 4]) of whole numbers >= 0. */
 export function parsePoint(value) {

@@ -4,7 +4,8 @@
 // settings and the messages to show, and the caller shows them as text. Parameter names and
 // ranges belong to the scene, so `p.` values are only checked to be numbers (or choice names)
 // here; the page checks them against the scene's parameters once it is built.
-import { parseWhole, queryObject, quote, readSeedAndEmbed, MAX_SEED } from './boids-config.js';
+import { readSeedAndEmbed } from './boids-config.js';
+import { parseWhole, queryObject, quote, text, MAX_SEED } from './values.js';
 
 export { queryObject, quote, parseWhole, MAX_SEED };
 
@@ -24,10 +25,6 @@ export const CROWD_DEFAULTS = Object.freeze({
   seed: 1,
   embed: false,
 });
-
-function text(value) {
-  return typeof value === 'string' ? value.trim() : String(value);
-}
 
 /** A parameter value: a finite number, or a choice's name (letters, digits, - and _). */
 export function parseParamValue(value) {

@@ -8,10 +8,20 @@
 // core is set with textContent.
 
 import init, { CrowdScene, crowdScenes, crowdInks, crowdFrameFields } from './pkg/pathlab_crowd.js';
-import { readCrowdConfig, crowdQuery, quote, parseWhole, MAX_SEED, MAX_CROWD_AGENTS } from './crowd-config.js';
+import { readCrowdConfig, crowdQuery, quote, MAX_SEED, MAX_CROWD_AGENTS } from './crowd-config.js';
 import { CrowdPainter, KIND_COLOURS, HEAT_GRADIENT, inkStyle, MIN_ARROW_CELL } from './crowd-draw.js';
 import { controls, el, MessageArea, options } from './dom.js';
 import { frameTick, setPlaying, startFrames, timed } from './frames.js';
+import {
+  barField,
+  layOut,
+  pageHeader,
+  transportBar,
+  transportKey,
+  wholeField,
+  wireSeedAndCount,
+  wireTransport,
+} from './sim-page.js';
 
 let wasmReady = null;
 
@@ -138,8 +148,8 @@ class CrowdApp {
     ui.scene = el('select', { testid: 'scene', 'aria-label': 'Scene' });
     options(ui.scene, this.names, Object.fromEntries(this.scenes.map((s) => [s.name, s.title])));
     ui.title = el('p', { testid: 'scene-title', class: 'pl-map-title' });
-    ui.seed = el('input', { type: 'number', testid: 'seed', min: '0', max: String(MAX_SEED), step: '1', inputmode: 'numeric', 'aria-label': 'Seed' });
-    ui.count = el('input', { type: 'number', testid: 'agent-count', min: '0', max: String(MAX_CROWD_AGENTS), step: '1', inputmode: 'numeric', 'aria-label': 'Agents' });
+    ui.seed = wholeField('seed', MAX_SEED, 'Seed');
+    ui.count = wholeField('agent-count', MAX_CROWD_AGENTS, 'Agents');
     ui.params = el('div', { class: 'cr-params', testid: 'params' });
     ui.tools = el('div', { class: 'cr-tools', role: 'toolbar', 'aria-label': 'Tool' });
     ui.toolHint = el('p', { class: 'pl-hint', testid: 'tool-hint' });
@@ -163,14 +173,11 @@ class CrowdApp {
     ui.inkLegend = el('ul', { testid: 'ink-legend', class: 'cr-legend' });
     ui.arrowNote = el('p', { testid: 'arrow-note', class: 'pl-hint', hidden: true });
 
-    const transport = el(
-      'div',
-      { class: 'pl-transport', role: 'toolbar', 'aria-label': 'Simulation controls' },
-      button('reset', 'Reset', 'Rebuild the scene from its seed (Home)'),
-      button('step', 'Step ▶', 'One step (→)'),
-      button('play', 'Play', 'Play or pause (space)'),
-      el('label', { class: 'pl-field pl-inline cr-small-field pl-full' }, el('span', { text: 'Seed' }), ui.seed),
-      el('label', { class: 'pl-field pl-inline cr-small-field pl-full' }, el('span', { text: 'Agents' }), ui.count),
+    const transport = transportBar(
+      button,
+      { reset: 'Rebuild the scene from its seed (Home)', step: 'One step (→)', play: 'Play or pause (space)' },
+      barField('Seed', ui.seed),
+      barField('Agents', ui.count),
     );
     const readouts = el(
       'div',
@@ -180,18 +187,10 @@ class CrowdApp {
       readout('fps', 'FPS'),
       readout('step-ms', 'Step ms'),
     );
-    const header = el(
-      'header',
-      { class: 'pl-header pl-full' },
-      el('h1', { class: 'pl-title' }, 'Pathlab', el('span', { class: 'pl-subtitle', text: 'crowds' })),
-      el(
-        'div',
-        { class: 'pl-map-controls' },
-        el('label', { class: 'pl-field pl-inline' }, el('span', { text: 'Scene' }), ui.scene),
-        el('a', { class: 'cr-nav', href: 'index.html', testid: 'nav-pathfinding', text: '← Grid path-finding' }),
-        el('a', { class: 'cr-nav', href: 'boids.html', testid: 'nav-boids', text: 'Steering and flocking' }),
-      ),
-    );
+    const header = pageHeader('crowds', 'Scene', ui.scene, [
+      ['index.html', 'nav-pathfinding', '← Grid path-finding'],
+      ['boids.html', 'nav-boids', 'Steering and flocking'],
+    ]);
     ui.compare = el('button', {
       type: 'button',
       testid: 'compare',
@@ -224,17 +223,13 @@ class CrowdApp {
       ui.actionMessage,
     );
 
-    this.root.classList.add('pathlab', 'cr-page');
-    this.root.classList.toggle('pl-embed', this.config.embed);
-    this.root.replaceChildren(header, ui.messageBox, el('div', { class: 'pl-main' }, stage, panel));
+    layOut(this.root, 'cr-page', this.config.embed, { header, messages: ui.messageBox, stage, panel });
     this.wire();
   }
 
   wire() {
     const ui = this.ui;
-    ui.play.addEventListener('click', () => this.setPlaying(!this.playing));
-    ui.step.addEventListener('click', () => this.step());
-    ui.reset.addEventListener('click', () => this.rebuild('reset'));
+    wireTransport(this);
     ui.compare.addEventListener('click', () => (this.compare ? this.stopCompare() : this.startCompare()));
     ui.scene.addEventListener('change', () => {
       this.config.scene = ui.scene.value;
@@ -242,27 +237,8 @@ class CrowdApp {
       this.config.params = {};
       this.rebuild('scene');
     });
-    ui.seed.addEventListener('change', () => {
-      const seed = parseWhole(ui.seed.value, MAX_SEED);
-      if (seed === null) {
-        this.say(`Seed: expected a whole number from 0 to ${MAX_SEED}, got ${quote(ui.seed.value)}; keeping ${this.config.seed}.`);
-        ui.seed.value = String(this.config.seed);
-        return;
-      }
-      this.config.seed = seed;
-      this.rebuild('seed');
-    });
-    ui.count.addEventListener('change', () => {
-      const n = parseWhole(ui.count.value, Number.MAX_SAFE_INTEGER);
-      if (n === null || n > MAX_CROWD_AGENTS) {
-        this.say(`Agents: expected a whole number from 0 to ${MAX_CROWD_AGENTS}, got ${quote(ui.count.value)}; keeping ${this.scene.count}.`);
-        ui.count.value = String(this.scene.count);
-        return;
-      }
-      this.config.agents = n;
-      this.rebuild('agents');
-    });
-    this.onKey = (event) => this.key(event);
+    wireSeedAndCount(this, MAX_CROWD_AGENTS, () => this.scene.count);
+    this.onKey = (event) => transportKey(this, event, (e) => this.canvasKey(e));
     this.root.addEventListener('keydown', this.onKey);
     this.resizeObserver = new ResizeObserver(() => this.layout());
     this.resizeObserver.observe(ui.wrap.parentElement);
@@ -492,25 +468,6 @@ class CrowdApp {
       this.showMetrics();
     }
     this.touch();
-  }
-
-  key(event) {
-    const tag = event.target?.tagName;
-    if (['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON'].includes(tag) || event.altKey || event.ctrlKey || event.metaKey) return;
-    if (tag === 'CANVAS' && this.canvasKey(event)) {
-      event.preventDefault();
-      return;
-    }
-    const actions = {
-      ' ': () => this.setPlaying(!this.playing),
-      ArrowRight: () => this.step(),
-      Home: () => this.rebuild('reset'),
-    };
-    const action = actions[event.key];
-    if (action) {
-      event.preventDefault();
-      action();
-    }
   }
 
   /** Keys on a focused world canvas: arrows move the cursor, Enter uses the tool there. */

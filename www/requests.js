@@ -11,6 +11,10 @@ import init, { Requests } from './pkg/pathlab_wasm.js';
 import { loadPresets, fetchMap } from './maps.js';
 import { PALETTE } from './paint.js';
 import { controls, el, MessageArea, options } from './dom.js';
+import { MAX_SEED, parseWhole, queryObject, quote, text } from './values.js';
+import { layOut, onWholeChange, pageHeader, transportBar, wholeField } from './sim-page.js';
+
+export { MAX_SEED, queryObject };
 
 /** Every key the page understands. */
 export const REQUEST_KEYS = ['map', 'agents', 'budget', 'aging', 'seed', 'embed'];
@@ -20,9 +24,6 @@ export const MAX_AGENTS = 2000;
 
 /** The largest budget per frame (the core accepts up to a million). */
 export const MAX_BUDGET = 100_000;
-
-/** The largest seed (seeds are 32-bit). */
-export const MAX_SEED = 4_294_967_295;
 
 /** Defaults for every key. */
 export const REQUEST_DEFAULTS = Object.freeze({
@@ -54,35 +55,6 @@ const COLOURS = {
 };
 
 // ---- configuration --------------------------------------------------------------------------
-
-/** A value shortened and quoted for a message (shown as text, never as HTML). */
-function quote(value) {
-  let text = String(value);
-  if (text.length > 40) text = `${text.slice(0, 40)}…`;
-  return JSON.stringify(text);
-}
-
-function text(value) {
-  return typeof value === 'string' ? value.trim() : String(value);
-}
-
-/** A whole number from 0 to `max` in decimal digits, or null. */
-function parseWhole(value, max) {
-  if (typeof value === 'number') return Number.isInteger(value) && value >= 0 && value <= max ? value : null;
-  const t = text(value);
-  if (!/^\d{1,12}$/.test(t)) return null;
-  const n = Number(t);
-  return n <= max ? n : null;
-}
-
-/** The URL query as a plain object of strings (the first value of a repeated key wins). */
-export function queryObject(search) {
-  const out = {};
-  for (const [key, value] of new URLSearchParams(search)) {
-    if (!(key in out)) out[key] = value;
-  }
-  return out;
-}
 
 /**
  * Checks a raw configuration. Returns `{ config, messages }`: every invalid value is replaced
@@ -197,19 +169,14 @@ class RequestsApp {
       type: 'range', testid: 'budget-input', min: '0', max: '2000', step: '10', 'aria-label': 'Budget: A* steps per frame',
     });
     ui.budgetLabel = el('span', { class: 'pl-speed-label' });
-    ui.count = el('input', {
-      type: 'number', testid: 'agent-count', min: '0', max: String(MAX_AGENTS), step: '1', inputmode: 'numeric', 'aria-label': 'Agents',
-    });
+    ui.count = wholeField('agent-count', MAX_AGENTS, 'Agents');
     ui.aging = el('input', { type: 'checkbox', testid: 'aging' });
     ui.queue = el('tbody');
     ui.queueMore = el('p', { testid: 'queue-more', class: 'pl-hint' });
 
-    const transport = el(
-      'div',
-      { class: 'pl-transport', role: 'toolbar', 'aria-label': 'Simulation controls' },
-      button('reset', 'Reset', 'Place the agents again from the seed'),
-      button('step', 'Step ▶', 'One frame'),
-      button('play', 'Play', 'Play or pause'),
+    const transport = transportBar(
+      button,
+      { reset: 'Place the agents again from the seed', step: 'One frame', play: 'Play or pause' },
       button('burst', 'Burst', 'Every agent asks for a new path at once'),
       el(
         'label',
@@ -230,17 +197,9 @@ class RequestsApp {
       readout('mean-wait', 'Mean wait', 'Frames from asking to the answer, on average'),
       readout('max-wait', 'Max wait', 'The longest wait, in frames'),
     );
-    const header = el(
-      'header',
-      { class: 'pl-header pl-full' },
-      el('h1', { class: 'pl-title' }, 'Pathlab', el('span', { class: 'pl-subtitle', text: 'path requests spread over frames' })),
-      el(
-        'div',
-        { class: 'pl-map-controls' },
-        el('label', { class: 'pl-field pl-inline' }, el('span', { text: 'Map' }), ui.map),
-        el('a', { class: 'rq-nav', href: 'index.html', testid: 'nav-pathfinding', text: '← Grid path-finding' }),
-      ),
-    );
+    const header = pageHeader('path requests spread over frames', 'Map', ui.map, [
+      ['index.html', 'nav-pathfinding', '← Grid path-finding'],
+    ]);
     const legendItem = (cls, label) => el('li', {}, el('span', { class: `rq-key ${cls}` }), label);
     const panel = el(
       'aside',
@@ -298,9 +257,7 @@ class RequestsApp {
     ui.wrap = el('div', { class: 'pl-grid-wrap' }, this.canvas);
     const stage = el('div', { class: 'pl-stage' }, ui.mapTitle, ui.wrap, transport, readouts);
 
-    this.root.classList.add('pathlab', 'rq-page');
-    this.root.classList.toggle('pl-embed', this.config.embed);
-    this.root.replaceChildren(header, ui.messageBox, el('div', { class: 'pl-main' }, stage, panel));
+    layOut(this.root, 'rq-page', this.config.embed, { header, messages: ui.messageBox, stage, panel });
     this.wire();
   }
 
@@ -320,15 +277,13 @@ class RequestsApp {
       this.changed();
       this.touch();
     });
-    ui.count.addEventListener('change', () => {
-      const n = parseWhole(ui.count.value, MAX_AGENTS);
-      if (n === null) {
-        this.say(`Agents: expected a whole number from 0 to ${MAX_AGENTS}, got ${quote(ui.count.value)}; keeping ${this.config.agents}.`);
-        ui.count.value = String(this.config.agents);
-        return;
-      }
-      this.config.agents = n;
-      this.reset();
+    onWholeChange(ui.count, 'Agents', MAX_AGENTS, {
+      current: () => this.config.agents,
+      apply: (n) => {
+        this.config.agents = n;
+        this.reset();
+      },
+      say: (text) => this.say(text),
     });
     ui.map.addEventListener('change', () => this.chooseMap(ui.map.value));
     this.resizeObserver = new ResizeObserver(() => this.layout());

@@ -1,0 +1,144 @@
+// The parts the simulation pages share (boids.html, crowd.html, requests.html): the outline
+// and the header with links to the other pages, the transport bar and its keys, and number
+// fields for whole numbers that explain a bad entry and show the last good value again.
+// Functions that drive a page take the page's app, which provides `ui` (its controls by
+// data-testid), `config`, `playing`, `setPlaying(on)`, `step()`, `rebuild(why)` and
+// `say(text)` (see boids.js, crowd.js).
+
+import { el } from './dom.js';
+import { MAX_SEED, parseWhole, quote } from './values.js';
+
+/** Elements whose keys belong to them (typing a number, choosing an option, pressing). */
+const OWN_KEYS = ['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON'];
+
+/** A number field for a whole number from 0 to `max`: a seed, an agent count. */
+export function wholeField(testid, max, label) {
+  return el('input', {
+    type: 'number',
+    testid,
+    min: '0',
+    max: String(max),
+    step: '1',
+    inputmode: 'numeric',
+    'aria-label': label,
+  });
+}
+
+/**
+ * Checks `input` whenever it changes: a whole number from 0 to `max` goes to `apply(n)`;
+ * anything else is explained with `say`, naming the field and the range, and the field shows
+ * `current()` again, so a typing slip never reaches the world.
+ */
+export function onWholeChange(input, name, max, { current, apply, say }) {
+  input.addEventListener('change', () => {
+    const n = parseWhole(input.value, max);
+    if (n === null) {
+      say(`${name}: expected a whole number from 0 to ${max}, got ${quote(input.value)}; keeping ${current()}.`);
+      input.value = String(current());
+      return;
+    }
+    apply(n);
+  });
+}
+
+/**
+ * The Seed and Agents fields of a page that rebuilds its world from `app.config`: a good
+ * value goes into the configuration and rebuilds; `count()` is the number of agents now.
+ */
+export function wireSeedAndCount(app, maxAgents, count) {
+  const say = (text) => app.say(text);
+  onWholeChange(app.ui.seed, 'Seed', MAX_SEED, {
+    current: () => app.config.seed,
+    apply: (seed) => {
+      app.config.seed = seed;
+      app.rebuild('seed');
+    },
+    say,
+  });
+  onWholeChange(app.ui.count, 'Agents', maxAgents, {
+    current: count,
+    apply: (n) => {
+      app.config.agents = n;
+      app.rebuild('agents');
+    },
+    say,
+  });
+}
+
+/** A labelled field in the transport bar (a seed, an agent count). */
+export function barField(label, input) {
+  return el('label', { class: 'pl-field pl-inline pl-bar-field pl-full' }, el('span', { text: label }), input);
+}
+
+/**
+ * The transport bar: Reset, Step and Play, made with `button` from dom.js's `controls` (so
+ * each is kept in the page's `ui`), with the tooltips in `titles`, then `extra` (fields, more
+ * buttons).
+ */
+export function transportBar(button, titles, ...extra) {
+  return el(
+    'div',
+    { class: 'pl-transport', role: 'toolbar', 'aria-label': 'Simulation controls' },
+    button('reset', 'Reset', titles.reset),
+    button('step', 'Step ▶', titles.step),
+    button('play', 'Play', titles.play),
+    ...extra,
+  );
+}
+
+/**
+ * The page header: "Pathlab" with the page's `subtitle`, the page's picker (a select) under
+ * `pickerLabel`, and `links` to the other pages as `[href, testid, text]`.
+ */
+export function pageHeader(subtitle, pickerLabel, picker, links) {
+  return el(
+    'header',
+    { class: 'pl-header pl-full' },
+    el('h1', { class: 'pl-title' }, 'Pathlab', el('span', { class: 'pl-subtitle', text: subtitle })),
+    el(
+      'div',
+      { class: 'pl-map-controls' },
+      el('label', { class: 'pl-field pl-inline' }, el('span', { text: pickerLabel }), picker),
+      ...links.map(([href, testid, text]) => el('a', { class: 'pl-nav', href, testid, text })),
+    ),
+  );
+}
+
+/** Fills `root` with the page: header, messages, then the stage beside the panel. */
+export function layOut(root, pageClass, embed, { header, messages, stage, panel }) {
+  root.classList.add('pathlab', pageClass);
+  root.classList.toggle('pl-embed', embed);
+  root.replaceChildren(header, messages, el('div', { class: 'pl-main' }, stage, panel));
+}
+
+/** Play toggles playing, Step takes one step, Reset rebuilds from the seed. */
+export function wireTransport(app) {
+  app.ui.play.addEventListener('click', () => app.setPlaying(!app.playing));
+  app.ui.step.addEventListener('click', () => app.step());
+  app.ui.reset.addEventListener('click', () => app.rebuild('reset'));
+}
+
+/**
+ * The keys of a page, for its root's keydown: space plays or pauses, → steps, Home resets.
+ * Keys typed into a control or pressed with Alt, Ctrl or Meta are left to the browser. A page
+ * that answers keys on its canvas passes `canvasKey(event)`, which returns true when it used
+ * the key.
+ */
+export function transportKey(app, event, canvasKey = null) {
+  const tag = event.target?.tagName;
+  if (OWN_KEYS.includes(tag) || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (canvasKey && tag === 'CANVAS' && canvasKey(event)) {
+    event.preventDefault();
+    return;
+  }
+  const actions = {
+    ' ': () => app.setPlaying(!app.playing),
+    ArrowRight: () => app.step(),
+    Home: () => app.rebuild('reset'),
+  };
+  const action = actions[event.key];
+  if (action) {
+    event.preventDefault();
+    action();
+  }
+}
