@@ -157,6 +157,29 @@ impl KeyQueue {
         self.heap.first().map_or(Key::INFINITE, |s| s.key)
     }
 
+    /// True when some queued key comes before `key` within rounding
+    /// ([`Key::before_within`]). The heap orders keys exactly, so the first key alone does not
+    /// tell: a key whose first part is a rounding error above the first key's, with a smaller
+    /// second part, may sit below it. Only the top of the heap is visited, down to the keys
+    /// whose first part is beyond `key`'s and the tolerance.
+    pub(crate) fn any_before_within(&self, key: Key) -> bool {
+        let limit = key.k1 + 1e-9 * key.k1.abs().max(1.0);
+        self.before_within_below(0, key, limit)
+    }
+
+    fn before_within_below(&self, at: usize, key: Key, limit: f64) -> bool {
+        let Some(slot) = self.heap.get(at) else { return false };
+        // Below a slot every first part is at least its own.
+        if slot.key.k1 > limit {
+            return false;
+        }
+        if slot.key.before_within(key) {
+            return true;
+        }
+        let first = at * Self::ARITY + 1;
+        (first..first + Self::ARITY).any(|child| self.before_within_below(child, key, limit))
+    }
+
     /// The cells on the queue, in heap order.
     pub(crate) fn nodes(&self) -> impl Iterator<Item = u32> + '_ {
         self.heap.iter().map(|s| s.node)
@@ -382,7 +405,7 @@ impl Core {
     /// True when the search may stop for `target`: it is consistent and no queued cell comes
     /// before it (within rounding, see [`Key::before_within`]).
     pub(crate) fn settled(&self, target: u32) -> bool {
-        self.consistent(target) && !self.queue.top_key().before_within(self.key(target))
+        self.consistent(target) && !self.queue.any_before_within(self.key(target))
     }
 
     /// The open neighbours of `node` and whether each move is diagonal (none for a wall).
@@ -936,3 +959,31 @@ macro_rules! incremental_stepper_methods {
     };
 }
 pub(crate) use incremental_stepper_methods;
+
+#[cfg(test)]
+mod tests {
+    use super::{Key, KeyQueue};
+
+    /// The case D* Lite met on a random walk: two first parts equal but for summing square
+    /// roots of 2 in another order. The exact order puts the larger second part on top; the
+    /// smaller one, below it, still comes before the agent's key within rounding.
+    #[test]
+    fn a_key_below_the_top_that_ties_within_rounding_still_counts() {
+        let k1 = 2.0 + 3.0 * std::f64::consts::SQRT_2;
+        let above = f64::from_bits(k1.to_bits() + 2);
+        let agent = Key { k1, k2: 4.83 };
+        let mut queue = KeyQueue::new(8);
+        queue.set(0, Key { k1, k2: 7.24 });
+        queue.set(1, Key { k1: above, k2: 2.41 });
+        for node in 2..8 {
+            queue.set(node, Key { k1: k1 + 1.0 + node as f64, k2: 0.0 });
+        }
+        assert_eq!(queue.top().map(|(node, _)| node), Some(0));
+        assert!(!queue.top_key().before_within(agent), "the top alone says nothing comes first");
+        assert!(queue.any_before_within(agent));
+        queue.remove(1);
+        assert!(!queue.any_before_within(agent));
+        assert!(queue.any_before_within(Key { k1: k1 + 10.0, k2: 0.0 }));
+        assert!(!KeyQueue::new(1).any_before_within(agent));
+    }
+}
