@@ -2,7 +2,8 @@
 // taken, invalid ones replaced by defaults with one message each naming the parameter.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readBoidConfig, boidQuery, queryObject, parseWhole, MAX_AGENTS } from '../www/boids-config.js';
+import { readBoidConfig, boidQuery, MAX_AGENTS } from '../www/boids-config.js';
+import { parseWhole, queryObject } from '../www/values.js';
 
 const SCENARIOS = ['flock', 'hawks-and-pigeons', 'path-following', 'leader-following', 'wall-following', 'obstacle-field'];
 const read = (search) => readBoidConfig(queryObject(search), SCENARIOS);

@@ -3,9 +3,7 @@
 // Nothing here touches the DOM: readBoidConfig returns the settings and the messages to show,
 // and the caller shows them as text.
 
-import { MAX_SEED, parseWhole, queryObject, quote, text } from './values.js';
-
-export { MAX_SEED, parseWhole, queryObject, quote };
+import { MAX_SEED, parseWhole, quote, text } from './values.js';
 
 /** Every key the boid page understands. */
 export const BOID_KEYS = ['scenario', 'agents', 'seed', 'embed'];

@@ -2,7 +2,8 @@
 // the query in step with the settings (history.replaceState), so a reload or a copied link
 // shows the same scenario, agent count and seed.
 import { mountBoids } from './boids.js';
-import { queryObject, boidQuery } from './boids-config.js';
+import { boidQuery } from './boids-config.js';
+import { queryObject } from './values.js';
 
 const root = document.getElementById('app');
 root.addEventListener('boids-change', (event) => {

@@ -13,7 +13,8 @@ import init, {
   boidCombineNames,
   boidParamSpecs,
 } from './pkg/pathlab_world.js';
-import { readBoidConfig, boidQuery, MAX_AGENTS, MAX_SEED } from './boids-config.js';
+import { readBoidConfig, boidQuery, MAX_AGENTS } from './boids-config.js';
+import { MAX_SEED } from './values.js';
 import { BoidPainter, SPECIES_COLOURS, FORCE_COLOURS } from './boids-draw.js';
 import { controls, el, MessageArea, options } from './dom.js';
 import { foldStepMs, frameTick, setPlaying, startFrames, timed } from './frames.js';

@@ -4,9 +4,7 @@
 // show, and the caller shows them as text.
 
 import { decodeGrid } from './share.js';
-import { queryObject as fromQuery, quote, text } from './values.js';
-
-export { fromQuery, quote };
+import { quote, text } from './values.js';
 
 /** Every key the page understands, in the order they are checked. */
 export const KEYS = [

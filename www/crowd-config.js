@@ -5,9 +5,7 @@
 // ranges belong to the scene, so `p.` values are only checked to be numbers (or choice names)
 // here; the page checks them against the scene's parameters once it is built.
 import { readSeedAndEmbed } from './boids-config.js';
-import { parseWhole, queryObject, quote, text, MAX_SEED } from './values.js';
-
-export { queryObject, quote, parseWhole, MAX_SEED };
+import { parseWhole, quote, text } from './values.js';
 
 /** Every plain key the crowd page understands (scene parameters come as `p.NAME`). */
 export const CROWD_KEYS = ['scene', 'agents', 'seed', 'embed'];

@@ -2,7 +2,8 @@
 // the query in step with the settings (history.replaceState), so a reload or a copied link
 // shows the same scene, agent count, seed and parameters.
 import { mountCrowd } from './crowd.js';
-import { queryObject, crowdQuery } from './crowd-config.js';
+import { crowdQuery } from './crowd-config.js';
+import { queryObject } from './values.js';
 
 const root = document.getElementById('app');
 let defaultScene = null;

@@ -8,7 +8,8 @@
 // core is set with textContent.
 
 import init, { CrowdScene, crowdScenes, crowdInks, crowdFrameFields } from './pkg/pathlab_crowd.js';
-import { readCrowdConfig, crowdQuery, quote, MAX_SEED, MAX_CROWD_AGENTS } from './crowd-config.js';
+import { readCrowdConfig, crowdQuery, MAX_CROWD_AGENTS } from './crowd-config.js';
+import { MAX_SEED, quote } from './values.js';
 import { CrowdPainter, KIND_COLOURS, HEAT_GRADIENT, inkStyle, MIN_ARROW_CELL } from './crowd-draw.js';
 import { controls, el, MessageArea, options } from './dom.js';
 import { frameTick, setPlaying, startFrames, timed } from './frames.js';

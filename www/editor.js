@@ -6,7 +6,7 @@
 // saved in the browser instead (persist.js).
 
 import { el, options } from './dom.js';
-import { quote } from './config.js';
+import { quote } from './values.js';
 import { MAX_SIDE } from './share.js';
 
 const GENERATORS = [

@@ -1,7 +1,8 @@
 // The page entry point: reads the URL query, mounts Pathlab on #app, and keeps the query in
 // step with the settings (history.replaceState), so a reload or a copied link shows the same.
 import { mount } from './pathlab.js';
-import { fromQuery, toQuery } from './config.js';
+import { toQuery } from './config.js';
+import { queryObject } from './values.js';
 
 const root = document.getElementById('app');
 root.addEventListener('pathlab-change', (event) => {
@@ -12,7 +13,7 @@ root.addEventListener('pathlab-change', (event) => {
 });
 
 try {
-  window.pathlab = await mount(root, fromQuery(location.search));
+  window.pathlab = await mount(root, queryObject(location.search));
 } catch (e) {
   const p = document.createElement('p');
   p.className = 'pl-fatal';

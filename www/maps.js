@@ -2,7 +2,8 @@
 // relative path. Parsing happens in the core (Lab.loadCourse / Lab.loadMovingAi); this module
 // only fetches text and says which format it is.
 
-import { isRelativeMapPath, quote } from './config.js';
+import { isRelativeMapPath } from './config.js';
+import { quote } from './values.js';
 
 /** Where the presets live: next to this module, so an embedding page may sit anywhere. */
 const MAPS = new URL('./maps/', import.meta.url);

@@ -4,7 +4,8 @@
 // and messages. Every text that may come from a configuration is set with textContent.
 
 import init, { Lab, names, statusName } from './pkg/pathlab_wasm.js';
-import { readConfig, SPEEDS, MAX_WEIGHT, COUNTS, quote } from './config.js';
+import { readConfig, SPEEDS, MAX_WEIGHT, COUNTS } from './config.js';
+import { quote } from './values.js';
 import { loadPresets, fetchMap, detectFormat } from './maps.js';
 import { takeEarly } from './early.js';
 import { Painter, LEGEND, OVERLAY_STYLE } from './paint.js';

@@ -6,7 +6,8 @@
 // message and the page goes on without it. Embedded pages (embed=1) neither save nor restore.
 
 import { el } from './dom.js';
-import { readConfig, toQuery, quote } from './config.js';
+import { readConfig, toQuery } from './config.js';
+import { quote } from './values.js';
 import { decodeGrid, encodeGrid } from './share.js';
 import { readCells, showNewMap } from './editor.js';
 

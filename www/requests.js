@@ -11,10 +11,8 @@ import init, { Requests } from './pkg/pathlab_wasm.js';
 import { loadPresets, fetchMap } from './maps.js';
 import { PALETTE } from './paint.js';
 import { controls, el, MessageArea, options } from './dom.js';
-import { MAX_SEED, parseWhole, queryObject, quote, text } from './values.js';
+import { MAX_SEED, parseWhole, quote, text } from './values.js';
 import { layOut, onWholeChange, pageHeader, transportBar, wholeField } from './sim-page.js';
-
-export { MAX_SEED, queryObject };
 
 /** Every key the page understands. */
 export const REQUEST_KEYS = ['map', 'agents', 'budget', 'aging', 'seed', 'embed'];
