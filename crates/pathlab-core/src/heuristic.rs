@@ -47,6 +47,26 @@ impl Heuristic {
         }
     }
 
+    /// The distance between two places `dx` and `dy` apart in the plane (real numbers, one
+    /// unit per unit of length), as graphs use it: Manhattan |dx| + |dy|, octile
+    /// (sqrt 2 - 1) min + max, Euclidean, Chebyshev max, zero.
+    ///
+    /// ```
+    /// use pathlab_core::heuristic::Heuristic;
+    /// assert_eq!(Heuristic::Euclidean.on_plane(3.0, 4.0), 5.0);
+    /// assert_eq!(Heuristic::Manhattan.on_plane(3.0, 4.0), 7.0);
+    /// ```
+    #[inline]
+    pub fn on_plane(self, dx: f64, dy: f64) -> f64 {
+        match self {
+            Self::Manhattan => dx + dy,
+            Self::Octile => (std::f64::consts::SQRT_2 - 1.0) * dx.min(dy) + dx.max(dy),
+            Self::Euclidean => dx.hypot(dy),
+            Self::Chebyshev => dx.max(dy),
+            Self::Zero => 0.0,
+        }
+    }
+
     /// The tightest estimate that never overestimates on an open grid under `rule`:
     /// Manhattan when 4-connected, octile otherwise.
     pub const fn default_for(rule: Diagonal) -> Self {

@@ -23,4 +23,5 @@ pub mod generate;
 pub mod grid;
 pub mod heuristic;
 pub mod search;
+pub mod space;
 pub mod steer;
