@@ -1,20 +1,27 @@
-//! The stepper shared by every grid search.
+//! The stepper shared by the basic searches (BFS, DFS, Dijkstra, greedy best-first, A*) on
+//! any [`Space`].
+//!
+//! The loop is the course's skeleton: take a node off the open list by the algorithm's
+//! strategy, stop if it is the goal, else open or improve its neighbours and close it. Each
+//! algorithm's file says how it orders the open list (`priority`) and which neighbours it
+//! takes (`accepts`).
 
 use std::collections::VecDeque;
 
 use super::{
-    astar, bfs, dfs, dijkstra, greedy, Algorithm, CellState, EventLog, NoRecord, OpenEntry, Path, Recorder,
+    astar, bfs, dfs, dijkstra, greedy, Algorithm, CellState, EventLog, NoRecord, NodeTable, OpenEntry, Path, Recorder,
     SearchConfig, SearchError, Status, StepEvent, Stepper,
 };
 use super::open_list::OpenList;
 use crate::grid::{Grid, Point};
+use crate::space::{Space, SquareGrid};
 
 /// Marks "no parent" in [`Search::parents`].
 pub const NO_PARENT: u32 = u32::MAX;
-
-/// A grid search that advances one expansion per [`step`](Search::step).
+/// A search that advances one expansion per [`step`](Search::step), on a square grid by
+/// default or on any [`Space`] (see [`Search::on`]).
 ///
-/// It owns its grid and per-cell buffers (state, g, parent) that a renderer can read without
+/// It owns its space and per-node buffers (state, g, parent) that a renderer can read without
 /// copying. Going back is replay: [`seek`](Search::seek) resets and steps forward again, which
 /// gives exactly the same state because every choice is deterministic.
 ///
@@ -22,19 +29,18 @@ pub const NO_PARENT: u32 = u32::MAX;
 /// - A*: lowest f, then highest g (the node nearer the goal), then first opened.
 /// - Dijkstra: lowest g, then first opened. Greedy best-first: lowest h, then first opened.
 /// - BFS: first opened first; DFS: last pushed first.
-/// - Neighbours are examined N, E, S, W, then NE, SE, SW, NW.
+/// - Neighbours are examined in the space's order: on the square grid N, E, S, W, then NE,
+///   SE, SW, NW.
 ///
 /// A node leaves the open list once: closed nodes are never reopened.
 #[derive(Clone, Debug)]
-pub struct Search {
-    grid: Grid,
-    start: Point,
-    goal: Point,
+pub struct Search<S: Space = SquareGrid> {
+    space: S,
+    start: u32,
+    goal: u32,
+    goal_at: S::At,
     config: SearchConfig,
-    state: Vec<u8>,
-    g: Vec<f64>,
-    parent: Vec<u32>,
-    touched: Vec<u32>,
+    nodes: NodeTable,
     frontier: Frontier,
     current: u32,
     status: Status,
@@ -100,27 +106,40 @@ impl Frontier {
     }
 }
 
-const UNSEEN: u8 = CellState::Unseen as u8;
 const OPEN: u8 = CellState::Open as u8;
 const CLOSED: u8 = CellState::Closed as u8;
-const CURRENT: u8 = CellState::Current as u8;
 
-impl Search {
-    /// Sets up a search from `start` to `goal` on `grid`. Fails when either end is outside
-    /// the grid or on a wall, or the weight is not allowed.
-    pub fn new(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Self, SearchError> {
-        check_basic(&config)?;
-        check_ends(&grid, start, goal)?;
-        let n = grid.len();
+impl<S: Space> Search<S> {
+    /// Sets up a search from node `start` to node `goal` of `space`. Fails when either is
+    /// not a node of the space or is a wall, or the settings are not allowed.
+    ///
+    /// ```
+    /// use pathlab_core::search::{Algorithm, Search, SearchConfig};
+    /// use pathlab_core::space::Graph;
+    /// let mut g = Graph::new(false);
+    /// let (a, b, c) = (g.add_node("A", 0.0, 0.0).unwrap(), g.add_node("B", 1.0, 0.0).unwrap(), g.add_node("C", 2.0, 0.0).unwrap());
+    /// g.add_edge(a, c, 9.0, false).unwrap();
+    /// g.add_edge(a, b, 2.0, false).unwrap();
+    /// g.add_edge(b, c, 3.0, false).unwrap();
+    /// let mut s = Search::on(g, a, c, SearchConfig::new(Algorithm::AStar)).unwrap();
+    /// s.run();
+    /// assert_eq!(s.cost(), Some(5.0));
+    /// assert_eq!(s.path_indices(), &[a, b, c]);
+    /// ```
+    pub fn on(mut space: S, start: u32, goal: u32, config: SearchConfig) -> Result<Self, SearchError> {
+        check_any_space(&config)?;
+        check_node(&space, "start", start)?;
+        check_node(&space, "goal", goal)?;
+        space.aim(goal);
+        let n = space.node_count();
+        let goal_at = space.at(goal);
         let mut search = Self {
-            grid,
+            space,
             start,
             goal,
+            goal_at,
             config,
-            state: vec![UNSEEN; n],
-            g: vec![f64::INFINITY; n],
-            parent: vec![NO_PARENT; n],
-            touched: Vec::new(),
+            nodes: NodeTable::new(n),
             frontier: Frontier::new(&config),
             current: NO_PARENT,
             status: Status::Ready,
@@ -135,19 +154,7 @@ impl Search {
 
     /// Goes back to step 0: only the start is open.
     pub fn reset(&mut self) {
-        if self.touched.len() * 4 > self.state.len() {
-            self.state.fill(UNSEEN);
-            self.g.fill(f64::INFINITY);
-            self.parent.fill(NO_PARENT);
-        } else {
-            for &i in &self.touched {
-                let i = i as usize;
-                self.state[i] = UNSEEN;
-                self.g[i] = f64::INFINITY;
-                self.parent[i] = NO_PARENT;
-            }
-        }
-        self.touched.clear();
+        self.nodes.reset();
         self.frontier.clear();
         self.path.clear();
         self.current = NO_PARENT;
@@ -155,171 +162,163 @@ impl Search {
         self.steps = 0;
         self.expanded = 0;
         self.open = 1;
-        let s = self.grid.index(self.start) as u32;
-        self.state[s as usize] = OPEN;
-        self.g[s as usize] = 0.0;
-        self.touched.push(s);
-        let h = estimate(&self.config, self.goal, self.start);
+        let s = self.start;
+        self.nodes.open(s, 0.0, NO_PARENT);
+        let h = self.estimate(self.space.at(s));
         self.frontier.push(&self.config, s, 0.0, h);
     }
 
-    /// Moves the start and goal; the search goes back to step 0.
-    pub fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        check_ends(&self.grid, start, goal)?;
+    /// Moves the start and goal (node numbers); the search goes back to step 0.
+    pub fn set_end_nodes(&mut self, start: u32, goal: u32) -> Result<(), SearchError> {
+        check_node(&self.space, "start", start)?;
+        check_node(&self.space, "goal", goal)?;
         self.start = start;
         self.goal = goal;
+        self.space.aim(goal);
+        self.goal_at = self.space.at(goal);
         self.reset();
         Ok(())
     }
 
-    /// Changes the settings; the search goes back to step 0.
-    pub fn set_config(&mut self, config: SearchConfig) -> Result<(), SearchError> {
-        check_basic(&config)?;
+    /// Changes the space, which must keep the start and goal; the search goes back to step
+    /// 0. (A space of another size gets new buffers.)
+    pub fn set_space(&mut self, space: S) -> Result<(), SearchError> {
+        check_node(&space, "start", self.start)?;
+        check_node(&space, "goal", self.goal)?;
+        let n = space.node_count();
+        self.space = space;
+        if n != self.nodes.state().len() {
+            self.nodes = NodeTable::new(n);
+        }
+        self.space.aim(self.goal);
+        self.goal_at = self.space.at(self.goal);
+        self.reset();
+        Ok(())
+    }
+
+    /// Changes the algorithm and its settings; the search goes back to step 0. (The
+    /// heuristic, diagonal rule and costs belong to the space: on a square grid use
+    /// [`set_config`](Search::set_config).)
+    pub fn set_algorithm(&mut self, config: SearchConfig) -> Result<(), SearchError> {
+        check_any_space(&config)?;
         self.config = config;
         self.frontier = Frontier::new(&config);
         self.reset();
         Ok(())
     }
 
-    /// Changes one cell; the search goes back to step 0. Walling over the start or goal is
-    /// refused.
-    pub fn set_cell(&mut self, at: Point, value: u8) -> Result<(), SearchError> {
-        if value == crate::grid::WALL {
-            for (which, end) in [("start", self.start), ("goal", self.goal)] {
-                if end == at {
-                    return Err(SearchError::OnWall { which, at });
-                }
-            }
-        }
-        self.grid.set(at, value).map_err(|error| SearchError::OutOfBounds { which: "cell", error })?;
-        self.reset();
-        Ok(())
-    }
-
-    /// Sets every listed cell to `value`, as a brush stroke does: cells outside the grid are
-    /// skipped, and so are the start and goal when `value` is a wall. Returns how many cells
-    /// changed; when any did, the search goes back to step 0.
-    pub fn paint(&mut self, cells: impl IntoIterator<Item = Point>, value: u8) -> usize {
-        let changed = paint_cells(&mut self.grid, self.start, self.goal, cells, value);
-        if changed > 0 {
-            self.reset();
-        }
-        changed
-    }
-
-    /// Replaces the grid, start and goal at once; the search goes back to step 0.
-    pub fn set_grid(&mut self, grid: Grid, start: Point, goal: Point) -> Result<(), SearchError> {
-        check_ends(&grid, start, goal)?;
-        let n = grid.len();
-        self.grid = grid;
-        self.start = start;
-        self.goal = goal;
-        self.state = vec![UNSEEN; n];
-        self.g = vec![f64::INFINITY; n];
-        self.parent = vec![NO_PARENT; n];
-        self.touched.clear();
-        self.reset();
-        Ok(())
-    }
-
     /// Performs one step (one expansion, or the final pop of the goal).
-    pub fn step(&mut self) -> StepEvent {
+    pub fn step(&mut self) -> StepEvent<S::At> {
         self.step_with(&mut NoRecord)
     }
 
     /// Performs one step, telling `recorder` what it opened and improved.
-    pub fn step_with<R: Recorder>(&mut self, recorder: &mut R) -> StepEvent {
+    pub fn step_with<R: Recorder>(&mut self, recorder: &mut R) -> StepEvent<S::At> {
         if self.status.is_finished() {
             return StepEvent::Finished;
         }
         if self.current != NO_PARENT {
-            self.state[self.current as usize] = CLOSED;
+            self.nodes.set_state(self.current, CellState::Closed);
             self.current = NO_PARENT;
         }
         self.steps += 1;
         self.status = Status::Searching;
         let node = loop {
-            match self.frontier.pop(&self.state) {
+            match self.frontier.pop(self.nodes.state()) {
                 None => {
                     self.status = Status::NoPath;
                     self.open = 0;
                     return StepEvent::NoPath;
                 }
-                Some(n) if self.state[n as usize] == CLOSED => {}
+                Some(n) if self.nodes.state()[n as usize] == CLOSED => {}
                 Some(n) => break n,
             }
         };
         self.open -= 1;
-        let ni = node as usize;
-        if ni == self.grid.index(self.goal) {
-            self.state[ni] = CLOSED;
+        if node == self.goal {
+            self.nodes.set_state(node, CellState::Closed);
             self.finish_path();
             self.status = Status::Found;
-            return StepEvent::Found { cost: self.g[ni] };
+            return StepEvent::Found { cost: self.nodes.g()[node as usize] };
         }
-        self.state[ni] = CURRENT;
+        self.nodes.set_state(node, CellState::Current);
         self.current = node;
         self.expanded += 1;
         recorder.expanded(node);
-        let at = self.grid.point_at(ni);
-        self.expand(ni, at, recorder);
+        let at = self.space.at(node);
+        self.expand(node, at, recorder);
         StepEvent::Expanded(at)
     }
 
-    /// Opens or improves the neighbours of `ni`, the cell at `at`.
+    /// Opens or improves the neighbours of `node`.
     #[inline]
-    fn expand<R: Recorder>(&mut self, ni: usize, at: Point, recorder: &mut R) {
-        let Self { grid, goal, config, state, g, parent, touched, frontier, open, .. } = self;
+    fn expand<R: Recorder>(&mut self, node: u32, at: S::At, recorder: &mut R) {
+        let Self { space, goal_at, config, nodes, frontier, open, .. } = self;
+        let (state, g, parent, touched) = nodes.parts();
+        let ni = node as usize;
         let base_g = g[ni];
-        let cells = grid.cells();
-        grid.for_each_neighbour_of(at, config.diagonal, |nb, nb_at, diagonal| {
-            let st = state[nb];
+        let uses_h = config.algorithm.uses_heuristic();
+        let goal_at = *goal_at;
+        space.for_each_neighbour(node, at, |nb, nb_at, cost| {
+            let i = nb as usize;
+            let st = state[i];
             if st == CLOSED {
                 return;
             }
-            let new_g = base_g + config.costs.step(diagonal, cells[nb]);
+            let new_g = base_g + cost;
             let accept = match config.algorithm {
                 Algorithm::Bfs => bfs::accepts(st == OPEN),
                 Algorithm::Dfs => dfs::accepts(st == OPEN),
-                _ => st == UNSEEN || new_g < g[nb],
+                _ => st != OPEN || new_g < g[i],
             };
             if !accept {
                 return;
             }
             let old_g = if st == OPEN {
-                Some(g[nb])
+                Some(g[i])
             } else {
-                touched.push(nb as u32);
+                touched.push(nb);
                 *open += 1;
                 None
             };
-            g[nb] = new_g;
-            parent[nb] = ni as u32;
-            state[nb] = OPEN;
-            let h = estimate(config, *goal, nb_at);
-            frontier.push(config, nb as u32, new_g, h);
-            recorder.opened(nb as u32, ni as u32, old_g, new_g);
+            g[i] = new_g;
+            parent[i] = node;
+            state[i] = OPEN;
+            let h = if uses_h { space.estimate(nb_at, goal_at) } else { 0.0 };
+            frontier.push(config, nb, new_g, h);
+            recorder.opened(nb, node, old_g, new_g);
         });
     }
 
     fn finish_path(&mut self) {
-        let mut at = self.grid.index(self.goal) as u32;
-        self.path.clear();
-        while at != NO_PARENT {
-            self.path.push(at);
-            at = self.parent[at as usize];
-        }
-        self.path.reverse();
+        self.nodes.path_to(self.goal, &mut self.path);
         for &p in &self.path {
-            self.state[p as usize] = CellState::Path as u8;
+            self.nodes.set_state(p, CellState::Path);
         }
+    }
+
+    /// The estimate of this search from a node's `At` to the goal (before the weight; 0 for
+    /// the algorithms that use none).
+    #[inline]
+    fn estimate(&self, at: S::At) -> f64 {
+        if self.config.algorithm.uses_heuristic() {
+            self.space.estimate(at, self.goal_at)
+        } else {
+            0.0
+        }
+    }
+
+    /// The estimate from node `node` to the goal that this search uses (before the weight;
+    /// 0 for the algorithms that use none).
+    pub fn h_of(&self, node: u32) -> f64 {
+        self.estimate(self.space.at(node))
     }
 
     /// Runs `n` steps, or fewer if the search finishes; returns how many were taken.
     pub fn advance(&mut self, n: usize) -> usize {
         let mut done = 0;
         while done < n && !self.status.is_finished() {
-            self.step();
+            self.step_with(&mut NoRecord);
             done += 1;
         }
         done
@@ -328,7 +327,7 @@ impl Search {
     /// Runs to the end and returns the final status.
     pub fn run(&mut self) -> Status {
         while !self.status.is_finished() {
-            self.step();
+            self.step_with(&mut NoRecord);
         }
         self.status
     }
@@ -349,24 +348,18 @@ impl Search {
         }
     }
 
-    /// The estimate from `p` to the goal that this search uses (before the weight; 0 for
-    /// the algorithms that use none).
-    pub fn h(&self, p: Point) -> f64 {
-        estimate(&self.config, self.goal, p)
+    /// The space searched.
+    pub fn space(&self) -> &S {
+        &self.space
     }
 
-    /// The grid searched.
-    pub fn grid(&self) -> &Grid {
-        &self.grid
-    }
-
-    /// The start cell.
-    pub fn start(&self) -> Point {
+    /// The start node.
+    pub fn start_node(&self) -> u32 {
         self.start
     }
 
-    /// The goal cell.
-    pub fn goal(&self) -> Point {
+    /// The goal node.
+    pub fn goal_node(&self) -> u32 {
         self.goal
     }
 
@@ -390,53 +383,46 @@ impl Search {
         self.expanded
     }
 
-    /// Cells on the open list.
+    /// Nodes on the open list.
     pub fn open_count(&self) -> usize {
         self.open
     }
 
     /// The path's cost once found.
     pub fn cost(&self) -> Option<f64> {
-        (self.status == Status::Found).then(|| self.g[self.grid.index(self.goal)])
+        (self.status == Status::Found).then(|| self.nodes.g()[self.goal as usize])
     }
 
-    /// The path once found.
-    pub fn path(&self) -> Option<Path> {
-        let cost = self.cost()?;
-        let points = self.path.iter().map(|&i| self.grid.point_at(i as usize)).collect();
-        Some(Path { points, cost })
-    }
-
-    /// The path once found, as row-major indices from start to goal (empty before).
+    /// The path once found, as node numbers from start to goal (empty before).
     pub fn path_indices(&self) -> &[u32] {
         &self.path
     }
 
-    /// One [`CellState`] byte per cell, row-major.
+    /// One [`CellState`] byte per node.
     pub fn states(&self) -> &[u8] {
-        &self.state
+        self.nodes.state()
     }
 
-    /// The best cost known to each cell (infinite where unseen), row-major.
+    /// The best cost known to each node (infinite where unseen).
     pub fn g_values(&self) -> &[f64] {
-        &self.g
+        self.nodes.g()
     }
 
-    /// Each cell's parent as a row-major index, or [`NO_PARENT`].
+    /// Each node's parent, or [`NO_PARENT`].
     pub fn parents(&self) -> &[u32] {
-        &self.parent
+        self.nodes.parent()
     }
 
     /// The node the last step expanded, if the search is not finished.
-    pub fn current(&self) -> Option<Point> {
-        (self.current != NO_PARENT).then(|| self.grid.point_at(self.current as usize))
+    pub fn current_node(&self) -> Option<u32> {
+        (self.current != NO_PARENT).then_some(self.current)
     }
 
-    /// The open list in exactly the order the next steps take its cells off (if nothing more
-    /// were put on it), at most `limit` entries: the first is the cell the next step expands
+    /// The open list in exactly the order the next steps take its nodes off (if nothing more
+    /// were put on it), at most `limit` entries: the first is the node the next step expands
     /// (or, when it is the goal, finds). Breadth-first search lists its queue from the front,
     /// depth-first search its stack from the top; the others list their open list by their
-    /// key and the tie-break rule. Cells the search would skip (already closed, or pushed
+    /// key and the tie-break rule. Nodes the search would skip (already closed, or pushed
     /// again by depth-first search) are left out. Each entry's [`key`](OpenEntry::key) is
     /// what the algorithm orders by.
     ///
@@ -450,7 +436,7 @@ impl Search {
     /// assert_eq!(s.step(), StepEvent::Expanded(grid.point_at(next.cell as usize)));
     /// ```
     pub fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
-        let state = &self.state;
+        let state = self.nodes.state();
         let skip = |n: u32| state[n as usize] != OPEN;
         let cells = match &self.frontier {
             Frontier::Fifo(q) => first_unique(q.iter().copied(), limit, skip),
@@ -463,17 +449,115 @@ impl Search {
             .enumerate()
             .map(|(place, cell)| {
                 let i = cell as usize;
-                let g = self.g[i];
-                let h = estimate(&self.config, self.goal, self.grid.point_at(i));
+                let g = self.nodes.g()[i];
+                let h = self.h_of(cell);
                 let key = match self.config.algorithm {
                     Algorithm::Bfs | Algorithm::Dfs => place as f64,
                     Algorithm::Dijkstra => g,
                     Algorithm::Greedy => h,
                     _ => g + weight * h,
                 };
-                OpenEntry { cell, g, h, key, parent: self.parent[i] }
+                OpenEntry { cell, g, h, key, parent: self.nodes.parent()[i] }
             })
             .collect()
+    }
+}
+
+impl Search<SquareGrid> {
+    /// Sets up a search from `start` to `goal` on `grid`. Fails when either end is outside
+    /// the grid or on a wall, or the weight is not allowed.
+    pub fn new(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Self, SearchError> {
+        check_basic(&config)?;
+        check_ends(&grid, start, goal)?;
+        let (s, g) = (grid.index(start) as u32, grid.index(goal) as u32);
+        Self::on(SquareGrid::with_config(grid, &config), s, g, config)
+    }
+
+    /// Moves the start and goal; the search goes back to step 0.
+    pub fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
+        check_ends(&self.space.grid, start, goal)?;
+        let grid = &self.space.grid;
+        self.set_end_nodes(grid.index(start) as u32, grid.index(goal) as u32)
+    }
+
+    /// Changes the settings; the search goes back to step 0.
+    pub fn set_config(&mut self, config: SearchConfig) -> Result<(), SearchError> {
+        check_basic(&config)?;
+        self.space.configure(&config);
+        self.set_algorithm(config)
+    }
+
+    /// Changes one cell; the search goes back to step 0. Walling over the start or goal is
+    /// refused.
+    pub fn set_cell(&mut self, at: Point, value: u8) -> Result<(), SearchError> {
+        if value == crate::grid::WALL {
+            for (which, end) in [("start", self.start()), ("goal", self.goal())] {
+                if end == at {
+                    return Err(SearchError::OnWall { which, at });
+                }
+            }
+        }
+        self.space.grid.set(at, value).map_err(|error| SearchError::OutOfBounds { which: "cell", error })?;
+        self.reset();
+        Ok(())
+    }
+
+    /// Sets every listed cell to `value`, as a brush stroke does: cells outside the grid are
+    /// skipped, and so are the start and goal when `value` is a wall. Returns how many cells
+    /// changed; when any did, the search goes back to step 0.
+    pub fn paint(&mut self, cells: impl IntoIterator<Item = Point>, value: u8) -> usize {
+        let (start, goal) = (self.start(), self.goal());
+        let changed = paint_cells(&mut self.space.grid, start, goal, cells, value);
+        if changed > 0 {
+            self.reset();
+        }
+        changed
+    }
+
+    /// Replaces the grid, start and goal at once; the search goes back to step 0.
+    pub fn set_grid(&mut self, grid: Grid, start: Point, goal: Point) -> Result<(), SearchError> {
+        check_ends(&grid, start, goal)?;
+        let (s, g) = (grid.index(start) as u32, grid.index(goal) as u32);
+        self.space.grid = grid;
+        self.nodes = NodeTable::new(self.space.grid.len());
+        self.start = s;
+        self.goal = g;
+        self.goal_at = self.space.at(g);
+        self.reset();
+        Ok(())
+    }
+
+    /// The estimate from `p` to the goal that this search uses (before the weight; 0 for
+    /// the algorithms that use none).
+    pub fn h(&self, p: Point) -> f64 {
+        self.estimate(p)
+    }
+
+    /// The grid searched.
+    pub fn grid(&self) -> &Grid {
+        &self.space.grid
+    }
+
+    /// The start cell.
+    pub fn start(&self) -> Point {
+        self.space.at(self.start)
+    }
+
+    /// The goal cell.
+    pub fn goal(&self) -> Point {
+        self.space.at(self.goal)
+    }
+
+    /// The path once found.
+    pub fn path(&self) -> Option<Path> {
+        let cost = self.cost()?;
+        let points = self.path.iter().map(|&i| self.space.at(i)).collect();
+        Some(Path { points, cost })
+    }
+
+    /// The cell the last step expanded, if the search is not finished.
+    pub fn current(&self) -> Option<Point> {
+        self.current_node().map(|n| self.space.at(n))
     }
 }
 
@@ -493,6 +577,19 @@ pub(crate) fn estimate(config: &SearchConfig, goal: Point, p: Point) -> f64 {
     }
 }
 
+/// Checks that a search end is a node of the space and not a wall.
+fn check_node<S: Space>(space: &S, which: &'static str, node: u32) -> Result<(), SearchError> {
+    let n = space.node_count();
+    if node as usize >= n {
+        return Err(SearchError::Unsupported(format!("the {which} is node {node}, but the space has {n} nodes")));
+    }
+    if space.is_open(node) {
+        Ok(())
+    } else {
+        Err(SearchError::Unsupported(format!("the {which} {} is a wall", space.label(node))))
+    }
+}
+
 /// Checks the weight, and that the algorithm is one this stepper runs.
 fn check_basic(config: &SearchConfig) -> Result<(), SearchError> {
     config.validate()?;
@@ -503,6 +600,15 @@ fn check_basic(config: &SearchConfig) -> Result<(), SearchError> {
             "{} has its own stepper: build it with search::build",
             config.algorithm
         )))
+    }
+}
+
+/// Checks the weight, and that the algorithm runs on any space, saying why not.
+fn check_any_space(config: &SearchConfig) -> Result<(), SearchError> {
+    config.validate()?;
+    match config.algorithm.square_grid_only() {
+        None => Ok(()),
+        Some(why) => Err(SearchError::Unsupported(format!("{}: {why}", config.algorithm))),
     }
 }
 
@@ -539,10 +645,70 @@ pub(crate) fn paint_cells(grid: &mut Grid, start: Point, goal: Point, cells: imp
 }
 
 impl Stepper for Search {
-    super::stepper::stepper_steps!(Search);
-    super::stepper::stepper_fields!();
-    super::stepper::stepper_buffers!();
-    super::stepper::stepper_edits!(Search);
+    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
+        log.clear();
+        self.step_with(log)
+    }
+
+    fn step(&mut self) -> StepEvent {
+        Search::step(self)
+    }
+
+    fn reset(&mut self) {
+        Search::reset(self);
+    }
+
+    fn cost(&self) -> Option<f64> {
+        Search::cost(self)
+    }
+
+    fn run(&mut self) -> Status {
+        Search::run(self)
+    }
+
+    fn status(&self) -> Status {
+        self.status
+    }
+
+    fn steps(&self) -> usize {
+        self.steps
+    }
+
+    fn start(&self) -> Point {
+        Search::start(self)
+    }
+
+    fn goal(&self) -> Point {
+        Search::goal(self)
+    }
+
+    fn config(&self) -> SearchConfig {
+        self.config
+    }
+
+    fn path_indices(&self) -> &[u32] {
+        &self.path
+    }
+
+    fn states(&self) -> &[u8] {
+        self.nodes.state()
+    }
+
+    fn g_values(&self) -> &[f64] {
+        self.nodes.g()
+    }
+
+    fn parents(&self) -> &[u32] {
+        self.nodes.parent()
+    }
+
+    fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
+        Search::set_ends(self, start, goal)
+    }
+
+    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
+        Ok(Search::paint(self, cells.iter().copied(), value))
+    }
 
     fn expanded(&self) -> usize {
         self.expanded
@@ -557,7 +723,7 @@ impl Stepper for Search {
     }
 
     fn grid(&self) -> &Grid {
-        &self.grid
+        &self.space.grid
     }
 
     fn seek(&mut self, k: usize) {

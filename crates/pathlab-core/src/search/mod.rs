@@ -29,6 +29,7 @@ pub mod dfs;
 pub mod dijkstra;
 pub mod dstar_lite;
 mod engine;
+mod nodes;
 pub mod greedy;
 pub mod hpa;
 pub mod ida;
@@ -49,6 +50,7 @@ pub(crate) mod walk;
 pub mod timeline;
 
 pub use engine::{Search, NO_PARENT};
+pub use nodes::NodeTable;
 pub use stepper::{
     build, Agent, BoxKind, CellTable, CellValues, LineKind, MarkKind, Overlay, OverlayBox, OverlayLine, OverlayMark, Repair,
     Stepper,
@@ -126,6 +128,35 @@ impl Algorithm {
     /// True when the algorithm uses a heuristic (and so the heuristic menu matters).
     pub const fn uses_heuristic(self) -> bool {
         !matches!(self, Self::Bfs | Self::Dfs | Self::Dijkstra | Self::CrashTurn)
+    }
+
+    /// True for the algorithms that run on every [`Space`](crate::space::Space) (hex tiles,
+    /// weighted graphs, teleports, slopes) and not only on the square grid.
+    pub const fn runs_on_any_space(self) -> bool {
+        self.is_basic()
+    }
+
+    /// Why the algorithm cannot run on a space other than the square grid, or `None` when it
+    /// can: the words the page, the URL check and the CLI give.
+    ///
+    /// ```
+    /// use pathlab_core::search::Algorithm;
+    /// assert_eq!(Algorithm::AStar.square_grid_only(), None);
+    /// assert!(Algorithm::Jps.square_grid_only().unwrap().contains("square grid"));
+    /// ```
+    pub const fn square_grid_only(self) -> Option<&'static str> {
+        match self {
+            Self::Jps | Self::JpsPlus => Some("jump point search needs a square grid: its jumps and pruning rules follow rows, columns and diagonals"),
+            Self::Theta | Self::LazyTheta | Self::AStarSmoothed => {
+                Some("any-angle search needs a square grid: it tests line of sight across cells")
+            }
+            Self::Hpa => Some("hierarchical A* needs a square grid: it cuts the grid into square clusters"),
+            Self::CrashTurn => Some("crash and turn needs a square grid: it follows walls cell by cell"),
+            Self::BiAStar | Self::Ida | Self::Lpa | Self::DStarLite | Self::Lrta | Self::Rta => {
+                Some("this search runs on square grids only so far")
+            }
+            Self::Bfs | Self::Dfs | Self::Dijkstra | Self::Greedy | Self::AStar => None,
+        }
     }
 
     /// True for the any-angle algorithms, whose paths are not bound to grid moves and can be
@@ -397,11 +428,12 @@ impl fmt::Display for SearchError {
 
 impl std::error::Error for SearchError {}
 
-/// What one step did.
+/// What one step did. `N` is how the expanded node is given: a [`Point`] on grids, the
+/// space's [`At`](crate::space::Space::At) on other spaces.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum StepEvent {
+pub enum StepEvent<N = Point> {
     /// A node was taken off the open list and its neighbours examined.
-    Expanded(Point),
+    Expanded(N),
     /// The goal was taken off the open list: the path is known.
     Found {
         /// The path's cost.

@@ -66,7 +66,7 @@ pub struct Teleports {
     pub base: SquareGrid,
     /// The estimate in use.
     pub heuristic: TeleportHeuristic,
-    teleports: Vec<Teleport>,
+    given: Vec<Teleport>,
     /// One-way jumps (both-way teleports give two), by entry cell: (entry, exit, cost).
     jumps: Vec<(u32, u32, f64)>,
     /// For each jump, D(i) for the goal last aimed at.
@@ -114,7 +114,7 @@ impl Teleports {
         Ok(Self {
             base,
             heuristic,
-            teleports,
+            given: teleports,
             jumps,
             exit_bound,
         })
@@ -122,7 +122,7 @@ impl Teleports {
 
     /// The teleports as given.
     pub fn teleports(&self) -> &[Teleport] {
-        &self.teleports
+        &self.given
     }
 
     /// The grid heuristic between two cells.
