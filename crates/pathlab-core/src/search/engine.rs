@@ -262,7 +262,8 @@ impl<S: Space> Search<S> {
         space.for_each_neighbour(node, at, |nb, nb_at, cost| {
             let i = nb as usize;
             let st = state[i];
-            if st == CLOSED {
+            // A self-loop (a graph may have one) never improves the node being expanded.
+            if st == CLOSED || nb == node {
                 return;
             }
             let new_g = base_g + cost;

@@ -115,8 +115,10 @@ pub struct Graph {
     out: Vec<Vec<(u32, f64)>>,
     heuristic: Heuristic,
     /// The smallest cost per unit of length over the edges (infinite when no edge has a
-    /// length; the estimate is then 0).
+    /// length).
     ratio: f64,
+    /// What the estimate multiplies the distance by: `ratio`, or 0 when that is infinite.
+    scale: f64,
 }
 
 impl Graph {
@@ -132,6 +134,7 @@ impl Graph {
             out: Vec::new(),
             heuristic: Heuristic::Euclidean,
             ratio: f64::INFINITY,
+            scale: 0.0,
         }
     }
 
@@ -190,6 +193,7 @@ impl Graph {
         self.push_arcs(edge);
         self.edges.push(edge);
         self.ratio = self.ratio.min(self.edge_ratio(edge));
+        self.scale = self.ratio();
         Ok(self.edges.len() - 1)
     }
 
@@ -361,7 +365,8 @@ impl Graph {
     fn edge_ratio(&self, e: Edge) -> f64 {
         let [ax, ay] = self.places[e.from as usize];
         let [bx, by] = self.places[e.to as usize];
-        let length = (ax - bx).hypot(ay - by);
+        let (dx, dy) = (ax - bx, ay - by);
+        let length = (dx * dx + dy * dy).sqrt();
         if length > 0.0 {
             e.cost / length
         } else {
@@ -380,6 +385,7 @@ impl Graph {
             self.push_arcs(e);
             self.ratio = self.ratio.min(self.edge_ratio(e));
         }
+        self.scale = self.ratio();
     }
 }
 
@@ -410,7 +416,7 @@ impl Space for Graph {
     fn estimate(&self, from: u32, goal: u32) -> f64 {
         let [ax, ay] = self.places[from as usize];
         let [bx, by] = self.places[goal as usize];
-        self.ratio() * self.heuristic.on_plane((ax - bx).abs(), (ay - by).abs())
+        self.scale * self.heuristic.on_plane((ax - bx).abs(), (ay - by).abs())
     }
 
     fn position(&self, node: u32) -> [f64; 2] {
