@@ -14,7 +14,7 @@ use super::{
 };
 use super::open_list::OpenList;
 use crate::grid::{Grid, Point};
-use crate::space::{Space, SquareGrid};
+use crate::space::{OnGrid, Space, SquareGrid};
 
 /// Marks "no parent" in [`Search::parents`].
 pub const NO_PARENT: u32 = u32::MAX;
@@ -474,10 +474,26 @@ impl Search<SquareGrid> {
         Self::on(SquareGrid::with_config(grid, &config), s, g, config)
     }
 
+    /// Replaces the grid, start and goal at once; the search goes back to step 0.
+    pub fn set_grid(&mut self, grid: Grid, start: Point, goal: Point) -> Result<(), SearchError> {
+        check_ends(&grid, start, goal)?;
+        let (s, g) = (grid.index(start) as u32, grid.index(goal) as u32);
+        self.space.grid = grid;
+        self.nodes = NodeTable::new(self.space.grid.len());
+        self.start = s;
+        self.goal = g;
+        self.goal_at = self.space.at(g);
+        self.reset();
+        Ok(())
+    }
+
+}
+
+impl<S: OnGrid> Search<S> {
     /// Moves the start and goal; the search goes back to step 0.
     pub fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        check_ends(&self.space.grid, start, goal)?;
-        let grid = &self.space.grid;
+        check_ends(self.space.grid(), start, goal)?;
+        let grid = self.space.grid();
         self.set_end_nodes(grid.index(start) as u32, grid.index(goal) as u32)
     }
 
@@ -498,7 +514,7 @@ impl Search<SquareGrid> {
                 }
             }
         }
-        self.space.grid.set(at, value).map_err(|error| SearchError::OutOfBounds { which: "cell", error })?;
+        self.space.grid_mut().set(at, value).map_err(|error| SearchError::OutOfBounds { which: "cell", error })?;
         self.reset();
         Ok(())
     }
@@ -508,24 +524,11 @@ impl Search<SquareGrid> {
     /// changed; when any did, the search goes back to step 0.
     pub fn paint(&mut self, cells: impl IntoIterator<Item = Point>, value: u8) -> usize {
         let (start, goal) = (self.start(), self.goal());
-        let changed = paint_cells(&mut self.space.grid, start, goal, cells, value);
+        let changed = paint_cells(self.space.grid_mut(), start, goal, cells, value);
         if changed > 0 {
             self.reset();
         }
         changed
-    }
-
-    /// Replaces the grid, start and goal at once; the search goes back to step 0.
-    pub fn set_grid(&mut self, grid: Grid, start: Point, goal: Point) -> Result<(), SearchError> {
-        check_ends(&grid, start, goal)?;
-        let (s, g) = (grid.index(start) as u32, grid.index(goal) as u32);
-        self.space.grid = grid;
-        self.nodes = NodeTable::new(self.space.grid.len());
-        self.start = s;
-        self.goal = g;
-        self.goal_at = self.space.at(g);
-        self.reset();
-        Ok(())
     }
 
     /// The estimate from `p` to the goal that this search uses (before the weight; 0 for
@@ -536,7 +539,7 @@ impl Search<SquareGrid> {
 
     /// The grid searched.
     pub fn grid(&self) -> &Grid {
-        &self.space.grid
+        self.space.grid()
     }
 
     /// The start cell.
@@ -645,7 +648,7 @@ pub(crate) fn paint_cells(grid: &mut Grid, start: Point, goal: Point, cells: imp
     changed
 }
 
-impl Stepper for Search {
+impl<S: OnGrid> Stepper for Search<S> {
     fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
         log.clear();
         self.step_with(log)
@@ -724,7 +727,7 @@ impl Stepper for Search {
     }
 
     fn grid(&self) -> &Grid {
-        &self.space.grid
+        self.space.grid()
     }
 
     fn seek(&mut self, k: usize) {

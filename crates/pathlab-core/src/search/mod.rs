@@ -52,7 +52,7 @@ pub mod timeline;
 pub use engine::{Search, NO_PARENT};
 pub use nodes::NodeTable;
 pub use stepper::{
-    build, Agent, BoxKind, CellTable, CellValues, LineKind, MarkKind, Overlay, OverlayBox, OverlayLine, OverlayMark, Repair,
+    build, build_linked, Agent, GridLinks, BoxKind, CellTable, CellValues, LineKind, MarkKind, Overlay, OverlayBox, OverlayLine, OverlayMark, Repair,
     Stepper,
 };
 pub use stepper::{OpenEntry, StepperClone};

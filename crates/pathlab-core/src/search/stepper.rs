@@ -280,6 +280,82 @@ pub fn build(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Res
     }
 }
 
+/// What a square grid may carry beyond its cells: teleports, or a height per cell that makes
+/// a move's cost depend on its direction (see [`space`](crate::space)).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum GridLinks {
+    /// Nothing: the plain grid.
+    #[default]
+    None,
+    /// Jumps between cells, with the estimate to use.
+    Teleports {
+        /// The teleports.
+        list: Vec<crate::space::Teleport>,
+        /// Plain (blind to them) or teleport-aware.
+        heuristic: crate::space::TeleportHeuristic,
+    },
+    /// Heights, one per cell (row-major), and the extra cost per unit climbed and descended.
+    Slopes {
+        /// The heights.
+        heights: Vec<u8>,
+        /// Extra cost per unit of height climbed.
+        uphill: f64,
+        /// Extra cost per unit of height descended.
+        downhill: f64,
+    },
+}
+
+/// Builds the stepper for `config.algorithm` on a grid with `links`: [`build`] when there
+/// are none; otherwise the searches that run on any space (BFS, DFS, Dijkstra, greedy, A*),
+/// and a clear refusal for the others.
+///
+/// ```
+/// use pathlab_core::grid::{Diagonal, Grid, Point};
+/// use pathlab_core::search::{build_linked, Algorithm, GridLinks, SearchConfig};
+/// use pathlab_core::space::{Teleport, TeleportHeuristic};
+/// let grid = Grid::new(10, 1).unwrap();
+/// let jump = Teleport { from: Point::new(0, 0), to: Point::new(8, 0), cost: 2.0, both_ways: false };
+/// let links = GridLinks::Teleports { list: vec![jump], heuristic: TeleportHeuristic::Teleports };
+/// let config = SearchConfig::new(Algorithm::AStar).diagonal(Diagonal::Never);
+/// let mut s = build_linked(grid.clone(), Point::new(0, 0), Point::new(9, 0), config, &links).unwrap();
+/// s.run();
+/// assert_eq!(s.cost(), Some(3.0));
+/// let jps = SearchConfig::new(Algorithm::Jps);
+/// assert!(build_linked(grid, Point::new(0, 0), Point::new(9, 0), jps, &links).is_err());
+/// ```
+pub fn build_linked(
+    grid: Grid,
+    start: Point,
+    goal: Point,
+    config: SearchConfig,
+    links: &GridLinks,
+) -> Result<Box<dyn Stepper>, SearchError> {
+    use crate::space::{Slopes, SquareGrid, Teleports};
+    if *links == GridLinks::None {
+        return build(grid, start, goal, config);
+    }
+    if let Some(why) = config.algorithm.square_grid_only() {
+        return Err(SearchError::Unsupported(format!(
+            "{} cannot run with teleports or slopes: {why}",
+            config.algorithm
+        )));
+    }
+    super::engine::check_ends(&grid, start, goal)?;
+    let (s, g) = (grid.index(start) as u32, grid.index(goal) as u32);
+    let base = SquareGrid::with_config(grid, &config);
+    match links {
+        GridLinks::None => unreachable!("handled above"),
+        GridLinks::Teleports { list, heuristic } => {
+            let space = Teleports::new(base, list.clone(), *heuristic).map_err(SearchError::Unsupported)?;
+            Ok(Box::new(Search::on(space, s, g, config)?))
+        }
+        GridLinks::Slopes { heights, uphill, downhill } => {
+            let space = Slopes::new(base, heights.clone(), *uphill, *downhill).map_err(SearchError::Unsupported)?;
+            Ok(Box::new(Search::on(space, s, g, config)?))
+        }
+    }
+}
+
 named_enum! {
     /// What an overlay line shows.
     LineKind, "line kind" {

@@ -40,6 +40,9 @@ pub use slopes::Slopes;
 pub use square::SquareGrid;
 pub use teleport::{Teleport, TeleportHeuristic, Teleports};
 
+use crate::grid::{Grid, Point};
+use crate::search::SearchConfig;
+
 /// A space a search can run on: numbered nodes, directed edges with costs, an estimate.
 ///
 /// Node numbers run from 0 to `node_count() - 1`; a node that is not [`open`](Space::is_open)
@@ -77,4 +80,59 @@ pub trait Space {
 
     /// The node as people name it: `(3,4)` for a cell, `B` for a graph node.
     fn label(&self, node: u32) -> String;
+}
+
+/// A space made of a square grid's cells, perhaps with more on top (teleports, slopes): the
+/// grid page paints it, brushes edit its cells, and every grid setting applies to it.
+pub trait OnGrid: Space<At = Point> + Clone + std::fmt::Debug + 'static {
+    /// The cells.
+    fn grid(&self) -> &Grid;
+
+    /// The cells, to paint.
+    fn grid_mut(&mut self) -> &mut Grid;
+
+    /// Takes the diagonal rule, cost model and heuristic from a search's settings.
+    fn configure(&mut self, config: &SearchConfig);
+}
+
+impl OnGrid for SquareGrid {
+    fn grid(&self) -> &Grid {
+        &self.grid
+    }
+
+    fn grid_mut(&mut self) -> &mut Grid {
+        &mut self.grid
+    }
+
+    fn configure(&mut self, config: &SearchConfig) {
+        SquareGrid::configure(self, config);
+    }
+}
+
+impl OnGrid for Teleports {
+    fn grid(&self) -> &Grid {
+        &self.base.grid
+    }
+
+    fn grid_mut(&mut self) -> &mut Grid {
+        &mut self.base.grid
+    }
+
+    fn configure(&mut self, config: &SearchConfig) {
+        self.base.configure(config);
+    }
+}
+
+impl OnGrid for Slopes {
+    fn grid(&self) -> &Grid {
+        &self.base.grid
+    }
+
+    fn grid_mut(&mut self) -> &mut Grid {
+        &mut self.base.grid
+    }
+
+    fn configure(&mut self, config: &SearchConfig) {
+        self.base.configure(config);
+    }
 }

@@ -14,6 +14,8 @@
 //! D(i) = min( h(b_i, t), min over j of h(b_i, a_j) + c_j + D(j) ),
 //! h'(x, t) = min( h(x, t), min over i of h(x, a_i) + c_i + D(i) ).
 //!
+//! A teleport whose exit is walled over (painted after it was made) is not taken.
+//!
 //! With a single teleport that is exactly the formula above. It never overestimates and it
 //! is consistent, whatever the teleports (h'(b_i) equals D(i), so stepping through a
 //! teleport never lowers f).
@@ -151,7 +153,8 @@ impl Space for Teleports {
     fn for_each_neighbour(&self, node: u32, at: Point, mut visit: impl FnMut(u32, Point, f64)) {
         self.base.for_each_neighbour(node, at, &mut visit);
         for &(a, b, cost) in &self.jumps {
-            if a == node {
+            // A teleport whose exit has been walled over leads nowhere.
+            if a == node && self.base.is_open(b) {
                 visit(b, self.base.at(b), cost);
             }
         }
