@@ -976,7 +976,7 @@ mod tests {
         queue.set(0, Key { k1, k2: 7.24 });
         queue.set(1, Key { k1: above, k2: 2.41 });
         for node in 2..8 {
-            queue.set(node, Key { k1: k1 + 1.0 + node as f64, k2: 0.0 });
+            queue.set(node, Key { k1: k1 + 1.0 + f64::from(node), k2: 0.0 });
         }
         assert_eq!(queue.top().map(|(node, _)| node), Some(0));
         assert!(!queue.top_key().before_within(agent), "the top alone says nothing comes first");
