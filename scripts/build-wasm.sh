@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
-# Builds the pages' three WebAssembly modules into www/pkg (pathlab_wasm: path-finding, for
+# Builds the pages' WebAssembly modules into www/pkg (pathlab_wasm: path-finding, for
 # index.html and requests.html; pathlab_world: the boid world, for boids.html; pathlab_crowd:
-# the crowd scenes, for crowd.html) and copies the preset maps to www/maps.
+# the crowd scenes, for crowd.html; pathlab_spaces: graphs and hex grids, loaded by index.html
+# only when space=graph or hex) and copies the preset maps to www/maps.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # .cargo/config.toml turns on WebAssembly SIMD (simd128) for this target.
-cargo build --release --target wasm32-unknown-unknown -p pathlab-wasm -p pathlab-world -p pathlab-crowd
+cargo build --release --target wasm32-unknown-unknown -p pathlab-wasm -p pathlab-world -p pathlab-crowd -p pathlab-spaces
 # The name section (function names for wasm stack traces) is a tenth of the gzipped module and
 # the page does without it: a panic's message still names the Rust file and line.
 # PATHLAB_WASM_NAMES=1 keeps it for profiling.
 strip=(--remove-name-section --remove-producers-section)
 if [ "${PATHLAB_WASM_NAMES:-0}" = 1 ]; then strip=(); fi
-for module in pathlab_wasm pathlab_world pathlab_crowd; do
+for module in pathlab_wasm pathlab_world pathlab_crowd pathlab_spaces; do
   wasm-bindgen --target web --no-typescript "${strip[@]}" --out-dir www/pkg \
     target/wasm32-unknown-unknown/release/$module.wasm
   # wasm-opt: binaryen from npm (a pinned devDependency, installed by `npm ci`), else a system

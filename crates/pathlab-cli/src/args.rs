@@ -11,7 +11,7 @@ use crate::Failure;
 
 /// The usage text printed by `pathlab help`.
 pub const USAGE: &str = "\
-pathlab: run grid path-finding on MovingAI benchmark problems
+pathlab: run path-finding on MovingAI benchmark problems, grids, hex grids and graphs
 
 usage:
   pathlab scen MAP SCEN [options] [--check]
@@ -23,6 +23,17 @@ usage:
   pathlab compare MAP SCEN --algos a,b,c [options]
       Runs the problems with each algorithm and prints a table: problems solved, mean
       expanded, mean cost, suboptimality (mean and max % over the optimum) and mean time.
+  pathlab path FILE --start S --goal G [--algo A] [--space grid|hex|graph] [--heuristic H]
+             [--diagonal RULE] [--weight W] [--costs real|integer] [--layout pointy|flat]
+      Runs one search and prints one JSON object on stdout:
+        {\"cost\": c, \"path\": [...], \"expanded\": n, \"micros\": t}
+      (cost is null when there is no path). FILE is a course data file or MovingAI .map
+      (space grid, or hex: each cell a hex, pointy tops unless --layout flat), or a graph
+      file (JSON) or weight matrix (space graph; chosen by itself for .json files and for
+      files that start with { or #). On grids --start and --goal are x,y (or A and B for a
+      course file's marks), on graphs node ids. On graphs and hex grids only bfs, dfs,
+      dijkstra, greedy and astar run; the default heuristic is then the straight line times
+      the graph's smallest cost per unit of length, or the hex distance.
   pathlab help | --help | -h
   pathlab --version
 
@@ -63,6 +74,8 @@ pub enum Command {
     Scen(Run),
     /// `pathlab compare`.
     Compare(Run),
+    /// `pathlab path`.
+    Path(crate::path::PathRun),
 }
 
 /// The files and options of `scen` and `compare`.
@@ -129,6 +142,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, Failur
         "--version" | "-V" | "version" => Ok(Command::Version),
         "scen" => parse_run("scen", args).map(Command::Scen),
         "compare" => parse_run("compare", args).map(Command::Compare),
+        "path" => crate::path::parse(args).map(Command::Path),
         other => Err(Failure::usage(format!("unknown command {}", shorten(other)))),
     }
 }

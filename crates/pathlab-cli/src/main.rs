@@ -4,6 +4,8 @@
 //!   [--lookahead N] [--sensor N] [--cluster N] [--hand H] [--limit N] [--sample N] [--check]`
 //!   prints one JSON object per problem and a summary.
 //! - `pathlab compare MAP SCEN --algos a,b,c [...]` prints a table comparing algorithms.
+//! - `pathlab path FILE --start S --goal G [...]` runs one search on a grid, hex grid or graph
+//!   file and prints its cost, path and expansions as one JSON object.
 //!
 //! Exit status: 0 done, 1 `--check` found a mismatch, 2 bad arguments or input. Every
 //! message about input names the file, the line and the problem. See `pathlab help`.
@@ -14,6 +16,7 @@ use std::process::ExitCode;
 
 mod args;
 mod compare;
+mod path;
 mod problems;
 mod scen;
 
@@ -70,6 +73,7 @@ fn main() -> ExitCode {
         args::Command::Version => print(&format!("pathlab {}\n", env!("CARGO_PKG_VERSION"))),
         args::Command::Scen(run) => scen::run(&run),
         args::Command::Compare(run) => compare::run(&run),
+        args::Command::Path(run) => path::run(&run),
     });
     match result {
         Ok(()) => ExitCode::SUCCESS,

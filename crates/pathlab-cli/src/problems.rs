@@ -64,7 +64,7 @@ pub fn load(run: &Run) -> Result<Loaded, Failure> {
 }
 
 /// Reads a text file of at most `limit` bytes; the error names the file.
-fn read_text(path: &Path, limit: u64) -> Result<String, Failure> {
+pub fn read_text(path: &Path, limit: u64) -> Result<String, Failure> {
     let fail = |what: String| Failure::input(format!("{}: {what}", path.display()));
     let meta = std::fs::metadata(path).map_err(|e| fail(format!("cannot read: {e}")))?;
     if meta.is_dir() {
@@ -82,7 +82,7 @@ fn read_text(path: &Path, limit: u64) -> Result<String, Failure> {
 }
 
 /// Prefixes a parser's complaint (which names the line) with the file.
-fn in_file(path: &Path, error: impl std::fmt::Display) -> Failure {
+pub fn in_file(path: &Path, error: impl std::fmt::Display) -> Failure {
     Failure::input(format!("{}: {error}", path.display()))
 }
 

@@ -14,6 +14,7 @@ use pathlab_core::search::{self, Algorithm, EventLog, Hand, SearchConfig, StepEv
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
+mod links;
 mod requests;
 pub use requests::{Requests, MAX_BUDGET};
 
@@ -278,6 +279,8 @@ pub struct Lab {
     last: StepEvent,
     /// The heuristic estimates behind [`Lab::h_ptr`], refilled by each call to it.
     h: Vec<f64>,
+    /// Teleports or slopes on the grid, if any (see `links.rs`).
+    links: search::GridLinks,
 }
 
 /// Where the start and goal go on a fresh grid: inset from the left and right edges.
@@ -308,6 +311,7 @@ impl Lab {
             log: EventLog::default(),
             last: StepEvent::Finished,
             h: Vec::new(),
+            links: search::GridLinks::None,
         })
     }
 
@@ -333,8 +337,10 @@ impl Lab {
         self.replace(grid, start, goal)
     }
 
+    /// A new map: its teleports or slopes, made for the old one, go.
     fn replace(&mut self, grid: Grid, start: Point, goal: Point) -> Result<(), JsError> {
         self.search = Timeline::new(search::build(grid, start, goal, self.search.config()).map_err(err)?);
+        self.links = search::GridLinks::None;
         self.log.clear();
         self.last = StepEvent::Finished;
         Ok(())
@@ -438,7 +444,9 @@ impl Lab {
         change(&mut config);
         let (steps, finished) = (self.search.steps(), self.search.status().is_finished());
         let grid = self.search.grid().clone();
-        self.search = Timeline::new(search::build(grid, self.search.start(), self.search.goal(), config).map_err(err)?);
+        self.search = Timeline::new(
+            search::build_linked(grid, self.search.start(), self.search.goal(), config, &self.links).map_err(err)?,
+        );
         self.log.clear();
         self.last = StepEvent::Finished;
         self.restore(steps, finished);
@@ -504,8 +512,8 @@ impl Lab {
             goal: [g.x, g.y],
             width: self.search.grid().width(),
             height: self.search.grid().height(),
-            optimal: c.is_optimal(),
-            admissible: c.heuristic.is_admissible(c.diagonal, c.costs),
+            optimal: c.is_optimal() && !self.blind_to_teleports(),
+            admissible: c.heuristic.is_admissible(c.diagonal, c.costs) && !self.blind_to_teleports(),
             uses_heuristic: c.algorithm.uses_heuristic(),
             any_angle: c.algorithm.is_any_angle(),
             incremental: c.algorithm.is_incremental(),

@@ -1,8 +1,10 @@
-//! Reading and writing map files: the course's data file and MovingAI `.map` / `.scen`.
+//! Reading and writing map files: the course's data file, MovingAI `.map` / `.scen`, and graph
+//! files (JSON and the weight matrix).
 
 use std::fmt;
 
 pub mod course;
+pub mod graph;
 pub mod movingai;
 
 /// The largest map file accepted, in bytes (a 2048x2048 map with line ends fits easily).
