@@ -3,15 +3,21 @@
 // Nothing here touches the DOM: readConfig returns the settings to use and the messages to
 // show, and the caller shows them as text.
 
-import { decodeGrid } from './share.js';
+import { decodeGrid, decodeGraph } from './share.js';
 import { quote, text } from './values.js';
 
 /** Every key the page understands, in the order they are checked. */
 export const KEYS = [
-  'map', 'grid', 'algo', 'heuristic', 'diagonal', 'costs', 'weight',
+  'space', 'layout', 'map', 'grid', 'graph', 'algo', 'heuristic', 'diagonal', 'costs', 'weight',
   'lookahead', 'sensor', 'cluster', 'hand',
   'start', 'goal', 'step', 'autoplay', 'speed', 'embed', 'compare', 'lock', 'contrast',
+  'teleports', 'teleport-h', 'heights', 'uphill', 'downhill',
 ];
+
+/** The spaces the page shows (`space=`): the square grid, hex tiles, a weighted graph. */
+export const SPACES = ['grid', 'hex', 'graph'];
+/** How hexes are laid out (`layout=`, with `space=hex`). */
+export const LAYOUTS = ['pointy', 'flat'];
 
 /** The most algorithms compare mode shows side by side (compare.js). */
 export const MAX_COMPARE = 4;
@@ -31,8 +37,11 @@ export const MAX_WEIGHT = 100;
 
 /** Defaults; `null` means "from the map preset, else the core's default". */
 export const DEFAULTS = Object.freeze({
+  space: 'grid',
+  layout: null,
   map: null,
   grid: null,
+  graph: null,
   algo: 'astar',
   heuristic: null,
   diagonal: null,
@@ -51,6 +60,11 @@ export const DEFAULTS = Object.freeze({
   compare: null,
   lock: false,
   contrast: false,
+  teleports: null,
+  'teleport-h': null,
+  heights: null,
+  uphill: null,
+  downhill: null,
 });
 
 const MAX_STEP = 100_000_000;
@@ -97,6 +111,22 @@ export function readConfig(raw, known) {
   }
   const has = (key) => given[key] !== undefined && given[key] !== null && text(given[key]) !== '';
 
+  // The space first: it decides what `start`, `goal` and `heuristic` mean.
+  if (has('space')) {
+    const space = text(given.space).toLowerCase();
+    if (SPACES.includes(space)) config.space = space;
+    else if (space === 'navmesh' || space === 'corners') say('space', `${quote(space)} is not shown on this page yet; showing the square grid (expected one of ${SPACES.join(', ')}).`);
+    else say('space', `unknown space ${quote(space)}; expected one of ${SPACES.join(', ')}. Showing the square grid.`);
+  } else if (has('graph')) {
+    config.space = 'graph';
+  }
+  if (has('layout')) {
+    const layout = text(given.layout).toLowerCase();
+    if (!LAYOUTS.includes(layout)) say('layout', `unknown hex layout ${quote(layout)}; expected pointy or flat. Using pointy.`);
+    else if (config.space !== 'hex') say('layout', `${quote(layout)} was ignored: it lays out hexes, and goes with space=hex.`);
+    else config.layout = layout;
+  }
+
   if (has('map')) {
     const map = text(given.map);
     if (/^[A-Za-z0-9._\-/]{1,200}$/.test(map) && !map.startsWith('/') && !map.includes('//')) {
@@ -119,6 +149,27 @@ export function readConfig(raw, known) {
     }
   }
 
+  if (has('graph')) {
+    if (config.space !== 'graph') {
+      say('graph', `was ignored: a graph goes with space=graph, not space=${config.space}.`);
+    } else {
+      try {
+        config.graph = decodeGraph(text(given.graph));
+      } catch (e) {
+        const instead = config.map === null ? 'the first graph preset' : 'the graph named by "map"';
+        say('graph', `the graph in the link cannot be read: ${e.message}. Showing ${instead} instead.`);
+      }
+      if (config.graph && config.map !== null) {
+        say('map', `${quote(config.map)} was ignored, because "graph" gives the graph itself.`);
+        config.map = null;
+      }
+    }
+  }
+  if (config.grid && config.space === 'graph') {
+    say('grid', 'was ignored: a graph has no grid cells (give the graph with "graph" or "map").');
+    config.grid = null;
+  }
+
   if (has('algo')) {
     const algo = text(given.algo).toLowerCase();
     if (known.algo.includes(algo)) {
@@ -131,7 +182,10 @@ export function readConfig(raw, known) {
   for (const [key, what] of [['heuristic', 'heuristic'], ['diagonal', 'diagonal rule'], ['costs', 'cost model'], ['hand', 'hand']]) {
     if (!has(key)) continue;
     const value = text(given[key]).toLowerCase();
-    if (known[key].includes(value)) {
+    if (key === 'heuristic' && config.space === 'hex' && (value === 'hex' || known.heuristic.includes(value))) {
+      // Hexes have one estimate, the hex distance, or none.
+      config.heuristic = value === 'zero' ? 'zero' : 'hex';
+    } else if (known[key].includes(value)) {
       config[key] = value;
     } else {
       say(key, `unknown ${what} ${quote(value)}; expected one of ${known[key].join(', ')}. Using the default.`);
@@ -161,6 +215,13 @@ export function readConfig(raw, known) {
 
   for (const key of ['start', 'goal']) {
     if (!has(key)) continue;
+    if (config.space === 'graph') {
+      // On a graph the ends are node ids; whether the graph has them is checked once it is loaded.
+      const id = text(Array.isArray(given[key]) ? given[key].join(',') : given[key]);
+      if (id.length <= 64 && !/[\u0000-\u001f]/.test(id)) config[key] = id;
+      else say(key, `expected a node id (at most 64 characters), got ${quote(id)}; using the graph's ${key}.`);
+      continue;
+    }
     const point = parsePoint(given[key]);
     if (point) {
       config[key] = point;
@@ -222,6 +283,11 @@ export function readConfig(raw, known) {
     const problem = readCompare(given.compare, known.algo);
     if (typeof problem === 'string') say('compare', `${problem}; showing one search instead.`);
     else config.compare = problem;
+  }
+
+  // Teleports and slopes need the loaded map to be checked: links.js checks them then.
+  for (const key of ['teleports', 'teleport-h', 'heights', 'uphill', 'downhill']) {
+    if (has(key)) config[key] = Array.isArray(given[key]) ? given[key] : text(given[key]);
   }
 
   config.given = KEYS.filter(has);

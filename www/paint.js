@@ -211,7 +211,7 @@ export class Painter {
   }
 
   /**
-   * Paints the Lab. `view` = { hover: {x, y} | null, algo, weight }.
+   * Paints the Lab. `view` = { hover: {x, y} | null, algo, weight, layers: [{ under(painter), over(painter) }] }.
    */
   paint(lab, memory, view) {
     const { ctx, canvas } = this;
@@ -249,6 +249,8 @@ export class Painter {
 
     if (cs >= 6) this.gridLines(w, h);
     if (cs >= 10 && n <= 65536) this.terrainMarks(w, n, cells);
+    // Layers of deferred modules (links.js: heights under the numbers, teleports over the path).
+    for (const layer of view.layers ?? []) layer.under?.(this);
     if (arrows || numbers) {
       const g = new Float64Array(buffer, lab.gPtr(), n);
       const parents = new Uint32Array(buffer, lab.parentsPtr(), n);
@@ -261,6 +263,7 @@ export class Painter {
     if (numbers) this.cellTable(lab, w, n);
     if (view.overlay) this.overlay(view.overlay);
     if (pathLength > 1) this.pathLine(w, path);
+    for (const layer of view.layers ?? []) layer.over?.(this);
     this.marker(lab.startX, lab.startY, this.palette.start, 'S', 'circle');
     this.marker(lab.goalX, lab.goalY, this.palette.goal, 'G', 'diamond');
     if (view.hover && view.hover.x < w && view.hover.y < h) this.hoverBox(view.hover);

@@ -4,7 +4,8 @@
 // and messages. Every text that may come from a configuration is set with textContent.
 
 import init, { Lab, names, statusName } from './pkg/pathlab_wasm.js';
-import { readConfig, SPEEDS, MAX_WEIGHT, COUNTS } from './config.js';
+import { readConfig, SPEEDS, MAX_WEIGHT, COUNTS, SPACES } from './config.js';
+import { encodeGrid } from './share.js';
 import { quote } from './values.js';
 import { loadPresets, fetchMap, detectFormat } from './maps.js';
 import { takeEarly } from './early.js';
@@ -33,7 +34,8 @@ function loadLater() {
     import('./compare.js'),
     import('./embed.js'),
     import('./access.js'),
-  ]).then(([timeline, panels, editor, files, persist, warnings, compare, embed, access]) => ({
+    import('./links.js'),
+  ]).then(([timeline, panels, editor, files, persist, warnings, compare, embed, access, links]) => ({
     Timeline: timeline.Timeline,
     Panels: panels.Panels,
     describeStep: panels.describeStep,
@@ -44,6 +46,7 @@ function loadLater() {
     attachCompare: compare.attachCompare,
     attachEmbed: embed.attachEmbed,
     attachAccess: access.attachAccess,
+    attachLinks: links.attachLinks,
   }));
   return laterReady;
 }
@@ -67,7 +70,7 @@ function loadWasm() {
   return wasmReady;
 }
 
-const LABELS = {
+export const LABELS = {
   algo: {
     astar: 'A*',
     dijkstra: 'Dijkstra',
@@ -130,6 +133,9 @@ const EXTRA_SETTINGS = {
   hand: { algos: ['crash-turn'], label: 'Hand' },
 };
 
+/** The spaces' names in the space select (the hex and graph views come from space-view.js). */
+export const SPACE_LABELS = { grid: 'Square grid', hex: 'Hex tiles', graph: 'Graph (waypoints)' };
+
 const BRUSHES = [
   ['0', 'Walls'],
   ['3', 'Mud (costs ×3)'],
@@ -174,6 +180,8 @@ class App {
     this.build();
     this.painter = new Painter(this.canvas);
     this.detachEditing = attachEditing(this);
+    // What deferred modules draw over the grid: { under(painter), over(painter) } (links.js).
+    this.layers = [];
     // The rest is attached by attachLater(), after the first grid (see loadLater).
     this.firstGrid = new Promise((resolve) => (this.gridPainted = resolve));
   }
@@ -199,6 +207,8 @@ class App {
     // Embed code and lock=1; grid keys and high contrast.
     this.embedding = m.attachEmbed(this);
     this.access = m.attachAccess(this);
+    // Teleports and slopes (costs on links): a Links section, grid tools and a drawing layer.
+    this.links = m.attachLinks(this);
     this.touch();
   }
 
@@ -258,6 +268,8 @@ class App {
       ui.extras[key] = el('label', { class: 'pl-field', hidden: true }, el('span', { text: label }), input);
     }
     ui.map = el('select', { testid: 'map', 'aria-label': 'Map' });
+    ui.space = el('select', { testid: 'space', 'aria-label': 'Space' });
+    options(ui.space, SPACES, SPACE_LABELS);
     ui.file = el('input', { type: 'file', testid: 'load-file', accept: '.map,.txt,text/plain', class: 'pl-file-input' });
     ui.brush = el('select', { testid: 'brush' });
     options(ui.brush, BRUSHES.map((b) => b[0]), Object.fromEntries(BRUSHES));
@@ -311,6 +323,7 @@ class App {
       el(
         'div',
         { class: 'pl-map-controls' },
+        el('label', { class: 'pl-field pl-inline' }, el('span', { text: 'Space' }), ui.space),
         el('label', { class: 'pl-field pl-inline' }, el('span', { text: 'Map' }), ui.map),
         el('label', { class: 'pl-btn pl-small pl-file' }, 'Open file…', ui.file),
       ),
@@ -397,6 +410,7 @@ class App {
       ui[key].addEventListener('change', () => this.setExtra(key, ui[key].value));
     }
     ui.map.addEventListener('change', () => this.chooseMap(ui.map.value));
+    ui.space.addEventListener('change', () => this.switchSpace(ui.space.value));
     ui.file.addEventListener('change', () => this.openFile());
     ui.clear.addEventListener('click', () => {
       try {
@@ -494,6 +508,7 @@ class App {
     await this.attachLater();
     this.persistence.start();
     this.compare.start();
+    this.links.start();
   }
 
   /** Loads a preset or a relative path; throws with a message and keeps the current map. */
@@ -578,6 +593,34 @@ class App {
     } finally {
       this.ui.file.value = '';
     }
+  }
+
+  /**
+   * Asks mount() to show the search on another space (hex tiles, a graph): the hexes take this
+   * map (its preset, or its cells when edited) with its start and goal; a graph starts from
+   * the first graph preset. The settings that mean the same there go along.
+   */
+  switchSpace(space) {
+    if (space === 'grid') return;
+    this.setPlaying(false);
+    const s = this.lab.settings();
+    const detail = { space, algo: s.algo, weight: s.weight, speed: this.config.speed };
+    for (const key of ['embed', 'lock', 'contrast']) if (this.config[key]) detail[key] = true;
+    if (space === 'hex') {
+      detail.start = s.start;
+      detail.goal = s.goal;
+      if (this.mapName) detail.map = this.mapName;
+      else {
+        const n = this.lab.width * this.lab.height;
+        const cells = new Uint8Array(this.memory.buffer, this.lab.cellsPtr(), n).slice();
+        try {
+          detail.grid = encodeGrid({ width: this.lab.width, height: this.lab.height, cells });
+        } catch {
+          // Values a link cannot carry: the hexes start from the first preset instead.
+        }
+      }
+    }
+    this.root.dispatchEvent(new CustomEvent('pathlab-space', { detail }));
   }
 
   // ---- actions -------------------------------------------------------------------------------
@@ -880,6 +923,7 @@ class App {
     c.dataset.goal = `${lab.goalX},${lab.goalY}`;
     this.cellInfo();
     this.warnings?.update();
+    this.links?.update();
   }
 
   cellInfo() {
@@ -938,6 +982,7 @@ class App {
       compare: this.compare?.names() ?? null,
       lock: this.config.lock,
       contrast: this.config.contrast,
+      ...this.links?.config(),
     };
   }
 
@@ -992,6 +1037,7 @@ class App {
       weight: this.settings?.weight ?? 1,
       heat: this.lab.cellValuesHeat(),
       overlay,
+      layers: this.layers,
     });
     this.showOverlay(overlay);
     this.readouts();
@@ -1009,7 +1055,7 @@ class App {
     this.compare?.destroy();
     this.warnings?.destroy();
     this.detachEditing();
-    for (const part of [this.editor, this.files, this.persistence, this.embedding, this.access]) part?.destroy();
+    for (const part of [this.editor, this.files, this.persistence, this.embedding, this.access, this.links]) part?.destroy();
     this.resizeObserver.disconnect();
     window.removeEventListener('resize', this.onWindowResize);
     this.root.removeEventListener('keydown', this.onKey);
@@ -1042,9 +1088,10 @@ function fetchEarly(config) {
 }
 
 /**
- * Builds Pathlab inside `element`. `config` takes the keys of the page URL (map, algo,
- * heuristic, diagonal, costs, weight, lookahead, sensor, cluster, hand, start, goal, step,
- * autoplay, speed, embed, lock, contrast), as strings or plain values (`start: [3, 1]`, `embed: true`).
+ * Builds Pathlab inside `element`. `config` takes the keys of the page URL (space, layout, map,
+ * grid, graph, algo, heuristic, diagonal, costs, weight, lookahead, sensor, cluster, hand, start,
+ * goal, step, autoplay, speed, embed, lock, contrast), as strings or plain values (`start: [3, 1]`,
+ * `embed: true`; on a graph `start: 'B'`). `space: 'hex'` or `'graph'` loads space-view.js.
  * Invalid values are reported on the page and replaced by defaults. Resolves to a handle: { lab, config(), destroy() }.
  */
 export async function mount(element, config = {}) {
@@ -1058,16 +1105,49 @@ export async function mount(element, config = {}) {
     costs: names('costs'),
     hand: names('hand'),
   };
+  let app = null;
+  /** Builds the page for a checked configuration: the grid here, other spaces from space-view.js. */
+  const show = async (checked, messages) => {
+    if (checked.space === 'grid') {
+      app = new App(element, wasm.memory, known, checked);
+      app.early = early;
+    } else {
+      const { SpaceApp } = await import('./space-view.js');
+      app = new SpaceApp(element, wasm.memory, known, checked);
+    }
+    for (const m of messages) app.say(m);
+    await app.start();
+  };
   const { config: checked, messages } = readConfig(config, known);
-  const app = new App(element, wasm.memory, known, checked);
-  app.early = early;
-  for (const m of messages) app.say(m);
-  await app.start();
+  // The space select: the page is built again for the other space, one switch at a time and
+  // never before the page has finished starting (its deferred parts attach to `element`).
+  let switching = show(checked, messages);
+  await switching;
+  const onSpace = (event) => {
+    const raw = event.detail;
+    switching = switching.then(async () => {
+      app.destroy();
+      const next = readConfig(raw, known);
+      await show(next.config, next.messages);
+      app.changed();
+    }).catch((e) => app?.say?.(`The space could not be switched: ${e.message}`));
+  };
+  element.addEventListener('pathlab-space', onSpace);
   return {
     get lab() {
       return app.lab;
     },
+    /** The page's view (graph and hex spaces): where nodes and hexes are on the screen. */
+    get view() {
+      return app.view ?? null;
+    },
+    get space() {
+      return app.config.space;
+    },
     config: () => app.currentConfig(),
-    destroy: () => app.destroy(),
+    destroy: () => {
+      element.removeEventListener('pathlab-space', onSpace);
+      app.destroy();
+    },
   };
 }

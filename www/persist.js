@@ -78,7 +78,7 @@ function loadGrid(app, grid, start, goal, title, what) {
 /** The link that opens the shown map with its settings: `{ url }` or `{ error }`. */
 export function shareLink(app, base) {
   const s = app.lab.settings();
-  const config = { ...currentSettings(app), start: s.start, goal: s.goal };
+  const config = { ...currentSettings(app), ...app.links?.config(), start: s.start, goal: s.goal };
   if (app.mapName) {
     config.map = app.mapName;
   } else {

@@ -167,3 +167,46 @@ export function decodeGrid(text) {
   const cells = decodeRuns(fromBase64Url(match[3]), width * height, `${width}x${height} cells`);
   return { width, height, cells };
 }
+
+/** The longest `graph=` text accepted, in characters. */
+export const MAX_GRAPH_TEXT = 400_000;
+
+/**
+ * The text form of a graph for a link (`graph=`): its graph file (JSON) made compact, as UTF-8
+ * packed in base64url. `json` is the text of a graph file.
+ */
+export function encodeGraph(json) {
+  const compact = JSON.stringify(JSON.parse(json));
+  return toBase64Url(new TextEncoder().encode(compact));
+}
+
+/**
+ * Reads the text form of a graph: returns the graph file's JSON text, or throws an Error naming
+ * the problem (not base64url, not UTF-8, not JSON). Whether the JSON is a graph the core
+ * checks when the page loads it.
+ */
+export function decodeGraph(text) {
+  if (typeof text !== 'string') throw new Error('expected base64url text');
+  if (text.length > MAX_GRAPH_TEXT) {
+    throw new Error(`the text is ${text.length} characters long, over the limit of ${MAX_GRAPH_TEXT}`);
+  }
+  let bytes;
+  try {
+    bytes = fromBase64Url(text);
+  } catch (e) {
+    throw new Error(e.message.replace('the cell data', 'the graph data'));
+  }
+  let json;
+  try {
+    json = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new Error('the graph data is not UTF-8 text (cut short or mistyped?)');
+  }
+  if (!json.trimStart().startsWith('{')) throw new Error('the graph data is not a graph file (JSON starting with "{")');
+  try {
+    JSON.parse(json);
+  } catch (e) {
+    throw new Error(`the graph data is not valid JSON (${e.message})`);
+  }
+  return json;
+}

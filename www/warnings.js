@@ -151,6 +151,8 @@ export function hasTerrain(lab, memory) {
 
 /** The cheapest grid path's cost on `lab`'s map (a Dijkstra run on a copy), or null. */
 export function cheapestCost(lab) {
+  // With teleports or slopes (links.js) the Lab's own Dijkstra runs over them.
+  if (lab.links && lab.links().kind !== 'none') return lab.cheapestCost() ?? null;
   const reference = lab.cloneMap('dijkstra');
   try {
     reference.run();
@@ -206,7 +208,9 @@ export function attachWarnings(app) {
     if (key === shown) return;
     shown = key;
     if (terrain.key !== map) terrain = { key: map, value: hasTerrain(lab, app.memory) };
-    const items = assess(s, { terrain: terrain.value });
+    // Teleports with the plain estimate: links.js says why it overestimates, and compares costs.
+    const blind = Boolean(app.links?.blind());
+    const items = assess(s, { terrain: terrain.value }).filter((w) => !(blind && w.kind === 'inadmissible'));
     list.replaceChildren(
       ...items.map((w) =>
         el('li', { class: `pl-warning pl-warning-${w.kind}`, 'data-kind': w.kind }, el('span', { text: w.text })),
@@ -215,7 +219,7 @@ export function attachWarnings(app) {
     reference.hidden = true;
     delete reference.dataset.optimal;
     delete reference.dataset.excess;
-    if (!warns(items) || status !== 'found' || cost === null) return;
+    if (blind || !warns(items) || status !== 'found' || cost === null) return;
     if (optimal.key !== map) {
       let value = null;
       try {
