@@ -324,7 +324,7 @@ fn quote(s: &str) -> String {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
             c if (c as u32) < 0x20 => {
-                write!(out, "\\u{:04x}", c as u32).expect("writing to a String")
+                write!(out, "\\u{:04x}", c as u32).expect("writing to a String");
             }
             c => out.push(c),
         }
