@@ -219,9 +219,8 @@ fn parse_run(command: &'static str, mut args: impl Iterator<Item = OsString>) ->
             _ => unreachable!("every known option is handled"),
         }
     }
-    let [map, scen] = <[PathBuf; 2]>::try_from(files).map_err(|files| {
-        Failure::usage(format!("{command} needs two files, MAP and SCEN; found {}", files.len()))
-    })?;
+    let [map, scen] = <[PathBuf; 2]>::try_from(files)
+        .map_err(|files| Failure::usage(format!("{command} needs two files, MAP and SCEN; found {}", files.len())))?;
     let algorithms = match (command, algorithms) {
         (_, Some(list)) => list,
         ("scen", None) => vec![Algorithm::AStar],
@@ -285,9 +284,7 @@ fn parse_setting(option: &str, value: &str, set: impl Fn(SearchConfig, u32) -> S
         .trim()
         .parse()
         .map_err(|_| Failure::usage(format!("{option} must be a whole number, found {}", shorten(value))))?;
-    set(SearchConfig::new(Algorithm::AStar), n)
-        .validate()
-        .map_err(|e| Failure::usage(format!("{option}: {e}")))?;
+    set(SearchConfig::new(Algorithm::AStar), n).validate().map_err(|e| Failure::usage(format!("{option}: {e}")))?;
     Ok(n)
 }
 
@@ -331,7 +328,8 @@ mod tests {
 
     #[test]
     fn reads_the_settings_of_particular_algorithms() {
-        let Ok(Command::Scen(r)) = run("scen a.map a.scen --algo lrta --lookahead 4 --sensor=0 --cluster 16 --hand right")
+        let Ok(Command::Scen(r)) =
+            run("scen a.map a.scen --algo lrta --lookahead 4 --sensor=0 --cluster 16 --hand right")
         else {
             panic!("expected scen");
         };

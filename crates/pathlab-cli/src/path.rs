@@ -65,9 +65,7 @@ pub fn parse(mut args: impl Iterator<Item = OsString>) -> Result<PathRun, Failur
         let text = arg.to_string_lossy().into_owned();
         if !text.starts_with("--") {
             if file.is_some() {
-                return Err(Failure::usage(format!(
-                    "path takes one FILE; found another: {text:?}"
-                )));
+                return Err(Failure::usage(format!("path takes one FILE; found another: {text:?}")));
             }
             file = Some(PathBuf::from(arg));
             continue;
@@ -75,9 +73,7 @@ pub fn parse(mut args: impl Iterator<Item = OsString>) -> Result<PathRun, Failur
         let (name, value) = if let Some((n, v)) = text.split_once('=') {
             (n.to_string(), v.to_string())
         } else {
-            let value = args
-                .next()
-                .ok_or_else(|| Failure::usage(format!("{text} needs a value")))?;
+            let value = args.next().ok_or_else(|| Failure::usage(format!("{text} needs a value")))?;
             (text, value.to_string_lossy().into_owned())
         };
         let named = |e: pathlab_core::grid::UnknownName| Failure::usage(format!("{name}: {e}"));
@@ -90,9 +86,10 @@ pub fn parse(mut args: impl Iterator<Item = OsString>) -> Result<PathRun, Failur
             "--costs" => config.costs = value.parse().map_err(named)?,
             "--layout" => layout = value.parse().map_err(named)?,
             "--weight" => {
-                config.weight = value.trim().parse().map_err(|_| {
-                    Failure::usage(format!("--weight must be a number, found {value:?}"))
-                })?;
+                config.weight = value
+                    .trim()
+                    .parse()
+                    .map_err(|_| Failure::usage(format!("--weight must be a number, found {value:?}")))?;
             }
             "--space" => {
                 space = Some(match value.as_str() {
@@ -109,23 +106,12 @@ pub fn parse(mut args: impl Iterator<Item = OsString>) -> Result<PathRun, Failur
             other => return Err(Failure::usage(format!("path: unknown option {other:?}"))),
         }
     }
-    let file =
-        file.ok_or_else(|| Failure::usage("path needs a FILE: a map, a hex map or a graph"))?;
+    let file = file.ok_or_else(|| Failure::usage("path needs a FILE: a map, a hex map or a graph"))?;
     let start = start.ok_or_else(|| Failure::usage("path needs --start"))?;
     let goal = goal.ok_or_else(|| Failure::usage("path needs --goal"))?;
     config.heuristic = heuristic.unwrap_or_else(|| Heuristic::default_for(config.diagonal));
-    config
-        .validate()
-        .map_err(|e| Failure::usage(e.to_string()))?;
-    Ok(PathRun {
-        file,
-        start,
-        goal,
-        space,
-        config,
-        heuristic_given: heuristic.is_some(),
-        layout,
-    })
+    config.validate().map_err(|e| Failure::usage(e.to_string()))?;
+    Ok(PathRun { file, start, goal, space, config, heuristic_given: heuristic.is_some(), layout })
 }
 
 /// The result: cost, path entries (already JSON), expansions and time.
@@ -166,9 +152,7 @@ pub fn run(run: &PathRun) -> Result<(), Failure> {
 /// A graph when the file is JSON or a matrix with a `#` label line, else a grid.
 fn guess(file: &std::path::Path, text: &str) -> SpaceKind {
     let head = text.trim_start();
-    let json = file
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    let json = file.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"));
     if json || head.starts_with('{') || head.starts_with('#') {
         SpaceKind::Graph
     } else {
@@ -189,26 +173,17 @@ fn read_grid(run: &PathRun, text: &str) -> Result<(Grid, Option<Point>, Option<P
 
 /// Reads `x,y`, or `A`/`B` for the course file's marked start and goal.
 fn cell(grid: &Grid, which: &str, given: &str, marked: Option<Point>) -> Result<Point, Failure> {
-    if let Some(p) =
-        marked.filter(|_| given.eq_ignore_ascii_case(if which == "start" { "A" } else { "B" }))
-    {
+    if let Some(p) = marked.filter(|_| given.eq_ignore_ascii_case(if which == "start" { "A" } else { "B" })) {
         return Ok(p);
     }
-    let p: Point = given
-        .parse()
-        .map_err(|e| Failure::usage(format!("--{which} must be x,y on a grid: {e}")))?;
-    grid.point(p.x as i64, p.y as i64)
-        .map_err(|e| Failure::input(format!("the {which} {e}")))
+    let p: Point = given.parse().map_err(|e| Failure::usage(format!("--{which} must be x,y on a grid: {e}")))?;
+    grid.point(p.x as i64, p.y as i64).map_err(|e| Failure::input(format!("the {which} {e}")))
 }
 
-fn on_grid(
-    run: &PathRun,
-    (grid, a, b): (Grid, Option<Point>, Option<Point>),
-) -> Result<Found, Failure> {
+fn on_grid(run: &PathRun, (grid, a, b): (Grid, Option<Point>, Option<Point>)) -> Result<Found, Failure> {
     let start = cell(&grid, "start", &run.start, a)?;
     let goal = cell(&grid, "goal", &run.goal, b)?;
-    let mut search =
-        build(grid, start, goal, run.config).map_err(|e| Failure::input(e.to_string()))?;
+    let mut search = build(grid, start, goal, run.config).map_err(|e| Failure::input(e.to_string()))?;
     let clock = Instant::now();
     search.run();
     let micros = clock.elapsed().as_secs_f64() * 1e6;
@@ -216,23 +191,11 @@ fn on_grid(
         return Err(Failure::input(why));
     }
     let grid = search.grid();
-    let path = search
-        .path_indices()
-        .iter()
-        .map(|&i| xy(grid.point_at(i as usize)))
-        .collect();
-    Ok(Found {
-        cost: search.cost(),
-        path,
-        expanded: search.expanded(),
-        micros,
-    })
+    let path = search.path_indices().iter().map(|&i| xy(grid.point_at(i as usize))).collect();
+    Ok(Found { cost: search.cost(), path, expanded: search.expanded(), micros })
 }
 
-fn on_hex(
-    run: &PathRun,
-    (grid, a, b): (Grid, Option<Point>, Option<Point>),
-) -> Result<Found, Failure> {
+fn on_hex(run: &PathRun, (grid, a, b): (Grid, Option<Point>, Option<Point>)) -> Result<Found, Failure> {
     let start = cell(&grid, "start", &run.start, a)?;
     let goal = cell(&grid, "goal", &run.goal, b)?;
     let (s, g) = (grid.index(start) as u32, grid.index(goal) as u32);
@@ -241,18 +204,12 @@ fn on_hex(
         hex.heuristic = run.config.heuristic;
     }
     let found = solve(hex, s, g, run.config)?;
-    Ok(found_with(found, |hex, n| {
-        xy(hex.grid.point_at(n as usize))
-    }))
+    Ok(found_with(found, |hex, n| xy(hex.grid.point_at(n as usize))))
 }
 
 fn on_graph(run: &PathRun, text: &str) -> Result<Found, Failure> {
     let head = text.trim_start();
-    let parsed = if head.starts_with('{') {
-        graph_file::parse_json(text)
-    } else {
-        graph_file::parse_matrix(text)
-    };
+    let parsed = if head.starts_with('{') { graph_file::parse_json(text) } else { graph_file::parse_matrix(text) };
     let mut graph = parsed.map_err(|e| in_file(&run.file, e))?;
     if run.heuristic_given {
         graph.set_heuristic(run.config.heuristic);
@@ -260,10 +217,7 @@ fn on_graph(run: &PathRun, text: &str) -> Result<Found, Failure> {
     let node = |which: &str, id: &str| {
         graph.node(id).map_err(|_| {
             let shown: String = id.chars().take(40).collect();
-            Failure::input(format!(
-                "the {which} {shown:?} is not a node of {}",
-                run.file.display()
-            ))
+            Failure::input(format!("the {which} {shown:?} is not a node of {}", run.file.display()))
         })
     };
     let (s, g) = (node("start", &run.start)?, node("goal", &run.goal)?);
@@ -272,34 +226,16 @@ fn on_graph(run: &PathRun, text: &str) -> Result<Found, Failure> {
 }
 
 /// A search run on a space: the search itself (for the path's names), and its time.
-fn solve<S: Space>(
-    space: S,
-    start: u32,
-    goal: u32,
-    config: SearchConfig,
-) -> Result<(Search<S>, f64), Failure> {
-    let mut search =
-        Search::on(space, start, goal, config).map_err(|e| Failure::input(e.to_string()))?;
+fn solve<S: Space>(space: S, start: u32, goal: u32, config: SearchConfig) -> Result<(Search<S>, f64), Failure> {
+    let mut search = Search::on(space, start, goal, config).map_err(|e| Failure::input(e.to_string()))?;
     let clock = Instant::now();
     search.run();
     Ok((search, clock.elapsed().as_secs_f64() * 1e6))
 }
 
-fn found_with<S: Space>(
-    (search, micros): (Search<S>, f64),
-    name: impl Fn(&S, u32) -> String,
-) -> Found {
-    let path = search
-        .path_indices()
-        .iter()
-        .map(|&n| name(search.space(), n))
-        .collect();
-    Found {
-        cost: search.cost(),
-        path,
-        expanded: search.expanded(),
-        micros,
-    }
+fn found_with<S: Space>((search, micros): (Search<S>, f64), name: impl Fn(&S, u32) -> String) -> Found {
+    let path = search.path_indices().iter().map(|&n| name(search.space(), n)).collect();
+    Found { cost: search.cost(), path, expanded: search.expanded(), micros }
 }
 
 fn xy(p: Point) -> String {

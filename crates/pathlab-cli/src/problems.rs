@@ -129,7 +129,12 @@ impl Solver {
             .map_err(|e| in_file(&self.scen, format!("line {}: {e}", problem.line)))?;
         self.search.run();
         let micros = started.elapsed().as_secs_f64() * 1e6;
-        Ok(Outcome { cost: self.search.cost(), expanded: self.search.expanded(), micros, gave_up: self.search.gave_up() })
+        Ok(Outcome {
+            cost: self.search.cost(),
+            expanded: self.search.expanded(),
+            micros,
+            gave_up: self.search.gave_up(),
+        })
     }
 }
 
@@ -149,9 +154,8 @@ pub fn mismatch(config: &SearchConfig, problem: &Problem, cost: Option<f64>) -> 
         let dx = problem.start.x.abs_diff(problem.goal.x) as f64;
         let dy = problem.start.y.abs_diff(problem.goal.y) as f64;
         let line = dx.hypot(dy);
-        return (cost < line - problem.tolerance).then(|| {
-            format!("cost {cost} is below the straight-line distance {line:.6} from start to goal")
-        });
+        return (cost < line - problem.tolerance)
+            .then(|| format!("cost {cost} is below the straight-line distance {line:.6} from start to goal"));
     }
     if config.is_optimal() {
         (off.abs() > problem.tolerance).then(|| {
@@ -167,9 +171,7 @@ pub fn mismatch(config: &SearchConfig, problem: &Problem, cost: Option<f64>) -> 
         (off < -problem.tolerance).then(|| {
             format!(
                 "cost {cost} is below the optimum {} by {:.6}, more than the tolerance {}",
-                problem.optimal,
-                -off,
-                problem.tolerance
+                problem.optimal, -off, problem.tolerance
             )
         })
     }

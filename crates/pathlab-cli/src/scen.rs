@@ -70,11 +70,7 @@ pub fn run(run: &Run) -> Result<(), Failure> {
                     } else {
                         why
                     };
-                    mismatches.push(format!(
-                        "{}: line {} (problem {index}): {why}",
-                        run.scen.display(),
-                        p.line
-                    ));
+                    mismatches.push(format!("{}: line {} (problem {index}): {why}", run.scen.display(), p.line));
                 }
             }
         }

@@ -114,7 +114,11 @@ fn bi_astar_matches_2000_problems_sampled_across_every_family() {
         check_passes(&map, scen, "bi-astar", &["--sample", &take.to_string()], expected);
         total += expected;
     }
-    eprintln!("bi-astar matched {total} sampled problems in {} scenario files of {} families", scens.len(), families.len());
+    eprintln!(
+        "bi-astar matched {total} sampled problems in {} scenario files of {} families",
+        scens.len(),
+        families.len()
+    );
     assert!(total >= 2000, "sampled only {total} problems");
 }
 
@@ -158,7 +162,8 @@ fn ida_says_plainly_when_it_gives_up() {
 
     // Without --check: exit 0, a null cost, and stderr says why.
     let args = |check: bool| {
-        let mut a: Vec<OsString> = vec!["scen".into(), map_path.clone().into(), scen_path.clone().into(), "--algo".into(), "ida".into()];
+        let mut a: Vec<OsString> =
+            vec!["scen".into(), map_path.clone().into(), scen_path.clone().into(), "--algo".into(), "ida".into()];
         if check {
             a.push("--check".into());
         }
@@ -168,7 +173,10 @@ fn ida_says_plainly_when_it_gives_up() {
     let err = text(&out.stderr);
     assert!(out.status.success(), "{err}");
     assert_eq!(cost_of(text(&out.stdout).trim()), None);
-    assert!(err.contains("wall.map.scen: line 2 (problem 0): IDA* stopped at its limit of 1000000 node visits"), "{err}");
+    assert!(
+        err.contains("wall.map.scen: line 2 (problem 0): IDA* stopped at its limit of 1000000 node visits"),
+        "{err}"
+    );
     assert!(err.contains("the goal may still be reachable"), "{err}");
     assert!(err.contains("1 problems (of 1), 0 found, 1 gave up"), "{err}");
 

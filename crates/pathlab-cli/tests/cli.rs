@@ -55,13 +55,7 @@ fn check_passes(map: &Path, scen: &Path, algo: &str, extra: &[&str], expected: u
         vec!["scen".into(), map.into(), scen.into(), "--algo".into(), algo.into(), "--check".into()];
     args.extend(extra.iter().map(Into::into));
     let out = pathlab(&args);
-    assert!(
-        out.status.success(),
-        "{algo} on {}: exit {:?}\n{}",
-        scen.display(),
-        out.status.code(),
-        stderr(&out)
-    );
+    assert!(out.status.success(), "{algo} on {}: exit {:?}\n{}", scen.display(), out.status.code(), stderr(&out));
     assert_eq!(stdout(&out).lines().count(), expected, "{algo} on {}", scen.display());
     let summary = stderr(&out);
     assert!(summary.contains(" 0 mismatches"), "{summary}");
@@ -134,7 +128,13 @@ fn parse_json_line(line: &str) -> Vec<(String, Vec<Option<f64>>)> {
         };
         let numbers = value
             .split(',')
-            .map(|v| if v == "null" { None } else { Some(v.parse::<f64>().unwrap_or_else(|_| panic!("number: {v:?} in {line}"))) })
+            .map(|v| {
+                if v == "null" {
+                    None
+                } else {
+                    Some(v.parse::<f64>().unwrap_or_else(|_| panic!("number: {v:?} in {line}")))
+                }
+            })
             .collect();
         fields.push((key.to_string(), numbers));
         rest = next.strip_prefix(',').unwrap_or(next);
@@ -170,7 +170,10 @@ fn scen_prints_one_json_object_per_problem_in_the_contract_format() {
     }
     let summary = stderr(&out);
     assert_eq!(summary.lines().count(), 1, "one summary line: {summary}");
-    assert!(summary.contains("5 problems") && summary.contains("5 found") && summary.contains("0 mismatches"), "{summary}");
+    assert!(
+        summary.contains("5 problems") && summary.contains("5 found") && summary.contains("0 mismatches"),
+        "{summary}"
+    );
 }
 
 #[test]
@@ -208,7 +211,14 @@ fn check_fails_with_exit_1_on_a_wrong_optimum() {
     // Line 40 is a problem of the file; 0.01 is well beyond its tolerance.
     let scen = altered_arena("arena-wrong.map.scen", &[40], 0.01);
     for algo in ["astar", "dijkstra"] {
-        let out = pathlab(&["scen".as_ref(), map.as_os_str(), scen.as_os_str(), "--algo".as_ref(), algo.as_ref(), "--check".as_ref()]);
+        let out = pathlab(&[
+            "scen".as_ref(),
+            map.as_os_str(),
+            scen.as_os_str(),
+            "--algo".as_ref(),
+            algo.as_ref(),
+            "--check".as_ref(),
+        ]);
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(1), "{algo}: {err}");
         assert!(err.contains("arena-wrong.map.scen: line 40"), "{err}");
@@ -231,7 +241,14 @@ fn check_of_a_non_optimal_algorithm_accepts_longer_paths_but_not_shorter_ones() 
     check_passes(&map, &scen, "astar", &["--weight", "2"], problem_count(&scen));
     // An "optimum" far above any path's cost: a cheaper path must be a mismatch.
     let raised = altered_arena("arena-raised.map.scen", &[100], 1000.0);
-    let out = pathlab(&["scen".as_ref(), map.as_os_str(), raised.as_os_str(), "--algo".as_ref(), "greedy".as_ref(), "--check".as_ref()]);
+    let out = pathlab(&[
+        "scen".as_ref(),
+        map.as_os_str(),
+        raised.as_os_str(),
+        "--algo".as_ref(),
+        "greedy".as_ref(),
+        "--check".as_ref(),
+    ]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains("line 100"), "{}", stderr(&out));
 }
@@ -241,11 +258,26 @@ fn check_refuses_a_diagonal_rule_the_optima_do_not_assume() {
     let root = movingai();
     let (map, scen) = (root.join("dao/arena.map"), root.join("dao/arena.map.scen"));
     for rule in ["never", "always", "at-most-one-blocked"] {
-        let out = pathlab(&["scen".as_ref(), map.as_os_str(), scen.as_os_str(), "--diagonal".as_ref(), rule.as_ref(), "--check".as_ref()]);
+        let out = pathlab(&[
+            "scen".as_ref(),
+            map.as_os_str(),
+            scen.as_os_str(),
+            "--diagonal".as_ref(),
+            rule.as_ref(),
+            "--check".as_ref(),
+        ]);
         assert_eq!(out.status.code(), Some(2), "{rule}");
         assert!(stderr(&out).contains("no corner cutting"), "{}", stderr(&out));
         // Without --check the rule is fine.
-        let out = pathlab(&["scen".as_ref(), map.as_os_str(), scen.as_os_str(), "--diagonal".as_ref(), rule.as_ref(), "--limit".as_ref(), "3".as_ref()]);
+        let out = pathlab(&[
+            "scen".as_ref(),
+            map.as_os_str(),
+            scen.as_os_str(),
+            "--diagonal".as_ref(),
+            rule.as_ref(),
+            "--limit".as_ref(),
+            "3".as_ref(),
+        ]);
         assert!(out.status.success(), "{rule}: {}", stderr(&out));
         assert_eq!(stdout(&out).lines().count(), 3);
     }
@@ -268,9 +300,15 @@ fn fails_with_2(args: &[&std::ffi::OsStr], needles: &[&str]) {
 fn a_malformed_map_exits_2_naming_the_file_and_line() {
     let scen = scratch("small.map.scen", "version 1\n0\tsmall.map\t4\t3\t0\t0\t1\t1\t1.41421356\n");
     let short_row = scratch("short-row.map", "type octile\nheight 3\nwidth 4\nmap\n....\n...\n....\n");
-    fails_with_2(&["scen".as_ref(), short_row.as_os_str(), scen.as_os_str()], &["short-row.map: line 6: row 2 has 3 cells, expected 4"]);
+    fails_with_2(
+        &["scen".as_ref(), short_row.as_os_str(), scen.as_os_str()],
+        &["short-row.map: line 6: row 2 has 3 cells, expected 4"],
+    );
     let truncated = scratch("truncated.map", "type octile\nheight 3\nwidth 4\nmap\n....\n");
-    fails_with_2(&["scen".as_ref(), truncated.as_os_str(), scen.as_os_str()], &["truncated.map: line 6", "ends after 1 of 3 rows"]);
+    fails_with_2(
+        &["scen".as_ref(), truncated.as_os_str(), scen.as_os_str()],
+        &["truncated.map: line 6", "ends after 1 of 3 rows"],
+    );
     let bad_char = scratch("bad-char.map", "type octile\nheight 3\nwidth 4\nmap\n....\n..x.\n....\n");
     fails_with_2(&["scen".as_ref(), bad_char.as_os_str(), scen.as_os_str()], &["bad-char.map: line 6", "'x'"]);
     let bad_header = scratch("bad-header.map", "type octile\nheight three\nwidth 4\nmap\n");
@@ -283,7 +321,10 @@ fn a_malformed_map_exits_2_naming_the_file_and_line() {
 #[test]
 fn a_malformed_scen_exits_2_naming_the_file_and_line() {
     let map = scratch("four.map", "type octile\nheight 3\nwidth 4\nmap\n....\n....\n....\n");
-    let few = scratch("few-fields.map.scen", "version 1\n0\tfour.map\t4\t3\t0\t0\t1\t1\t1.41421356\n0\tfour.map\t4\t3\t0\t0\n");
+    let few = scratch(
+        "few-fields.map.scen",
+        "version 1\n0\tfour.map\t4\t3\t0\t0\t1\t1\t1.41421356\n0\tfour.map\t4\t3\t0\t0\n",
+    );
     fails_with_2(&["scen".as_ref(), map.as_os_str(), few.as_os_str()], &["few-fields.map.scen: line 3", "9 fields"]);
     let outside = scratch("outside.map.scen", "version 1\n0\tfour.map\t4\t3\t0\t0\t9\t1\t9\n");
     fails_with_2(&["scen".as_ref(), map.as_os_str(), outside.as_os_str()], &["outside.map.scen: line 2", "goal"]);
@@ -294,15 +335,27 @@ fn a_scen_for_another_size_of_map_exits_2() {
     let root = movingai();
     let map = root.join("dao/den312d.map");
     let scen = root.join("dao/arena.map.scen");
-    fails_with_2(&["scen".as_ref(), map.as_os_str(), scen.as_os_str()], &["arena.map.scen: line 2", "49x49", "den312d.map is 65x81"]);
-    fails_with_2(&["compare".as_ref(), map.as_os_str(), scen.as_os_str(), "--algos".as_ref(), "astar".as_ref()], &["arena.map.scen: line 2"]);
+    fails_with_2(
+        &["scen".as_ref(), map.as_os_str(), scen.as_os_str()],
+        &["arena.map.scen: line 2", "49x49", "den312d.map is 65x81"],
+    );
+    fails_with_2(
+        &["compare".as_ref(), map.as_os_str(), scen.as_os_str(), "--algos".as_ref(), "astar".as_ref()],
+        &["arena.map.scen: line 2"],
+    );
 }
 
 #[test]
 fn an_end_on_a_wall_exits_2() {
     let map = scratch("walled.map", "type octile\nheight 2\nwidth 3\nmap\n.@.\n...\n");
-    let scen = scratch("walled.map.scen", "version 1\n0\twalled.map\t3\t2\t0\t0\t2\t0\t4\n0\twalled.map\t3\t2\t1\t0\t2\t0\t1\n");
-    fails_with_2(&["scen".as_ref(), map.as_os_str(), scen.as_os_str()], &["walled.map.scen: line 3", "start (1,0) is a wall"]);
+    let scen = scratch(
+        "walled.map.scen",
+        "version 1\n0\twalled.map\t3\t2\t0\t0\t2\t0\t4\n0\twalled.map\t3\t2\t1\t0\t2\t0\t1\n",
+    );
+    fails_with_2(
+        &["scen".as_ref(), map.as_os_str(), scen.as_os_str()],
+        &["walled.map.scen: line 3", "start (1,0) is a wall"],
+    );
 }
 
 #[test]
@@ -310,8 +363,14 @@ fn bad_options_exit_2_with_a_message() {
     let root = movingai();
     let (map, scen) = (root.join("dao/arena.map"), root.join("dao/arena.map.scen"));
     let (m, s) = (map.as_os_str(), scen.as_os_str());
-    fails_with_2(&["scen".as_ref(), m, s, "--algo".as_ref(), "quantum".as_ref()], &["unknown algorithm \"quantum\"", "astar"]);
-    fails_with_2(&["compare".as_ref(), m, s, "--algos".as_ref(), "astar,nope".as_ref()], &["unknown algorithm \"nope\""]);
+    fails_with_2(
+        &["scen".as_ref(), m, s, "--algo".as_ref(), "quantum".as_ref()],
+        &["unknown algorithm \"quantum\"", "astar"],
+    );
+    fails_with_2(
+        &["compare".as_ref(), m, s, "--algos".as_ref(), "astar,nope".as_ref()],
+        &["unknown algorithm \"nope\""],
+    );
     fails_with_2(&["scen".as_ref(), m, s, "--weight".as_ref(), "0.5".as_ref()], &["weight", "0.5"]);
     fails_with_2(&["scen".as_ref(), m, s, "--weight".as_ref(), "NaN".as_ref()], &["weight", "NaN"]);
     fails_with_2(&["scen".as_ref(), m, s, "--weight".as_ref(), "heavy".as_ref()], &["--weight must be a number"]);
@@ -379,9 +438,8 @@ fn compare_prints_an_aligned_table() {
     for line in &lines[header..] {
         assert_eq!(line.chars().count(), width, "{text}");
     }
-    let row = |name: &str| {
-        rows.iter().find(|r| r[0].starts_with(name)).unwrap_or_else(|| panic!("{name} in {text}")).clone()
-    };
+    let row =
+        |name: &str| rows.iter().find(|r| r[0].starts_with(name)).unwrap_or_else(|| panic!("{name} in {text}")).clone();
     for optimal in ["astar", "dijkstra"] {
         let r = row(optimal);
         assert_eq!((r[1].as_str(), r[2].as_str()), ("40", "40"), "{text}");

@@ -6,10 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn pathlab<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pathlab"))
-        .args(args)
-        .output()
-        .expect("pathlab runs")
+    Command::new(env!("CARGO_BIN_EXE_pathlab")).args(args).output().expect("pathlab runs")
 }
 
 fn scratch(name: &str, text: &str) -> PathBuf {
@@ -23,15 +20,8 @@ fn scratch(name: &str, text: &str) -> PathBuf {
 /// Runs `path` and insists on exit 0; returns stdout's one line.
 fn ok(args: &[&str]) -> String {
     let out = pathlab(args);
-    let (o, e) = (
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr),
-    );
-    assert!(
-        out.status.success(),
-        "{args:?}: exit {:?}\n{e}",
-        out.status.code()
-    );
+    let (o, e) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{args:?}: exit {:?}\n{e}", out.status.code());
     assert_eq!(o.lines().count(), 1, "one JSON object on one line: {o}");
     o.trim().to_string()
 }
@@ -47,11 +37,7 @@ fn fails(args: &[&str]) -> String {
 
 /// The value of `"key": ` in a flat JSON object, up to the next `, "` or `}`.
 fn field<'a>(json: &'a str, key: &str) -> &'a str {
-    let at = json
-        .find(&format!("\"{key}\": "))
-        .unwrap_or_else(|| panic!("no {key} in {json}"))
-        + key.len()
-        + 4;
+    let at = json.find(&format!("\"{key}\": ")).unwrap_or_else(|| panic!("no {key} in {json}")) + key.len() + 4;
     let rest = &json[at..];
     let end = if rest.starts_with("[[") {
         rest.find("]]").expect("closing ]]") + 2
@@ -103,14 +89,10 @@ fn a_weight_matrix_is_a_directed_graph() {
     // row Q has only Q -> P at 7 (no edge to R).
     let file = scratch("matrix.txt", "# P Q R\n0 4 1\n7 0 inf\ninf 2 0\n");
     let f = file.to_str().unwrap();
-    let there = ok(&[
-        "path", f, "--space", "graph", "--start", "P", "--goal", "Q", "--algo", "dijkstra",
-    ]);
+    let there = ok(&["path", f, "--space", "graph", "--start", "P", "--goal", "Q", "--algo", "dijkstra"]);
     assert_eq!(field(&there, "cost"), "3", "{there}");
     assert_eq!(field(&there, "path"), r#"["P", "R", "Q"]"#, "{there}");
-    let back = ok(&[
-        "path", f, "--space", "graph", "--start", "Q", "--goal", "P", "--algo", "dijkstra",
-    ]);
+    let back = ok(&["path", f, "--space", "graph", "--start", "Q", "--goal", "P", "--algo", "dijkstra"]);
     assert_eq!(field(&back, "cost"), "7", "{back}");
 }
 
@@ -119,37 +101,12 @@ fn a_course_file_is_searched_as_a_square_grid_with_cells_as_pairs() {
     let map = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../maps/course-5x5.txt");
     let m = map.to_str().unwrap();
     // The course's 5x5 example, 4-connected with the 10/14 costs: 7 moves of 10.
-    let json = ok(&[
-        "path",
-        m,
-        "--start",
-        "A",
-        "--goal",
-        "B",
-        "--diagonal",
-        "never",
-        "--costs",
-        "integer",
-    ]);
+    let json = ok(&["path", m, "--start", "A", "--goal", "B", "--diagonal", "never", "--costs", "integer"]);
     assert_eq!(field(&json, "cost"), "70", "{json}");
     let path = field(&json, "path");
-    assert!(
-        path.starts_with("[[3, 1], ") && path.ends_with("[0, 3]]"),
-        "{path}"
-    );
+    assert!(path.starts_with("[[3, 1], ") && path.ends_with("[0, 3]]"), "{path}");
     // The same ends given as x,y.
-    let json = ok(&[
-        "path",
-        m,
-        "--start",
-        "3,1",
-        "--goal",
-        "0,3",
-        "--diagonal",
-        "never",
-        "--costs",
-        "integer",
-    ]);
+    let json = ok(&["path", m, "--start", "3,1", "--goal", "0,3", "--diagonal", "never", "--costs", "integer"]);
     assert_eq!(field(&json, "cost"), "70", "{json}");
 }
 
@@ -163,9 +120,7 @@ fn a_hex_grid_counts_six_way_moves() {
     assert_eq!(field(&json, "cost"), "3", "{json}");
     // Flat tops, odd columns pushed down: (2,2) is axial (2,1), max(|dq|, |dr|, |dq + dr|) = 3
     // hexes from (0,0).
-    let json = ok(&[
-        "path", f, "--space", "hex", "--layout", "flat", "--start", "0,0", "--goal", "2,2",
-    ]);
+    let json = ok(&["path", f, "--space", "hex", "--layout", "flat", "--start", "0,0", "--goal", "2,2"]);
     assert_eq!(field(&json, "cost"), "3", "{json}");
 }
 
@@ -190,30 +145,10 @@ fn bad_graphs_and_ends_exit_2_naming_the_problem() {
             &["--start", "A", "--goal", "A"],
             "\"Z\"",
         ),
-        (
-            "start.json",
-            TRIANGLE,
-            &["--start", "Q", "--goal", "A"],
-            "the start \"Q\" is not a node",
-        ),
-        (
-            "goal.json",
-            TRIANGLE,
-            &["--start", "A", "--goal", "Q"],
-            "the goal \"Q\" is not a node",
-        ),
-        (
-            "jps.json",
-            TRIANGLE,
-            &["--start", "A", "--goal", "C", "--algo", "jps"],
-            "square grid",
-        ),
-        (
-            "matrix-bad.txt",
-            "# A B\n0 1\n1 -3\n",
-            &["--start", "A", "--goal", "B"],
-            "line 3",
-        ),
+        ("start.json", TRIANGLE, &["--start", "Q", "--goal", "A"], "the start \"Q\" is not a node"),
+        ("goal.json", TRIANGLE, &["--start", "A", "--goal", "Q"], "the goal \"Q\" is not a node"),
+        ("jps.json", TRIANGLE, &["--start", "A", "--goal", "C", "--algo", "jps"], "square grid"),
+        ("matrix-bad.txt", "# A B\n0 1\n1 -3\n", &["--start", "A", "--goal", "B"], "line 3"),
     ];
     for (name, text, args, says) in cases {
         let file = scratch(name, text);
@@ -226,8 +161,6 @@ fn bad_graphs_and_ends_exit_2_naming_the_problem() {
     assert!(err.contains("/no/such/file.json"), "{err}");
     let err = fails(&["path", "x.json", "--start", "A"]);
     assert!(err.contains("--goal"), "{err}");
-    let err = fails(&[
-        "path", "x.json", "--start", "A", "--goal", "B", "--space", "torus",
-    ]);
+    let err = fails(&["path", "x.json", "--start", "A", "--goal", "B", "--space", "torus"]);
     assert!(err.contains("torus"), "{err}");
 }

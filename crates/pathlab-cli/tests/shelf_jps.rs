@@ -40,7 +40,8 @@ fn costs(stdout: &str) -> Vec<(usize, Option<f64>)> {
         .lines()
         .map(|line| {
             let field = |key: &str| {
-                let at = line.find(&format!("\"{key}\":")).unwrap_or_else(|| panic!("no {key} in {line}")) + key.len() + 3;
+                let at =
+                    line.find(&format!("\"{key}\":")).unwrap_or_else(|| panic!("no {key} in {line}")) + key.len() + 3;
                 let rest = &line[at..];
                 rest[..rest.find([',', '}']).expect("value ends")].to_string()
             };
@@ -161,14 +162,32 @@ fn a_rule_jps_cannot_run_under_exits_2_with_a_message() {
     let (map, scen) = (root.join("dao/arena.map"), root.join("dao/arena.map.scen"));
     for algo in ["jps", "jps-plus"] {
         for rule in ["always", "at-most-one-blocked"] {
-            let out = pathlab(&["scen".as_ref(), map.as_os_str(), scen.as_os_str(), "--algo".as_ref(), algo.as_ref(), "--diagonal".as_ref(), rule.as_ref()]);
+            let out = pathlab(&[
+                "scen".as_ref(),
+                map.as_os_str(),
+                scen.as_os_str(),
+                "--algo".as_ref(),
+                algo.as_ref(),
+                "--diagonal".as_ref(),
+                rule.as_ref(),
+            ]);
             let stderr = String::from_utf8_lossy(&out.stderr);
             assert_eq!(out.status.code(), Some(2), "{algo} {rule}: {stderr}");
             assert!(stderr.contains(rule) && stderr.contains("no-corner-cutting") && stderr.contains("A*"), "{stderr}");
             assert!(!stderr.contains("panicked"), "{stderr}");
         }
         // 4-connected runs (the .scen optima do not apply, so no --check).
-        let out = pathlab(&["scen".as_ref(), map.as_os_str(), scen.as_os_str(), "--algo".as_ref(), algo.as_ref(), "--diagonal".as_ref(), "never".as_ref(), "--limit".as_ref(), "20".as_ref()]);
+        let out = pathlab(&[
+            "scen".as_ref(),
+            map.as_os_str(),
+            scen.as_os_str(),
+            "--algo".as_ref(),
+            algo.as_ref(),
+            "--diagonal".as_ref(),
+            "never".as_ref(),
+            "--limit".as_ref(),
+            "20".as_ref(),
+        ]);
         assert!(out.status.success(), "{algo} never: {}", String::from_utf8_lossy(&out.stderr));
         assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 20);
     }

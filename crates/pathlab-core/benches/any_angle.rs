@@ -34,10 +34,7 @@ const ROUNDS: usize = 7;
 const VARIANTS: [Algorithm; 4] = [Algorithm::AStar, Algorithm::Theta, Algorithm::LazyTheta, Algorithm::AStarSmoothed];
 
 fn config(algorithm: Algorithm) -> SearchConfig {
-    SearchConfig::new(algorithm)
-        .heuristic(Heuristic::Octile)
-        .diagonal(Diagonal::NoCornerCutting)
-        .costs(Costs::Real)
+    SearchConfig::new(algorithm).heuristic(Heuristic::Octile).diagonal(Diagonal::NoCornerCutting).costs(Costs::Real)
 }
 
 /// One variant's search on a set's map, reused for every problem (as the CLI does).
@@ -107,7 +104,13 @@ fn verify(set: &Set) -> Vec<Counts> {
                 s.run();
                 let cost = s.cost().unwrap_or_else(|| panic!("{algorithm} {} line {}: no path", set.name, p.line));
                 let line = (p.start.x.abs_diff(p.goal.x) as f64).hypot(p.start.y.abs_diff(p.goal.y) as f64);
-                assert!(cost <= p.optimal + p.tolerance, "{algorithm} {} line {}: {cost} > {}", set.name, p.line, p.optimal);
+                assert!(
+                    cost <= p.optimal + p.tolerance,
+                    "{algorithm} {} line {}: {cost} > {}",
+                    set.name,
+                    p.line,
+                    p.optimal
+                );
                 assert!(cost >= line - 1e-9, "{algorithm} {} line {}: {cost} < straight line {line}", set.name, p.line);
                 counts.cost += cost;
                 counts.expanded += s.expanded();

@@ -73,7 +73,8 @@ fn candidate_walls(grid: &Grid, field: &FlowField) -> (Vec<usize>, Vec<usize>) {
     let touching: Vec<usize> = (0..grid.len())
         .filter(|&i| {
             let p = grid.point_at(i);
-            grid.cells()[i] == WALL && [(0, -1), (1, 0), (0, 1), (-1, 0)].iter().any(|&(dx, dy)| reach(p.x, p.y, dx, dy))
+            grid.cells()[i] == WALL
+                && [(0, -1), (1, 0), (0, 1), (-1, 0)].iter().any(|&(dx, dy)| reach(p.x, p.y, dx, dy))
         })
         .collect();
     let shortcut: Vec<usize> = touching
@@ -146,7 +147,8 @@ fn main() {
             );
         }
 
-        let open: Vec<usize> = (0..grid.len()).filter(|&i| field.distances()[i] > 0.0 && field.distances()[i].is_finite()).collect();
+        let open: Vec<usize> =
+            (0..grid.len()).filter(|&i| field.distances()[i] > 0.0 && field.distances()[i].is_finite()).collect();
         let (mut inc, mut full, mut reset) = (vec![], vec![], 0usize);
         for &i in &spread(&open) {
             let p = grid.point_at(i);
@@ -175,9 +177,14 @@ fn main() {
                 reset = n;
             }
             let rest = &goals[1..];
-            let full: Vec<Duration> =
-                (0..15).map(|_| timed(|| black_box(FlowField::new(grid.clone(), rest, RULE, COSTS).unwrap())).0).collect();
-            println!("destroy goal 0: incremental {} ms ({reset} cells reset), full rebuild {} ms", median(times), median(full));
+            let full: Vec<Duration> = (0..15)
+                .map(|_| timed(|| black_box(FlowField::new(grid.clone(), rest, RULE, COSTS).unwrap())).0)
+                .collect();
+            println!(
+                "destroy goal 0: incremental {} ms ({reset} cells reset), full rebuild {} ms",
+                median(times),
+                median(full)
+            );
         }
     }
 }

@@ -125,16 +125,11 @@ fn nearest(places: &[[f64; 2]], side: usize, k: usize) -> Vec<Vec<u32>> {
 
 fn build_network(rng: &mut Rng) -> Network {
     let side = (NODES as f64).sqrt().ceil() as usize;
-    let places: Vec<[f64; 2]> = (0..NODES)
-        .map(|_| [rng.unit() * side as f64, rng.unit() * side as f64])
-        .collect();
+    let places: Vec<[f64; 2]> = (0..NODES).map(|_| [rng.unit() * side as f64, rng.unit() * side as f64]).collect();
     let mut pairs: Vec<(u32, u32)> = nearest(&places, side, K)
         .into_iter()
         .enumerate()
-        .flat_map(|(i, near)| {
-            near.into_iter()
-                .map(move |j| ((i as u32).min(j), (i as u32).max(j)))
-        })
+        .flat_map(|(i, near)| near.into_iter().map(move |j| ((i as u32).min(j), (i as u32).max(j))))
         .collect();
     pairs.sort_unstable();
     pairs.dedup();
@@ -158,12 +153,7 @@ fn build_network(rng: &mut Rng) -> Network {
         arcs.extend(list);
     }
     first.push(arcs.len());
-    Network {
-        places,
-        edges,
-        first,
-        arcs,
-    }
+    Network { places, edges, first, arcs }
 }
 
 /// Our graph: the same nodes, places and edges (in the same order), Euclidean estimate.
@@ -209,35 +199,23 @@ fn largest_part(net: &Network) -> Vec<u32> {
 
 /// The `pathfinding` crate's A*: its cost, and how many nodes it expanded when `count` is
 /// given.
-fn theirs(
-    net: &Network,
-    ratio: f64,
-    start: u32,
-    goal: u32,
-    count: Option<&Cell<usize>>,
-) -> Option<u64> {
+fn theirs(net: &Network, ratio: f64, start: u32, goal: u32, count: Option<&Cell<usize>>) -> Option<u64> {
     let target = net.places[goal as usize];
     let successors = |&n: &u32| {
         if let Some(c) = count {
             c.set(c.get() + 1);
         }
-        net.arcs[net.first[n as usize]..net.first[n as usize + 1]]
-            .iter()
-            .copied()
+        net.arcs[net.first[n as usize]..net.first[n as usize + 1]].iter().copied()
     };
     let heuristic = |&n: &u32| (ratio * distance(net.places[n as usize], target)).floor() as u64;
-    pathfinding::directed::astar::astar(&start, successors, heuristic, |&n| n == goal)
-        .map(|(_, c)| c)
+    pathfinding::directed::astar::astar(&start, successors, heuristic, |&n| n == goal).map(|(_, c)| c)
 }
 
 /// Ours: the cost and the expansions.
 fn ours(search: &mut Search<Graph>, start: u32, goal: u32) -> (Option<f64>, usize) {
     search.set_end_nodes(start, goal).expect("valid nodes");
     let status = search.run();
-    (
-        (status == Status::Found).then(|| search.cost().expect("found")),
-        search.expanded(),
-    )
+    ((status == Status::Found).then(|| search.cost().expect("found")), search.expanded())
 }
 
 fn median(v: &mut [f64]) -> f64 {
@@ -299,11 +277,7 @@ fn main() {
     // `cargo bench -- --test` passes `--test`: those get a short check, one repeat.
     let args: Vec<String> = std::env::args().collect();
     let testing = !args.iter().any(|a| a == "--bench") || args.iter().any(|a| a == "--test");
-    let (problems, repeats) = if testing {
-        (10, 1)
-    } else {
-        (PROBLEMS, REPEATS)
-    };
+    let (problems, repeats) = if testing { (10, 1) } else { (PROBLEMS, REPEATS) };
 
     let built = Instant::now();
     let mut rng = Rng(0x5EED_6EA9);
@@ -318,17 +292,11 @@ fn main() {
         part.len(),
         built.elapsed().as_secs_f64()
     );
-    let pairs: Vec<(u32, u32)> = (0..problems)
-        .map(|_| (part[rng.below(part.len())], part[rng.below(part.len())]))
-        .collect();
+    let pairs: Vec<(u32, u32)> =
+        (0..problems).map(|_| (part[rng.below(part.len())], part[rng.below(part.len())])).collect();
 
-    let mut search = Search::on(
-        graph,
-        pairs[0].0,
-        pairs[0].1,
-        SearchConfig::new(Algorithm::AStar),
-    )
-    .expect("a valid search");
+    let mut search =
+        Search::on(graph, pairs[0].0, pairs[0].1, SearchConfig::new(Algorithm::AStar)).expect("a valid search");
 
     // Both must agree on every optimum before anything is timed.
     let (mut our_expanded, their_expanded) = (0usize, Cell::new(0usize));
@@ -337,21 +305,15 @@ fn main() {
         let their_cost = theirs(&net, ratio, s, g, Some(&their_expanded));
         let cost = cost.expect("our A* finds a path");
         let their_cost = their_cost.expect("pathfinding finds a path");
-        assert_eq!(
-            cost, their_cost as f64,
-            "{s} -> {g}: our cost {cost}, pathfinding's {their_cost}"
-        );
+        assert_eq!(cost, their_cost as f64, "{s} -> {g}: our cost {cost}, pathfinding's {their_cost}");
         our_expanded += expanded;
     }
     println!("verified: {problems} problems, the same optimum from both");
 
-    let (our_ns, their_ns, mut ratios) =
-        time_side_by_side(&mut search, &net, ratio, &pairs, repeats);
+    let (our_ns, their_ns, mut ratios) = time_side_by_side(&mut search, &net, ratio, &pairs, repeats);
 
     let per_problem = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64 / problems as f64;
-    let (lo, hi) = ratios
-        .iter()
-        .fold((f64::INFINITY, 0f64), |(lo, hi), &r| (lo.min(r), hi.max(r)));
+    let (lo, hi) = ratios.iter().fold((f64::INFINITY, 0f64), |(lo, hi), &r| (lo.min(r), hi.max(r)));
     let our_median = median(&mut our_ns.clone());
     let their_median = median(&mut their_ns.clone());
     println!(
@@ -359,10 +321,7 @@ fn main() {
         per_problem(&our_ns) / 1e6,
         per_problem(&their_ns) / 1e6
     );
-    println!(
-        "pathfinding / ours: median {:.2}, range {lo:.2} to {hi:.2} over {repeats} repeats",
-        median(&mut ratios)
-    );
+    println!("pathfinding / ours: median {:.2}, range {lo:.2} to {hi:.2} over {repeats} repeats", median(&mut ratios));
     println!(
         "expansions per problem: ours {:.0}, pathfinding {:.0}; ns per expansion (median repeat): ours {:.1}, pathfinding {:.1}",
         our_expanded as f64 / problems as f64,

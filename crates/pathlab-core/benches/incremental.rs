@@ -217,14 +217,29 @@ fn measure(sets: &[Set]) {
     println!("one wall after the search: repair expansions against a fresh A* on the edited grid (fresh / repair)");
     println!(
         "{:<12} {:>5} {:>9} {:>9} {:>9} {:>8} {:>8} {:>8} {:>8} {:>4} {:>8} | {:>5} {:>9} {:>9} {:>8} {:>8}",
-        "map", "LPA*", "first", "repair", "fresh", "ratio", "median", "rep ms", "A* ms", "cut", "ratio@.9", "D*L", "repair",
-        "fresh", "ratio", "median"
+        "map",
+        "LPA*",
+        "first",
+        "repair",
+        "fresh",
+        "ratio",
+        "median",
+        "rep ms",
+        "A* ms",
+        "cut",
+        "ratio@.9",
+        "D*L",
+        "repair",
+        "fresh",
+        "ratio",
+        "median"
     );
     let mut all = Totals::default();
     for set in sets {
         let mut totals = Totals::default();
         let p0 = &set.problems[0];
-        let mut astar = Search::new(set.grid.clone(), p0.start, p0.goal, config(Algorithm::AStar)).expect("valid problem");
+        let mut astar =
+            Search::new(set.grid.clone(), p0.start, p0.goal, config(Algorithm::AStar)).expect("valid problem");
         for p in &set.problems {
             if let Some(row) = lpa_once(set, p, &mut astar, 9) {
                 totals.late_repair += row.repair;

@@ -182,7 +182,11 @@ fn verify(sets: &[Set]) {
             assert_eq!(step_cost, ours, "{} line {}: stepping ends elsewhere", set.name, p.line);
             assert_eq!(stepped.expanded(), search.expanded(), "{} line {}", set.name, p.line);
         }
-        println!("verified {}: {} problems, same costs as pathfinding and the .scen optima", set.name, set.problems.len());
+        println!(
+            "verified {}: {} problems, same costs as pathfinding and the .scen optima",
+            set.name,
+            set.problems.len()
+        );
     }
 }
 
@@ -330,7 +334,10 @@ fn shelf_side_by_side(sets: &[Set], rounds: usize) {
         }
     }
     let theirs = support::median(theirs);
-    println!("\nEvery algorithm against pathfinding's astar, {problems} problems of {} (median of {rounds}):", sets.iter().map(|s| s.name).collect::<Vec<_>>().join(", "));
+    println!(
+        "\nEvery algorithm against pathfinding's astar, {problems} problems of {} (median of {rounds}):",
+        sets.iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
+    );
     println!("{:<16} {:>10} {:>18} {:>16}", "algorithm", "ms", "pathfinding / it", "length / optimum");
     println!("{:<16} {:>10.2} {:>18} {:>16}", "pathfinding", theirs.as_secs_f64() * 1e3, "1.00", "1.0000");
     for (k, times) in ours.into_iter().enumerate() {
@@ -393,7 +400,8 @@ fn verify_jumps(sets: &[Set]) {
             for p in &set.problems {
                 search.set_ends(p.start, p.goal).expect("valid problem");
                 search.run();
-                let cost = search.cost().unwrap_or_else(|| panic!("{} line {}: {algorithm} finds no path", set.name, p.line));
+                let cost =
+                    search.cost().unwrap_or_else(|| panic!("{} line {}: {algorithm} finds no path", set.name, p.line));
                 assert!(
                     (cost - p.optimal).abs() <= p.tolerance,
                     "{} line {}: {algorithm} cost {cost} but the optimum is {}",
@@ -427,7 +435,19 @@ fn jump_side_by_side(sets: &[Set], rounds: usize) {
     println!("jump point search on the DAO maps, side by side: median of {rounds} rounds; in each, every variant runs the same problems in turn");
     println!(
         "{:<12} {:>5} {:>9} {:>7} {:>7} {:>9} {:>9} {:>8} {:>8} {:>8} {:>8} {:>8} {:>9}",
-        "map", "probs", "A* exp", "JPS exp", "JPS+ exp", "pf ms", "A* ms", "JPS ms", "JPS+ ms", "A*/JPS", "JPS/JPS+", "pf/A*", "pf/JPS+"
+        "map",
+        "probs",
+        "A* exp",
+        "JPS exp",
+        "JPS+ exp",
+        "pf ms",
+        "A* ms",
+        "JPS ms",
+        "JPS+ ms",
+        "A*/JPS",
+        "JPS/JPS+",
+        "pf/A*",
+        "pf/JPS+"
     );
     let mut totals = [Duration::ZERO; 4];
     let mut expansions_total = [0usize; 3];
@@ -467,7 +487,11 @@ fn jump_side_by_side(sets: &[Set], rounds: usize) {
         astar / jps,
         if astar / jps >= 10.0 { "met" } else { "NOT MET" }
     );
-    println!("JPS+ vs JPS: {:.2}x faster (target > 1): {}", jps / plus, if jps / plus > 1.0 { "met" } else { "NOT MET" });
+    println!(
+        "JPS+ vs JPS: {:.2}x faster (target > 1): {}",
+        jps / plus,
+        if jps / plus > 1.0 { "met" } else { "NOT MET" }
+    );
     println!(
         "against pathfinding::astar: our A* {:.1}x, JPS {:.1}x, JPS+ {:.1}x faster",
         pf / astar,

@@ -97,7 +97,13 @@ impl From<GridError> for GenerateError {
 
 /// Runs the generator `kind` on a `width` x `height` grid. `density` is used by
 /// [`Generator::Random`] only (and checked only there).
-pub fn generate(kind: Generator, width: usize, height: usize, seed: u64, density: f64) -> Result<Generated, GenerateError> {
+pub fn generate(
+    kind: Generator,
+    width: usize,
+    height: usize,
+    seed: u64,
+    density: f64,
+) -> Result<Generated, GenerateError> {
     match kind {
         Generator::Maze => maze(width, height, seed),
         Generator::Random => random_fill(width, height, seed, density),
@@ -181,9 +187,8 @@ pub fn random_fill(width: usize, height: usize, seed: u64, density: f64) -> Resu
         });
     }
     let mut rng = Pcg32::new(seed);
-    let mut cells: Vec<u8> = (0..width * height)
-        .map(|_| if f64::from(rng.unit()) < density { WALL } else { GROUND })
-        .collect();
+    let mut cells: Vec<u8> =
+        (0..width * height).map(|_| if f64::from(rng.unit()) < density { WALL } else { GROUND }).collect();
     let region = largest_region(width, height, &cells);
     let (start, goal) = if region.len() >= 2 {
         let key = |&&i: &&usize| (i % width + i / width, i / width, i % width);

@@ -78,17 +78,15 @@ impl fmt::Display for GridError {
             Self::Empty { width, height } => {
                 write!(f, "a grid of {width}x{height} has no cells")
             }
-            Self::TooLarge { width, height } => write!(
-                f,
-                "a grid of {width}x{height} is over the limit of {MAX_SIDE}x{MAX_SIDE}"
-            ),
+            Self::TooLarge { width, height } => {
+                write!(f, "a grid of {width}x{height} is over the limit of {MAX_SIDE}x{MAX_SIDE}")
+            }
             Self::WrongCellCount { expected, found } => {
                 write!(f, "expected {expected} cells, found {found}")
             }
-            Self::OutOfBounds { x, y, width, height } => write!(
-                f,
-                "({x},{y}) is outside the {width}x{height} grid (x must be 0..{width}, y 0..{height})"
-            ),
+            Self::OutOfBounds { x, y, width, height } => {
+                write!(f, "({x},{y}) is outside the {width}x{height} grid (x must be 0..{width}, y 0..{height})")
+            }
         }
     }
 }

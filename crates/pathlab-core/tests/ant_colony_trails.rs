@@ -296,8 +296,9 @@ fn bad_parameters_points_and_maps_are_refused_or_clamped() {
 
 #[test]
 fn a_colony_without_food_or_with_every_source_removed_keeps_wandering() {
-    let mut c = AntColony::new(bent_map(), NEST, &[], 50, AntParams { guide: Guide::FlowField, ..AntParams::default() }, 4)
-        .unwrap();
+    let mut c =
+        AntColony::new(bent_map(), NEST, &[], 50, AntParams { guide: Guide::FlowField, ..AntParams::default() }, 4)
+            .unwrap();
     for _ in 0..200 {
         c.step();
     }
@@ -394,7 +395,13 @@ fn the_selected_ants_overlay_shows_its_sensed_cells_with_chances_summing_to_one(
     c.frame(None, &mut plain);
     let mut f = Frame::default();
     c.frame(Some(i), &mut f);
-    let reach: Vec<f32> = f.circle_ink.iter().enumerate().filter(|(_, &k)| k == Ink::Reach as u8).map(|(j, _)| f.circles[3 * j + 2]).collect();
+    let reach: Vec<f32> = f
+        .circle_ink
+        .iter()
+        .enumerate()
+        .filter(|(_, &k)| k == Ink::Reach as u8)
+        .map(|(j, _)| f.circles[3 * j + 2])
+        .collect();
     let count = |ink: Ink| f.line_ink.iter().map(|&k| usize::from(k == ink as u8)).sum::<usize>();
     let sensed = count(Ink::Preferred);
     // Sensing two eighths each side: up to five cells ahead, at least one open in this map.

@@ -267,7 +267,12 @@ fn on_open_ground_the_cost_is_the_straight_line() {
     for (w, h) in [(1, 1), (2, 1), (1, 7), (5, 5), (13, 4), (9, 17), (31, 23)] {
         let grid = Grid::new(w, h).unwrap();
         for &rule in Diagonal::ALL {
-            for (start, goal) in [((0, 0), (w - 1, h - 1)), ((w - 1, 0), (0, h - 1)), ((w / 2, 0), (w / 3, h - 1)), ((0, h / 2), (w - 1, h / 3))] {
+            for (start, goal) in [
+                ((0, 0), (w - 1, h - 1)),
+                ((w - 1, 0), (0, h - 1)),
+                ((w / 2, 0), (w / 3, h - 1)),
+                ((0, h / 2), (w - 1, h / 3)),
+            ] {
                 let (start, goal) = (Point::new(start.0, start.1), Point::new(goal.0, goal.1));
                 for algorithm in ANY_ANGLE {
                     let mut s = build(grid.clone(), start, goal, config(algorithm, rule)).unwrap();
@@ -275,7 +280,11 @@ fn on_open_ground_the_cost_is_the_straight_line() {
                     let path = s.path().unwrap();
                     let want: Vec<Point> = if start == goal { vec![start] } else { vec![start, goal] };
                     assert_eq!(path.points, want, "{algorithm} {w}x{h} {rule} {start}->{goal}");
-                    assert!((path.cost - dist(start, goal)).abs() <= 1e-12, "{algorithm} {w}x{h} {rule}: {}", path.cost);
+                    assert!(
+                        (path.cost - dist(start, goal)).abs() <= 1e-12,
+                        "{algorithm} {w}x{h} {rule}: {}",
+                        path.cost
+                    );
                 }
             }
         }
@@ -353,6 +362,12 @@ fn refusals_give_unsupported() {
         walled.set(g, WALL).unwrap();
         assert!(matches!(build(walled, s, g, cfg), Err(SearchError::OnWall { which: "goal", .. })));
     }
-    assert!(matches!(ThetaStar::new(open.clone(), s, g, SearchConfig::new(Algorithm::AStar)), Err(SearchError::Unsupported(_))));
-    assert!(matches!(SmoothedAStar::new(open, s, g, SearchConfig::new(Algorithm::Theta)), Err(SearchError::Unsupported(_))));
+    assert!(matches!(
+        ThetaStar::new(open.clone(), s, g, SearchConfig::new(Algorithm::AStar)),
+        Err(SearchError::Unsupported(_))
+    ));
+    assert!(matches!(
+        SmoothedAStar::new(open, s, g, SearchConfig::new(Algorithm::Theta)),
+        Err(SearchError::Unsupported(_))
+    ));
 }

@@ -103,9 +103,21 @@ fn corners_by_hand() {
         (&["..#", "..."], (0, 0), (2, 1), [true, true, true, true], "a knight's move beside a wall"),
         // A shallow line (0,0)->(6,2): from (0.5,0.5) with slope 1/3 it meets y = 1 exactly
         // at x = 2, the corner point (2,1), whose side cells are (2,0) and (1,1).
-        (&["..#....", ".......", "......."], (0, 0), (6, 2), [false, false, true, true], "a shallow line grazing a corner"),
+        (
+            &["..#....", ".......", "......."],
+            (0, 0),
+            (6, 2),
+            [false, false, true, true],
+            "a shallow line grazing a corner",
+        ),
         (&[".......", ".#.....", "......."], (0, 0), (6, 2), [false, false, true, true], "the same corner from below"),
-        (&["..#....", ".#.....", "......."], (0, 0), (6, 2), [false, false, false, true], "squeezing at a shallow angle"),
+        (
+            &["..#....", ".#.....", "......."],
+            (0, 0),
+            (6, 2),
+            [false, false, false, true],
+            "squeezing at a shallow angle",
+        ),
     ];
     for &(rows, a, b, want, what) in cases {
         let grid = draw(rows);

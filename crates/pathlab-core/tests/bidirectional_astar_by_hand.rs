@@ -123,7 +123,10 @@ fn the_backward_search_charges_the_terrain_of_the_cell_it_comes_from() {
                 let to_goal = [14.0, 13.0, 10.0, 9.0, 0.0];
                 for (x, &want) in to_goal.iter().enumerate() {
                     let got = s.g_back()[x];
-                    assert!(got.is_infinite() || got == want, "{rule}: cost from x={x} to the goal is {got}, not {want}");
+                    assert!(
+                        got.is_infinite() || got == want,
+                        "{rule}: cost from x={x} to the goal is {got}, not {want}"
+                    );
                 }
                 assert!(s.expanded_backward() >= 1, "the backward search took part");
             }
@@ -204,7 +207,15 @@ fn every_maze_of_the_shared_fixture_gives_its_hand_worked_cost() {
 #[test]
 fn the_page_sees_both_frontiers_the_meeting_and_the_stopping_rule() {
     // An open 12x7 room with a wall between the ends.
-    let grid = grid_from(&["............", "............", ".....#......", ".....#......", ".....#......", "............", "............"]);
+    let grid = grid_from(&[
+        "............",
+        "............",
+        ".....#......",
+        ".....#......",
+        ".....#......",
+        "............",
+        "............",
+    ]);
     let (start, goal) = (Point::new(1, 3), Point::new(10, 3));
     let mut s = build(grid.clone(), start, goal, config(Diagonal::NoCornerCutting, Costs::Real)).unwrap();
     let notes = |s: &dyn Stepper| s.overlay().notes.iter().map(|(k, v)| (*k, v.clone())).collect::<Vec<_>>();

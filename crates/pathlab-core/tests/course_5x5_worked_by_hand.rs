@@ -196,7 +196,9 @@ fn astar_runs_the_hand_worked_trace_to_cost_70() {
     // After step 7 the open list holds (4,1) (4,0) (0,0) (0,1) (0,2) (2,3) (1,4) and B.
     assert_eq!(search.open_count(), 8);
     let g = search.g_values();
-    for (x, y, want) in [(4, 1, 10.0), (4, 0, 20.0), (0, 0, 40.0), (0, 1, 50.0), (0, 2, 60.0), (2, 3, 70.0), (1, 4, 70.0), (0, 3, 70.0)] {
+    for (x, y, want) in
+        [(4, 1, 10.0), (4, 0, 20.0), (0, 0, 40.0), (0, 1, 50.0), (0, 2, 60.0), (2, 3, 70.0), (1, 4, 70.0), (0, 3, 70.0)]
+    {
         assert_eq!(g[y * 5 + x], want, "g of ({x},{y})");
     }
     assert_eq!(search.step(), StepEvent::Found { cost: 70.0 });

@@ -29,7 +29,11 @@ use proptest::prelude::*;
 use reference_dijkstra::{legal, optimum, same, walk, Rng};
 
 fn config(rule: Diagonal, costs: Costs, sensor: u32) -> SearchConfig {
-    SearchConfig::new(Algorithm::DStarLite).diagonal(rule).costs(costs).heuristic(Heuristic::default_for(rule)).sensor(sensor)
+    SearchConfig::new(Algorithm::DStarLite)
+        .diagonal(rule)
+        .costs(costs)
+        .heuristic(Heuristic::default_for(rule))
+        .sensor(sensor)
 }
 
 fn agent_at(s: &DStarLite) -> Point {
@@ -150,7 +154,8 @@ proptest! {
 /// goal walled in, then freed); larger sensors get walls and terrain added only (and the goal
 /// sometimes walled in).
 fn walk_with_edits(case: &Case, sensor: u32, seed: u64) -> Result<Option<bool>, TestCaseError> {
-    let mut s = DStarLite::new(case.grid.clone(), case.start, case.goal, config(case.rule, case.costs, sensor)).unwrap();
+    let mut s =
+        DStarLite::new(case.grid.clone(), case.start, case.goal, config(case.rule, case.costs, sensor)).unwrap();
     let mut rng = Rng(seed);
     let edits = 1 + rng.below(6);
     let wall_in = if sensor == 0 || rng.below(3) == 0 { Some(rng.below(edits)) } else { None };
@@ -262,7 +267,8 @@ fn edits_sweep_sees_arrivals_and_cut_offs_under_every_sensor() {
     let mut seen = [[0usize; 2]; 4];
     for k in 0..400 {
         let (w, h) = (5 + rng.below(8), 5 + rng.below(8));
-        let cells: Vec<u8> = (0..w * h).map(|_| if rng.below(100) < 15 { WALL } else { 1 + rng.below(2) as u8 }).collect();
+        let cells: Vec<u8> =
+            (0..w * h).map(|_| if rng.below(100) < 15 { WALL } else { 1 + rng.below(2) as u8 }).collect();
         let mut grid = Grid::from_cells(w, h, cells).unwrap();
         let (start, goal) = (Point::new(0, 0), Point::new(w - 1, h - 1));
         grid.set(start, 1).unwrap();
@@ -289,7 +295,12 @@ fn with_no_edits_scen_problems_walk_the_published_optimum() {
             s.set_ends(p.start, p.goal).unwrap();
             assert_eq!(s.run(), Status::Found, "{family} line {}", p.line);
             let cost = s.cost().unwrap();
-            assert!((cost - p.optimal).abs() <= p.tolerance, "{family} line {}: walked {cost}, optimum {}", p.line, p.optimal);
+            assert!(
+                (cost - p.optimal).abs() <= p.tolerance,
+                "{family} line {}: walked {cost}, optimum {}",
+                p.line,
+                p.optimal
+            );
             let agent = s.agent().unwrap();
             assert_eq!((agent.at, agent.revisits), (p.goal, 0));
             assert!(same(agent.travelled, cost));
@@ -385,10 +396,7 @@ fn the_agent_stops_with_no_path_when_the_goal_is_cut_off_and_goes_on_when_freed(
     assert!(s.gave_up().is_none());
     let stopped = agent_at(&s);
     let notes = s.overlay().notes;
-    assert!(
-        notes.contains(&("unreachable", format!("the goal became unreachable from {stopped}"))),
-        "{notes:?}"
-    );
+    assert!(notes.contains(&("unreachable", format!("the goal became unreachable from {stopped}"))), "{notes:?}");
     // It saw (8,0) from (7,0), went back and round by row 2 (no corner cutting past the
     // walls of row 1), and saw (9,1) from (8,2).
     assert_eq!(stopped, Point::new(8, 2));
@@ -438,7 +446,8 @@ fn the_overlay_shows_the_agent_its_trail_and_its_clipped_sensor() {
     walk_to(&mut s, 2);
     let overlay = s.overlay();
     assert!(overlay.marks.contains(&pathlab_core::search::OverlayMark { cell: 2, kind: MarkKind::Agent }));
-    let trail: Vec<(u32, u32)> = overlay.lines.iter().filter(|l| l.kind == LineKind::Trail).map(|l| (l.from, l.to)).collect();
+    let trail: Vec<(u32, u32)> =
+        overlay.lines.iter().filter(|l| l.kind == LineKind::Trail).map(|l| (l.from, l.to)).collect();
     assert_eq!(trail, vec![(0, 1), (1, 2)]);
     let sensor: Vec<_> = overlay.boxes.iter().filter(|b| b.kind == BoxKind::Sensor).collect();
     assert_eq!(sensor.len(), 1);

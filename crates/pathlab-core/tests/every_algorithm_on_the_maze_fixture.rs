@@ -4,9 +4,7 @@
 
 mod common;
 
-use common::{
-    all_configs, check_path, describe, hand_cost, mazes, reference_costs, reference_hops, same_cost, Maze,
-};
+use common::{all_configs, check_path, describe, hand_cost, mazes, reference_costs, reference_hops, same_cost, Maze};
 use pathlab_core::grid::{Costs, Diagonal};
 use pathlab_core::search::{astar, bfs, dfs, dijkstra, greedy, Algorithm, CellState, Search, Status, StepEvent};
 
@@ -18,8 +16,8 @@ fn reference_dijkstra_matches_the_hand_worked_optima() {
     for maze in mazes() {
         for &(rule, hand) in maze.hand {
             for &costs in Costs::ALL {
-                let got = reference_costs(&maze.grid, maze.start, rule, costs)
-                    [maze.goal.y * maze.grid.width() + maze.goal.x];
+                let got =
+                    reference_costs(&maze.grid, maze.start, rule, costs)[maze.goal.y * maze.grid.width() + maze.goal.x];
                 let got = got.is_finite().then_some(got);
                 let want = hand.map(|h| hand_cost(costs, h));
                 match (got, want) {

@@ -179,16 +179,22 @@ fn dijkstra_eight_connected_improves_a_mud_cell() {
             order.push(at);
         }
     }
-    assert_eq!(log.opened, vec![
-        Opened { node: 6, parent: 3, old_g: None, new_g: 2.0 },
-        Opened { node: 7, parent: 3, old_g: None, new_g: 1.0 + 5.0 * r2 },
-    ]);
+    assert_eq!(
+        log.opened,
+        vec![
+            Opened { node: 6, parent: 3, old_g: None, new_g: 2.0 },
+            Opened { node: 7, parent: 3, old_g: None, new_g: 1.0 + 5.0 * r2 },
+        ]
+    );
     log.clear();
     assert_eq!(s.step_with(&mut log), StepEvent::Expanded(p(1, 1)));
-    assert_eq!(log.opened, vec![
-        Opened { node: 7, parent: 4, old_g: Some(1.0 + 5.0 * r2), new_g: r2 + 5.0 },
-        Opened { node: 8, parent: 4, old_g: None, new_g: 2.0 * r2 },
-    ]);
+    assert_eq!(
+        log.opened,
+        vec![
+            Opened { node: 7, parent: 4, old_g: Some(1.0 + 5.0 * r2), new_g: r2 + 5.0 },
+            Opened { node: 8, parent: 4, old_g: None, new_g: 2.0 * r2 },
+        ]
+    );
     order.push(p(1, 1));
     let (rest, end) = trace(&mut s);
     order.extend(rest);

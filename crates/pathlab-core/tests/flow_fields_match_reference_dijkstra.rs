@@ -121,7 +121,10 @@ fn bad_goals_are_named() {
     let rule = Diagonal::NoCornerCutting;
     let make = |goals: &[Point]| FlowField::new(grid.clone(), goals, rule, Costs::Real).map(|_| ());
     assert_eq!(make(&[]), Err(FlowError::NoGoals));
-    assert_eq!(make(&[Point::new(0, 0), Point::new(1, 0)]), Err(FlowError::GoalOnWall { index: 1, at: Point::new(1, 0) }));
+    assert_eq!(
+        make(&[Point::new(0, 0), Point::new(1, 0)]),
+        Err(FlowError::GoalOnWall { index: 1, at: Point::new(1, 0) })
+    );
     assert_eq!(
         make(&[Point::new(2, 0)]),
         Err(FlowError::GoalOutOfRange { index: 0, at: Point::new(2, 0), width: 2, height: 2 })

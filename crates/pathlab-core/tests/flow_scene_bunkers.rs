@@ -85,7 +85,8 @@ fn the_directions_from_every_cell_reach_the_nearest_standing_bunker_at_the_refer
         let b = s.bunkers()[1];
         s.act("destroy-bunker", centre(b)).unwrap();
         assert!(!s.is_standing(1));
-        check_field(s.field(), &standing_goals(s.field())).unwrap_or_else(|e| panic!("seed {seed}, after destroying: {e}"));
+        check_field(s.field(), &standing_goals(s.field()))
+            .unwrap_or_else(|e| panic!("seed {seed}, after destroying: {e}"));
     }
 }
 
@@ -141,7 +142,10 @@ fn an_exact_wall_break_leaves_the_field_of_a_full_recompute() {
         assert_eq!(s.grid().get(w), Some(1));
         let fresh = FlowField::new(s.grid().clone(), s.field().goals(), s.field().rule(), s.field().costs()).unwrap();
         let (a, b) = (s.field().distances(), fresh.distances());
-        assert!((0..a.len()).all(|i| a[i].to_bits() == b[i].to_bits()), "break at {w}: distances differ from a fresh build");
+        assert!(
+            (0..a.len()).all(|i| a[i].to_bits() == b[i].to_bits()),
+            "break at {w}: distances differ from a fresh build"
+        );
         check_field(s.field(), &standing_goals(s.field())).unwrap_or_else(|e| panic!("break at {w}: {e}"));
         assert!(s.suboptimal_cells().is_empty());
         assert_eq!(metric(&s, "suboptimal"), 0.0);
@@ -360,7 +364,9 @@ fn bad_input_is_refused_in_words_and_nothing_panics() {
     let b = s.bunkers()[0];
     assert!(matches!(s.act("add-wall", centre(b)), Err(SceneError::Refused(_))));
     assert!(matches!(s.act("add-bunker", centre(b)), Err(SceneError::Refused(_))));
-    let open = (0..s.grid().len()).find(|&i| s.grid().cells()[i] != WALL && !s.bunkers().contains(&s.grid().point_at(i))).unwrap();
+    let open = (0..s.grid().len())
+        .find(|&i| s.grid().cells()[i] != WALL && !s.bunkers().contains(&s.grid().point_at(i)))
+        .unwrap();
     assert!(matches!(s.act("break-wall", centre(s.grid().point_at(open))), Err(SceneError::Refused(_))));
     assert!(matches!(s.set_param("speed", f64::NAN), Err(SceneError::Invalid(_))));
     assert!(s.set_param("speed", 1e9).unwrap().is_some());
@@ -386,7 +392,8 @@ fn bad_input_is_refused_in_words_and_nothing_panics() {
     }
     assert!((0..cut.len()).all(|i| cut.target(i).is_none() && cut.position(i).unwrap().x > 2.0));
     // The most agents packed onto one open cell next to a bunker: bounded steps, no panic.
-    let mut packed = BunkersScene::with_map(Grid::new(2, 1).unwrap(), &[Point::new(0, 0)], &config(5, 1_000_000)).unwrap();
+    let mut packed =
+        BunkersScene::with_map(Grid::new(2, 1).unwrap(), &[Point::new(0, 0)], &config(5, 1_000_000)).unwrap();
     assert_eq!(packed.len(), 2000, "agents are clamped to 2000");
     for _ in 0..40 {
         packed.step();
@@ -403,7 +410,8 @@ fn the_course_figure_agents_west_of_bunker_two_turn_to_bunker_one_when_it_falls(
     let mut s = BunkersScene::with_map(grid, &[Point::new(3, 4), Point::new(0, 1)], &config(3, 50)).unwrap();
     s.set_param("animate build", 0.0).unwrap();
     let at_square = |s: &BunkersScene| -> Vec<usize> {
-        (0..s.len()).filter(|&i| cell_of(s.grid(), s.position(i).unwrap()) == 6).collect() // (1,1)
+        (0..s.len()).filter(|&i| cell_of(s.grid(), s.position(i).unwrap()) == 6).collect()
+        // (1,1)
     };
     let there = at_square(&s);
     assert!(!there.is_empty(), "no agent on the course's square (1,3)");

@@ -31,10 +31,7 @@ fn assert_names(e: &GraphFileError, line: usize, column: Option<usize>, words: &
     match column {
         Some(c) => {
             assert_eq!(e.column, c, "wrong column in {e}");
-            assert!(
-                text.starts_with(&format!("line {line}, column {c}: ")),
-                "{text}"
-            );
+            assert!(text.starts_with(&format!("line {line}, column {c}: ")), "{text}");
         }
         None if line > 0 => {
             assert_eq!(e.column, 0, "{text}");
@@ -49,17 +46,7 @@ fn assert_names(e: &GraphFileError, line: usize, column: Option<usize>, words: &
 
 /// The edges as (from id, to id, cost, directed), for comparing graphs by what they say.
 fn edge_list(g: &Graph) -> Vec<(String, String, f64, bool)> {
-    g.edges()
-        .iter()
-        .map(|e| {
-            (
-                g.id(e.from).to_string(),
-                g.id(e.to).to_string(),
-                e.cost,
-                e.directed,
-            )
-        })
-        .collect()
+    g.edges().iter().map(|e| (g.id(e.from).to_string(), g.id(e.to).to_string(), e.cost, e.directed)).collect()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -80,10 +67,7 @@ fn moves(g: &Graph) -> Vec<Vec<(usize, f64)>> {
 }
 
 fn index_of(g: &Graph, id: &str) -> usize {
-    g.ids()
-        .iter()
-        .position(|x| x == id)
-        .unwrap_or_else(|| panic!("no node {id}"))
+    g.ids().iter().position(|x| x == id).unwrap_or_else(|| panic!("no node {id}"))
 }
 
 /// The cheapest cost from `from` to `to` and one path of that cost, by ids.
@@ -96,9 +80,7 @@ fn dijkstra(g: &Graph, from: &str, to: &str) -> Option<(f64, Vec<String>)> {
     let mut done = vec![false; n];
     dist[s] = 0.0;
     loop {
-        let next = (0..n)
-            .filter(|&v| !done[v] && dist[v].is_finite())
-            .min_by(|&a, &b| dist[a].total_cmp(&dist[b]));
+        let next = (0..n).filter(|&v| !done[v] && dist[v].is_finite()).min_by(|&a, &b| dist[a].total_cmp(&dist[b]));
         let Some(u) = next else { break };
         done[u] = true;
         for &(v, c) in &adjacent[u] {
@@ -116,10 +98,7 @@ fn dijkstra(g: &Graph, from: &str, to: &str) -> Option<(f64, Vec<String>)> {
         path.push(prev[*path.last().unwrap()]);
     }
     path.reverse();
-    Some((
-        dist[t],
-        path.into_iter().map(|v| g.ids()[v].clone()).collect(),
-    ))
+    Some((dist[t], path.into_iter().map(|v| g.ids()[v].clone()).collect()))
 }
 
 /// Every simple path from `from` to `to` with its cost, cheapest first.
@@ -149,42 +128,24 @@ fn all_paths(g: &Graph, from: &str, to: &str) -> Vec<(f64, Vec<String>)> {
     let mut found = Vec::new();
     walk(&adjacent, s, t, 0.0, &mut vec![s], &mut found);
     found.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.len().cmp(&b.1.len())));
-    found
-        .into_iter()
-        .map(|(c, p)| (c, p.into_iter().map(|v| g.ids()[v].clone()).collect()))
-        .collect()
+    found.into_iter().map(|(c, p)| (c, p.into_iter().map(|v| g.ids()[v].clone()).collect())).collect()
 }
 
 /// Checks the hand-worked cheapest route: Dijkstra's cost and path are those numbers, and the
 /// enumeration agrees and finds no other path as cheap. Returns every path, cheapest first.
-fn assert_cheapest(
-    g: &Graph,
-    from: &str,
-    to: &str,
-    cost: f64,
-    path: &[&str],
-) -> Vec<(f64, Vec<String>)> {
+fn assert_cheapest(g: &Graph, from: &str, to: &str, cost: f64, path: &[&str]) -> Vec<(f64, Vec<String>)> {
     let (c, p) = dijkstra(g, from, to).unwrap_or_else(|| panic!("no path {from} -> {to}"));
     assert_eq!(c, cost, "{from} -> {to}: Dijkstra's cost");
     assert_eq!(p, path, "{from} -> {to}: Dijkstra's path");
     let every = all_paths(g, from, to);
-    assert_eq!(
-        every[0].0, cost,
-        "{from} -> {to}: the cheapest enumerated path"
-    );
+    assert_eq!(every[0].0, cost, "{from} -> {to}: the cheapest enumerated path");
     assert_eq!(every[0].1, path);
-    assert!(
-        every.len() == 1 || every[1].0 > cost,
-        "{from} -> {to}: a second path as cheap: {:?}",
-        every[1]
-    );
+    assert!(every.len() == 1 || every[1].0 > cost, "{from} -> {to}: a second path as cheap: {:?}", every[1]);
     every
 }
 
 fn preset(name: &str) -> String {
-    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../maps/graphs")
-        .join(name);
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../maps/graphs").join(name);
     std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()))
 }
 
@@ -197,17 +158,8 @@ fn slides_5_cheapest_b_to_e_is_11_by_b_c_a_e_beating_the_direct_14_and_every_two
     let g = parse_json(&preset("slides-5.json")).unwrap();
     assert_eq!(g.ids(), ["A", "B", "C", "D", "E"]);
     assert_eq!(g.edges().len(), 8);
-    assert!(
-        !g.directed()
-            && g.edges()
-                .iter()
-                .all(|e| !e.directed && e.cost.fract() == 0.0)
-    );
-    assert!(g
-        .places()
-        .iter()
-        .flatten()
-        .all(|v| (0.0..=400.0).contains(v)));
+    assert!(!g.directed() && g.edges().iter().all(|e| !e.directed && e.cost.fract() == 0.0));
+    assert!(g.places().iter().flatten().all(|v| (0.0..=400.0).contains(v)));
     // Worked by hand: B-E 14; B-A-E 8+5 = 13, B-C-E 4+8 = 12, B-D-E 6+7 = 13;
     // B-C-A-E 4+2+5 = 11; B-A-C-E 8+2+8 = 18.
     let every = assert_cheapest(&g, "B", "E", 11.0, &["B", "C", "A", "E"]);
@@ -216,15 +168,8 @@ fn slides_5_cheapest_b_to_e_is_11_by_b_c_a_e_beating_the_direct_14_and_every_two
     let fewest = every.iter().map(|(_, p)| p.len()).min().unwrap();
     assert_eq!(fewest, 2, "the direct link is the fewest-edges route");
     let two_links = every.iter().filter(|(_, p)| p.len() == 3).map(|(c, _)| *c);
-    assert_eq!(
-        two_links.fold(f64::INFINITY, f64::min),
-        12.0,
-        "the best two-link route"
-    );
-    assert!(
-        preset("slides-5.json").contains("costs only 11"),
-        "the title tells the number"
-    );
+    assert_eq!(two_links.fold(f64::INFINITY, f64::min), 12.0, "the best two-link route");
+    assert!(preset("slides-5.json").contains("costs only 11"), "the title tells the number");
 }
 
 #[test]
@@ -234,25 +179,14 @@ fn fps_rooms_spawn_to_roof_is_45_through_the_vents_not_50_over_the_bridge() {
     assert!(g.edges().iter().all(|e| !e.directed));
     // Worked by hand: spawn-hall 10, hall-armoury 12, armoury-vents 14, vents-roof 9 = 45;
     // over the bridge: 10 + 12 + 12 (armoury-bridge) + 16 (bridge-roof) = 50.
-    let every = assert_cheapest(
-        &g,
-        "spawn",
-        "roof",
-        45.0,
-        &["spawn", "hall", "armoury", "vents", "roof"],
-    );
+    let every = assert_cheapest(&g, "spawn", "roof", 45.0, &["spawn", "hall", "armoury", "vents", "roof"]);
     assert_eq!(every[1].0, 50.0);
     assert_eq!(every[1].1, ["spawn", "hall", "armoury", "bridge", "roof"]);
     // No corridor is shorter than the straight line between its rooms' places (10 units a
     // metre), so the page's estimate is honest about distances as well as admissible.
     for e in g.edges() {
         let ([ax, ay], [bx, by]) = (g.places()[e.from as usize], g.places()[e.to as usize]);
-        assert!(
-            e.cost * 10.0 >= (ax - bx).hypot(ay - by),
-            "{} - {}",
-            g.id(e.from),
-            g.id(e.to)
-        );
+        assert!(e.cost * 10.0 >= (ax - bx).hypot(ay - by), "{} - {}", g.id(e.from), g.id(e.to));
     }
 }
 
@@ -260,18 +194,9 @@ fn fps_rooms_spawn_to_roof_is_45_through_the_vents_not_50_over_the_bridge() {
 fn road_junctions_one_way_streets_make_harbour_to_station_10_but_station_to_harbour_18() {
     let g = parse_json(&preset("road-junctions.json")).unwrap();
     assert!((10..=12).contains(&g.ids().len()));
-    assert!(
-        g.edges().iter().filter(|e| e.directed).count() >= 3,
-        "some one-way streets"
-    );
+    assert!(g.edges().iter().filter(|e| e.directed).count() >= 3, "some one-way streets");
     // Worked by hand: there, harbour-depot 6 then the one-way depot -> station 4.
-    assert_cheapest(
-        &g,
-        "harbour",
-        "station",
-        10.0,
-        &["harbour", "depot", "station"],
-    );
+    assert_cheapest(&g, "harbour", "station", 10.0, &["harbour", "depot", "station"]);
     // Back, depot -> station and river-bridge -> depot are one-way and the market square runs
     // church -> market -> town-hall -> school: station-town-hall 3, -> school 2, school-church
     // 3, church -> market 2, market-river-bridge 4, river-bridge-harbour 4 = 18 (via the park
@@ -281,15 +206,7 @@ fn road_junctions_one_way_streets_make_harbour_to_station_10_but_station_to_harb
         "station",
         "harbour",
         18.0,
-        &[
-            "station",
-            "town-hall",
-            "school",
-            "church",
-            "market",
-            "river-bridge",
-            "harbour",
-        ],
+        &["station", "town-hall", "school", "church", "market", "river-bridge", "harbour"],
     );
     assert_eq!(back[1].0, 19.0);
 }
@@ -316,11 +233,7 @@ fn every_preset_survives_a_round_trip_through_its_own_format() {
         assert_eq!(m.ids(), g.ids(), "{name}");
         for s in g.ids() {
             for t in g.ids() {
-                assert_eq!(
-                    dijkstra(&g, s, t).map(|r| r.0),
-                    dijkstra(&m, s, t).map(|r| r.0),
-                    "{name}: {s} -> {t}"
-                );
+                assert_eq!(dijkstra(&g, s, t).map(|r| r.0), dijkstra(&m, s, t).map(|r| r.0), "{name}: {s} -> {t}");
             }
         }
     }
@@ -354,8 +267,10 @@ fn json_reads_defaults_per_edge_directions_a_title_and_extra_fields() {
         ]
     );
     // A directed file makes edges one-way unless they say otherwise; no edges is fine.
-    let g = parse_json(r#"{"directed": true, "nodes": [{"id": "A", "x": 0, "y": 0}, {"id": "B", "x": 0, "y": 0}],
-        "edges": [{"from": "A", "to": "B", "cost": 1}, {"from": "A", "to": "B", "cost": 1, "directed": false}]}"#)
+    let g = parse_json(
+        r#"{"directed": true, "nodes": [{"id": "A", "x": 0, "y": 0}, {"id": "B", "x": 0, "y": 0}],
+        "edges": [{"from": "A", "to": "B", "cost": 1}, {"from": "A", "to": "B", "cost": 1, "directed": false}]}"#,
+    )
     .unwrap();
     assert!(g.directed() && g.edges()[0].directed && !g.edges()[1].directed);
     let empty = parse_json(r#"{"nodes": []}"#).unwrap();
@@ -379,14 +294,8 @@ fn to_json_writes_one_node_or_edge_a_line_and_direction_only_where_it_differs() 
          \x20   {\"from\": \"B\", \"to\": \"say \\\"hi\\\"\\\\\", \"cost\": 0.1, \"directed\": false}\n  ]\n}\n"
     );
     assert_eq!(parse_json(&text).unwrap(), g);
-    assert_eq!(
-        to_json(&Graph::new(false)),
-        "{\n  \"directed\": false,\n  \"nodes\": [],\n  \"edges\": []\n}\n"
-    );
-    assert_eq!(
-        parse_json(&to_json(&Graph::new(false))).unwrap(),
-        Graph::new(false)
-    );
+    assert_eq!(to_json(&Graph::new(false)), "{\n  \"directed\": false,\n  \"nodes\": [],\n  \"edges\": []\n}\n");
+    assert_eq!(parse_json(&to_json(&Graph::new(false))).unwrap(), Graph::new(false));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -395,13 +304,9 @@ fn to_json_writes_one_node_or_edge_a_line_and_direction_only_where_it_differs() 
 
 #[test]
 fn json_syntax_errors_name_line_and_column() {
-    let missing_comma = "{\"nodes\": [\n  {\"id\": \"A\", \"x\": 0, \"y\": 0}\n  {\"id\": \"B\", \"x\": 1, \"y\": 0}\n]}";
-    assert_names(
-        &json_err(missing_comma),
-        3,
-        Some(3),
-        &["expected `,` or `]`"],
-    );
+    let missing_comma =
+        "{\"nodes\": [\n  {\"id\": \"A\", \"x\": 0, \"y\": 0}\n  {\"id\": \"B\", \"x\": 1, \"y\": 0}\n]}";
+    assert_names(&json_err(missing_comma), 3, Some(3), &["expected `,` or `]`"]);
     let unclosed = "{\"nodes\": [\n  {\"id\": \"A\", \"x\": 0, \"y\": 0}\n";
     let e = json_err(unclosed);
     assert_eq!(e.line, 3, "{e}");
@@ -416,70 +321,24 @@ fn json_syntax_errors_name_line_and_column() {
 fn json_wrong_types_and_missing_fields_name_line_and_column() {
     let cost_string = "{\"nodes\": [{\"id\": \"A\", \"x\": 0, \"y\": 0}],\n\"edges\": [\n{\"from\": \"A\", \"to\": \"A\", \"cost\": \"4\"}]}";
     // A number's column is just after the value.
-    assert_names(
-        &json_err(cost_string),
-        3,
-        Some(37),
-        &["invalid type: string \"4\", expected a number"],
-    );
+    assert_names(&json_err(cost_string), 3, Some(37), &["invalid type: string \"4\", expected a number"]);
     let node = |x: &str| format!("{{\"nodes\": [\n{{\"id\": \"A\", \"x\": {x}, \"y\": 0}}]}}");
-    assert_names(
-        &json_err(&node("true")),
-        2,
-        Some(21),
-        &["invalid type: boolean `true`, expected a number"],
-    );
-    assert_names(
-        &json_err(&node("null")),
-        2,
-        Some(21),
-        &["invalid type: null, expected a number"],
-    );
-    assert_names(
-        &json_err(&node("[1]")),
-        2,
-        Some(20),
-        &["invalid type: sequence, expected a number"],
-    );
-    assert_names(
-        &json_err(&node("-1e400")),
-        2,
-        Some(23),
-        &["number out of range"],
-    );
+    assert_names(&json_err(&node("true")), 2, Some(21), &["invalid type: boolean `true`, expected a number"]);
+    assert_names(&json_err(&node("null")), 2, Some(21), &["invalid type: null, expected a number"]);
+    assert_names(&json_err(&node("[1]")), 2, Some(20), &["invalid type: sequence, expected a number"]);
+    assert_names(&json_err(&node("-1e400")), 2, Some(23), &["number out of range"]);
     let numeric_id = "{\"nodes\": [\n{\"id\": 7, \"x\": 0, \"y\": 0}]}";
-    assert_names(
-        &json_err(numeric_id),
-        2,
-        Some(8),
-        &["invalid type: integer `7`", "string"],
-    );
-    let no_y =
-        "{\"nodes\": [\n  {\"id\": \"A\", \"x\": 0},\n  {\"id\": \"B\", \"x\": 0, \"y\": 0}]}";
+    assert_names(&json_err(numeric_id), 2, Some(8), &["invalid type: integer `7`", "string"]);
+    let no_y = "{\"nodes\": [\n  {\"id\": \"A\", \"x\": 0},\n  {\"id\": \"B\", \"x\": 0, \"y\": 0}]}";
     assert_names(&json_err(no_y), 2, Some(21), &["missing field `y`"]);
     let no_nodes = "{\"edges\": []}";
     assert_names(&json_err(no_nodes), 1, Some(13), &["missing field `nodes`"]);
     let bad_title = "{\"title\": 5, \"nodes\": []}";
-    assert_names(
-        &json_err(bad_title),
-        1,
-        Some(11),
-        &["invalid type: integer `5`, expected a string"],
-    );
+    assert_names(&json_err(bad_title), 1, Some(11), &["invalid type: integer `5`, expected a string"]);
     let bad_directed = "{\"directed\": \"yes\", \"nodes\": []}";
-    assert_names(
-        &json_err(bad_directed),
-        1,
-        Some(18),
-        &["expected a boolean"],
-    );
+    assert_names(&json_err(bad_directed), 1, Some(18), &["expected a boolean"]);
     let edge_directed = "{\"nodes\": [{\"id\": \"A\", \"x\": 0, \"y\": 0}],\n\"edges\": [{\"from\": \"A\", \"to\": \"A\", \"cost\": 1, \"directed\": 1}]}";
-    assert_names(
-        &json_err(edge_directed),
-        2,
-        Some(59),
-        &["expected a boolean"],
-    );
+    assert_names(&json_err(edge_directed), 2, Some(59), &["expected a boolean"]);
     let twice = "{\"nodes\": [],\n\"nodes\": []}";
     assert_names(&json_err(twice), 2, Some(7), &["duplicate field `nodes`"]);
     // A number too large for an f64 is refused by serde_json, at its last digit.
@@ -491,20 +350,10 @@ fn json_wrong_types_and_missing_fields_name_line_and_column() {
 fn json_that_is_not_an_object_or_is_empty_is_refused_plainly() {
     assert_names(&json_err(""), 0, None, &["empty", "JSON object"]);
     assert_names(&json_err(" \n\t\r\n"), 0, None, &["empty"]);
-    assert_names(
-        &json_err("\n\n  [1, 2]"),
-        3,
-        None,
-        &["JSON object", "\"[\""],
-    );
+    assert_names(&json_err("\n\n  [1, 2]"), 3, None, &["JSON object", "\"[\""]);
     assert_names(&json_err("nodes: A B"), 1, None, &["JSON object", "\"n\""]);
     // A struct written as an array is not a graph file either.
-    assert_names(
-        &json_err("[false, null, [], []]"),
-        1,
-        None,
-        &["JSON object"],
-    );
+    assert_names(&json_err("[false, null, [], []]"), 1, None, &["JSON object"]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -534,12 +383,7 @@ fn with_edges(edges: [&str; 3]) -> String {
 fn json_negative_cost_names_the_edges_line_ends_and_cost() {
     let ok = r#"{"from": "A", "to": "B", "cost": 1}"#;
     let text = with_edges([ok, ok, r#"{"from": "B", "to": "C", "cost": -1}"#]);
-    assert_names(
-        &json_err(&text),
-        11,
-        None,
-        &["edge 3", r#"("B" -> "C")"#, "costs -1", ">= 0"],
-    );
+    assert_names(&json_err(&text), 11, None, &["edge 3", r#"("B" -> "C")"#, "costs -1", ">= 0"]);
     let text = with_edges([ok, "{\"from\": \"C\",\n \"to\": \"A\", \"cost\": -0.5}", ok]);
     assert_names(&json_err(&text), 9, None, &["edge 2", "costs -0.5"]);
     assert!(parse_json(&with_edges([ok, ok, ok])).is_ok());
@@ -549,51 +393,23 @@ fn json_negative_cost_names_the_edges_line_ends_and_cost() {
 fn json_edge_to_or_from_a_missing_id_names_the_edges_line_and_the_id() {
     let ok = r#"{"from": "A", "to": "B", "cost": 1}"#;
     let text = with_edges([r#"{"from": "A", "to": "Z", "cost": 1}"#, ok, ok]);
-    assert_names(
-        &json_err(&text),
-        8,
-        None,
-        &["edge 1 goes to \"Z\", which is not a node"],
-    );
+    assert_names(&json_err(&text), 8, None, &["edge 1 goes to \"Z\", which is not a node"]);
     let text = with_edges([ok, r#"{"to": "A", "from": "a", "cost": 1}"#, ok]);
-    assert_names(
-        &json_err(&text),
-        9,
-        None,
-        &["edge 2 goes from \"a\", which is not a node"],
-    );
+    assert_names(&json_err(&text), 9, None, &["edge 2 goes from \"a\", which is not a node"]);
 }
 
 #[test]
 fn json_bad_ids_name_the_nodes_line() {
     let file = |nodes: &str| format!("{{\"edges\": [],\n\"nodes\": [\n{nodes}]}}");
     let text = file("{\"id\": \"A\", \"x\": 0, \"y\": 0},\n{\"id\": \"B\", \"x\": 0, \"y\": 0}, {\"id\": \"A\", \"x\": 1, \"y\": 1}");
-    assert_names(
-        &json_err(&text),
-        4,
-        None,
-        &["node 3 has the id \"A\", which node 1 (line 3) already has"],
-    );
+    assert_names(&json_err(&text), 4, None, &["node 3 has the id \"A\", which node 1 (line 3) already has"]);
     let text = file("{\"id\": \"A\", \"x\": 0, \"y\": 0},\n\n{\"id\": \"\", \"x\": 0, \"y\": 0}");
     assert_names(&json_err(&text), 5, None, &["node 2 has an empty id"]);
     let long = "L".repeat(MAX_ID + 1);
     let text = file(&format!("{{\"id\": \"{long}\", \"x\": 0, \"y\": 0}}"));
-    assert_names(
-        &json_err(&text),
-        3,
-        None,
-        &[
-            "node 1 has the id",
-            &format!("longer than {MAX_ID} characters"),
-        ],
-    );
-    assert!(parse_json(&file(&format!(
-        "{{\"id\": \"{}\", \"x\": 0, \"y\": 0}}",
-        "L".repeat(MAX_ID)
-    )))
-    .is_ok());
-    let text =
-        file("{\"id\": \"A\", \"x\": 0, \"y\": 0},\n{\"id\": \"bell\\u0007\", \"x\": 0, \"y\": 0}");
+    assert_names(&json_err(&text), 3, None, &["node 1 has the id", &format!("longer than {MAX_ID} characters")]);
+    assert!(parse_json(&file(&format!("{{\"id\": \"{}\", \"x\": 0, \"y\": 0}}", "L".repeat(MAX_ID)))).is_ok());
+    let text = file("{\"id\": \"A\", \"x\": 0, \"y\": 0},\n{\"id\": \"bell\\u0007\", \"x\": 0, \"y\": 0}");
     assert_names(&json_err(&text), 4, None, &["node 2", "control character"]);
     // A key written with an escape is still the key: the scanner reads keys as JSON does.
     let text = "{\"n\\u006fdes\": [{\"id\": \"A\", \"x\": 0, \"y\": 0},\n{\"id\": \"A\", \"x\": 0, \"y\": 0}]}";
@@ -612,15 +428,7 @@ fn json_more_nodes_than_the_limit_names_the_first_one_over() {
     text.push_str("]}");
     assert!(text.len() < MAX_GRAPH_FILE_BYTES);
     let e = json_err(&text);
-    assert_names(
-        &e,
-        MAX_NODES + 2,
-        None,
-        &[
-            &format!("node {}", MAX_NODES + 1),
-            &format!("at most {MAX_NODES} nodes"),
-        ],
-    );
+    assert_names(&e, MAX_NODES + 2, None, &[&format!("node {}", MAX_NODES + 1), &format!("at most {MAX_NODES} nodes")]);
     // The edge limit cannot be reached in a JSON file under the size limit (the shortest edge
     // object is 30 bytes), so it is checked through the matrix format below.
     const { assert!(MAX_EDGES * 30 > MAX_GRAPH_FILE_BYTES) };
@@ -660,13 +468,7 @@ fn matrix_reads_labels_separators_no_edge_words_and_notes() {
 fn matrix_symmetric_gives_one_undirected_edge_per_pair_asymmetric_gives_arcs() {
     let g = parse_matrix("0 3 inf\n3 0 1\ninf 1 0\n").unwrap();
     assert!(!g.directed());
-    assert_eq!(
-        edge_list(&g),
-        [
-            ("A".into(), "B".into(), 3.0, false),
-            ("B".into(), "C".into(), 1.0, false)
-        ]
-    );
+    assert_eq!(edge_list(&g), [("A".into(), "B".into(), 3.0, false), ("B".into(), "C".into(), 1.0, false)]);
     // One entry different: every finite entry is a one-way edge.
     let g = parse_matrix("0 3 inf\n3 0 1\ninf 2 0\n").unwrap();
     assert!(g.directed());
@@ -674,21 +476,13 @@ fn matrix_symmetric_gives_one_undirected_edge_per_pair_asymmetric_gives_arcs() {
     assert!(g.edges().iter().all(|e| e.directed));
     // No edges at all is symmetric; a zero off the diagonal is a free edge.
     assert!(!parse_matrix("0 x\nx 0\n").unwrap().directed());
-    assert_eq!(
-        edge_list(&parse_matrix("0 0\n0 0\n").unwrap()),
-        [("A".into(), "B".into(), 0.0, false)]
-    );
+    assert_eq!(edge_list(&parse_matrix("0 0\n0 0\n").unwrap()), [("A".into(), "B".into(), 0.0, false)]);
 }
 
 #[test]
 fn matrix_without_labels_names_up_to_26_vertices_a_to_z_then_numbers_from_0() {
     let square = |n: usize| {
-        let row = |i: usize| {
-            (0..n)
-                .map(|j| if i == j { "0" } else { "x" })
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
+        let row = |i: usize| (0..n).map(|j| if i == j { "0" } else { "x" }).collect::<Vec<_>>().join(" ");
         (0..n).map(|i| row(i) + "\n").collect::<String>()
     };
     let g = parse_matrix(&square(26)).unwrap();
@@ -705,10 +499,7 @@ fn matrix_vertices_sit_on_a_circle_first_at_the_top_then_clockwise() {
     let r = RING_RADIUS;
     let expected = [[r, 0.0], [2.0 * r, r], [r, 2.0 * r], [0.0, r]];
     for (got, want) in g.places().iter().zip(expected) {
-        assert!(
-            (got[0] - want[0]).abs() < 1e-9 && (got[1] - want[1]).abs() < 1e-9,
-            "{got:?} != {want:?}"
-        );
+        assert!((got[0] - want[0]).abs() < 1e-9 && (got[1] - want[1]).abs() < 1e-9, "{got:?} != {want:?}");
     }
     let one = parse_matrix("0\n").unwrap();
     assert_eq!(one.places(), [[r, 0.0]]);
@@ -749,54 +540,14 @@ fn to_matrix_keeps_the_cheapest_of_parallel_edges_and_fills_both_entries_of_undi
 
 #[test]
 fn matrix_bad_entries_name_line_entry_and_problem() {
-    assert_names(
-        &matrix_err("# A B\n0 1\n1 -3\n"),
-        3,
-        None,
-        &["entry 2", "\"-3\"", "negative"],
-    );
-    assert_names(
-        &matrix_err("0 1\n// note\n\nabc 0\n"),
-        4,
-        None,
-        &["entry 1", "\"abc\"", "not a number"],
-    );
-    assert_names(
-        &matrix_err("0 NaN\n1 0\n"),
-        1,
-        None,
-        &["entry 2", "\"NaN\"", "not a weight"],
-    );
-    assert_names(
-        &matrix_err("0 1e999\n1 0\n"),
-        1,
-        None,
-        &["entry 2", "too large"],
-    );
-    assert_names(
-        &matrix_err("0 -inf\n1 0\n"),
-        1,
-        None,
-        &["entry 2", "negative"],
-    );
-    assert_names(
-        &matrix_err("0 1 1\n1 0 1\n1 1 5\n"),
-        3,
-        None,
-        &["entry 3", "diagonal", "0 or inf", "\"5\""],
-    );
-    assert_names(
-        &matrix_err("0 1\n1 0\n1 , ,\n"),
-        3,
-        None,
-        &["row 3 is one too many", "2 columns"],
-    );
-    assert_names(
-        &matrix_err("0 1\n, ,\t,\n"),
-        2,
-        None,
-        &["row 2 has no entries"],
-    );
+    assert_names(&matrix_err("# A B\n0 1\n1 -3\n"), 3, None, &["entry 2", "\"-3\"", "negative"]);
+    assert_names(&matrix_err("0 1\n// note\n\nabc 0\n"), 4, None, &["entry 1", "\"abc\"", "not a number"]);
+    assert_names(&matrix_err("0 NaN\n1 0\n"), 1, None, &["entry 2", "\"NaN\"", "not a weight"]);
+    assert_names(&matrix_err("0 1e999\n1 0\n"), 1, None, &["entry 2", "too large"]);
+    assert_names(&matrix_err("0 -inf\n1 0\n"), 1, None, &["entry 2", "negative"]);
+    assert_names(&matrix_err("0 1 1\n1 0 1\n1 1 5\n"), 3, None, &["entry 3", "diagonal", "0 or inf", "\"5\""]);
+    assert_names(&matrix_err("0 1\n1 0\n1 , ,\n"), 3, None, &["row 3 is one too many", "2 columns"]);
+    assert_names(&matrix_err("0 1\n, ,\t,\n"), 2, None, &["row 2 has no entries"]);
 }
 
 #[test]
@@ -805,10 +556,7 @@ fn matrix_shape_errors_name_the_line_and_why_the_size_is_what_it_is() {
         &matrix_err("0 1 2\n1 0\n2 1 0\n"),
         2,
         None,
-        &[
-            "row 2 has 2 entries, expected 3",
-            "as many as row 1 on line 1",
-        ],
+        &["row 2 has 2 entries, expected 3", "as many as row 1 on line 1"],
     );
     assert_names(
         &matrix_err("// n\n# A B C\n0 1\n"),
@@ -816,78 +564,23 @@ fn matrix_shape_errors_name_the_line_and_why_the_size_is_what_it_is() {
         None,
         &["row 1 has 2 entries, expected 3", "one per label on line 2"],
     );
-    assert_names(
-        &matrix_err("# A B\n0 1\n1 0\n0 0\n"),
-        4,
-        None,
-        &["row 3 is one too many", "one per label on line 1"],
-    );
-    assert_names(
-        &matrix_err("0 1 1\n1 0 1\n\n"),
-        3,
-        None,
-        &["ends after 2 rows", "needs 3 rows"],
-    );
+    assert_names(&matrix_err("# A B\n0 1\n1 0\n0 0\n"), 4, None, &["row 3 is one too many", "one per label on line 1"]);
+    assert_names(&matrix_err("0 1 1\n1 0 1\n\n"), 3, None, &["ends after 2 rows", "needs 3 rows"]);
     assert_names(&matrix_err(""), 1, None, &["no matrix rows"]);
-    assert_names(
-        &matrix_err("// just a note\n# A B\n"),
-        3,
-        None,
-        &["no matrix rows"],
-    );
+    assert_names(&matrix_err("// just a note\n# A B\n"), 3, None, &["no matrix rows"]);
 }
 
 #[test]
 fn matrix_label_errors_name_the_label_line() {
-    assert_names(
-        &matrix_err("# A B A\n0 1 1\n1 0 1\n1 1 0\n"),
-        1,
-        None,
-        &["label 3 repeats \"A\""],
-    );
-    assert_names(
-        &matrix_err("0 1\n# A B\n1 0\n"),
-        2,
-        None,
-        &["before the first row"],
-    );
-    assert_names(
-        &matrix_err("# A B\n# C D\n0 1\n1 0\n"),
-        2,
-        None,
-        &["second label line", "line 1"],
-    );
-    assert_names(
-        &matrix_err("# A \"B C\n0 1\n1 0\n"),
-        1,
-        None,
-        &["label 2", "never closed"],
-    );
-    assert_names(
-        &matrix_err("# \"A\"B C\n0 1\n1 0\n"),
-        1,
-        None,
-        &["label 1", "\"B\"", "no space or comma"],
-    );
-    assert_names(
-        &matrix_err("# A \"\\q\"\n0 1\n1 0\n"),
-        1,
-        None,
-        &["label 2", "JSON cannot read"],
-    );
-    assert_names(
-        &matrix_err("# A \"\"\n0 1\n1 0\n"),
-        1,
-        None,
-        &["label 2 has an empty id"],
-    );
+    assert_names(&matrix_err("# A B A\n0 1 1\n1 0 1\n1 1 0\n"), 1, None, &["label 3 repeats \"A\""]);
+    assert_names(&matrix_err("0 1\n# A B\n1 0\n"), 2, None, &["before the first row"]);
+    assert_names(&matrix_err("# A B\n# C D\n0 1\n1 0\n"), 2, None, &["second label line", "line 1"]);
+    assert_names(&matrix_err("# A \"B C\n0 1\n1 0\n"), 1, None, &["label 2", "never closed"]);
+    assert_names(&matrix_err("# \"A\"B C\n0 1\n1 0\n"), 1, None, &["label 1", "\"B\"", "no space or comma"]);
+    assert_names(&matrix_err("# A \"\\q\"\n0 1\n1 0\n"), 1, None, &["label 2", "JSON cannot read"]);
+    assert_names(&matrix_err("# A \"\"\n0 1\n1 0\n"), 1, None, &["label 2 has an empty id"]);
     let long = "L".repeat(MAX_ID + 1);
-    assert_names(
-        &matrix_err(&format!("\n# A {long}\n0 1\n1 0\n")),
-        2,
-        None,
-        &["label 2", "longer than"],
-    );
+    assert_names(&matrix_err(&format!("\n# A {long}\n0 1\n1 0\n")), 2, None, &["label 2", "longer than"]);
 }
 
 #[test]
@@ -897,10 +590,7 @@ fn matrix_with_more_vertices_than_the_limit_is_refused_at_the_entry_over() {
         &matrix_err(&format!("// wide\n{row}\n")),
         2,
         None,
-        &[
-            &format!("entry {}", MAX_NODES + 1),
-            &format!("at most {MAX_NODES} nodes"),
-        ],
+        &[&format!("entry {}", MAX_NODES + 1), &format!("at most {MAX_NODES} nodes")],
     );
 }
 
@@ -920,11 +610,7 @@ fn matrix_with_more_edges_than_the_limit_is_refused_at_the_entry_over() {
         &matrix_err(&text),
         n + 1,
         None,
-        &[
-            "entry 1",
-            &format!("edge {}", MAX_EDGES + 1),
-            &format!("at most {MAX_EDGES} edges"),
-        ],
+        &["entry 1", &format!("edge {}", MAX_EDGES + 1), &format!("at most {MAX_EDGES} edges")],
     );
 }
 
@@ -935,10 +621,7 @@ fn matrix_with_more_edges_than_the_limit_is_refused_at_the_entry_over() {
 /// Any finite f64: both signs, normal, subnormal and zero, often a small whole number.
 fn finite() -> impl Strategy<Value = f64> {
     use proptest::num::f64 as f;
-    prop_oneof![
-        (0u32..100).prop_map(f64::from),
-        f::POSITIVE | f::NEGATIVE | f::NORMAL | f::SUBNORMAL | f::ZERO,
-    ]
+    prop_oneof![(0u32..100).prop_map(f64::from), f::POSITIVE | f::NEGATIVE | f::NORMAL | f::SUBNORMAL | f::ZERO,]
 }
 
 fn cost() -> impl Strategy<Value = f64> {
@@ -947,8 +630,7 @@ fn cost() -> impl Strategy<Value = f64> {
 
 /// Ids with the characters that need care: quotes, backslashes, commas, spaces, non-ASCII.
 fn ids(range: std::ops::Range<usize>) -> impl Strategy<Value = Vec<String>> {
-    proptest::collection::btree_set(r#"[A-Za-z0-9 ,"\\#/é∞\-]{1,10}"#, range)
-        .prop_map(|s| s.into_iter().collect())
+    proptest::collection::btree_set(r#"[A-Za-z0-9 ,"\\#/é∞\-]{1,10}"#, range).prop_map(|s| s.into_iter().collect())
 }
 
 type Edges = Vec<(usize, usize, f64, bool)>;
@@ -985,22 +667,20 @@ fn matrices() -> impl Strategy<Value = (Weights, Option<Vec<String>>, bool)> {
         let entry = prop_oneof![Just(None), cost().prop_map(Some)];
         let rows = proptest::collection::vec(proptest::collection::vec(entry, n), n);
         let labels = proptest::option::of(ids(n..n + 1));
-        (rows, labels, any::<bool>(), any::<bool>()).prop_map(
-            |(mut w, labels, mirror, zero_diagonal)| {
-                let n = w.len();
-                for i in 0..n {
-                    w[i][i] = if zero_diagonal { Some(0.0) } else { None };
-                    if mirror {
-                        // Below the diagonal, the entries above it mirrored.
-                        let (above, below) = w.split_at_mut(i);
-                        for (j, row) in above.iter().enumerate() {
-                            below[0][j] = row[i];
-                        }
+        (rows, labels, any::<bool>(), any::<bool>()).prop_map(|(mut w, labels, mirror, zero_diagonal)| {
+            let n = w.len();
+            for i in 0..n {
+                w[i][i] = if zero_diagonal { Some(0.0) } else { None };
+                if mirror {
+                    // Below the diagonal, the entries above it mirrored.
+                    let (above, below) = w.split_at_mut(i);
+                    for (j, row) in above.iter().enumerate() {
+                        below[0][j] = row[i];
                     }
                 }
-                (w, labels.filter(|l| l.len() == n), mirror)
-            },
-        )
+            }
+            (w, labels.filter(|l| l.len() == n), mirror)
+        })
     })
 }
 
@@ -1043,10 +723,7 @@ fn write_matrix(w: &Weights, labels: Option<&[String]>, style: usize) -> String 
 fn weights_of(g: &Graph) -> Weights {
     let n = g.ids().len();
     let mut w = vec![vec![None; n]; n];
-    for (from, to, c) in moves(g)
-        .into_iter()
-        .enumerate()
-        .flat_map(|(i, m)| m.into_iter().map(move |(j, c)| (i, j, c)))
+    for (from, to, c) in moves(g).into_iter().enumerate().flat_map(|(i, m)| m.into_iter().map(move |(j, c)| (i, j, c)))
     {
         if from != to {
             let e: &mut Option<f64> = &mut w[from][to];
@@ -1155,17 +832,7 @@ proptest! {
 #[test]
 fn ids_in_the_matrix_label_line_round_trip_even_with_quotes_and_commas() {
     let mut g = Graph::new(true);
-    for id in [
-        "a b",
-        "c,d",
-        "say \"x\"",
-        "back\\slash",
-        "#hash",
-        "//slashes",
-        "∞",
-        "inf",
-        "é",
-    ] {
+    for id in ["a b", "c,d", "say \"x\"", "back\\slash", "#hash", "//slashes", "∞", "inf", "é"] {
         g.add_node(id, 0.0, 0.0).unwrap();
     }
     g.add_edge(0, 8, 1.0, true).unwrap();

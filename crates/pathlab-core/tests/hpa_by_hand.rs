@@ -50,7 +50,10 @@ fn near(a: f64, b: f64) -> bool {
 fn open_12x4_in_three_clusters_goes_through_the_middle_entrances() {
     let mut s = Hpa::new(Grid::new(12, 4).unwrap(), p(0, 0), p(11, 0), four_connected(4)).unwrap();
     assert_eq!(s.clusters(), 3);
-    assert_eq!(s.cluster_boxes().collect::<Vec<_>>(), vec![(p(0, 0), p(3, 3)), (p(4, 0), p(7, 3)), (p(8, 0), p(11, 3))]);
+    assert_eq!(
+        s.cluster_boxes().collect::<Vec<_>>(),
+        vec![(p(0, 0), p(3, 3)), (p(4, 0), p(7, 3)), (p(8, 0), p(11, 3))]
+    );
     assert_eq!(s.entrances(), 2);
     assert_eq!(sorted(s.transitions()), vec![p(3, 1), p(4, 1), p(7, 1), p(8, 1)]);
     assert_eq!(s.abstract_nodes(), 4);
@@ -126,7 +129,10 @@ fn a_long_entrance_gets_transitions_at_both_ends() {
     let config = SearchConfig::new(Algorithm::Hpa).cluster(8);
     let mut s = Hpa::new(Grid::new(24, 8).unwrap(), p(0, 4), p(23, 4), config).unwrap();
     assert_eq!(s.entrances(), 2);
-    assert_eq!(sorted(s.transitions()), vec![p(7, 0), p(7, 7), p(8, 0), p(8, 7), p(15, 0), p(15, 7), p(16, 0), p(16, 7)]);
+    assert_eq!(
+        sorted(s.transitions()),
+        vec![p(7, 0), p(7, 7), p(8, 0), p(8, 7), p(15, 0), p(15, 7), p(16, 0), p(16, 7)]
+    );
     assert_eq!(s.run(), Status::Found);
     assert!(near(s.cost().unwrap(), 17.0 + 6.0 * SQRT_2), "{:?}", s.cost());
     assert_eq!(s.abstract_path(), vec![p(0, 4), p(7, 7), p(8, 7), p(15, 7), p(16, 7), p(23, 4)]);

@@ -48,7 +48,15 @@ fn case() -> impl Strategy<Value = Case> {
         .prop_map(|((w, h, density, terrain), rolls, s, g, (cluster, rule, costs), (heuristic, weight))| {
             let cells: Vec<u8> = rolls
                 .iter()
-                .map(|&(wall, t)| if wall < density { WALL } else if terrain { t } else { 1 })
+                .map(|&(wall, t)| {
+                    if wall < density {
+                        WALL
+                    } else if terrain {
+                        t
+                    } else {
+                        1
+                    }
+                })
                 .collect();
             let (grid, start, goal) = grid_with_ends(w, h, cells, s, g);
             let config = SearchConfig::new(Algorithm::Hpa)
@@ -86,7 +94,8 @@ fn check(s: &mut Hpa, best: f64) -> Result<(), String> {
         return Err(format!("{what}: said {status} where the optimum is {best}"));
     }
     let path = s.path().ok_or_else(|| format!("{what}: no path read-out"))?;
-    let moves = walk(s.grid(), c.diagonal, c.costs, s.start(), s.goal(), &path.points).map_err(|e| format!("{what}: {e}"))?;
+    let moves =
+        walk(s.grid(), c.diagonal, c.costs, s.start(), s.goal(), &path.points).map_err(|e| format!("{what}: {e}"))?;
     if !same(moves, path.cost) {
         return Err(format!("{what}: the moves sum to {moves}, the search says {}", path.cost));
     }
@@ -130,7 +139,15 @@ fn dense_grids_near_the_percolation_point_every_pair() {
         let density = 35 + rng.below(11);
         let terrain = round % 2 == 0;
         let cells: Vec<u8> = (0..w * h)
-            .map(|_| if rng.below(100) < density { WALL } else if terrain { 1 + rng.below(3) as u8 } else { 1 })
+            .map(|_| {
+                if rng.below(100) < density {
+                    WALL
+                } else if terrain {
+                    1 + rng.below(3) as u8
+                } else {
+                    1
+                }
+            })
             .collect();
         let grid = Grid::from_cells(w, h, cells).unwrap();
         let open: Vec<Point> = (0..grid.len()).map(|i| grid.point_at(i)).filter(|&p| grid.is_passable(p)).collect();

@@ -11,7 +11,8 @@ use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::hpa::Hpa;
 use pathlab_core::search::{
-    build, Algorithm, BoxKind, CellState, EventLog, LineKind, MarkKind, Overlay, SearchConfig, Status, StepEvent, Stepper,
+    build, Algorithm, BoxKind, CellState, EventLog, LineKind, MarkKind, Overlay, SearchConfig, Status, StepEvent,
+    Stepper,
 };
 use reference_dijkstra::Rng;
 
@@ -231,7 +232,8 @@ fn overlay_shows_clusters_entrances_edges_and_notes() {
     assert_eq!(o.marks.len(), 4);
     assert!(o.marks.iter().all(|m| m.kind == MarkKind::Entrance));
     // One line per joined pair: the three static ones and the start's and goal's.
-    let mut lines: Vec<(u32, u32)> = o.lines.iter().filter(|l| l.kind == LineKind::Abstract).map(|l| (l.from, l.to)).collect();
+    let mut lines: Vec<(u32, u32)> =
+        o.lines.iter().filter(|l| l.kind == LineKind::Abstract).map(|l| (l.from, l.to)).collect();
     lines.sort_unstable();
     let mut expected = vec![
         (cell(3, 1), cell(4, 1)),
@@ -251,14 +253,18 @@ fn overlay_shows_clusters_entrances_edges_and_notes() {
     assert!(o.notes.iter().any(|n| n.0 == "abstract nodes" && n.1 == "4 transitions + 2 for start and goal"));
     s.advance(6); // five expansions and the goal's pop
     let o = s.overlay();
-    let path_lines: Vec<(u32, u32)> = o.lines.iter().filter(|l| l.kind == LineKind::AbstractPath).map(|l| (l.from, l.to)).collect();
-    assert_eq!(path_lines, vec![
-        (cell(0, 0), cell(3, 1)),
-        (cell(3, 1), cell(4, 1)),
-        (cell(4, 1), cell(7, 1)),
-        (cell(7, 1), cell(8, 1)),
-        (cell(8, 1), cell(11, 0)),
-    ]);
+    let path_lines: Vec<(u32, u32)> =
+        o.lines.iter().filter(|l| l.kind == LineKind::AbstractPath).map(|l| (l.from, l.to)).collect();
+    assert_eq!(
+        path_lines,
+        vec![
+            (cell(0, 0), cell(3, 1)),
+            (cell(3, 1), cell(4, 1)),
+            (cell(4, 1), cell(7, 1)),
+            (cell(7, 1), cell(8, 1)),
+            (cell(8, 1), cell(11, 0)),
+        ]
+    );
     assert!(o.notes.iter().any(|n| n.0 == "refined edges" && n.1 == "0 of 5"));
     s.run();
     let o = s.overlay();

@@ -28,7 +28,8 @@ const BOUND: f64 = 1.5;
 fn check(family_map: &str, side: u32, every: usize) -> (f64, f64) {
     let (grid, problems) = load_movingai(family_map);
     let rule = Diagonal::NoCornerCutting;
-    let config = SearchConfig::new(Algorithm::Hpa).cluster(side).heuristic(Heuristic::Octile).diagonal(rule).costs(Costs::Real);
+    let config =
+        SearchConfig::new(Algorithm::Hpa).cluster(side).heuristic(Heuristic::Octile).diagonal(rule).costs(Costs::Real);
     let first = &problems[0];
     let mut hpa = Hpa::new(grid.clone(), first.start, first.goal, config).unwrap();
     let flat_config = SearchConfig { algorithm: Algorithm::AStar, ..config };
@@ -36,11 +37,15 @@ fn check(family_map: &str, side: u32, every: usize) -> (f64, f64) {
     let (mut sum, mut worst, mut count) = (0.0, 0.0f64, 0usize);
     let (mut abstract_expanded, mut flat_expanded) = (0usize, 0usize);
     for p in problems.iter().step_by(every) {
-        let what = format!("{family_map} line {}: {} -> {} optimal {} (clusters of {side})", p.line, p.start, p.goal, p.optimal);
+        let what = format!(
+            "{family_map} line {}: {} -> {} optimal {} (clusters of {side})",
+            p.line, p.start, p.goal, p.optimal
+        );
         hpa.set_ends(p.start, p.goal).unwrap();
         assert_eq!(hpa.run(), Status::Found, "{what}");
         let path = hpa.path().unwrap();
-        let moves = walk(&grid, rule, Costs::Real, p.start, p.goal, &path.points).unwrap_or_else(|e| panic!("{what}: {e}"));
+        let moves =
+            walk(&grid, rule, Costs::Real, p.start, p.goal, &path.points).unwrap_or_else(|e| panic!("{what}: {e}"));
         assert!(same(moves, path.cost), "{what}: moves {moves}, cost {}", path.cost);
         let ratio = if p.optimal > 0.0 { path.cost / p.optimal } else { 1.0 };
         let tol = p.tolerance / p.optimal.max(1.0);

@@ -45,13 +45,14 @@ fn the_pillar_room_step_by_step() {
     let i = |x, y| grid.index(Point::new(x, y)) as u32;
     assert_eq!(s.status(), Status::Ready);
 
-    let expect = |s: &mut Box<dyn Stepper>, event: StepEvent, iteration: &str, threshold: &str, next: &str, stack: Vec<u32>| {
-        assert_eq!(s.step(), event, "step {}", s.steps());
-        assert_eq!(note(s.as_ref(), "iteration").as_deref(), Some(iteration), "step {}", s.steps());
-        assert_eq!(note(s.as_ref(), "threshold").as_deref(), Some(threshold), "step {}", s.steps());
-        assert_eq!(note(s.as_ref(), "next threshold").as_deref(), Some(next), "step {}", s.steps());
-        assert_eq!(stack_marks(s.as_ref()), stack, "step {}", s.steps());
-    };
+    let expect =
+        |s: &mut Box<dyn Stepper>, event: StepEvent, iteration: &str, threshold: &str, next: &str, stack: Vec<u32>| {
+            assert_eq!(s.step(), event, "step {}", s.steps());
+            assert_eq!(note(s.as_ref(), "iteration").as_deref(), Some(iteration), "step {}", s.steps());
+            assert_eq!(note(s.as_ref(), "threshold").as_deref(), Some(threshold), "step {}", s.steps());
+            assert_eq!(note(s.as_ref(), "next threshold").as_deref(), Some(next), "step {}", s.steps());
+            assert_eq!(stack_marks(s.as_ref()), stack, "step {}", s.steps());
+        };
     let p = Point::new;
     expect(&mut s, StepEvent::Expanded(p(0, 1)), "1", "2", "none yet", vec![i(0, 1)]);
     assert_eq!(s.states()[i(0, 1) as usize], CellState::Current as u8);
@@ -191,7 +192,8 @@ fn an_8x8_grid_with_terrain_needs_more_than_the_default_limit() {
     let why = s.gave_up().expect("stopped at the default limit");
     assert!(why.contains(&format!("limit of {DEFAULT_VISIT_LIMIT} node visits")), "{why}");
 
-    let mut more = Ida::new(maze.grid, maze.start, maze.goal, config).unwrap().with_visit_limit(10 * DEFAULT_VISIT_LIMIT);
+    let mut more =
+        Ida::new(maze.grid, maze.start, maze.goal, config).unwrap().with_visit_limit(10 * DEFAULT_VISIT_LIMIT);
     assert_eq!(more.run(), Status::Found);
     assert!(same(more.cost().unwrap(), best), "cost {:?} but Dijkstra says {best}", more.cost());
     assert!(more.visits() > DEFAULT_VISIT_LIMIT);

@@ -54,7 +54,15 @@ fn case_up_to(side: usize, walls: u32) -> impl Strategy<Value = Case> {
         .prop_map(|((w, h, density, terrain), rolls, s, g, rule, costs)| {
             let cells: Vec<u8> = rolls
                 .iter()
-                .map(|&(wall, t)| if wall < density { WALL } else if terrain { t } else { 1 })
+                .map(|&(wall, t)| {
+                    if wall < density {
+                        WALL
+                    } else if terrain {
+                        t
+                    } else {
+                        1
+                    }
+                })
                 .collect();
             let (grid, start, goal) = grid_with_ends(w, h, cells, s, g);
             Case { grid, start, goal, rule, costs }

@@ -239,7 +239,8 @@ fn refuses_terrain_and_other_diagonal_rules() {
         ",
     );
     for algorithm in [Algorithm::Jps, Algorithm::JpsPlus] {
-        let Err(SearchError::Unsupported(why)) = build(weighted.clone(), Point::new(0, 0), Point::new(3, 1), jps(algorithm))
+        let Err(SearchError::Unsupported(why)) =
+            build(weighted.clone(), Point::new(0, 0), Point::new(3, 1), jps(algorithm))
         else {
             panic!("{algorithm} accepted terrain");
         };
@@ -347,7 +348,11 @@ fn one_wall_rebuilds_little_of_the_table() {
 const DIRS: [(i64, i64); 8] = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)];
 
 fn open(grid: &Grid, x: i64, y: i64) -> bool {
-    x >= 0 && y >= 0 && x < grid.width() as i64 && y < grid.height() as i64 && grid.cells()[y as usize * grid.width() + x as usize] != 0
+    x >= 0
+        && y >= 0
+        && x < grid.width() as i64
+        && y < grid.height() as i64
+        && grid.cells()[y as usize * grid.width() + x as usize] != 0
 }
 
 /// True when (x, y), reached by a straight move (dx, dy), has a forced neighbour: a cell to
@@ -380,7 +385,8 @@ fn walk_diagonal(grid: &Grid, x: i64, y: i64, dx: i64, dy: i64, components: [(i6
     loop {
         let (cx, cy) = (x + k * dx, y + k * dy);
         let (nx, ny) = (cx + dx, cy + dy);
-        let allowed = open(grid, nx, ny) && (dx == 0 || dy == 0 || (open(grid, cx + dx, cy) && open(grid, cx, cy + dy)));
+        let allowed =
+            open(grid, nx, ny) && (dx == 0 || dy == 0 || (open(grid, cx + dx, cy) && open(grid, cx, cy + dy)));
         if !allowed {
             return -(k as i32);
         }

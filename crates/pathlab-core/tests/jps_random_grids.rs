@@ -24,7 +24,11 @@ use proptest::sample::{select, Index};
 
 /// True when (x, y) is inside and not a wall, read from the cell bytes.
 fn open(grid: &Grid, x: i64, y: i64) -> bool {
-    x >= 0 && y >= 0 && x < grid.width() as i64 && y < grid.height() as i64 && grid.cells()[y as usize * grid.width() + x as usize] != 0
+    x >= 0
+        && y >= 0
+        && x < grid.width() as i64
+        && y < grid.height() as i64
+        && grid.cells()[y as usize * grid.width() + x as usize] != 0
 }
 
 /// The moves from (x, y): 4-connected under `never`, plus diagonals whose two side cells are
@@ -183,7 +187,8 @@ fn config(case: &Case, algorithm: Algorithm, heuristic: Heuristic) -> SearchConf
 /// Runs one configuration and checks its answer against the reference.
 fn check(case: &Case, config: SearchConfig, optimum: Option<f64>) -> Result<Box<dyn Stepper>, TestCaseError> {
     let what = format!("{} {} {} {}", config.algorithm, config.heuristic, config.diagonal, config.costs);
-    let mut s = build(case.grid.clone(), case.start, case.goal, config).map_err(|e| TestCaseError::fail(format!("{what}: {e}")))?;
+    let mut s = build(case.grid.clone(), case.start, case.goal, config)
+        .map_err(|e| TestCaseError::fail(format!("{what}: {e}")))?;
     let status = s.run();
     let Some(optimum) = optimum else {
         prop_assert_eq!(status, Status::NoPath, "{}: the reference finds no path", what);
@@ -196,7 +201,8 @@ fn check(case: &Case, config: SearchConfig, optimum: Option<f64>) -> Result<Box<
     let points = s.path().unwrap().points;
     prop_assert_eq!(points.first(), Some(&case.start), "{}", what);
     prop_assert_eq!(points.last(), Some(&case.goal), "{}", what);
-    let walked = walk(&case.grid, case.rule, case.costs, &points).map_err(|e| TestCaseError::fail(format!("{what}: {e} in {points:?}")))?;
+    let walked = walk(&case.grid, case.rule, case.costs, &points)
+        .map_err(|e| TestCaseError::fail(format!("{what}: {e} in {points:?}")))?;
     prop_assert!(same(walked, cost), "{}: the moves sum to {} but the cost is {}", what, walked, cost);
     // The parents chain from the goal to the start through jump points in straight or
     // diagonal lines, and every jump point lies on the path.

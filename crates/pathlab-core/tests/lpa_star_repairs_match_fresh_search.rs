@@ -152,7 +152,8 @@ fn the_goal_walled_in_and_freed_again_gives_no_path_then_the_optimum() {
         let rule = Diagonal::ALL[k % 4];
         let costs = Costs::ALL[k % 2];
         let (w, h) = (4 + rng.below(8), 4 + rng.below(8));
-        let cells: Vec<u8> = (0..w * h).map(|_| if rng.below(100) < 20 { WALL } else { 1 + rng.below(2) as u8 }).collect();
+        let cells: Vec<u8> =
+            (0..w * h).map(|_| if rng.below(100) < 20 { WALL } else { 1 + rng.below(2) as u8 }).collect();
         let mut grid = Grid::from_cells(w, h, cells).unwrap();
         let start = Point::new(0, 0);
         let goal = Point::new(w - 1, h - 1);
@@ -237,7 +238,8 @@ fn a_wall_in_the_corridor_forces_a_detour_repaired_in_four_expansions() {
     assert_eq!(s.paint([Point::new(6, 1)], WALL), 1);
     assert_eq!(s.status(), Status::Searching);
     assert_eq!(s.steps(), 17, "painting keeps the steps");
-    let marked: Vec<u32> = s.overlay().marks.iter().filter(|m| m.kind == MarkKind::Inconsistent).map(|m| m.cell).collect();
+    let marked: Vec<u32> =
+        s.overlay().marks.iter().filter(|m| m.kind == MarkKind::Inconsistent).map(|m| m.cell).collect();
     // (6,1) and G are underconsistent; (7,0) still waits from the first search (rhs 6).
     assert_eq!(marked.len(), 3, "{marked:?}");
     let mut log = EventLog::default();
@@ -297,7 +299,8 @@ fn a_wall_in_the_corridor_forces_a_detour_repaired_in_four_expansions() {
 #[test]
 fn reset_and_set_ends_keep_the_painted_map_even_after_going_back() {
     let grid = Grid::new(12, 9).unwrap();
-    let mut s = Lpa::new(grid, Point::new(0, 4), Point::new(11, 4), config(Diagonal::NoCornerCutting, Costs::Real)).unwrap();
+    let mut s =
+        Lpa::new(grid, Point::new(0, 4), Point::new(11, 4), config(Diagonal::NoCornerCutting, Costs::Real)).unwrap();
     s.advance(10);
     let wall: Vec<Point> = (0..8).map(|y| Point::new(6, y)).collect();
     assert_eq!(s.paint(wall.iter().copied(), WALL), 8);
@@ -411,6 +414,7 @@ fn the_overlay_caps_its_inconsistent_marks_and_says_so() {
     assert!(note.contains("first 5000") && s.open_count() > 5_000, "{note}");
     assert_eq!(s.cell_values().unwrap().label, "rhs");
     s.run();
-    let best = optimum(s.grid(), Point::new(0, 0), Point::new(119, 119), Diagonal::NoCornerCutting, Costs::Real).unwrap();
+    let best =
+        optimum(s.grid(), Point::new(0, 0), Point::new(119, 119), Diagonal::NoCornerCutting, Costs::Real).unwrap();
     assert!(same(s.cost().unwrap(), best));
 }

@@ -117,10 +117,7 @@ fn lrta_star_on_the_dead_end_corridor_matches_the_hand_worked_table() {
     assert_eq!((agent.at, agent.moves, agent.travelled), (goal, 18, 18.0));
     // Revisits: (3,0) x3, (2,0) x1, (4,0) x3, (4,1) x1 = moves onto cells stood on before.
     assert_eq!(agent.revisits, 8);
-    assert_eq!(
-        (learned(&s, 2, 0), learned(&s, 3, 0), learned(&s, 4, 0), learned(&s, 4, 1)),
-        (6.0, 7.0, 8.0, 7.0)
-    );
+    assert_eq!((learned(&s, 2, 0), learned(&s, 3, 0), learned(&s, 4, 0), learned(&s, 4, 1)), (6.0, 7.0, 8.0, 7.0));
     // Everything else kept its starting estimate x + y.
     for (i, &h) in s.learned().iter().enumerate() {
         if ![2, 3, 4, 9].contains(&i) {
@@ -202,7 +199,10 @@ fn the_page_sees_the_look_ahead_the_walk_and_the_learning() {
     assert_eq!(s.expanded(), 1);
     let overlay = s.overlay();
     assert_eq!(overlay.boxes.len(), 1);
-    assert_eq!((overlay.boxes[0].min, overlay.boxes[0].max, overlay.boxes[0].kind), (p(3, 0), p(4, 1), BoxKind::Lookahead));
+    assert_eq!(
+        (overlay.boxes[0].min, overlay.boxes[0].max, overlay.boxes[0].kind),
+        (p(3, 0), p(4, 1), BoxKind::Lookahead)
+    );
 
     // Step 6 is the ping-pong at (4,1): h raised 5 -> 7, back to (4,0).
     s.seek(6);

@@ -23,10 +23,9 @@ fn check(family_map: &str, every: usize, reference_every: usize) -> usize {
         assert_eq!((p.width, p.height), (grid.width(), grid.height()), "{family_map} line {}", p.line);
         let what = format!("{family_map} line {}: {} -> {} optimal {}", p.line, p.start, p.goal, p.optimal);
         let near = |c: f64| (c - p.optimal).abs() <= p.tolerance;
-        for config in [
-            SearchConfig::new(Algorithm::AStar).heuristic(Heuristic::Octile),
-            SearchConfig::new(Algorithm::Dijkstra),
-        ] {
+        for config in
+            [SearchConfig::new(Algorithm::AStar).heuristic(Heuristic::Octile), SearchConfig::new(Algorithm::Dijkstra)]
+        {
             let config = config.diagonal(rule).costs(Costs::Real);
             let mut s = Search::new(grid.clone(), p.start, p.goal, config).unwrap();
             s.run();

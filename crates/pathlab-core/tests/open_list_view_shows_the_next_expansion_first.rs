@@ -48,7 +48,15 @@ fn case(terrain: bool, rules: Vec<Diagonal>) -> impl Strategy<Value = Case> {
         .prop_map(move |((w, h, density), rolls, s, g, rule, costs)| {
             let mut cells: Vec<u8> = rolls
                 .iter()
-                .map(|&(roll, t)| if roll < density { WALL } else if terrain { [1, 1, 3, 5][t as usize] } else { 1 })
+                .map(|&(roll, t)| {
+                    if roll < density {
+                        WALL
+                    } else if terrain {
+                        [1, 1, 3, 5][t as usize]
+                    } else {
+                        1
+                    }
+                })
                 .collect();
             cells[0] = cells[0].max(1);
             let open: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] != WALL).collect();
@@ -379,7 +387,10 @@ fn the_course_example_lists_the_start_neighbours_by_f() {
     let mut s = Search::new(map.grid.clone(), start, goal, config).unwrap();
     let first = Stepper::open_entries(&s, 10);
     // h(A) = 10 x (3 + 2) = 50.
-    assert_eq!(first, vec![OpenEntry { cell: map.grid.index(start) as u32, g: 0.0, h: 50.0, key: 50.0, parent: NO_PARENT }]);
+    assert_eq!(
+        first,
+        vec![OpenEntry { cell: map.grid.index(start) as u32, g: 0.0, h: 50.0, key: 50.0, parent: NO_PARENT }]
+    );
     s.step();
     // Neighbours in the order N, E, S, W: N (3,0) g 10, h 10 x (3 + 3) = 60, f 70; E (4,1)
     // g 10, h 10 x (4 + 2) = 60, f 70; S (3,2) and W (2,1) are walls. Equal f and g: N, the

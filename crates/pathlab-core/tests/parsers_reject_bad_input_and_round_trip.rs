@@ -157,14 +157,18 @@ fn scen_reads_problems() {
 fn scen_tolerances_follow_the_printed_precision() {
     let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
     // Fixed two decimals (bg512 style): 0.005 each.
-    let fixed = movingai::parse_scen("version 1.0\n61 m.map 512 512 1 1 2 2 244.95\n33 m.map 512 512 1 1 3 3 132.40\n").unwrap();
+    let fixed = movingai::parse_scen("version 1.0\n61 m.map 512 512 1 1 2 2 244.95\n33 m.map 512 512 1 1 3 3 132.40\n")
+        .unwrap();
     assert!(fixed.iter().all(|p| close(p.tolerance, 0.005)), "{fixed:?}");
     // Fixed eight decimals: half of 1e-8, raised to the floor of 0.001.
     let eight = movingai::parse_scen("version 1\n0 m.map 9 9 1 1 2 2 1.00000000\n").unwrap();
     assert!(close(eight[0].tolerance, 1e-3));
     // Six significant digits (dao style): 1177.2 is 1177.20 -> 0.005; 4 is 4.00000 -> 0.001;
     // 123456 -> 0.5.
-    let six = movingai::parse_scen("version 1\n0 m.map 9 9 1 1 2 2 1177.2\n0 m.map 9 9 1 1 2 2 4\n0 m.map 9 9 1 1 2 2 123456\n").unwrap();
+    let six = movingai::parse_scen(
+        "version 1\n0 m.map 9 9 1 1 2 2 1177.2\n0 m.map 9 9 1 1 2 2 4\n0 m.map 9 9 1 1 2 2 123456\n",
+    )
+    .unwrap();
     assert!(close(six[0].tolerance, 0.005), "{}", six[0].tolerance);
     assert!(close(six[1].tolerance, 1e-3), "{}", six[1].tolerance);
     assert!(close(six[2].tolerance, 0.5), "{}", six[2].tolerance);
@@ -174,7 +178,11 @@ fn scen_tolerances_follow_the_printed_precision() {
 fn scen_problems_name_their_line() {
     let v = "version 1\n";
     assert_names(&scen_err(&format!("{v}0 a.map 4 4 0 0 1 1\n")), 2, &["9 fields", "found 8"]);
-    assert_names(&scen_err(&format!("{v}0 a.map 4 4 0 0 1 1 1.0\n0 a.map 4 x 0 0 1 1 1.0\n")), 3, &["map height", "\"x\""]);
+    assert_names(
+        &scen_err(&format!("{v}0 a.map 4 4 0 0 1 1 1.0\n0 a.map 4 x 0 0 1 1 1.0\n")),
+        3,
+        &["map height", "\"x\""],
+    );
     assert_names(&scen_err(&format!("{v}0 a.map 4 4 4 0 1 1 1.0\n")), 2, &["start", "outside"]);
     assert_names(&scen_err(&format!("{v}0 a.map 4 4 0 0 1 9 1.0\n")), 2, &["goal", "outside"]);
     assert_names(&scen_err(&format!("{v}0 a.map 4 4 0 0 1 1 NaN\n")), 2, &["optimal length"]);
@@ -198,7 +206,9 @@ fn parse_all(text: &str) {
 fn grid_with_ends() -> impl Strategy<Value = (Grid, Point, Point)> {
     (1usize..=20, 1usize..=20)
         .prop_filter("two cells", |(w, h)| w * h >= 2)
-        .prop_flat_map(|(w, h)| (Just((w, h)), proptest::collection::vec(0u8..3, w * h), any::<Index>(), any::<Index>()))
+        .prop_flat_map(|(w, h)| {
+            (Just((w, h)), proptest::collection::vec(0u8..3, w * h), any::<Index>(), any::<Index>())
+        })
         .prop_map(|((w, h), rolls, a, b)| {
             let mut cells: Vec<u8> = rolls.iter().map(|&r| u8::from(r != 0)).collect();
             let n = w * h;
@@ -223,7 +233,9 @@ enum Mutation {
 
 fn mutation() -> impl Strategy<Value = Mutation> {
     let c = prop_oneof![
-        proptest::sample::select(vec!['0', '1', 'A', 'B', '.', '@', 'T', '\n', '\r', ' ', '\t', '9', '-', 'x', 'é', '\u{0}']),
+        proptest::sample::select(vec![
+            '0', '1', 'A', 'B', '.', '@', 'T', '\n', '\r', ' ', '\t', '9', '-', 'x', 'é', '\u{0}'
+        ]),
         any::<char>(),
     ];
     prop_oneof![

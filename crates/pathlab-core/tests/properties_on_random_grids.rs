@@ -29,7 +29,15 @@ struct Case {
 
 const TERRAIN: [u8; 8] = [1, 1, 1, 1, 2, 3, 5, 9];
 
-fn build(w: usize, h: usize, density: u32, terrain: bool, rolls: &[(u32, u8)], s: Index, g: Index) -> (Grid, Point, Point) {
+fn build(
+    w: usize,
+    h: usize,
+    density: u32,
+    terrain: bool,
+    rolls: &[(u32, u8)],
+    s: Index,
+    g: Index,
+) -> (Grid, Point, Point) {
     let cells: Vec<u8> = rolls
         .iter()
         .map(|&(wall, t)| {
@@ -66,9 +74,8 @@ fn case() -> impl Strategy<Value = Case> {
 /// Any algorithm the grid stepper runs, with any heuristic and one of the fixture weights.
 fn config_for(case: &Case) -> impl Strategy<Value = SearchConfig> {
     let (rule, costs) = (case.rule, case.costs);
-    (select(common::ALGORITHMS.to_vec()), select(Heuristic::ALL.to_vec()), select(vec![1.0, 1.5, 3.0])).prop_map(
-        move |(a, h, w)| SearchConfig::new(a).heuristic(h).weight(w).diagonal(rule).costs(costs),
-    )
+    (select(common::ALGORITHMS.to_vec()), select(Heuristic::ALL.to_vec()), select(vec![1.0, 1.5, 3.0]))
+        .prop_map(move |(a, h, w)| SearchConfig::new(a).heuristic(h).weight(w).diagonal(rule).costs(costs))
 }
 
 fn run(case: &Case, config: SearchConfig) -> Search {

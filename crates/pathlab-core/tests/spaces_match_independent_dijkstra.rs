@@ -135,9 +135,7 @@ fn finish<S: Space>(s: &mut Search<S>) -> Result<Status, TestCaseError> {
         if let StepEvent::Found { .. } | StepEvent::NoPath | StepEvent::Finished = s.step() {
             return Ok(s.status());
         }
-        let u = s
-            .current_node()
-            .expect("a step that expands has a current node");
+        let u = s.current_node().expect("a step that expands has a current node");
         prop_assert!(
             s.parents()[u as usize] != u,
             "{:?}: expanding {} made it its own parent (g now {}): a self-loop reopened it",
@@ -145,12 +143,7 @@ fn finish<S: Space>(s: &mut Search<S>) -> Result<Status, TestCaseError> {
             s.space().label(u),
             s.g_values()[u as usize]
         );
-        prop_assert!(
-            s.steps() <= limit,
-            "{} steps on {} nodes",
-            s.steps(),
-            limit - 1
-        );
+        prop_assert!(s.steps() <= limit, "{} steps on {} nodes", s.steps(), limit - 1);
     }
 }
 
@@ -171,54 +164,24 @@ fn run_and_check<S: Space>(
     let what = format!("{:?} weight {}", config.algorithm, config.weight);
     let Some(opt) = optimum else {
         prop_assert_eq!(status, Status::NoPath, "{}: the goal is unreachable", what);
-        prop_assert!(
-            s.cost().is_none() && s.path_indices().is_empty(),
-            "{}",
-            what
-        );
+        prop_assert!(s.cost().is_none() && s.path_indices().is_empty(), "{}", what);
         return Ok(None);
     };
     prop_assert_eq!(status, Status::Found, "{}: the optimum is {}", what, opt);
     let cost = s.cost().unwrap();
     let path = s.path_indices().to_vec();
     let g = s.g_values();
-    prop_assert_eq!(
-        path.first().copied(),
-        Some(start as u32),
-        "{}: {:?}",
-        what,
-        path
-    );
-    prop_assert_eq!(
-        path.last().copied(),
-        Some(goal as u32),
-        "{}: {:?}",
-        what,
-        path
-    );
+    prop_assert_eq!(path.first().copied(), Some(start as u32), "{}: {:?}", what, path);
+    prop_assert_eq!(path.last().copied(), Some(goal as u32), "{}: {:?}", what, path);
     prop_assert_eq!(g[start], 0.0);
     let distinct: HashSet<u32> = path.iter().copied().collect();
-    prop_assert_eq!(
-        distinct.len(),
-        path.len(),
-        "{}: a node twice on {:?}",
-        what,
-        path
-    );
+    prop_assert_eq!(distinct.len(), path.len(), "{}: a node twice on {:?}", what, path);
     let mut sum = 0.0;
     for pair in path.windows(2) {
         let (u, v) = (pair[0] as usize, pair[1] as usize);
-        let taken = arcs[u]
-            .iter()
-            .filter(|&&(t, _)| t == v)
-            .map(|&(_, c)| c)
-            .find(|&c| same(g[u] + c, g[v]));
+        let taken = arcs[u].iter().filter(|&&(t, _)| t == v).map(|&(_, c)| c).find(|&c| same(g[u] + c, g[v]));
         let Some(c) = taken else {
-            let offered: Vec<f64> = arcs[u]
-                .iter()
-                .filter(|&&(t, _)| t == v)
-                .map(|&(_, c)| c)
-                .collect();
+            let offered: Vec<f64> = arcs[u].iter().filter(|&&(t, _)| t == v).map(|&(_, c)| c).collect();
             return Err(TestCaseError::fail(format!(
                 "{what}: the step {u} -> {v} of {path:?} raises g by {} but the arcs {u} -> {v} cost {offered:?}",
                 g[v] - g[u]
@@ -226,21 +189,8 @@ fn run_and_check<S: Space>(
         };
         sum += c;
     }
-    prop_assert!(
-        same(sum, cost),
-        "{}: reported {} but the arcs along {:?} add up to {}",
-        what,
-        cost,
-        path,
-        sum
-    );
-    prop_assert!(
-        at_most(opt, cost),
-        "{}: {} is below the optimum {}",
-        what,
-        cost,
-        opt
-    );
+    prop_assert!(same(sum, cost), "{}: reported {} but the arcs along {:?} add up to {}", what, cost, path, sum);
+    prop_assert!(at_most(opt, cost), "{}: {} is below the optimum {}", what, cost, opt);
     Ok(Some((cost, path)))
 }
 
@@ -325,16 +275,8 @@ fn build_graph(
     goal: usize,
 ) -> GraphCase {
     // Stacked: 5 x 5 lattice points, so that nodes often share a place.
-    let places: Vec<[f64; 2]> = places
-        .iter()
-        .map(|&(x, y)| {
-            if stacked {
-                [(x / 4.0).floor(), (y / 4.0).floor()]
-            } else {
-                [x, y]
-            }
-        })
-        .collect();
+    let places: Vec<[f64; 2]> =
+        places.iter().map(|&(x, y)| if stacked { [(x / 4.0).floor(), (y / 4.0).floor()] } else { [x, y] }).collect();
     let price = |a: usize, b: usize, r: u32, real: f64| -> f64 {
         if zeros && r % 100 < 15 {
             return 0.0;
@@ -364,23 +306,14 @@ fn build_graph(
             edges.push((ta, tb, price(ta, tb, r / 7, 1.0 - real), way(!coin)));
         }
     }
-    GraphCase {
-        places,
-        edges,
-        start,
-        goal,
-    }
+    GraphCase { places, edges, start, goal }
 }
 
 fn graph_case() -> impl Strategy<Value = GraphCase> {
     (
         1usize..=30,
         0usize..=3,
-        select(vec![
-            Direction::Undirected,
-            Direction::Directed,
-            Direction::Mixed,
-        ]),
+        select(vec![Direction::Undirected, Direction::Directed, Direction::Mixed]),
         select(vec![Pricing::Integer, Pricing::Real, Pricing::Length]),
         any::<bool>(),
         any::<bool>(),
@@ -395,22 +328,14 @@ fn graph_case() -> impl Strategy<Value = GraphCase> {
                 0..n,
             )
         })
-        .prop_map(
-            |((direction, pricing, zeros, stacked), places, rolls, start, goal)| {
-                build_graph(
-                    direction, pricing, zeros, stacked, &places, &rolls, start, goal,
-                )
-            },
-        )
+        .prop_map(|((direction, pricing, zeros, stacked), places, rolls, start, goal)| {
+            build_graph(direction, pricing, zeros, stacked, &places, &rolls, start, goal)
+        })
 }
 
 /// The heuristics the graph says never overestimate.
 fn admissible_graph_heuristics() -> Vec<Heuristic> {
-    Heuristic::ALL
-        .iter()
-        .copied()
-        .filter(|&h| Graph::is_admissible(h))
-        .collect()
+    Heuristic::ALL.iter().copied().filter(|&h| Graph::is_admissible(h)).collect()
 }
 
 proptest! {
@@ -483,13 +408,7 @@ proptest! {
 /// A self-loop is an edge like any other: no search takes it, and no search is upset by it.
 #[test]
 fn a_self_loop_on_the_start_is_never_taken() {
-    for algorithm in [
-        Algorithm::Bfs,
-        Algorithm::Dfs,
-        Algorithm::Dijkstra,
-        Algorithm::Greedy,
-        Algorithm::AStar,
-    ] {
+    for algorithm in [Algorithm::Bfs, Algorithm::Dfs, Algorithm::Dijkstra, Algorithm::Greedy, Algorithm::AStar] {
         let mut g = Graph::new(true);
         let a = g.add_node("A", 0.0, 0.0).unwrap();
         let b = g.add_node("B", 1.0, 0.0).unwrap();
@@ -538,11 +457,7 @@ fn grid_from(
             cells[i] = 1;
         }
     }
-    (
-        Grid::from_cells(w, h, cells).unwrap(),
-        Point::new(s % w, s / w),
-        Point::new(g % w, g / w),
-    )
+    (Grid::from_cells(w, h, cells).unwrap(), Point::new(s % w, s / w), Point::new(g % w, g / w))
 }
 
 /// Rolls for a `w` x `h` grid.
@@ -561,16 +476,7 @@ fn open(grid: &Grid, x: i64, y: i64) -> bool {
 }
 
 /// The eight square moves (any order).
-const SQUARE_MOVES: [(i64, i64); 8] = [
-    (0, -1),
-    (1, 0),
-    (0, 1),
-    (-1, 0),
-    (1, -1),
-    (1, 1),
-    (-1, 1),
-    (-1, -1),
-];
+const SQUARE_MOVES: [(i64, i64); 8] = [(0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1)];
 
 /// Whether (x, y) -> (x + dx, y + dy) is a legal square move under `rule`: both ends open,
 /// and a diagonal allowed by the two cells beside it.
@@ -592,12 +498,7 @@ fn square_move_ok(grid: &Grid, rule: Diagonal, x: i64, y: i64, dx: i64, dy: i64)
 
 /// The arcs of a square grid: legal moves costing their length (1 and sqrt 2, or 10 and 14)
 /// times the entered cell's value, plus `extra(from, to)` (node numbers).
-fn square_arcs(
-    grid: &Grid,
-    rule: Diagonal,
-    costs: Costs,
-    extra: impl Fn(usize, usize) -> f64,
-) -> Arcs {
+fn square_arcs(grid: &Grid, rule: Diagonal, costs: Costs, extra: impl Fn(usize, usize) -> f64) -> Arcs {
     let w = grid.width() as i64;
     let mut arcs = vec![Vec::new(); grid.len()];
     for (i, out) in arcs.iter_mut().enumerate() {
@@ -662,29 +563,13 @@ struct HexCase {
 }
 
 fn hex_case() -> impl Strategy<Value = HexCase> {
-    (
-        1usize..=12,
-        1usize..=12,
-        0u32..=40,
-        any::<bool>(),
-        select(HexLayout::ALL.to_vec()),
-    )
+    (1usize..=12, 1usize..=12, 0u32..=40, any::<bool>(), select(HexLayout::ALL.to_vec()))
         .prop_flat_map(|(w, h, density, terrain, layout)| {
-            (
-                Just((w, h, density, terrain, layout)),
-                cell_rolls(w, h),
-                any::<Index>(),
-                any::<Index>(),
-            )
+            (Just((w, h, density, terrain, layout)), cell_rolls(w, h), any::<Index>(), any::<Index>())
         })
         .prop_map(|((w, h, density, terrain, layout), rolls, s, g)| {
             let (grid, start, goal) = grid_from(w, h, density, terrain, &rolls, s, g);
-            HexCase {
-                grid,
-                layout,
-                start,
-                goal,
-            }
+            HexCase { grid, layout, start, goal }
         })
 }
 
@@ -770,14 +655,7 @@ impl TeleportCase {
 }
 
 fn teleport_case() -> impl Strategy<Value = TeleportCase> {
-    (
-        1usize..=12,
-        1usize..=12,
-        0u32..=35,
-        any::<bool>(),
-        select(Diagonal::ALL.to_vec()),
-        select(Costs::ALL.to_vec()),
-    )
+    (1usize..=12, 1usize..=12, 0u32..=35, any::<bool>(), select(Diagonal::ALL.to_vec()), select(Costs::ALL.to_vec()))
         .prop_flat_map(|(w, h, density, terrain, rule, costs)| {
             (
                 Just((w, h, density, terrain, rule, costs)),
@@ -785,52 +663,30 @@ fn teleport_case() -> impl Strategy<Value = TeleportCase> {
                 any::<Index>(),
                 any::<Index>(),
                 proptest::collection::vec(
-                    (
-                        any::<Index>(),
-                        any::<Index>(),
-                        0.0f64..1.0,
-                        0u32..100,
-                        any::<bool>(),
-                    ),
+                    (any::<Index>(), any::<Index>(), 0.0f64..1.0, 0u32..100, any::<bool>()),
                     0..=4,
                 ),
                 any::<Index>(),
             )
         })
-        .prop_map(
-            |((w, h, density, terrain, rule, costs), rolls, s, g, jumps, pick)| {
-                let (grid, start, goal) = grid_from(w, h, density, terrain, &rolls, s, g);
-                let open: Vec<Point> = (0..grid.len())
-                    .map(|i| grid.point_at(i))
-                    .filter(|&p| grid.is_passable(p))
-                    .collect();
-                let scale = costs.straight() * (w + h) as f64;
-                let teleports = jumps
-                    .iter()
-                    .map(|&(from, to, real, r, both_ways)| Teleport {
-                        from: open[from.index(open.len())],
-                        to: open[to.index(open.len())],
-                        cost: if r < 15 { 0.0 } else { real * scale },
-                        both_ways,
-                    })
-                    .collect();
-                let admissible: Vec<Heuristic> = Heuristic::ALL
-                    .iter()
-                    .copied()
-                    .filter(|h| h.is_admissible(rule, costs))
-                    .collect();
-                let heuristic = admissible[pick.index(admissible.len())];
-                TeleportCase {
-                    grid,
-                    rule,
-                    costs,
-                    heuristic,
-                    teleports,
-                    start,
-                    goal,
-                }
-            },
-        )
+        .prop_map(|((w, h, density, terrain, rule, costs), rolls, s, g, jumps, pick)| {
+            let (grid, start, goal) = grid_from(w, h, density, terrain, &rolls, s, g);
+            let open: Vec<Point> = (0..grid.len()).map(|i| grid.point_at(i)).filter(|&p| grid.is_passable(p)).collect();
+            let scale = costs.straight() * (w + h) as f64;
+            let teleports = jumps
+                .iter()
+                .map(|&(from, to, real, r, both_ways)| Teleport {
+                    from: open[from.index(open.len())],
+                    to: open[to.index(open.len())],
+                    cost: if r < 15 { 0.0 } else { real * scale },
+                    both_ways,
+                })
+                .collect();
+            let admissible: Vec<Heuristic> =
+                Heuristic::ALL.iter().copied().filter(|h| h.is_admissible(rule, costs)).collect();
+            let heuristic = admissible[pick.index(admissible.len())];
+            TeleportCase { grid, rule, costs, heuristic, teleports, start, goal }
+        })
 }
 
 proptest! {
@@ -882,22 +738,9 @@ proptest! {
 /// the 18 steps straight there and stops; the teleport-aware estimate sees the 3.
 #[test]
 fn a_teleport_beside_the_start_misleads_plain_a_star_but_not_the_teleport_estimate() {
-    let base = SquareGrid::new(
-        Grid::new(20, 5).unwrap(),
-        Diagonal::Never,
-        Costs::Real,
-        Heuristic::Manhattan,
-    );
-    let jump = Teleport {
-        from: Point::new(0, 2),
-        to: Point::new(18, 2),
-        cost: 1.0,
-        both_ways: false,
-    };
-    let (start, goal) = (
-        base.grid.index(Point::new(1, 2)) as u32,
-        base.grid.index(Point::new(19, 2)) as u32,
-    );
+    let base = SquareGrid::new(Grid::new(20, 5).unwrap(), Diagonal::Never, Costs::Real, Heuristic::Manhattan);
+    let jump = Teleport { from: Point::new(0, 2), to: Point::new(18, 2), cost: 1.0, both_ways: false };
+    let (start, goal) = (base.grid.index(Point::new(1, 2)) as u32, base.grid.index(Point::new(19, 2)) as u32);
     let cost = |which, algorithm| {
         let space = Teleports::new(base.clone(), vec![jump], which).unwrap();
         let mut s = Search::on(space, start, goal, SearchConfig::new(algorithm)).unwrap();
@@ -949,13 +792,7 @@ impl SlopeCase {
 }
 
 fn slope_case() -> impl Strategy<Value = SlopeCase> {
-    (
-        1usize..=12,
-        1usize..=12,
-        0u32..=35,
-        any::<bool>(),
-        select(vec![Diagonal::Never, Diagonal::NoCornerCutting]),
-    )
+    (1usize..=12, 1usize..=12, 0u32..=35, any::<bool>(), select(vec![Diagonal::Never, Diagonal::NoCornerCutting]))
         .prop_flat_map(|(w, h, density, terrain, rule)| {
             (
                 Just((w, h, density, terrain, rule)),
@@ -967,20 +804,10 @@ fn slope_case() -> impl Strategy<Value = SlopeCase> {
                 any::<Index>(),
             )
         })
-        .prop_map(
-            |((w, h, density, terrain, rule), rolls, heights, uphill, share, a, b)| {
-                let (grid, a, b) = grid_from(w, h, density, terrain, &rolls, a, b);
-                SlopeCase {
-                    grid,
-                    rule,
-                    heights,
-                    uphill,
-                    downhill: uphill * share,
-                    a,
-                    b,
-                }
-            },
-        )
+        .prop_map(|((w, h, density, terrain, rule), rolls, heights, uphill, share, a, b)| {
+            let (grid, a, b) = grid_from(w, h, density, terrain, &rolls, a, b);
+            SlopeCase { grid, rule, heights, uphill, downhill: uphill * share, a, b }
+        })
 }
 
 proptest! {
@@ -1012,12 +839,7 @@ proptest! {
 /// 2 steps + 8 x 2 = 18, down it 2 + 8 x 0.5 = 6.
 #[test]
 fn a_slope_costs_more_up_than_down() {
-    let base = SquareGrid::new(
-        Grid::new(3, 1).unwrap(),
-        Diagonal::Never,
-        Costs::Real,
-        Heuristic::Manhattan,
-    );
+    let base = SquareGrid::new(Grid::new(3, 1).unwrap(), Diagonal::Never, Costs::Real, Heuristic::Manhattan);
     let hill = Slopes::new(base, vec![0, 4, 8], 2.0, 0.5).unwrap();
     let cost = |from, to, algorithm| {
         let mut s = Search::on(hill.clone(), from, to, SearchConfig::new(algorithm)).unwrap();

@@ -395,7 +395,8 @@ fn hysteresis_holds_in_place_until_r_out_and_releases_only_within_r_in() {
     // A member drifting out and back: (distance, in place afterwards), worked by hand with
     // R_IN = 0.2 and R_OUT = 0.6.
     assert!((R_IN - 0.2).abs() < 1e-6 && (R_OUT - 0.6).abs() < 1e-6);
-    let walk = [(0.5, false), (0.3, false), (0.19, true), (0.4, true), (0.59, true), (0.61, false), (0.4, false), (0.1, true)];
+    let walk =
+        [(0.5, false), (0.3, false), (0.19, true), (0.4, true), (0.59, true), (0.61, false), (0.4, false), (0.1, true)];
     let mut in_place = false;
     for (d, expect) in walk {
         in_place = in_place_after(d, in_place);

@@ -25,7 +25,10 @@ fn arena() -> Grid {
 
 /// A* with the octile heuristic under the MovingAI rules (no corner cutting, real costs).
 fn astar() -> SearchConfig {
-    SearchConfig::new(Algorithm::AStar).heuristic(Heuristic::Octile).diagonal(Diagonal::NoCornerCutting).costs(Costs::Real)
+    SearchConfig::new(Algorithm::AStar)
+        .heuristic(Heuristic::Octile)
+        .diagonal(Diagonal::NoCornerCutting)
+        .costs(Costs::Real)
 }
 
 fn open_cells(grid: &Grid) -> Vec<Point> {
@@ -57,10 +60,7 @@ fn checked_tick(planner: &mut FramePlanner, budget: usize) -> Tick {
     if planner.open_count() > 0 {
         assert_eq!(tick.spent, budget, "tick {} left budget unused while requests waited", tick.index);
     }
-    let moved: usize = before
-        .iter()
-        .map(|&(id, old)| planner.request(id).map_or(0, |r| r.steps() - old))
-        .sum();
+    let moved: usize = before.iter().map(|&(id, old)| planner.request(id).map_or(0, |r| r.steps() - old)).sum();
     assert_eq!(moved, tick.spent, "tick {}: the requests' step counters moved by {moved}", tick.index);
     for id in &tick.progressed {
         assert!(before.iter().any(|(b, _)| b == id), "tick {} worked on {id}, which was not open", tick.index);
@@ -219,8 +219,14 @@ fn check_urgent_first(planner: &FramePlanner) -> usize {
         for b in &done {
             let (fa, fb) = (a.finished_at().unwrap(), b.finished_at().unwrap());
             if b.urgency() > a.urgency() && b.submitted_at() <= fa {
-                assert!(fb <= fa, "{} (urgency {}) finished at tick {fb}, after {} (urgency {}) at {fa}",
-                    b.id(), b.urgency(), a.id(), a.urgency());
+                assert!(
+                    fb <= fa,
+                    "{} (urgency {}) finished at tick {fb}, after {} (urgency {}) at {fa}",
+                    b.id(),
+                    b.urgency(),
+                    a.id(),
+                    a.urgency()
+                );
                 pairs += 1;
             }
             if b.urgency() == a.urgency() && a.id() < b.id() {
@@ -260,7 +266,11 @@ const STREAM_BUDGET: usize = 30;
 /// A calm request (urgency 0) and, from the same tick on, two urgent ones (urgency 5) before
 /// every tick, more work than the budget clears. Returns the planner after `ticks` ticks and
 /// the calm request's id.
-fn calm_under_a_stream(aging: f64, budget: usize, ticks: usize) -> (FramePlanner, RequestId, Vec<Option<(Point, Point)>>) {
+fn calm_under_a_stream(
+    aging: f64,
+    budget: usize,
+    ticks: usize,
+) -> (FramePlanner, RequestId, Vec<Option<(Point, Point)>>) {
     let grid = arena();
     let open = open_cells(&grid);
     let mut rng = Rng(99);
@@ -310,12 +320,7 @@ fn with_aging_a_calm_request_under_a_stream_finishes_within_the_stated_bound() {
     assert_eq!(r.status(), RequestStatus::Found);
     let window = (5.0 / aging) as usize;
     let (_, calm_steps, _) = one_shot(&grid, r.start(), r.goal(), astar());
-    let ahead: usize = problems
-        .iter()
-        .flatten()
-        .take(2 * window)
-        .map(|&(s, g)| one_shot(&grid, s, g, astar()).1)
-        .sum();
+    let ahead: usize = problems.iter().flatten().take(2 * window).map(|&(s, g)| one_shot(&grid, s, g, astar()).1).sum();
     let bound = (ahead + calm_steps).div_ceil(budget) as u64;
     let took = r.ticks_to_finish().unwrap();
     assert!(took <= bound, "the calm request took {took} ticks; the bound is {bound}");
@@ -323,7 +328,12 @@ fn with_aging_a_calm_request_under_a_stream_finishes_within_the_stated_bound() {
     assert!(planner.open_count() > 100 && bound < 400, "bound {bound}, {} open", planner.open_count());
     // Every urgent request served before it was submitted within the window.
     for other in planner.requests().filter(|o| o.finished_at().is_some_and(|f| f < r.finished_at().unwrap())) {
-        assert!(other.submitted_at() < window as u64, "{} (submitted at {}) went first", other.id(), other.submitted_at());
+        assert!(
+            other.submitted_at() < window as u64,
+            "{} (submitted at {}) went first",
+            other.id(),
+            other.submitted_at()
+        );
     }
     check_urgent_first_equal_only(&planner);
 }
@@ -353,7 +363,9 @@ fn unreachable_goals_finish_as_no_path() {
     // that finds the open list empty, for each of the first two.
     let (_, reachable_steps, _) = one_shot(&grid, Point::new(5, 0), Point::new(7, 3), astar());
     assert_eq!(drain(&mut planner, 5), (26 + reachable_steps).div_ceil(5));
-    for (id, status) in [(inside, RequestStatus::NoPath), (outside, RequestStatus::NoPath), (reachable, RequestStatus::Found)] {
+    for (id, status) in
+        [(inside, RequestStatus::NoPath), (outside, RequestStatus::NoPath), (reachable, RequestStatus::Found)]
+    {
         assert_eq!(planner.request(id).unwrap().status(), status, "{id}");
     }
     assert_eq!(planner.request(inside).unwrap().steps(), 13);
@@ -449,7 +461,7 @@ fn one_tick_finishes_the_most_urgent_request_before_the_next_worked_by_hand() {
     let a = planner.submit(p(0), p(4), 1.0).unwrap(); // 5 steps
     let b = planner.submit(p(10), p(16), 2.0).unwrap(); // 7 steps
     let c = planner.submit(p(19), p(17), 2.0).unwrap(); // 3 steps
-    // Tick 0, budget 9: b (urgent, first in) takes 7 and finishes, c gets 2 of its 3.
+                                                        // Tick 0, budget 9: b (urgent, first in) takes 7 and finishes, c gets 2 of its 3.
     let t = checked_tick(&mut planner, 9);
     assert_eq!((t.index, t.spent, t.progressed.clone(), t.finished.clone()), (0, 9, vec![b, c], vec![b]));
     assert_eq!(planner.request(c).unwrap().status(), RequestStatus::Searching);
@@ -558,5 +570,8 @@ fn a_request_from_a_cell_to_itself_is_found_in_one_step() {
     assert_eq!((tick.spent, tick.finished), (1, vec![id]));
     let r = planner.request(id).unwrap();
     assert_eq!(r.path().map(|p| (p.points.clone(), p.cost)), Some((vec![Point::new(1, 1)], 0.0)));
-    assert_eq!(Search::new(Grid::new(3, 3).unwrap(), Point::new(1, 1), Point::new(1, 1), astar()).unwrap().run(), Status::Found);
+    assert_eq!(
+        Search::new(Grid::new(3, 3).unwrap(), Point::new(1, 1), Point::new(1, 1), astar()).unwrap().run(),
+        Status::Found
+    );
 }

@@ -203,8 +203,10 @@ fn boxed_clones_step_on_their_own() {
         a.advance(7);
         let mut b = a.boxed_clone();
         b.advance(5);
-        same_state(a.as_ref(), fresh(&grid, Point::new(0, 0), Point::new(29, 17), config, 7).as_ref(), "original").unwrap();
-        same_state(b.as_ref(), fresh(&grid, Point::new(0, 0), Point::new(29, 17), config, 12).as_ref(), "clone").unwrap();
+        same_state(a.as_ref(), fresh(&grid, Point::new(0, 0), Point::new(29, 17), config, 7).as_ref(), "original")
+            .unwrap();
+        same_state(b.as_ref(), fresh(&grid, Point::new(0, 0), Point::new(29, 17), config, 12).as_ref(), "clone")
+            .unwrap();
     }
 }
 

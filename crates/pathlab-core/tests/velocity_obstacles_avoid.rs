@@ -140,7 +140,12 @@ fn the_linear_program_never_exceeds_the_top_speed() {
             max_speed: 1.5,
         };
         let neighbours: Vec<Neighbour> = (0..8)
-            .map(|_| Neighbour { id: 1, pos: Vec2::new(next(), next()) * 2.5, vel: Vec2::new(next(), next()) * 1.5, radius: 0.5 })
+            .map(|_| Neighbour {
+                id: 1,
+                pos: Vec2::new(next(), next()) * 2.5,
+                vel: Vec2::new(next(), next()) * 1.5,
+                radius: 0.5,
+            })
             .collect();
         let mut d = AvoidDebug::default();
         let v = new_velocity(&p, &agent, &neighbours, Some(&mut d));

@@ -71,21 +71,31 @@ fn case() -> impl Strategy<Value = Case> {
                 (1u32..=3, select(vec![1.0, 2.0]), select(vec![Hand::Left, Hand::Right])),
             )
         })
-        .prop_map(|((w, h, density, terrain), rolls, (s, g), algorithm, (rule, costs, heuristic), (look, weight, hand))| {
-            let cells: Vec<u8> = rolls
-                .iter()
-                .map(|&(wall, t)| if wall < density { WALL } else if terrain { t } else { 1 })
-                .collect();
-            let (grid, start, goal) = grid_with_ends(w, h, cells, s, g);
-            let config = SearchConfig::new(algorithm)
-                .diagonal(rule)
-                .costs(costs)
-                .heuristic(heuristic)
-                .weight(weight)
-                .lookahead(look)
-                .hand(hand);
-            Case { grid, start, goal, config }
-        })
+        .prop_map(
+            |((w, h, density, terrain), rolls, (s, g), algorithm, (rule, costs, heuristic), (look, weight, hand))| {
+                let cells: Vec<u8> = rolls
+                    .iter()
+                    .map(|&(wall, t)| {
+                        if wall < density {
+                            WALL
+                        } else if terrain {
+                            t
+                        } else {
+                            1
+                        }
+                    })
+                    .collect();
+                let (grid, start, goal) = grid_with_ends(w, h, cells, s, g);
+                let config = SearchConfig::new(algorithm)
+                    .diagonal(rule)
+                    .costs(costs)
+                    .heuristic(heuristic)
+                    .weight(weight)
+                    .lookahead(look)
+                    .hand(hand);
+                Case { grid, start, goal, config }
+            },
+        )
 }
 
 proptest! {

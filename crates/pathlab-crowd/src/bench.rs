@@ -46,9 +46,11 @@ impl FlowBench {
     /// Builds the field under the MovingAI rule (diagonals only past two open sides, costs 1
     /// and sqrt 2); returns `{ reached, farthest }`.
     pub fn build(&self) -> Result<JsValue, JsError> {
-        let field = FlowField::new(self.grid.clone(), &self.goals, Diagonal::NoCornerCutting, Costs::Real).map_err(err)?;
+        let field =
+            FlowField::new(self.grid.clone(), &self.goals, Diagonal::NoCornerCutting, Costs::Real).map_err(err)?;
         let finite = field.distances().iter().filter(|d| d.is_finite());
-        let summary = FlowSummary { reached: finite.clone().count(), farthest: finite.fold(0.0, |a: f64, &d| a.max(d)) };
+        let summary =
+            FlowSummary { reached: finite.clone().count(), farthest: finite.fold(0.0, |a: f64, &d| a.max(d)) };
         serde_wasm_bindgen::to_value(&summary).map_err(err)
     }
 }

@@ -10,9 +10,7 @@
 use pathlab_core::formats::graph as graph_file;
 use pathlab_core::grid::{Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
-use pathlab_core::search::{
-    Algorithm, CellState, EventLog, Search, SearchConfig, StepEvent, NO_PARENT,
-};
+use pathlab_core::search::{Algorithm, CellState, EventLog, Search, SearchConfig, StepEvent, NO_PARENT};
 use pathlab_core::space::{Graph, HexGrid, HexLayout, Space};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -165,9 +163,7 @@ fn forget<N>(e: StepEvent<N>) -> StepEvent<()> {
 }
 
 fn hex_places(hex: &HexGrid) -> Vec<f64> {
-    (0..hex.node_count() as u32)
-        .flat_map(|n| hex.position(n))
-        .collect()
+    (0..hex.node_count() as u32).flat_map(|n| hex.position(n)).collect()
 }
 
 #[wasm_bindgen]
@@ -182,9 +178,7 @@ impl SpaceLab {
             return Err(err("the graph has no nodes"));
         }
         let (s, g) = default_nodes(graph.node_count());
-        Self::with(Searched::Graph(
-            Search::on(graph, s, g, SearchConfig::new(Algorithm::AStar)).map_err(err)?,
-        ))
+        Self::with(Searched::Graph(Search::on(graph, s, g, SearchConfig::new(Algorithm::AStar)).map_err(err)?))
     }
 
     /// An open hex grid of `width` x `height` cells, `pointy` or `flat` topped.
@@ -194,14 +188,10 @@ impl SpaceLab {
         let grid = Grid::new(width as usize, height as usize).map_err(err)?;
         let y = grid.height() / 2;
         let inset = (grid.width() / 5).min(grid.width() - 1);
-        let (s, g) = (
-            grid.index(Point::new(inset, y)) as u32,
-            grid.index(Point::new(grid.width() - 1 - inset, y)) as u32,
-        );
+        let (s, g) =
+            (grid.index(Point::new(inset, y)) as u32, grid.index(Point::new(grid.width() - 1 - inset, y)) as u32);
         let hex = HexGrid::new(grid, layout);
-        Self::with(Searched::Hex(
-            Search::on(hex, s, g, SearchConfig::new(Algorithm::AStar)).map_err(err)?,
-        ))
+        Self::with(Searched::Hex(Search::on(hex, s, g, SearchConfig::new(Algorithm::AStar)).map_err(err)?))
     }
 
     #[allow(clippy::unnecessary_wraps)]
@@ -210,12 +200,7 @@ impl SpaceLab {
             Searched::Hex(s) => hex_places(s.space()),
             Searched::Graph(_) => Vec::new(),
         };
-        Ok(SpaceLab {
-            searched,
-            log: EventLog::default(),
-            last: StepEvent::Finished,
-            hex_places,
-        })
+        Ok(SpaceLab { searched, log: EventLog::default(), last: StepEvent::Finished, hex_places })
     }
 
     /// `graph` or `hex`.
@@ -231,11 +216,7 @@ impl SpaceLab {
     pub fn algorithms(&self) -> Result<JsValue, JsError> {
         let list: Vec<AlgorithmChoice> = Algorithm::ALL
             .iter()
-            .map(|a| AlgorithmChoice {
-                name: a.name(),
-                ok: a.runs_on_any_space(),
-                why: a.square_grid_only(),
-            })
+            .map(|a| AlgorithmChoice { name: a.name(), ok: a.runs_on_any_space(), why: a.square_grid_only() })
             .collect();
         serde_wasm_bindgen::to_value(&list).map_err(err)
     }
@@ -410,12 +391,7 @@ impl SpaceLab {
                 .space()
                 .edges()
                 .iter()
-                .map(|e| EdgeView {
-                    from: e.from,
-                    to: e.to,
-                    cost: e.cost,
-                    directed: e.directed,
-                })
+                .map(|e| EdgeView { from: e.from, to: e.to, cost: e.cost, directed: e.directed })
                 .collect(),
             Searched::Hex(_) => Vec::new(),
         };
@@ -560,17 +536,16 @@ impl SpaceLab {
     /// The open list in the order the search takes it, at most `limit` entries.
     #[wasm_bindgen(js_name = openList)]
     pub fn open_list(&self, limit: u32) -> Result<JsValue, JsError> {
-        let entries: Vec<OpenNode> =
-            with_search!(&self.searched, s => s.open_entries(limit as usize))
-                .into_iter()
-                .map(|e| OpenNode {
-                    node: e.cell,
-                    g: e.g,
-                    h: e.h,
-                    key: e.key,
-                    parent: (e.parent != NO_PARENT).then_some(e.parent),
-                })
-                .collect();
+        let entries: Vec<OpenNode> = with_search!(&self.searched, s => s.open_entries(limit as usize))
+            .into_iter()
+            .map(|e| OpenNode {
+                node: e.cell,
+                g: e.g,
+                h: e.h,
+                key: e.key,
+                parent: (e.parent != NO_PARENT).then_some(e.parent),
+            })
+            .collect();
         serde_wasm_bindgen::to_value(&entries).map_err(err)
     }
 
@@ -613,12 +588,7 @@ impl SpaceLab {
                 .log
                 .opened
                 .iter()
-                .map(|o| OpenedNode {
-                    node: o.node,
-                    old_g: o.old_g,
-                    g: o.new_g,
-                    via: o.parent,
-                })
+                .map(|o| OpenedNode { node: o.node, old_g: o.old_g, g: o.new_g, via: o.parent })
                 .collect(),
         };
         serde_wasm_bindgen::to_value(&step).map_err(err)
@@ -635,10 +605,7 @@ impl SpaceLab {
 
     /// Changes the graph with `edit`; the search re-runs to the step it was on. On error
     /// nothing changes.
-    fn edit_graph<T>(
-        &mut self,
-        edit: impl FnOnce(&mut Graph) -> Result<T, JsError>,
-    ) -> Result<T, JsError> {
+    fn edit_graph<T>(&mut self, edit: impl FnOnce(&mut Graph) -> Result<T, JsError>) -> Result<T, JsError> {
         let steps = self.steps();
         let Searched::Graph(s) = &mut self.searched else {
             return Err(err("only a graph can be edited this way"));
@@ -677,9 +644,7 @@ impl SpaceLab {
     pub fn remove_node(&mut self, node: u32) -> Result<(), JsError> {
         let (start, goal) = (self.start(), self.goal());
         if node == start || node == goal {
-            return Err(err(
-                "the start and goal cannot be removed: move them to another node first",
-            ));
+            return Err(err("the start and goal cannot be removed: move them to another node first"));
         }
         let steps = self.steps();
         let Searched::Graph(s) = &mut self.searched else {
@@ -695,18 +660,8 @@ impl SpaceLab {
 
     /// Adds an edge; returns its number.
     #[wasm_bindgen(js_name = addEdge)]
-    pub fn add_edge(
-        &mut self,
-        from: u32,
-        to: u32,
-        cost: f64,
-        directed: bool,
-    ) -> Result<u32, JsError> {
-        self.edit_graph(|g| {
-            g.add_edge(from, to, cost, directed)
-                .map(|i| i as u32)
-                .map_err(err)
-        })
+    pub fn add_edge(&mut self, from: u32, to: u32, cost: f64, directed: bool) -> Result<u32, JsError> {
+        self.edit_graph(|g| g.add_edge(from, to, cost, directed).map(|i| i as u32).map_err(err))
     }
 
     /// Changes an edge's cost and direction.
@@ -837,8 +792,5 @@ fn free_id(g: &Graph) -> String {
         }
     }
     // A graph has at most MAX_NODES nodes, so one of that many more names is free.
-    (27..=27 + pathlab_core::space::graph::MAX_NODES)
-        .map(|n| format!("N{n}"))
-        .find(|id| !taken(id))
-        .unwrap_or_default()
+    (27..=27 + pathlab_core::space::graph::MAX_NODES).map(|n| format!("N{n}")).find(|id| !taken(id)).unwrap_or_default()
 }

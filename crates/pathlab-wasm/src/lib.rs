@@ -578,9 +578,8 @@ impl Lab {
     #[wasm_bindgen(js_name = paintLine)]
     pub fn paint_line(&mut self, x0: i32, y0: i32, x1: i32, y1: i32, value: u8) -> Result<u32, JsError> {
         let grid = self.search.grid();
-        let cells: Vec<Point> = line(x0, y0, x1, y1)
-            .filter_map(|(x, y)| grid.point(i64::from(x), i64::from(y)).ok())
-            .collect();
+        let cells: Vec<Point> =
+            line(x0, y0, x1, y1).filter_map(|(x, y)| grid.point(i64::from(x), i64::from(y)).ok()).collect();
         let mut changed = 0;
         self.rerun(|s| {
             changed = s.paint(&cells, value)?;
@@ -827,8 +826,7 @@ impl Lab {
         let search = &self.search;
         let grid = search.grid();
         self.h.clear();
-        self.h
-            .extend((0..grid.len()).map(|i| search.h(grid.point_at(i))));
+        self.h.extend((0..grid.len()).map(|i| search.h(grid.point_at(i))));
         self.h.as_ptr()
     }
 
@@ -854,9 +852,7 @@ impl Lab {
             x: p.x,
             y: p.y,
             terrain: grid.cells()[i],
-            state: pathlab_core::search::CellState::ALL
-                .get(state as usize)
-                .map_or("unseen", |s| s.name()),
+            state: pathlab_core::search::CellState::ALL.get(state as usize).map_or("unseen", |s| s.name()),
             g,
             h,
             f: g.map(|g| g + weight * h),
@@ -1117,9 +1113,7 @@ mod tests {
 
     #[test]
     fn h_ptr_holds_the_estimate_of_every_cell() {
-        let Ok(mut lab) = Lab::new(7, 4) else {
-            panic!("a 7x4 lab")
-        };
+        let Ok(mut lab) = Lab::new(7, 4) else { panic!("a 7x4 lab") };
         let ptr = lab.h_ptr();
         assert_eq!(ptr, lab.h.as_ptr());
         assert_eq!(lab.h.len(), 28);
@@ -1132,18 +1126,14 @@ mod tests {
 
     #[test]
     fn clone_map_copies_cells_ends_and_settings_with_another_algorithm() {
-        let Ok(mut lab) = Lab::new(9, 5) else {
-            panic!("a 9x5 lab")
-        };
+        let Ok(mut lab) = Lab::new(9, 5) else { panic!("a 9x5 lab") };
         let painted = lab.paint_line(4, 0, 4, 3, 0).map_err(|_| "paint").and_then(|_| {
             lab.set_heuristic("manhattan").map_err(|_| "heuristic")?;
             lab.set_weight(2.0).map_err(|_| "weight")
         });
         assert!(painted.is_ok());
         lab.run();
-        let Ok(copy) = lab.clone_map("dijkstra") else {
-            panic!("a copy running Dijkstra")
-        };
+        let Ok(copy) = lab.clone_map("dijkstra") else { panic!("a copy running Dijkstra") };
         assert_eq!(copy.search.grid().cells(), lab.search.grid().cells());
         assert_eq!((copy.search.start(), copy.search.goal()), (lab.search.start(), lab.search.goal()));
         let mut expected = lab.search.config();

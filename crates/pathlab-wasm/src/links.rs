@@ -30,10 +30,7 @@ impl Lab {
     pub fn set_teleports(&mut self, list: &[f64], heuristic: &str) -> Result<(), JsError> {
         let heuristic: TeleportHeuristic = parse(heuristic)?;
         if list.len() % 6 != 0 {
-            return Err(err(format!(
-                "teleports take six numbers each, got {} numbers",
-                list.len()
-            )));
+            return Err(err(format!("teleports take six numbers each, got {} numbers", list.len())));
         }
         let grid = self.search.grid();
         let mut teleports = Vec::new();
@@ -43,10 +40,7 @@ impl Lab {
                 if whole && grid.contains(x as i64, y as i64) {
                     Ok(Point::new(x as usize, y as usize))
                 } else {
-                    Err(err(format!(
-                        "teleport {}: ({x},{y}) is not a cell of the grid",
-                        k + 1
-                    )))
+                    Err(err(format!("teleport {}: ({x},{y}) is not a cell of the grid", k + 1)))
                 }
             };
             teleports.push(Teleport {
@@ -56,31 +50,16 @@ impl Lab {
                 both_ways: t[5] != 0.0,
             });
         }
-        let links = if teleports.is_empty() {
-            GridLinks::None
-        } else {
-            GridLinks::Teleports {
-                list: teleports,
-                heuristic,
-            }
-        };
+        let links =
+            if teleports.is_empty() { GridLinks::None } else { GridLinks::Teleports { list: teleports, heuristic } };
         self.set_links(links)
     }
 
     /// Gives every cell a height (row-major, one byte each) and the extra cost per unit of
     /// height climbed and descended, replacing any teleports. On error nothing changes.
     #[wasm_bindgen(js_name = setSlopes)]
-    pub fn set_slopes(
-        &mut self,
-        heights: Vec<u8>,
-        uphill: f64,
-        downhill: f64,
-    ) -> Result<(), JsError> {
-        self.set_links(GridLinks::Slopes {
-            heights,
-            uphill,
-            downhill,
-        })
+    pub fn set_slopes(&mut self, heights: Vec<u8>, uphill: f64, downhill: f64) -> Result<(), JsError> {
+        self.set_links(GridLinks::Slopes { heights, uphill, downhill })
     }
 
     /// Removes teleports and slopes.
@@ -92,26 +71,16 @@ impl Lab {
     /// The teleports and slope costs, for drawing: `{kind: none|teleports|slopes, teleports,
     /// heuristic, uphill, downhill}`.
     pub fn links(&self) -> Result<JsValue, JsError> {
-        let mut view = LinksView {
-            kind: "none",
-            teleports: Vec::new(),
-            heuristic: "",
-            uphill: 0.0,
-            downhill: 0.0,
-        };
+        let mut view = LinksView { kind: "none", teleports: Vec::new(), heuristic: "", uphill: 0.0, downhill: 0.0 };
         match &self.links {
             GridLinks::None => {}
             GridLinks::Teleports { list, heuristic } => {
                 view.kind = "teleports";
                 view.heuristic = heuristic.name();
-                view.teleports = list
-                    .iter()
-                    .map(|t| (t.from.x, t.from.y, t.to.x, t.to.y, t.cost, t.both_ways))
-                    .collect();
+                view.teleports =
+                    list.iter().map(|t| (t.from.x, t.from.y, t.to.x, t.to.y, t.cost, t.both_ways)).collect();
             }
-            GridLinks::Slopes {
-                uphill, downhill, ..
-            } => {
+            GridLinks::Slopes { uphill, downhill, .. } => {
                 view.kind = "slopes";
                 (view.uphill, view.downhill) = (*uphill, *downhill);
             }
@@ -143,11 +112,8 @@ impl Lab {
 
     fn dijkstra(&self, from: Point, to: Point) -> Result<Option<f64>, JsError> {
         let c = self.search.config();
-        let config = SearchConfig::new(Algorithm::Dijkstra)
-            .diagonal(c.diagonal)
-            .costs(c.costs);
-        let mut s =
-            build_linked(self.search.grid().clone(), from, to, config, &self.links).map_err(err)?;
+        let config = SearchConfig::new(Algorithm::Dijkstra).diagonal(c.diagonal).costs(c.costs);
+        let mut s = build_linked(self.search.grid().clone(), from, to, config, &self.links).map_err(err)?;
         s.run();
         Ok(s.cost())
     }
@@ -157,27 +123,15 @@ impl Lab {
     /// True when teleports are on the map and the estimate ignores them, so it may
     /// overestimate and A* may miss the cheapest path.
     pub(crate) fn blind_to_teleports(&self) -> bool {
-        matches!(
-            &self.links,
-            GridLinks::Teleports {
-                heuristic: TeleportHeuristic::Plain,
-                ..
-            }
-        )
+        matches!(&self.links, GridLinks::Teleports { heuristic: TeleportHeuristic::Plain, .. })
     }
 
     /// Rebuilds the search with `links`, back to where it stood; on error keeps the old ones.
     fn set_links(&mut self, links: GridLinks) -> Result<(), JsError> {
         let (steps, finished) = (self.search.steps(), self.search.status().is_finished());
         let grid = self.search.grid().clone();
-        let stepper = build_linked(
-            grid,
-            self.search.start(),
-            self.search.goal(),
-            self.search.config(),
-            &links,
-        )
-        .map_err(err)?;
+        let stepper =
+            build_linked(grid, self.search.start(), self.search.goal(), self.search.config(), &links).map_err(err)?;
         self.search = search::timeline::Timeline::new(stepper);
         self.links = links;
         self.log.clear();

@@ -312,12 +312,13 @@ impl Requests {
     #[wasm_bindgen(js_name = paintLine)]
     pub fn paint_line(&mut self, x0: i32, y0: i32, x1: i32, y1: i32, value: u8) -> Result<u32, JsError> {
         if value > 9 {
-            return Err(err(format!("a cell value must be 0 (wall), 1 (ground) or a terrain cost up to 9, got {value}")));
+            return Err(err(format!(
+                "a cell value must be 0 (wall), 1 (ground) or a terrain cost up to 9, got {value}"
+            )));
         }
         let grid = self.planner.grid();
-        let cells: Vec<Point> = line(x0, y0, x1, y1)
-            .filter_map(|(x, y)| grid.point(i64::from(x), i64::from(y)).ok())
-            .collect();
+        let cells: Vec<Point> =
+            line(x0, y0, x1, y1).filter_map(|(x, y)| grid.point(i64::from(x), i64::from(y)).ok()).collect();
         Ok(self.planner.paint(cells, value) as u32)
     }
 }
@@ -329,9 +330,8 @@ mod tests {
     #[test]
     fn a_burst_is_served_within_the_budget_and_paths_are_cell_indices() {
         let Ok(mut r) = Requests::new(10, 3) else { panic!("a 10x3 grid") };
-        let ids: Vec<u32> = (0..3)
-            .map(|k| r.submit(0, k, 9, k, f64::from(k)).unwrap_or_else(|_| panic!("submit")))
-            .collect();
+        let ids: Vec<u32> =
+            (0..3).map(|k| r.submit(0, k, 9, k, f64::from(k)).unwrap_or_else(|_| panic!("submit"))).collect();
         let mut spent = 0;
         while r.open_count() > 0 {
             let Ok(s) = r.tick(Some(4.0)) else { panic!("tick") };

@@ -481,11 +481,7 @@ impl AntColony {
         for j in -s..=s {
             let k = (h as i32 + j).rem_euclid(8) as usize;
             if let Some(t) = self.step_to(c, k) {
-                let w = if smell {
-                    (self.params.base + self.pheromone[t]).powf(self.params.alpha)
-                } else {
-                    1.0
-                };
+                let w = if smell { (self.params.base + self.pheromone[t]).powf(self.params.alpha) } else { 1.0 };
                 let n = usize::from(d.n);
                 d.sensed[n] = t as u32;
                 weight[n] = if w.is_finite() { w } else { f32::MAX };
@@ -537,7 +533,8 @@ impl AntColony {
         let next = if self.carrying[i] {
             match self.nest_field.next(c) {
                 Some(t) => {
-                    self.decision[i] = Decision { from: c as u32, sensed: [t as u32; MAX_SENSED], chance: [1.0; MAX_SENSED], n: 1 };
+                    self.decision[i] =
+                        Decision { from: c as u32, sensed: [t as u32; MAX_SENSED], chance: [1.0; MAX_SENSED], n: 1 };
                     Some(t)
                 }
                 None => self.wander(i, false),
@@ -545,7 +542,8 @@ impl AntColony {
         } else if self.params.guide == Guide::FlowField {
             match self.food_field.as_ref().and_then(|f| f.next(c)) {
                 Some(t) => {
-                    self.decision[i] = Decision { from: c as u32, sensed: [t as u32; MAX_SENSED], chance: [1.0; MAX_SENSED], n: 1 };
+                    self.decision[i] =
+                        Decision { from: c as u32, sensed: [t as u32; MAX_SENSED], chance: [1.0; MAX_SENSED], n: 1 };
                     Some(t)
                 }
                 None => self.wander(i, false),
@@ -713,9 +711,7 @@ impl AntColony {
             return Err(SceneError::Invalid("the point clicked is not a number".to_string()));
         }
         let (x, y) = (at.x.floor() as i64, at.y.floor() as i64);
-        self.grid
-            .point(x, y)
-            .map_err(|_| SceneError::Refused(format!("({x}, {y}) lies outside the map")))
+        self.grid.point(x, y).map_err(|_| SceneError::Refused(format!("({x}, {y}) lies outside the map")))
     }
 
     fn centre(&self, c: usize) -> Vec2 {

@@ -633,11 +633,7 @@ fn lp1(lines: &[HalfPlane], i: usize, max_speed: f32, target: Vec2, direction_op
 /// Incremental 2-D program; returns the index of the first line it could not satisfy, or
 /// `lines.len()` on success.
 fn lp2(lines: &[HalfPlane], max_speed: f32, target: Vec2, direction_opt: bool, result: &mut Vec2) -> usize {
-    *result = if direction_opt {
-        target * max_speed
-    } else {
-        target.truncate(max_speed)
-    };
+    *result = if direction_opt { target * max_speed } else { target.truncate(max_speed) };
     for i in 0..lines.len() {
         if lines[i].signed_distance(*result) < 0.0 {
             let keep = *result;
@@ -1128,7 +1124,8 @@ impl Crowd {
             .filter(|((_, &s), &a)| s > 0.0 && a != u32::MAX)
             .map(|((&w, &s), _)| f64::from(w / s))
             .collect();
-        m.mean_path_ratio = if ratios.is_empty() { 0.0 } else { (ratios.iter().sum::<f64>() / ratios.len() as f64) as f32 };
+        m.mean_path_ratio =
+            if ratios.is_empty() { 0.0 } else { (ratios.iter().sum::<f64>() / ratios.len() as f64) as f32 };
         m
     }
 

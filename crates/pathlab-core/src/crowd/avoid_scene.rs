@@ -191,8 +191,8 @@ impl AvoidScene {
             let index = if let Some(i) = goal_cells.iter().position(|&g| g == cell) {
                 i
             } else {
-                let field = FlowField::new(grid.clone(), &[cell], Diagonal::NoCornerCutting, Costs::Real)
-                    .map_err(invalid)?;
+                let field =
+                    FlowField::new(grid.clone(), &[cell], Diagonal::NoCornerCutting, Costs::Real).map_err(invalid)?;
                 goal_cells.push(cell);
                 fields.push(field);
                 fields.len() - 1
@@ -254,11 +254,8 @@ impl AvoidScene {
         for i in 0..self.crowd.len() {
             let pos = self.crowd.position(i);
             let goal = self.crowd.goal(i);
-            let waypoint = if self.crowd.has_arrived(i) || self.clear(pos, goal, r) {
-                None
-            } else {
-                self.waypoint(i, pos, r)
-            };
+            let waypoint =
+                if self.crowd.has_arrived(i) || self.clear(pos, goal, r) { None } else { self.waypoint(i, pos, r) };
             self.crowd.set_waypoint(i, waypoint);
         }
     }
@@ -325,13 +322,7 @@ fn cell_at(grid: &Grid, p: Vec2) -> Option<Point> {
 }
 
 /// Adds the drawing of one agent's velocity obstacles, in world units around `pos`.
-pub(crate) fn draw_avoidance(
-    out: &mut Frame,
-    pos: Vec2,
-    max_speed: f32,
-    pref: Vec2,
-    debug: &super::avoid::AvoidDebug,
-) {
+pub(crate) fn draw_avoidance(out: &mut Frame, pos: Vec2, max_speed: f32, pref: Vec2, debug: &super::avoid::AvoidDebug) {
     let length = CONE_LENGTH * max_speed.max(0.1);
     for cone in &debug.cones {
         let apex = pos + cone.apex;
@@ -408,7 +399,12 @@ impl Scene for AvoidScene {
             Metric { name: "mean_time", label: "Mean time to goal", value: some(m.mean_time), unit: "s" },
             Metric { name: "max_time", label: "Longest time to goal", value: some(m.max_time), unit: "s" },
             Metric { name: "mean_path", label: "Mean path length", value: f64::from(m.mean_path), unit: "" },
-            Metric { name: "path_ratio", label: "Path / straight line (arrived)", value: some(m.mean_path_ratio), unit: "" },
+            Metric {
+                name: "path_ratio",
+                label: "Path / straight line (arrived)",
+                value: some(m.mean_path_ratio),
+                unit: "",
+            },
         ]
     }
     fn params(&self) -> Vec<Param> {

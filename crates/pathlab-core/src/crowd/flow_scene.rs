@@ -175,12 +175,14 @@ impl BunkersScene {
             )));
         }
         let (rule, costs) = (Diagonal::NoCornerCutting, Costs::Real);
-        let field = FlowField::new(grid.clone(), bunkers, rule, costs).map_err(|e| SceneError::Invalid(e.to_string()))?;
-        let open: Vec<usize> = (0..grid.len())
-            .filter(|&i| grid.cells()[i] != WALL && !bunkers.contains(&grid.point_at(i)))
-            .collect();
+        let field =
+            FlowField::new(grid.clone(), bunkers, rule, costs).map_err(|e| SceneError::Invalid(e.to_string()))?;
+        let open: Vec<usize> =
+            (0..grid.len()).filter(|&i| grid.cells()[i] != WALL && !bunkers.contains(&grid.point_at(i))).collect();
         if open.is_empty() {
-            return Err(SceneError::Invalid("the map has no open cell besides the bunkers for agents to stand on".into()));
+            return Err(SceneError::Invalid(
+                "the map has no open cell besides the bunkers for agents to stand on".into(),
+            ));
         }
         let n = config.agents.unwrap_or(AGENTS.0).clamp(1, AGENTS.1);
         let mut rng = Pcg32::new(config.seed ^ 0xb0b5_f10e);
@@ -382,7 +384,11 @@ impl BunkersScene {
             let desired = match self.field.next(c) {
                 Some(next) => {
                     let to = self.walls.centre(self.walls.grid().point_at(next)) - p;
-                    if to.length() > 1e-6 { to.normalized() * self.speed } else { Vec2::ZERO }
+                    if to.length() > 1e-6 {
+                        to.normalized() * self.speed
+                    } else {
+                        Vec2::ZERO
+                    }
                 }
                 None => Vec2::ZERO,
             };
@@ -443,7 +449,8 @@ impl BunkersScene {
     /// Records what an edit changed, by the distances and directions before it.
     fn record_edit(&mut self, updated: usize, before: &(Vec<f64>, Vec<u8>)) {
         let (dist, dir) = (self.field.distances(), self.field.directions());
-        self.changed = (0..dist.len()).filter(|&i| dist[i].to_bits() != before.0[i].to_bits() || dir[i] != before.1[i]).collect();
+        self.changed =
+            (0..dist.len()).filter(|&i| dist[i].to_bits() != before.0[i].to_bits() || dir[i] != before.1[i]).collect();
         self.last_edit = Some(updated);
         if self.cheap_dirty {
             let mut exact = self.field.clone();
@@ -578,7 +585,10 @@ impl BunkersScene {
         self.cheap_dirty = false;
         let settled = self.field.distances().iter().filter(|d| d.is_finite()).count();
         self.record_edit(settled, &before);
-        Ok(format!("bunker {b} built at {p}: the field was recomputed ({settled} cells); {} agents changed bunker", self.rerouted))
+        Ok(format!(
+            "bunker {b} built at {p}: the field was recomputed ({settled} cells); {} agents changed bunker",
+            self.rerouted
+        ))
     }
 
     fn recompute(&mut self) -> String {
@@ -616,7 +626,9 @@ fn spread_bunkers(grid: &Grid, count: usize, seed: u64) -> Result<Vec<Point>, Sc
         let picks: Vec<usize> = open
             .iter()
             .copied()
-            .filter(|&i| field.distances()[i].is_finite() && field.distances()[i] >= 0.6 * far && field.distances()[i] > 0.0)
+            .filter(|&i| {
+                field.distances()[i].is_finite() && field.distances()[i] >= 0.6 * far && field.distances()[i] > 0.0
+            })
             .collect();
         if picks.is_empty() {
             break;
@@ -778,7 +790,12 @@ impl Scene for BunkersScene {
                 value: self.suboptimal.len() as f64,
                 unit: "cells",
             },
-            Metric { name: "rerouted", label: "Agents rerouted by the last edit", value: self.rerouted as f64, unit: "" },
+            Metric {
+                name: "rerouted",
+                label: "Agents rerouted by the last edit",
+                value: self.rerouted as f64,
+                unit: "",
+            },
             Metric { name: "build_steps", label: "Build time", value: self.build_steps as f64, unit: "steps" },
             Metric {
                 name: "field_cells",

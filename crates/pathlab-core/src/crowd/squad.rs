@@ -504,9 +504,9 @@ impl Squad {
         if !grid.is_passable(goal) {
             return Err(SceneError::Refused(format!("the goal {goal} is a wall or off the map")));
         }
-        let from = self.cell_of(self.centre).ok_or_else(|| {
-            SceneError::Refused("the squad's centre is not on an open cell".to_string())
-        })?;
+        let from = self
+            .cell_of(self.centre)
+            .ok_or_else(|| SceneError::Refused("the squad's centre is not on an open cell".to_string()))?;
         self.searches += 1;
         let found = astar(grid, from, goal, Heuristic::Octile, Diagonal::NoCornerCutting)
             .map_err(|e| SceneError::Refused(e.to_string()))?
@@ -1233,18 +1233,12 @@ impl Scene for SquadScene {
             "set-goal" => {
                 let (cx, cy) = self.squad.walls.cell_at(at);
                 if !at.is_finite() || self.squad.walls.blocked(cx, cy) {
-                    return Err(SceneError::Refused(format!(
-                        "({:.1}, {:.1}) is in a wall or off the map",
-                        at.x, at.y
-                    )));
+                    return Err(SceneError::Refused(format!("({:.1}, {:.1}) is in a wall or off the map", at.x, at.y)));
                 }
                 let goal = Point::new(cx as usize, cy as usize);
                 self.squad.set_goal(goal)?;
                 self.user_goal = true;
-                Ok(format!(
-                    "the squad heads for cell {goal} along a path of {:.1} cells",
-                    self.squad.path_length
-                ))
+                Ok(format!("the squad heads for cell {goal} along a path of {:.1} cells", self.squad.path_length))
             }
             "cut-off" => {
                 let i = self

@@ -56,9 +56,9 @@ pub fn parse(text: &str) -> Result<CourseMap, ParseError> {
                 return Err(ParseError::new(n, format!("unexpected {} after the two sizes", quote(word))));
             }
             let what = if numbers.is_empty() { "rows" } else { "columns" };
-            let value: usize = word.parse().map_err(|_| {
-                ParseError::new(n, format!("expected the number of {what}, found {}", quote(word)))
-            })?;
+            let value: usize = word
+                .parse()
+                .map_err(|_| ParseError::new(n, format!("expected the number of {what}, found {}", quote(word))))?;
             if value == 0 || value > MAX_SIDE {
                 return Err(ParseError::new(
                     n,
@@ -73,18 +73,12 @@ pub fn parse(text: &str) -> Result<CourseMap, ParseError> {
     let (mut start, mut goal) = (None, None);
     for y in 0..rows {
         let Some((n, line)) = lines.next() else {
-            return Err(ParseError::new(
-                last_line + 1,
-                format!("the file ends after {y} of {rows} rows"),
-            ));
+            return Err(ParseError::new(last_line + 1, format!("the file ends after {y} of {rows} rows")));
         };
         last_line = n;
         let row: Vec<char> = line.chars().filter(|c| !c.is_whitespace()).collect();
         if row.len() != columns {
-            return Err(ParseError::new(
-                n,
-                format!("row {} has {} cells, expected {columns}", y + 1, row.len()),
-            ));
+            return Err(ParseError::new(n, format!("row {} has {} cells, expected {columns}", y + 1, row.len())));
         }
         for (x, c) in row.into_iter().enumerate() {
             let at = Point::new(x, y);
@@ -104,10 +98,7 @@ pub fn parse(text: &str) -> Result<CourseMap, ParseError> {
         }
     }
     if let Some((n, line)) = lines.next() {
-        return Err(ParseError::new(
-            n,
-            format!("unexpected {} after the {rows} rows", quote(line.trim())),
-        ));
+        return Err(ParseError::new(n, format!("unexpected {} after the {rows} rows", quote(line.trim()))));
     }
     let grid = Grid::from_cells(columns, rows, cells).map_err(|e| ParseError::new(0, e.to_string()))?;
     Ok(CourseMap { grid, start, goal })
@@ -115,10 +106,7 @@ pub fn parse(text: &str) -> Result<CourseMap, ParseError> {
 
 fn place(slot: &mut Option<Point>, at: Point, line: usize, symbol: char) -> Result<u8, ParseError> {
     if let Some(first) = slot {
-        return Err(ParseError::new(
-            line,
-            format!("a second {symbol} at {at}; the first is at {first}"),
-        ));
+        return Err(ParseError::new(line, format!("a second {symbol} at {at}; the first is at {first}")));
     }
     *slot = Some(at);
     Ok(GROUND)

@@ -110,11 +110,7 @@ pub struct GraphFileError {
 
 impl GraphFileError {
     fn new(line: usize, message: impl Into<String>) -> Self {
-        Self {
-            line,
-            column: 0,
-            message: message.into(),
-        }
+        Self { line, column: 0, message: message.into() }
     }
 }
 
@@ -194,18 +190,13 @@ fn number<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
         };
     }
     let found = match text.as_bytes().first() {
-        Some(b'"') => format!(
-            "string {}",
-            quote(&serde_json::from_str::<String>(text).unwrap_or_default())
-        ),
+        Some(b'"') => format!("string {}", quote(&serde_json::from_str::<String>(text).unwrap_or_default())),
         Some(b't' | b'f') => format!("boolean `{text}`"),
         Some(b'{') => "map".to_string(),
         Some(b'[') => "sequence".to_string(),
         _ => text.to_string(),
     };
-    Err(D::Error::custom(format!(
-        "invalid type: {found}, expected a number"
-    )))
+    Err(D::Error::custom(format!("invalid type: {found}, expected a number")))
 }
 
 /// Reads a graph file in the JSON format (see the [module](self)).
@@ -234,10 +225,7 @@ pub fn parse_json(text: &str) -> Result<Graph, GraphFileError> {
         Some(other) => {
             return Err(GraphFileError::new(
                 line_at(text, lead),
-                format!(
-                    "a graph file is a JSON object starting with {{, not {}",
-                    quote(&other.to_string())
-                ),
+                format!("a graph file is a JSON object starting with {{, not {}", quote(&other.to_string())),
             ))
         }
     }
@@ -250,11 +238,7 @@ fn json_error(e: &serde_json::Error) -> GraphFileError {
     let full = e.to_string();
     let position = format!(" at line {} column {}", e.line(), e.column());
     let message = full.strip_suffix(&position).unwrap_or(&full);
-    GraphFileError {
-        line: e.line(),
-        column: e.column(),
-        message: message.to_string(),
-    }
+    GraphFileError { line: e.line(), column: e.column(), message: message.to_string() }
 }
 
 /// Builds the graph from a file serde_json has read; the text gives the lines of errors.
@@ -264,19 +248,13 @@ fn build(text: &str, file: &FileJson) -> Result<Graph, GraphFileError> {
     if file.nodes.len() > MAX_NODES {
         return Err(GraphFileError::new(
             node_line(MAX_NODES),
-            format!(
-                "node {} is one too many: a graph may have at most {MAX_NODES} nodes",
-                MAX_NODES + 1
-            ),
+            format!("node {} is one too many: a graph may have at most {MAX_NODES} nodes", MAX_NODES + 1),
         ));
     }
     if file.edges.len() > MAX_EDGES {
         return Err(GraphFileError::new(
             edge_line(MAX_EDGES),
-            format!(
-                "edge {} is one too many: a graph may have at most {MAX_EDGES} edges",
-                MAX_EDGES + 1
-            ),
+            format!("edge {} is one too many: a graph may have at most {MAX_EDGES} edges", MAX_EDGES + 1),
         ));
     }
     let mut g = Graph::new(file.directed);
@@ -307,11 +285,7 @@ fn build(text: &str, file: &FileJson) -> Result<Graph, GraphFileError> {
             g.node(id).map_err(|_| {
                 GraphFileError::new(
                     edge_line(i),
-                    format!(
-                        "edge {} goes {which} {}, which is not a node",
-                        i + 1,
-                        quote(id)
-                    ),
+                    format!("edge {} goes {which} {}, which is not a node", i + 1, quote(id)),
                 )
             })
         };
@@ -379,8 +353,7 @@ fn element_line(text: &str, key: &str, index: usize) -> usize {
                 }
                 if depth == 1 {
                     let end = (i + 1).min(bytes.len());
-                    after_key =
-                        serde_json::from_str::<String>(&text[open..end]).is_ok_and(|s| s == key);
+                    after_key = serde_json::from_str::<String>(&text[open..end]).is_ok_and(|s| s == key);
                 }
             }
             b'{' | b'[' => {
@@ -435,11 +408,7 @@ pub fn to_json(graph: &Graph) -> String {
     let mut out = format!("{{\n  \"directed\": {},\n  \"nodes\": [", graph.directed());
     for (i, (id, [x, y])) in ids.iter().zip(graph.places()).enumerate() {
         out.push_str(if i == 0 { "\n" } else { ",\n" });
-        let _ = write!(
-            out,
-            "    {{\"id\": {}, \"x\": {x}, \"y\": {y}}}",
-            json_string(id)
-        );
+        let _ = write!(out, "    {{\"id\": {}, \"x\": {x}, \"y\": {y}}}", json_string(id));
     }
     out.push_str(if ids.is_empty() { "],\n" } else { "\n  ],\n" });
     out.push_str("  \"edges\": [");
@@ -457,11 +426,7 @@ pub fn to_json(graph: &Graph) -> String {
         }
         out.push('}');
     }
-    out.push_str(if graph.edges().is_empty() {
-        "]\n}\n"
-    } else {
-        "\n  ]\n}\n"
-    });
+    out.push_str(if graph.edges().is_empty() { "]\n}\n" } else { "\n  ]\n}\n" });
     out
 }
 
@@ -527,19 +492,13 @@ impl Matrix {
             ));
         }
         if self.rows > 0 {
-            return Err(GraphFileError::new(
-                n,
-                "the label line (starting with #) must come before the first row",
-            ));
+            return Err(GraphFileError::new(n, "the label line (starting with #) must come before the first row"));
         }
         let names = split_labels(rest, n)?;
         if names.len() > MAX_NODES {
             return Err(GraphFileError::new(
                 n,
-                format!(
-                    "{} labels: a graph may have at most {MAX_NODES} nodes",
-                    names.len()
-                ),
+                format!("{} labels: a graph may have at most {MAX_NODES} nodes", names.len()),
             ));
         }
         self.size = Some((names.len(), n));
@@ -571,11 +530,7 @@ impl Matrix {
             }
         }
         let mut count = 0usize;
-        for (j, word) in t
-            .split(|c: char| c == ',' || c.is_whitespace())
-            .filter(|w| !w.is_empty())
-            .enumerate()
-        {
+        for (j, word) in t.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty()).enumerate() {
             count = j + 1;
             if j >= MAX_NODES {
                 return Err(GraphFileError::new(
@@ -585,9 +540,8 @@ impl Matrix {
                     ),
                 ));
             }
-            let weight = weight(word).map_err(|problem| {
-                GraphFileError::new(n, format!("entry {count} is {}: {problem}", quote(word)))
-            })?;
+            let weight = weight(word)
+                .map_err(|problem| GraphFileError::new(n, format!("entry {count} is {}: {problem}", quote(word))))?;
             let Some(w) = weight else { continue };
             if j == row {
                 if w != 0.0 {
@@ -613,21 +567,14 @@ impl Matrix {
             self.entries.push((row as u32, j as u32, w));
         }
         if count == 0 {
-            return Err(GraphFileError::new(
-                n,
-                format!("row {} has no entries, only separators", row + 1),
-            ));
+            return Err(GraphFileError::new(n, format!("row {} has no entries, only separators", row + 1)));
         }
         match self.size {
             None => self.size = Some((count, n)),
             Some((expected, fixed)) if count != expected => {
                 return Err(GraphFileError::new(
                     n,
-                    format!(
-                        "row {} has {count} entries, expected {expected} ({})",
-                        row + 1,
-                        self.why(fixed)
-                    ),
+                    format!("row {} has {count} entries, expected {expected} ({})", row + 1, self.why(fixed)),
                 ));
             }
             Some(_) => {}
@@ -646,10 +593,7 @@ impl Matrix {
         if self.rows < count {
             return Err(GraphFileError::new(
                 last_line + 1,
-                format!(
-                    "the file ends after {} rows; a matrix with {count} columns needs {count} rows",
-                    self.rows
-                ),
+                format!("the file ends after {} rows; a matrix with {count} columns needs {count} rows", self.rows),
             ));
         }
         let ids = match self.labels {
@@ -674,8 +618,7 @@ impl Matrix {
         }
         for &(i, j, w) in &self.entries {
             if !symmetric || i < j {
-                g.add_edge(i, j, w, !symmetric)
-                    .map_err(|e| GraphFileError::new(0, e.to_string()))?;
+                g.add_edge(i, j, w, !symmetric).map_err(|e| GraphFileError::new(0, e.to_string()))?;
             }
         }
         Ok(g)
@@ -684,10 +627,7 @@ impl Matrix {
 
 /// One matrix entry: `Ok(None)` for no edge, `Ok(Some(w))` for a weight, or what is wrong.
 fn weight(word: &str) -> Result<Option<f64>, &'static str> {
-    if ["inf", "infinity", "∞", "-", "x"]
-        .iter()
-        .any(|none| word.eq_ignore_ascii_case(none))
-    {
+    if ["inf", "infinity", "∞", "-", "x"].iter().any(|none| word.eq_ignore_ascii_case(none)) {
         return Ok(None);
     }
     match word.parse::<f64>() {
@@ -696,9 +636,7 @@ fn weight(word: &str) -> Result<Option<f64>, &'static str> {
         // `+ 0.0` turns -0 into 0.
         Ok(w) if w.is_finite() => Ok(Some(w + 0.0)),
         Ok(_) => Err("too large for a weight; write inf for no edge"),
-        Err(_) => {
-            Err("not a number; a weight is a number >= 0, or inf, infinity, ∞, - or x for no edge")
-        }
+        Err(_) => Err("not a number; a weight is a number >= 0, or inf, infinity, ∞, - or x for no edge"),
     }
 }
 
@@ -722,10 +660,7 @@ fn split_labels(rest: &str, line: usize) -> Result<Vec<String>, GraphFileError> 
             if i >= bytes.len() {
                 return Err(GraphFileError::new(
                     line,
-                    format!(
-                        "label {} opens a quote that is never closed",
-                        names.len() + 1
-                    ),
+                    format!("label {} opens a quote that is never closed", names.len() + 1),
                 ));
             }
             let name: String = serde_json::from_str(&s[..=i]).map_err(|e| {
@@ -733,10 +668,7 @@ fn split_labels(rest: &str, line: usize) -> Result<Vec<String>, GraphFileError> 
                 let problem = full.split(" at line ").next().unwrap_or(&full).to_string();
                 GraphFileError::new(
                     line,
-                    format!(
-                        "label {} is a quoted name JSON cannot read: {problem}",
-                        names.len() + 1
-                    ),
+                    format!("label {} is a quoted name JSON cannot read: {problem}", names.len() + 1),
                 )
             })?;
             s = &s[i + 1..];
@@ -762,10 +694,7 @@ fn split_labels(rest: &str, line: usize) -> Result<Vec<String>, GraphFileError> 
 /// `A` to `Z` for up to 26 vertices, `0`, `1`, `2`... for more.
 fn default_ids(count: usize) -> Vec<String> {
     if count <= 26 {
-        (b'A'..)
-            .take(count)
-            .map(|b| char::from(b).to_string())
-            .collect()
+        (b'A'..).take(count).map(|b| char::from(b).to_string()).collect()
     } else {
         (0..count).map(|i| i.to_string()).collect()
     }
@@ -775,9 +704,7 @@ fn default_ids(count: usize) -> Vec<String> {
 /// entries come row by row, so they are sorted and each mirror is found by binary search.
 fn is_symmetric(entries: &[(u32, u32, f64)]) -> bool {
     entries.iter().all(|&(i, j, w)| {
-        entries
-            .binary_search_by(|&(r, c, _)| (r, c).cmp(&(j, i)))
-            .is_ok_and(|k| entries[k].2.to_bits() == w.to_bits())
+        entries.binary_search_by(|&(r, c, _)| (r, c).cmp(&(j, i))).is_ok_and(|k| entries[k].2.to_bits() == w.to_bits())
     })
 }
 
@@ -852,10 +779,7 @@ pub fn to_matrix(graph: &Graph) -> String {
 
 /// A node id as a label: bare, or quoted when it holds a gap, a quote or a backslash.
 fn label_text(id: &str) -> String {
-    let bare = !id.is_empty()
-        && !id
-            .chars()
-            .any(|c| c == ',' || c == '"' || c == '\\' || c.is_whitespace());
+    let bare = !id.is_empty() && !id.chars().any(|c| c == ',' || c == '"' || c == '\\' || c.is_whitespace());
     if bare {
         id.to_string()
     } else {

@@ -33,13 +33,17 @@ pub fn parse_map(text: &str) -> Result<Grid, ParseError> {
             (Some("map"), None, _) => break,
             (Some("type"), Some(_), None) => {}
             (Some(key @ ("height" | "width")), Some(value), None) => {
-                let v: usize = value.parse().map_err(|_| {
-                    ParseError::new(n, format!("{key} must be a whole number, found {}", quote(value)))
-                })?;
+                let v: usize = value
+                    .parse()
+                    .map_err(|_| ParseError::new(n, format!("{key} must be a whole number, found {}", quote(value))))?;
                 if v == 0 || v > MAX_SIDE {
                     return Err(ParseError::new(n, format!("{key} must be from 1 to {MAX_SIDE}, found {v}")));
                 }
-                if key == "height" { height = Some(v) } else { width = Some(v) }
+                if key == "height" {
+                    height = Some(v)
+                } else {
+                    width = Some(v)
+                }
             }
             _ => {
                 return Err(ParseError::new(
@@ -162,11 +166,9 @@ pub fn parse_scen(text: &str) -> Result<Vec<Problem>, ParseError> {
                 .parse()
                 .map_err(|_| ParseError::new(n, format!("{what} must be a whole number, found {}", quote(fields[i]))))
         };
-        let optimal: f64 = fields[8]
-            .parse()
-            .ok()
-            .filter(|v: &f64| v.is_finite() && *v >= 0.0)
-            .ok_or_else(|| ParseError::new(n, format!("the optimal length must be a number, found {}", quote(fields[8]))))?;
+        let optimal: f64 = fields[8].parse().ok().filter(|v: &f64| v.is_finite() && *v >= 0.0).ok_or_else(|| {
+            ParseError::new(n, format!("the optimal length must be a number, found {}", quote(fields[8])))
+        })?;
         let decimals = fields[8].split_once('.').map_or(0, |(_, frac)| frac.len());
         fixed_decimals |= decimals > 0 && fields[8].ends_with('0');
         let tolerance = half_last_digit(decimals);

@@ -766,5 +766,4 @@ impl Stepper for BiAStar {
     fn approx_bytes(&self) -> usize {
         self.grid.len() * 36 + self.open_count() * 24
     }
-
 }

@@ -71,7 +71,10 @@
 use super::engine::{check_ends, paint_cells};
 use super::stepper::{Agent, LineKind, Overlay, OverlayLine};
 use super::walk::{self, Walk};
-use super::{Algorithm, CellState, EventLog, Hand, NoRecord, Recorder, SearchConfig, SearchError, Status, StepEvent, Stepper, NO_PARENT};
+use super::{
+    Algorithm, CellState, EventLog, Hand, NoRecord, Recorder, SearchConfig, SearchError, Status, StepEvent, Stepper,
+    NO_PARENT,
+};
 use crate::grid::{Grid, Point};
 
 /// The move limit unless set otherwise. Loops are caught exactly, so it only matters on maps
@@ -437,7 +440,13 @@ impl CrashTurn {
         }
         self.walk.draw(&mut overlay);
         let unreachable = self.status == Status::NoPath && !self.reachable;
-        walk::note_outcome(&mut overlay, unreachable, (self.start, self.goal), self.config.diagonal, self.gave_up.as_deref());
+        walk::note_outcome(
+            &mut overlay,
+            unreachable,
+            (self.start, self.goal),
+            self.config.diagonal,
+            self.gave_up.as_deref(),
+        );
         overlay
     }
 }

@@ -62,10 +62,12 @@
 
 use super::engine::check_ends;
 use super::incremental::{
-    check_config, incremental_run_methods, incremental_stepper_methods, mark_inconsistent, stroke, Core, Direction, EditLog,
-    RepairRecord,
+    check_config, incremental_run_methods, incremental_stepper_methods, mark_inconsistent, stroke, Core, Direction,
+    EditLog, RepairRecord,
 };
-use super::stepper::{Agent, BoxKind, CellValues, LineKind, MarkKind, Overlay, OverlayBox, OverlayLine, OverlayMark, Repair};
+use super::stepper::{
+    Agent, BoxKind, CellValues, LineKind, MarkKind, Overlay, OverlayBox, OverlayLine, OverlayMark, Repair,
+};
 use super::{Algorithm, EventLog, NoRecord, Recorder, SearchConfig, SearchError, Status, StepEvent, Stepper};
 use crate::grid::{Grid, Point, WALL};
 
@@ -284,11 +286,8 @@ impl DStarLite {
             return false;
         }
         super::order::sort_by(&mut found, &Ord::cmp);
-        self.core.km += self.core.heuristic.estimate(
-            self.last.x.abs_diff(agent.x),
-            self.last.y.abs_diff(agent.y),
-            self.core.costs,
-        );
+        self.core.km +=
+            self.core.heuristic.estimate(self.last.x.abs_diff(agent.x), self.last.y.abs_diff(agent.y), self.core.costs);
         self.last = agent;
         for &c in &found {
             let p = self.truth.point_at(c as usize);
@@ -466,9 +465,11 @@ impl DStarLite {
         let mut overlay = Overlay::default();
         let a = self.index(self.agent);
         overlay.marks.push(OverlayMark { cell: a, kind: MarkKind::Agent });
-        overlay.lines.extend(
-            self.path[..self.trail].windows(2).map(|w| OverlayLine { from: w[0], to: w[1], kind: LineKind::Trail }),
-        );
+        overlay.lines.extend(self.path[..self.trail].windows(2).map(|w| OverlayLine {
+            from: w[0],
+            to: w[1],
+            kind: LineKind::Trail,
+        }));
         overlay.marks.extend(self.discovered.iter().map(|&cell| OverlayMark { cell, kind: MarkKind::Discovered }));
         let r = self.config.sensor as usize;
         if r > 0 {

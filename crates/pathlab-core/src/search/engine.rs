@@ -8,11 +8,11 @@
 
 use std::collections::VecDeque;
 
+use super::open_list::OpenList;
 use super::{
     astar, bfs, dfs, dijkstra, greedy, Algorithm, CellState, EventLog, NoRecord, NodeTable, OpenEntry, Path, Recorder,
     SearchConfig, SearchError, Status, StepEvent, Stepper,
 };
-use super::open_list::OpenList;
 use crate::grid::{Grid, Point};
 use crate::space::{OnGrid, Space, SquareGrid};
 
@@ -486,7 +486,6 @@ impl Search<SquareGrid> {
         self.reset();
         Ok(())
     }
-
 }
 
 impl<S: OnGrid> Search<S> {
@@ -600,10 +599,7 @@ fn check_basic(config: &SearchConfig) -> Result<(), SearchError> {
     if config.algorithm.is_basic() {
         Ok(())
     } else {
-        Err(SearchError::Unsupported(format!(
-            "{} has its own stepper: build it with search::build",
-            config.algorithm
-        )))
+        Err(SearchError::Unsupported(format!("{} has its own stepper: build it with search::build", config.algorithm)))
     }
 }
 
@@ -634,7 +630,13 @@ pub(crate) fn check_ends(grid: &Grid, start: Point, goal: Point) -> Result<(), S
 
 /// Sets every listed cell of `grid` to `value` as a brush stroke does: cells outside the grid
 /// are skipped, and so are `start` and `goal` when `value` is a wall. Returns how many changed.
-pub(crate) fn paint_cells(grid: &mut Grid, start: Point, goal: Point, cells: impl IntoIterator<Item = Point>, value: u8) -> usize {
+pub(crate) fn paint_cells(
+    grid: &mut Grid,
+    start: Point,
+    goal: Point,
+    cells: impl IntoIterator<Item = Point>,
+    value: u8,
+) -> usize {
     let mut changed = 0;
     for p in cells {
         let blocked_end = value == crate::grid::WALL && (p == start || p == goal);

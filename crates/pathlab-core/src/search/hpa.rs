@@ -238,9 +238,7 @@ impl Local {
         let generation = *generation;
         let cells = grid.cells();
         let estimate = Heuristic::default_for(rule);
-        let h = |q: Point| {
-            target.map_or(0.0, |t| estimate.estimate(q.x.abs_diff(t.x), q.y.abs_diff(t.y), costs))
-        };
+        let h = |q: Point| target.map_or(0.0, |t| estimate.estimate(q.x.abs_diff(t.x), q.y.abs_diff(t.y), costs));
         let mut pushes = 0u32;
         let s = rect.local(source);
         dist[s] = 0.0;
@@ -392,7 +390,9 @@ impl Graph {
             let y = (cy + 1) * side - 1;
             for cx in 0..layout.across {
                 let columns = cx * side..((cx + 1) * side).min(layout.width);
-                for at in runs(columns, |x| grid.is_passable(Point::new(x, y)) && grid.is_passable(Point::new(x, y + 1))) {
+                for at in
+                    runs(columns, |x| grid.is_passable(Point::new(x, y)) && grid.is_passable(Point::new(x, y + 1)))
+                {
                     self.runs += usize::from(at.1);
                     pair(self, &mut joined, Point::new(at.0, y), Point::new(at.0, y + 1));
                 }
@@ -427,7 +427,13 @@ impl Graph {
 
     /// Adds to `raw` the cheapest path inside each cluster from every transition to every
     /// other one of its component.
-    fn join_inside_clusters(&self, grid: &Grid, config: &SearchConfig, local: &mut Local, raw: &mut Vec<(u32, u32, f64)>) {
+    fn join_inside_clusters(
+        &self,
+        grid: &Grid,
+        config: &SearchConfig,
+        local: &mut Local,
+        raw: &mut Vec<(u32, u32, f64)>,
+    ) {
         let layout = self.layout;
         let comp_of = |n: u32| self.comp[self.cells[n as usize] as usize];
         for cluster in 0..layout.count() {
@@ -479,7 +485,10 @@ impl Graph {
     /// How many transitions of the cluster holding `p` share its component.
     fn sharing_component(&self, grid: &Grid, p: Point) -> usize {
         let comp = self.comp[grid.index(p)];
-        self.in_cluster(self.layout.cluster_of(p)).iter().filter(|&&n| self.comp[self.cells[n as usize] as usize] == comp).count()
+        self.in_cluster(self.layout.cluster_of(p))
+            .iter()
+            .filter(|&&n| self.comp[self.cells[n as usize] as usize] == comp)
+            .count()
     }
 
     /// Stores the edges by node (and the pairs joined, for the overlay).
@@ -496,7 +505,8 @@ impl Graph {
         }
         self.edges = raw.iter().map(|&(_, to, cost)| (to, cost)).collect();
         let cell = |n: u32| self.cells[n as usize];
-        let mut lines: Vec<(u32, u32)> = raw.iter().map(|&(a, b, _)| (cell(a).min(cell(b)), cell(a).max(cell(b)))).collect();
+        let mut lines: Vec<(u32, u32)> =
+            raw.iter().map(|&(a, b, _)| (cell(a).min(cell(b)), cell(a).max(cell(b)))).collect();
         super::order::sort_by(&mut lines, &Ord::cmp);
         lines.dedup();
         self.lines = lines;
@@ -662,7 +672,8 @@ impl Query {
         }
         let (rule, costs, layout) = (config.diagonal, config.costs, &graph.layout);
         let (a, b) = (layout.rect(layout.cluster_of(start)), layout.rect(layout.cluster_of(goal)));
-        let (dx, dy) = ((a.x0 / layout.side).abs_diff(b.x0 / layout.side), (a.y0 / layout.side).abs_diff(b.y0 / layout.side));
+        let (dx, dy) =
+            ((a.x0 / layout.side).abs_diff(b.x0 / layout.side), (a.y0 / layout.side).abs_diff(b.y0 / layout.side));
         // In one cluster but different components, no path stays inside it.
         let apart = a == b && graph.comp[grid.index(start)] != graph.comp[grid.index(goal)];
         if dx <= 1 && dy <= 1 && !apart {
@@ -1029,7 +1040,8 @@ impl Hpa {
         };
         if leg.len() < 2 && from != to {
             // Every abstract edge stands for a path the build found, so this cannot happen.
-            self.failure = Some(format!("internal error: the abstract edge {pa} -> {pb} has no path inside its cluster"));
+            self.failure =
+                Some(format!("internal error: the abstract edge {pa} -> {pb} has no path inside its cluster"));
             self.status = Status::NoPath;
             return StepEvent::NoPath;
         }
@@ -1180,7 +1192,8 @@ impl Hpa {
         overlay.marks.extend(self.graph.cells.iter().map(|&cell| OverlayMark { cell, kind: MarkKind::Entrance }));
         let s = self.node_cell(self.query.s);
         let g = self.node_cell(self.query.g);
-        let mut extra: Vec<(u32, u32)> = self.query.start_out.iter().map(|&(m, _)| self.node_cell(m)).map(|b| (s.min(b), s.max(b))).collect();
+        let mut extra: Vec<(u32, u32)> =
+            self.query.start_out.iter().map(|&(m, _)| self.node_cell(m)).map(|b| (s.min(b), s.max(b))).collect();
         extra.extend(self.query.into_goal.iter().map(|&(m, _)| self.node_cell(m)).map(|a| (a.min(g), a.max(g))));
         if self.query.direct.is_finite() {
             extra.push((s.min(g), s.max(g)));
@@ -1205,7 +1218,9 @@ impl Hpa {
         ));
         let temporary = usize::from(self.query.s as usize >= self.graph.nodes())
             + usize::from(self.query.g as usize >= self.graph.nodes() && self.query.g != self.query.s);
-        overlay.notes.push(("abstract nodes", format!("{} transitions + {temporary} for start and goal", self.graph.nodes())));
+        overlay
+            .notes
+            .push(("abstract nodes", format!("{} transitions + {temporary} for start and goal", self.graph.nodes())));
         overlay.notes.push((
             "abstract edges",
             format!(
@@ -1216,7 +1231,9 @@ impl Hpa {
                 self.query.edges()
             ),
         ));
-        overlay.notes.push(("entrances", format!("{} runs, {} diagonal", self.graph.runs, self.graph.diagonal_entrances)));
+        overlay
+            .notes
+            .push(("entrances", format!("{} runs, {} diagonal", self.graph.runs, self.graph.diagonal_entrances)));
         let work = format!("{} cells settled inside clusters", self.graph.settled);
         overlay.notes.push((
             "build",

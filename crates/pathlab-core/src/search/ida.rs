@@ -53,7 +53,8 @@
 use super::engine::{check_ends, estimate, paint_cells};
 use super::stepper::{MarkKind, Overlay, OverlayMark};
 use super::{
-    CellState, EventLog, NoRecord, OpenEntry, Recorder, SearchConfig, SearchError, Status, StepEvent, Stepper, NO_PARENT,
+    CellState, EventLog, NoRecord, OpenEntry, Recorder, SearchConfig, SearchError, Status, StepEvent, Stepper,
+    NO_PARENT,
 };
 use crate::grid::{Grid, Point};
 

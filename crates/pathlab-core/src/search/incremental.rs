@@ -778,7 +778,8 @@ impl RepairRecord {
 /// Expansions of a fresh A* (the plain stepper, weight 1) with the same heuristic, diagonal
 /// rule and costs from `from` to `goal`.
 pub(crate) fn fresh_astar(grid: &Grid, from: Point, goal: Point, config: &SearchConfig) -> usize {
-    let astar = SearchConfig::new(Algorithm::AStar).heuristic(config.heuristic).diagonal(config.diagonal).costs(config.costs);
+    let astar =
+        SearchConfig::new(Algorithm::AStar).heuristic(config.heuristic).diagonal(config.diagonal).costs(config.costs);
     match Search::new(grid.clone(), from, goal, astar) {
         Ok(mut search) => {
             search.run();

@@ -78,8 +78,11 @@
 use super::engine::check_ends;
 use super::open_list::OpenList;
 use super::stepper::{LineKind, MarkKind, Overlay, OverlayLine, OverlayMark};
-use super::{astar, CellState, EventLog, NoRecord, OpenEntry, Path, Recorder, SearchConfig, SearchError, Status, StepEvent, Stepper};
 use super::NO_PARENT;
+use super::{
+    astar, CellState, EventLog, NoRecord, OpenEntry, Path, Recorder, SearchConfig, SearchError, Status, StepEvent,
+    Stepper,
+};
 use crate::grid::{Diagonal, Grid, Point, GROUND, WALL};
 use crate::heuristic::Heuristic;
 
@@ -314,7 +317,14 @@ impl Walls {
     /// `goal`: the number of moves made and whether it stopped on a jump point (the goal, or
     /// a cell with a forced neighbour) rather than at a wall.
     #[inline]
-    pub(crate) fn straight<T: Trace>(&self, x: usize, y: usize, d: usize, goal: (usize, usize), trace: &mut T) -> (usize, bool) {
+    pub(crate) fn straight<T: Trace>(
+        &self,
+        x: usize,
+        y: usize,
+        d: usize,
+        goal: (usize, usize),
+        trace: &mut T,
+    ) -> (usize, bool) {
         // Along a row (E, W) or a column (N, S): `at` is the position along the line, `goal_at`
         // the goal's when it lies on the same line.
         let (at, goal_at, stop) = if d == E || d == W {
@@ -322,7 +332,8 @@ impl Walls {
             let line = &self.rows[y * r..(y + 1) * r];
             let above = &self.rows[(y - 1) * r..y * r];
             let below = &self.rows[(y + 1) * r..(y + 2) * r];
-            let stop = if d == E { first_stop_up(line, above, below, x) } else { first_stop_down(line, above, below, x) };
+            let stop =
+                if d == E { first_stop_up(line, above, below, x) } else { first_stop_down(line, above, below, x) };
             (x, (goal.1 == y).then_some(goal.0), stop)
         } else {
             let c = self.col_words;
@@ -368,7 +379,14 @@ impl Walls {
     /// `d`: moves while the diagonal move is allowed, and stops on the goal or on a cell from
     /// which a straight scan along either component finds a jump point.
     #[inline]
-    pub(crate) fn diagonal<T: Trace>(&self, x: usize, y: usize, d: usize, goal: (usize, usize), trace: &mut T) -> (usize, bool) {
+    pub(crate) fn diagonal<T: Trace>(
+        &self,
+        x: usize,
+        y: usize,
+        d: usize,
+        goal: (usize, usize),
+        trace: &mut T,
+    ) -> (usize, bool) {
         let (h, v) = ((d + 1) & 7, (d + 7) & 7);
         let (step, dh, dv) = (self.delta[d], self.delta[h], self.delta[v]);
         let from = y * self.pw + x;
@@ -395,7 +413,14 @@ impl Walls {
     /// moves while the next cell is open, and stops on the goal or on a cell from which a
     /// horizontal scan finds a jump point.
     #[inline]
-    pub(crate) fn vertical<T: Trace>(&self, x: usize, y: usize, d: usize, goal: (usize, usize), trace: &mut T) -> (usize, bool) {
+    pub(crate) fn vertical<T: Trace>(
+        &self,
+        x: usize,
+        y: usize,
+        d: usize,
+        goal: (usize, usize),
+        trace: &mut T,
+    ) -> (usize, bool) {
         let step = self.delta[d];
         let from = y * self.pw + x;
         let (mut n, mut cy) = (from, y);
@@ -623,7 +648,15 @@ impl JumpCore {
     /// Offers jump point `succ` (at `p`) a path through `from` of cost `new_g`, arriving in
     /// direction `dir`: opens it, improves it, or (closed or no cheaper) leaves it.
     #[inline]
-    pub(crate) fn relax<R: Recorder>(&mut self, succ: usize, p: Point, from: usize, new_g: f64, dir: usize, recorder: &mut R) {
+    pub(crate) fn relax<R: Recorder>(
+        &mut self,
+        succ: usize,
+        p: Point,
+        from: usize,
+        new_g: f64,
+        dir: usize,
+        recorder: &mut R,
+    ) {
         let st = self.state[succ];
         if st == CLOSED || st == CURRENT || (st == OPEN && new_g >= self.g[succ]) {
             return;
@@ -792,7 +825,8 @@ impl JumpCore {
 /// assert_eq!(path.points.len(), 9);
 /// ```
 pub fn jps(grid: &Grid, start: Point, goal: Point, diagonal: Diagonal) -> Result<Option<Path>, SearchError> {
-    let config = SearchConfig::new(super::Algorithm::Jps).diagonal(diagonal).heuristic(Heuristic::default_for(diagonal));
+    let config =
+        SearchConfig::new(super::Algorithm::Jps).diagonal(diagonal).heuristic(Heuristic::default_for(diagonal));
     let mut search = Jps::new(grid.clone(), start, goal, config)?;
     search.run();
     Ok(search.path())
@@ -843,7 +877,13 @@ impl Jps {
 /// The scans of `node` (at `at`) in its pruned directions: the jump points found, as
 /// (direction, moves), in scan order, and how many there are.
 #[inline]
-fn scans<T: Trace>(walls: &Walls, core: &JumpCore, node: usize, at: Point, trace: &mut T) -> ([(usize, usize); 8], usize) {
+fn scans<T: Trace>(
+    walls: &Walls,
+    core: &JumpCore,
+    node: usize,
+    at: Point,
+    trace: &mut T,
+) -> ([(usize, usize); 8], usize) {
     let eight = core.config.diagonal == Diagonal::NoCornerCutting;
     let (x, y) = (at.x + 1, at.y + 1);
     let goal = (core.goal.x + 1, core.goal.y + 1);

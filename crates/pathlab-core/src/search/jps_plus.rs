@@ -69,8 +69,7 @@
 //! ```
 
 use super::jps::{
-    jump_core_stepper_methods,
-    check_rules, is_diagonal, JumpCore, Tracer, Walls, DX, DY, E, N, S, SCAN_ORDER, W,
+    check_rules, is_diagonal, jump_core_stepper_methods, JumpCore, Tracer, Walls, DX, DY, E, N, S, SCAN_ORDER, W,
 };
 use super::stepper::{CellTable, MarkKind, Overlay};
 use super::{EventLog, NoRecord, Path, Recorder, SearchConfig, SearchError, Status, StepEvent, Stepper, NO_PARENT};
@@ -145,7 +144,8 @@ impl JpsPlus {
         check_rules(NAME, &grid, &config)?;
         let walls = Walls::new(&grid);
         let table = vec![0; grid.len() * 8];
-        let mut search = Self { core: JumpCore::new(grid, start, goal, config)?, walls, table, rebuilt: Rebuild::default() };
+        let mut search =
+            Self { core: JumpCore::new(grid, start, goal, config)?, walls, table, rebuilt: Rebuild::default() };
         search.build_all();
         Ok(search)
     }
@@ -284,7 +284,13 @@ impl JpsPlus {
     /// Recomputes direction `d` on the cells `(x, y)` for `x` in `xs` and `y` in `ys`, taking
     /// the cells farthest along `d` first; returns the cells whose entry changed sign (from
     /// positive to not, or back).
-    fn recompute(&mut self, d: usize, xs: std::ops::Range<i64>, ys: std::ops::Range<i64>, sign_changed: &mut Vec<usize>) {
+    fn recompute(
+        &mut self,
+        d: usize,
+        xs: std::ops::Range<i64>,
+        ys: std::ops::Range<i64>,
+        sign_changed: &mut Vec<usize>,
+    ) {
         let w = self.core.grid.width();
         let ys: Vec<i64> = if DY[d] > 0 { ys.rev().collect() } else { ys.collect() };
         let xs: Vec<i64> = if DX[d] > 0 { xs.rev().collect() } else { xs.collect() };
@@ -310,7 +316,12 @@ impl JpsPlus {
             self.recompute(d, 0..w, 0..h, &mut ignored);
             ignored.clear();
         }
-        self.rebuilt = Rebuild { full: true, rows: h as usize, columns: w as usize, diagonal_entries: (w * h) as usize * diagonal.len() };
+        self.rebuilt = Rebuild {
+            full: true,
+            rows: h as usize,
+            columns: w as usize,
+            diagonal_entries: (w * h) as usize * diagonal.len(),
+        };
     }
 
     /// Updates the table after the cells `changed` were painted (see the module
@@ -433,8 +444,10 @@ impl Stepper for JpsPlus {
             }
         }
         self.core.mark_children(&mut tracer, &children);
-        let entries: Vec<String> =
-            (0..8).filter(|&d| eight || !is_diagonal(d)).map(|d| format!("{} {}", NAMES[d], self.table[node * 8 + d])).collect();
+        let entries: Vec<String> = (0..8)
+            .filter(|&d| eight || !is_diagonal(d))
+            .map(|d| format!("{} {}", NAMES[d], self.table[node * 8 + d]))
+            .collect();
         tracer.overlay.notes.push(("jump distances", format!("at {}: {}", at, entries.join(", "))));
         tracer.overlay
     }

@@ -76,8 +76,8 @@
 
 use super::engine::check_ends;
 use super::incremental::{
-    check_config, incremental_run_methods, incremental_stepper_methods, mark_inconsistent, stroke, Core, Direction, EditLog,
-    RepairRecord,
+    check_config, incremental_run_methods, incremental_stepper_methods, mark_inconsistent, stroke, Core, Direction,
+    EditLog, RepairRecord,
 };
 use super::stepper::{CellValues, Overlay, Repair};
 use super::{Algorithm, EventLog, NoRecord, Recorder, SearchConfig, SearchError, Status, StepEvent, Stepper};
@@ -201,7 +201,8 @@ impl Lpa {
             return;
         }
         self.core.cells_changed(&changed);
-        self.repair = Some(RepairRecord::add(self.repair.take(), self.steps, changed.len(), self.core.expanded, self.start));
+        self.repair =
+            Some(RepairRecord::add(self.repair.take(), self.steps, changed.len(), self.core.expanded, self.start));
         self.core.clear_path();
         self.path.clear();
         self.status = Status::Searching;

@@ -81,7 +81,10 @@
 use super::engine::{check_ends, estimate, paint_cells};
 use super::stepper::{Agent, BoxKind, CellValues, Overlay, OverlayBox};
 use super::walk::{self, number, Walk};
-use super::{Algorithm, CellState, EventLog, NoRecord, Recorder, SearchConfig, SearchError, Status, StepEvent, Stepper, NO_PARENT};
+use super::{
+    Algorithm, CellState, EventLog, NoRecord, Recorder, SearchConfig, SearchError, Status, StepEvent, Stepper,
+    NO_PARENT,
+};
 use crate::grid::{Grid, Point};
 
 /// The move limit unless set otherwise: far more than LRTA* needs on the course's maps and
@@ -405,12 +408,8 @@ impl Lrta {
                 best_value = v;
             }
         }
-        let second = moves
-            .iter()
-            .enumerate()
-            .filter(|&(k, _)| k != best)
-            .map(|(_, m)| value(m))
-            .fold(f64::INFINITY, f64::min);
+        let second =
+            moves.iter().enumerate().filter(|&(k, _)| k != best).map(|(_, m)| value(m)).fold(f64::INFINITY, f64::min);
         let (next, cost) = moves[best];
         let old = self.learned[s as usize];
         let new = match self.rule {
@@ -487,7 +486,8 @@ impl Lrta {
             for i in 0..m {
                 let c = cells[i];
                 next[i] = if hop[i] <= limit && c != goal {
-                    let through = out(i).iter().fold(f64::INFINITY, |acc, &(j, cost)| acc.min(cost + value[j as usize]));
+                    let through =
+                        out(i).iter().fold(f64::INFINITY, |acc, &(j, cost)| acc.min(cost + value[j as usize]));
                     learned[c as usize].max(through)
                 } else {
                     value[i]
@@ -591,10 +591,9 @@ impl Lrta {
             }
             overlay.boxes.push(OverlayBox { min, max, kind: BoxKind::Lookahead });
         }
-        overlay.notes.push((
-            "look-ahead",
-            format!("{} move(s) deep, {} cells examined", self.config.lookahead, self.open),
-        ));
+        overlay
+            .notes
+            .push(("look-ahead", format!("{} move(s) deep, {} cells examined", self.config.lookahead, self.open)));
         if let Some(u) = self.update {
             let text = if u.new > u.old {
                 format!("raised h at {}: {} -> {}", u.at, number(u.old), number(u.new))
@@ -607,7 +606,13 @@ impl Lrta {
         }
         self.walk.draw(&mut overlay);
         let unreachable = self.status == Status::NoPath && !self.reachable;
-        walk::note_outcome(&mut overlay, unreachable, (self.start, self.goal), self.config.diagonal, self.gave_up.as_deref());
+        walk::note_outcome(
+            &mut overlay,
+            unreachable,
+            (self.start, self.goal),
+            self.config.diagonal,
+            self.gave_up.as_deref(),
+        );
         overlay
     }
 }

@@ -29,7 +29,6 @@ pub mod dfs;
 pub mod dijkstra;
 pub mod dstar_lite;
 mod engine;
-mod nodes;
 pub mod greedy;
 pub mod hpa;
 pub mod ida;
@@ -39,6 +38,7 @@ pub mod jps_plus;
 pub mod lazy_theta;
 pub mod lpa;
 pub mod lrta;
+mod nodes;
 pub(crate) mod open_list;
 mod order;
 pub mod sight;
@@ -46,14 +46,14 @@ pub mod slicing;
 pub mod smoothed;
 mod stepper;
 pub mod theta;
-pub(crate) mod walk;
 pub mod timeline;
+pub(crate) mod walk;
 
 pub use engine::{Search, NO_PARENT};
 pub use nodes::NodeTable;
 pub use stepper::{
-    build, build_linked, Agent, GridLinks, BoxKind, CellTable, CellValues, LineKind, MarkKind, Overlay, OverlayBox, OverlayLine, OverlayMark, Repair,
-    Stepper,
+    build, build_linked, Agent, BoxKind, CellTable, CellValues, GridLinks, LineKind, MarkKind, Overlay, OverlayBox,
+    OverlayLine, OverlayMark, Repair, Stepper,
 };
 pub use stepper::{OpenEntry, StepperClone};
 
@@ -146,7 +146,9 @@ impl Algorithm {
     /// ```
     pub const fn square_grid_only(self) -> Option<&'static str> {
         match self {
-            Self::Jps | Self::JpsPlus => Some("jump point search needs a square grid: its jumps and pruning rules follow rows, columns and diagonals"),
+            Self::Jps | Self::JpsPlus => Some(
+                "jump point search needs a square grid: its jumps and pruning rules follow rows, columns and diagonals",
+            ),
             Self::Theta | Self::LazyTheta | Self::AStarSmoothed => {
                 Some("any-angle search needs a square grid: it tests line of sight across cells")
             }
@@ -348,9 +350,7 @@ impl SearchConfig {
             | Algorithm::Jps
             | Algorithm::JpsPlus
             | Algorithm::Lpa
-            | Algorithm::DStarLite => {
-                self.weight == 1.0 && self.heuristic.is_admissible(self.diagonal, self.costs)
-            }
+            | Algorithm::DStarLite => self.weight == 1.0 && self.heuristic.is_admissible(self.diagonal, self.costs),
             Algorithm::Bfs
             | Algorithm::Dfs
             | Algorithm::Greedy

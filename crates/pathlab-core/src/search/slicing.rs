@@ -456,11 +456,8 @@ impl FramePlanner {
             request.expanded = search.expanded();
             match search.status() {
                 Status::Found | Status::NoPath => {
-                    request.status = if search.status() == Status::Found {
-                        RequestStatus::Found
-                    } else {
-                        RequestStatus::NoPath
-                    };
+                    request.status =
+                        if search.status() == Status::Found { RequestStatus::Found } else { RequestStatus::NoPath };
                     request.path = search.path();
                     request.finished = Some(now);
                     tick.finished.push(id);

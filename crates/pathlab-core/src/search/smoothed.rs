@@ -227,12 +227,8 @@ impl SmoothedAStar {
         let event = if self.shown.is_empty() {
             self.search.step_with(recorder)
         } else {
-            let mut scaled = Scaled {
-                recorder,
-                shown: &mut self.shown,
-                touched: &mut self.shown_touched,
-                scale: self.scale,
-            };
+            let mut scaled =
+                Scaled { recorder, shown: &mut self.shown, touched: &mut self.shown_touched, scale: self.scale };
             self.search.step_with(&mut scaled)
         };
         match event {
@@ -291,8 +287,7 @@ impl SmoothedAStar {
 
     /// Adds the raw path's moves to the overlay.
     fn raw_path_lines(&mut self) {
-        self.lines
-            .extend(self.raw.windows(2).map(|m| OverlayLine { from: m[0], to: m[1], kind: LineKind::RawPath }));
+        self.lines.extend(self.raw.windows(2).map(|m| OverlayLine { from: m[0], to: m[1], kind: LineKind::RawPath }));
     }
 
     /// Follows the pulled parents from the goal: the smoothed path and its length.
@@ -306,9 +301,7 @@ impl SmoothedAStar {
         self.path.reverse();
         let w = self.search.grid().width();
         self.length = self.path.windows(2).map(|s| distance(w, s[0] as usize, s[1] as usize)).sum();
-        self.lines.extend(
-            self.path.windows(2).map(|s| OverlayLine { from: s[0], to: s[1], kind: LineKind::Sight }),
-        );
+        self.lines.extend(self.path.windows(2).map(|s| OverlayLine { from: s[0], to: s[1], kind: LineKind::Sight }));
         self.status = Status::Found;
         StepEvent::Found { cost: self.length * self.scale }
     }

@@ -144,9 +144,8 @@ pub trait Stepper: StepperClone {
                 OpenEntry { cell: i as u32, g: g[i], h, key: g[i] + weight * h, parent: parent[i] }
             })
             .collect();
-        let order = |a: &OpenEntry, b: &OpenEntry| {
-            a.key.total_cmp(&b.key).then(b.g.total_cmp(&a.g)).then(a.cell.cmp(&b.cell))
-        };
+        let order =
+            |a: &OpenEntry, b: &OpenEntry| a.key.total_cmp(&b.key).then(b.g.total_cmp(&a.g)).then(a.cell.cmp(&b.cell));
         super::order::least(entries, limit, &order)
     }
 
@@ -268,7 +267,9 @@ pub fn build(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Res
         }
         Algorithm::BiAStar => Ok(Box::new(super::bi_astar::BiAStar::new(grid, start, goal, config)?)),
         Algorithm::Ida => Ok(Box::new(super::ida::Ida::new(grid, start, goal, config)?)),
-        Algorithm::Theta | Algorithm::LazyTheta => Ok(Box::new(super::theta::ThetaStar::new(grid, start, goal, config)?)),
+        Algorithm::Theta | Algorithm::LazyTheta => {
+            Ok(Box::new(super::theta::ThetaStar::new(grid, start, goal, config)?))
+        }
         Algorithm::AStarSmoothed => Ok(Box::new(super::smoothed::SmoothedAStar::new(grid, start, goal, config)?)),
         Algorithm::Jps => Ok(Box::new(super::jps::Jps::new(grid, start, goal, config)?)),
         Algorithm::JpsPlus => Ok(Box::new(super::jps_plus::JpsPlus::new(grid, start, goal, config)?)),

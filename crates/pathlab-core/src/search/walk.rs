@@ -79,9 +79,11 @@ impl Walk {
             overlay.marks.push(OverlayMark { cell: at, kind: MarkKind::Agent });
         }
         let skip = self.moves().saturating_sub(MAX_TRAIL_LINES);
-        overlay.lines.extend(
-            self.trail.windows(2).skip(skip).map(|pair| OverlayLine { from: pair[0], to: pair[1], kind: LineKind::Trail }),
-        );
+        overlay.lines.extend(self.trail.windows(2).skip(skip).map(|pair| OverlayLine {
+            from: pair[0],
+            to: pair[1],
+            kind: LineKind::Trail,
+        }));
         overlay.marks.extend(
             self.stood
                 .iter()
@@ -92,10 +94,7 @@ impl Walk {
         overlay.notes.push(("travelled", number(self.travelled)));
         overlay.notes.push(("revisits", self.revisits.to_string()));
         if skip > 0 {
-            overlay.notes.push((
-                "trail",
-                format!("showing the last {MAX_TRAIL_LINES} of {} moves", self.moves()),
-            ));
+            overlay.notes.push(("trail", format!("showing the last {MAX_TRAIL_LINES} of {} moves", self.moves())));
         }
     }
 }
@@ -138,7 +137,13 @@ pub(crate) fn number(v: f64) -> String {
 
 /// Ends the overlay's notes as every walking agent does: why there is no path when walls cut
 /// the goal off from the start, and why the walk stopped when it gave up.
-pub(crate) fn note_outcome(overlay: &mut Overlay, unreachable: bool, ends: (Point, Point), rule: Diagonal, gave_up: Option<&str>) {
+pub(crate) fn note_outcome(
+    overlay: &mut Overlay,
+    unreachable: bool,
+    ends: (Point, Point),
+    rule: Diagonal,
+    gave_up: Option<&str>,
+) {
     if unreachable {
         let (start, goal) = ends;
         overlay.notes.push((

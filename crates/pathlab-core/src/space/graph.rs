@@ -81,18 +81,12 @@ impl fmt::Display for GraphError {
         match self {
             Self::BadId(id) => {
                 let shown: String = id.chars().take(40).collect();
-                write!(
-                    f,
-                    "node id {shown:?} must be 1 to {MAX_ID} characters with no control characters"
-                )
+                write!(f, "node id {shown:?} must be 1 to {MAX_ID} characters with no control characters")
             }
             Self::DuplicateId(id) => write!(f, "two nodes have the id {id:?}"),
             Self::BadPosition { id } => write!(f, "node {id:?} needs finite x and y"),
             Self::BadCost { from, to, cost } => {
-                write!(
-                    f,
-                    "the edge {from:?} -> {to:?} costs {cost}: costs must be finite numbers >= 0"
-                )
+                write!(f, "the edge {from:?} -> {to:?} costs {cost}: costs must be finite numbers >= 0")
             }
             Self::NoSuchNode(which) => write!(f, "there is no node {which}"),
             Self::NoSuchEdge(i) => write!(f, "there is no edge {i}"),
@@ -155,9 +149,7 @@ impl Graph {
             return Err(GraphError::BadPosition { id: id.to_string() });
         }
         if self.ids.len() >= MAX_NODES {
-            return Err(GraphError::TooLarge(format!(
-                "a graph may have at most {MAX_NODES} nodes"
-            )));
+            return Err(GraphError::TooLarge(format!("a graph may have at most {MAX_NODES} nodes")));
         }
         let n = self.ids.len() as u32;
         self.ids.push(id.to_string());
@@ -169,27 +161,14 @@ impl Graph {
 
     /// Adds an edge from `from` to `to` (node numbers); both ways unless `directed`.
     /// Returns the edge's number.
-    pub fn add_edge(
-        &mut self,
-        from: u32,
-        to: u32,
-        cost: f64,
-        directed: bool,
-    ) -> Result<usize, GraphError> {
+    pub fn add_edge(&mut self, from: u32, to: u32, cost: f64, directed: bool) -> Result<usize, GraphError> {
         self.check_node(from)?;
         self.check_node(to)?;
         self.check_cost(from, to, cost)?;
         if self.edges.len() >= MAX_EDGES {
-            return Err(GraphError::TooLarge(format!(
-                "a graph may have at most {MAX_EDGES} edges"
-            )));
+            return Err(GraphError::TooLarge(format!("a graph may have at most {MAX_EDGES} edges")));
         }
-        let edge = Edge {
-            from,
-            to,
-            cost,
-            directed,
-        };
+        let edge = Edge { from, to, cost, directed };
         self.push_arcs(edge);
         self.edges.push(edge);
         self.ratio = self.ratio.min(self.edge_ratio(edge));
@@ -201,11 +180,7 @@ impl Graph {
     pub fn set_edge(&mut self, edge: usize, cost: f64, directed: bool) -> Result<(), GraphError> {
         let e = *self.edges.get(edge).ok_or(GraphError::NoSuchEdge(edge))?;
         self.check_cost(e.from, e.to, cost)?;
-        self.edges[edge] = Edge {
-            cost,
-            directed,
-            ..e
-        };
+        self.edges[edge] = Edge { cost, directed, ..e };
         self.rebuild();
         Ok(())
     }
@@ -245,9 +220,7 @@ impl Graph {
     pub fn move_node(&mut self, node: u32, x: f64, y: f64) -> Result<(), GraphError> {
         self.check_node(node)?;
         if !(x.is_finite() && y.is_finite()) {
-            return Err(GraphError::BadPosition {
-                id: self.ids[node as usize].clone(),
-            });
+            return Err(GraphError::BadPosition { id: self.ids[node as usize].clone() });
         }
         self.places[node as usize] = [x, y];
         self.rebuild();
@@ -319,10 +292,7 @@ impl Graph {
     /// True when the chosen estimate never overestimates on every graph: the distances no
     /// longer than the straight line.
     pub fn is_admissible(heuristic: Heuristic) -> bool {
-        matches!(
-            heuristic,
-            Heuristic::Euclidean | Heuristic::Chebyshev | Heuristic::Zero
-        )
+        matches!(heuristic, Heuristic::Euclidean | Heuristic::Chebyshev | Heuristic::Zero)
     }
 
     /// The smallest cost per unit of length over the edges, which the estimate multiplies
@@ -347,11 +317,7 @@ impl Graph {
         if cost.is_finite() && cost >= 0.0 {
             Ok(())
         } else {
-            Err(GraphError::BadCost {
-                from: self.ids[from as usize].clone(),
-                to: self.ids[to as usize].clone(),
-                cost,
-            })
+            Err(GraphError::BadCost { from: self.ids[from as usize].clone(), to: self.ids[to as usize].clone(), cost })
         }
     }
 

@@ -49,11 +49,7 @@ pub struct HexGrid {
 impl HexGrid {
     /// Hex cells with the hex distance as estimate.
     pub const fn new(grid: Grid, layout: HexLayout) -> Self {
-        Self {
-            grid,
-            layout,
-            heuristic: Heuristic::Manhattan,
-        }
+        Self { grid, layout, heuristic: Heuristic::Manhattan }
     }
 
     /// The node of a stored cell (column, row), which must be inside the grid.
@@ -76,9 +72,7 @@ impl HexGrid {
             HexLayout::PointyTop => (q + (r - (r & 1)) / 2, r),
             HexLayout::FlatTop => (q, r + (q - (q & 1)) / 2),
         };
-        self.grid
-            .contains(x, y)
-            .then(|| Point::new(x as usize, y as usize))
+        self.grid.contains(x, y).then(|| Point::new(x as usize, y as usize))
     }
 
     /// The number of moves between two cells on open ground.
@@ -112,12 +106,7 @@ impl Space for HexGrid {
     }
 
     #[inline]
-    fn for_each_neighbour(
-        &self,
-        _node: u32,
-        (q, r): (i64, i64),
-        mut visit: impl FnMut(u32, (i64, i64), f64),
-    ) {
+    fn for_each_neighbour(&self, _node: u32, (q, r): (i64, i64), mut visit: impl FnMut(u32, (i64, i64), f64)) {
         let cells = self.grid.cells();
         for (dq, dr) in DIRECTIONS {
             let (nq, nr) = (q + dq, r + dr);
@@ -125,11 +114,7 @@ impl Space for HexGrid {
                 let i = self.grid.index(p);
                 let terrain = cells[i];
                 if terrain != WALL {
-                    let cost = if terrain == GROUND {
-                        1.0
-                    } else {
-                        f64::from(terrain)
-                    };
+                    let cost = if terrain == GROUND { 1.0 } else { f64::from(terrain) };
                     visit(i as u32, (nq, nr), cost);
                 }
             }

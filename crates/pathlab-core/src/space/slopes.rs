@@ -34,32 +34,16 @@ pub struct Slopes {
 
 impl Slopes {
     /// Heights (one per cell, row-major) with the extra cost per unit climbed and descended.
-    pub fn new(
-        base: SquareGrid,
-        heights: Vec<u8>,
-        uphill: f64,
-        downhill: f64,
-    ) -> Result<Self, String> {
+    pub fn new(base: SquareGrid, heights: Vec<u8>, uphill: f64, downhill: f64) -> Result<Self, String> {
         if heights.len() != base.grid.len() {
-            return Err(format!(
-                "expected {} heights, one per cell, found {}",
-                base.grid.len(),
-                heights.len()
-            ));
+            return Err(format!("expected {} heights, one per cell, found {}", base.grid.len(), heights.len()));
         }
         for (name, v) in [("uphill", uphill), ("downhill", downhill)] {
             if !(v.is_finite() && v >= 0.0) {
-                return Err(format!(
-                    "the {name} cost per unit of height must be a finite number >= 0, got {v}"
-                ));
+                return Err(format!("the {name} cost per unit of height must be a finite number >= 0, got {v}"));
             }
         }
-        Ok(Self {
-            base,
-            heights,
-            uphill,
-            downhill,
-        })
+        Ok(Self { base, heights, uphill, downhill })
     }
 
     /// The heights, row-major.

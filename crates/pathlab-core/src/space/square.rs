@@ -37,12 +37,7 @@ pub struct SquareGrid {
 impl SquareGrid {
     /// A grid with these rules.
     pub const fn new(grid: Grid, diagonal: Diagonal, costs: Costs, heuristic: Heuristic) -> Self {
-        Self {
-            grid,
-            diagonal,
-            costs,
-            heuristic,
-        }
+        Self { grid, diagonal, costs, heuristic }
     }
 
     /// A grid with the rules of a search's settings.
@@ -81,16 +76,14 @@ impl Space for SquareGrid {
     fn for_each_neighbour(&self, _node: u32, at: Point, mut visit: impl FnMut(u32, Point, f64)) {
         let cells = self.grid.cells();
         let costs = self.costs;
-        self.grid
-            .for_each_neighbour_of(at, self.diagonal, |nb, nb_at, diagonal| {
-                visit(nb as u32, nb_at, costs.step(diagonal, cells[nb]));
-            });
+        self.grid.for_each_neighbour_of(at, self.diagonal, |nb, nb_at, diagonal| {
+            visit(nb as u32, nb_at, costs.step(diagonal, cells[nb]));
+        });
     }
 
     #[inline]
     fn estimate(&self, from: Point, goal: Point) -> f64 {
-        self.heuristic
-            .estimate(from.x.abs_diff(goal.x), from.y.abs_diff(goal.y), self.costs)
+        self.heuristic.estimate(from.x.abs_diff(goal.x), from.y.abs_diff(goal.y), self.costs)
     }
 
     fn position(&self, node: u32) -> [f64; 2] {

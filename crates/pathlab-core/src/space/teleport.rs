@@ -78,33 +78,19 @@ pub struct Teleports {
 impl Teleports {
     /// A grid with teleports; fails when a teleport leaves the grid, starts or ends on a
     /// wall, or costs a negative or non-finite amount, or when there are too many.
-    pub fn new(
-        base: SquareGrid,
-        teleports: Vec<Teleport>,
-        heuristic: TeleportHeuristic,
-    ) -> Result<Self, String> {
+    pub fn new(base: SquareGrid, teleports: Vec<Teleport>, heuristic: TeleportHeuristic) -> Result<Self, String> {
         if teleports.len() > MAX_TELEPORTS {
-            return Err(format!(
-                "a map may have at most {MAX_TELEPORTS} teleports, got {}",
-                teleports.len()
-            ));
+            return Err(format!("a map may have at most {MAX_TELEPORTS} teleports, got {}", teleports.len()));
         }
         let mut jumps = Vec::new();
         for (k, t) in teleports.iter().enumerate() {
             for p in [t.from, t.to] {
                 if !base.grid.is_passable(p) {
-                    return Err(format!(
-                        "teleport {} ends at {p}, which is a wall or outside the grid",
-                        k + 1
-                    ));
+                    return Err(format!("teleport {} ends at {p}, which is a wall or outside the grid", k + 1));
                 }
             }
             if !(t.cost.is_finite() && t.cost >= 0.0) {
-                return Err(format!(
-                    "teleport {} costs {}: costs must be finite numbers >= 0",
-                    k + 1,
-                    t.cost
-                ));
+                return Err(format!("teleport {} costs {}: costs must be finite numbers >= 0", k + 1, t.cost));
             }
             let (a, b) = (base.grid.index(t.from) as u32, base.grid.index(t.to) as u32);
             jumps.push((a, b, t.cost));
@@ -113,13 +99,7 @@ impl Teleports {
             }
         }
         let exit_bound = vec![0.0; jumps.len()];
-        Ok(Self {
-            base,
-            heuristic,
-            given: teleports,
-            jumps,
-            exit_bound,
-        })
+        Ok(Self { base, heuristic, given: teleports, jumps, exit_bound })
     }
 
     /// The teleports as given.
@@ -164,16 +144,8 @@ impl Space for Teleports {
     fn aim(&mut self, goal: u32) {
         let t = self.base.at(goal);
         let n = self.jumps.len();
-        let exits: Vec<Point> = self
-            .jumps
-            .iter()
-            .map(|&(_, b, _)| self.base.at(b))
-            .collect();
-        let entries: Vec<Point> = self
-            .jumps
-            .iter()
-            .map(|&(a, _, _)| self.base.at(a))
-            .collect();
+        let exits: Vec<Point> = self.jumps.iter().map(|&(_, b, _)| self.base.at(b)).collect();
+        let entries: Vec<Point> = self.jumps.iter().map(|&(a, _, _)| self.base.at(a)).collect();
         let mut bound: Vec<f64> = exits.iter().map(|&b| self.h(b, t)).collect();
         for _ in 0..n {
             let mut changed = false;
@@ -201,9 +173,7 @@ impl Space for Teleports {
         self.jumps
             .iter()
             .zip(&self.exit_bound)
-            .fold(direct, |best, (&(a, _, cost), &bound)| {
-                best.min(self.h(from, self.base.at(a)) + cost + bound)
-            })
+            .fold(direct, |best, (&(a, _, cost), &bound)| best.min(self.h(from, self.base.at(a)) + cost + bound))
     }
 
     fn position(&self, node: u32) -> [f64; 2] {

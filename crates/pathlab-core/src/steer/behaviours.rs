@@ -384,11 +384,8 @@ impl FlockSums {
     pub fn forces(&self, a: &Agent) -> (Vec2, Vec2, Vec2) {
         let sep = self.push.truncate(1.0) * a.max_speed;
         // No flockmate seen leaves the sum at zero.
-        let ali = if self.heading.length_sq() < 1e-12 {
-            Vec2::ZERO
-        } else {
-            self.heading.with_length(a.max_speed) - a.vel
-        };
+        let ali =
+            if self.heading.length_sq() < 1e-12 { Vec2::ZERO } else { self.heading.with_length(a.max_speed) - a.vel };
         let coh = if self.coh_count == 0 { Vec2::ZERO } else { seek(a, a.pos + self.offset / self.coh_count as f32) };
         (sep, ali, coh)
     }

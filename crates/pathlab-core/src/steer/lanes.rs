@@ -28,9 +28,9 @@ pub const LANES: usize = 4;
 mod imp {
     //! WebAssembly `simd128`: one `v128` per value.
     use core::arch::wasm32::{
-        f32x4, f32x4_add, f32x4_div, f32x4_extract_lane, f32x4_ge, f32x4_gt, f32x4_le, f32x4_lt, f32x4_max,
-        f32x4_mul, f32x4_splat, f32x4_sqrt, f32x4_sub, i32x4, i32x4_add, i32x4_extract_lane, i32x4_lt, i32x4_ne,
-        i32x4_splat, v128, v128_and, v128_any_true,
+        f32x4, f32x4_add, f32x4_div, f32x4_extract_lane, f32x4_ge, f32x4_gt, f32x4_le, f32x4_lt, f32x4_max, f32x4_mul,
+        f32x4_splat, f32x4_sqrt, f32x4_sub, i32x4, i32x4_add, i32x4_extract_lane, i32x4_lt, i32x4_ne, i32x4_splat,
+        v128, v128_and, v128_any_true,
     };
 
     #[derive(Clone, Copy)]
@@ -429,7 +429,6 @@ impl I4 {
     pub fn ne(self, o: Self) -> M4 {
         M4(self.0.ne(o.0))
     }
-
 }
 
 impl Default for I4 {

@@ -64,11 +64,8 @@ pub fn sampled_sight(grid: &Grid, a: Point, b: Point, rule: Diagonal) -> bool {
             (false, true) => open(grid, cx, cy - 1) && open(grid, cx, cy),
             (true, true) => {
                 // The corner point (cx, cy); the four cells around it.
-                let (s1, s2) = if (dx > 0) == (dy > 0) {
-                    ((cx, cy - 1), (cx - 1, cy))
-                } else {
-                    ((cx - 1, cy - 1), (cx, cy))
-                };
+                let (s1, s2) =
+                    if (dx > 0) == (dy > 0) { ((cx, cy - 1), (cx - 1, cy)) } else { ((cx - 1, cy - 1), (cx, cy)) };
                 corner_ok(rule, open(grid, s1.0, s1.1), open(grid, s2.0, s2.1))
             }
         };
@@ -98,10 +95,18 @@ impl Frac {
         self.0 * o.1 <= o.0 * self.1
     }
     fn max(self, o: Self) -> Self {
-        if self.lt(o) { o } else { self }
+        if self.lt(o) {
+            o
+        } else {
+            self
+        }
     }
     fn min(self, o: Self) -> Self {
-        if self.lt(o) { self } else { o }
+        if self.lt(o) {
+            self
+        } else {
+            o
+        }
     }
 }
 

@@ -292,9 +292,7 @@ pub fn check_move(grid: &Grid, rule: Diagonal, costs: Costs, a: Point, b: Point)
         let side_a = open_at(grid, bx, ay);
         let side_b = open_at(grid, ax, by);
         if !diagonal_ok(rule, side_a, side_b) {
-            return Err(format!(
-                "{a} -> {b} is a diagonal the rule {rule} forbids (sides open: {side_a}, {side_b})"
-            ));
+            return Err(format!("{a} -> {b} is a diagonal the rule {rule} forbids (sides open: {side_a}, {side_b})"));
         }
     }
     Ok(move_cost(costs, diagonal, grid.cells()[b.y * grid.width() + b.x]))
@@ -439,10 +437,7 @@ pub fn all_configs() -> Vec<SearchConfig> {
 
 /// A short description of a configuration for failure messages.
 pub fn describe(c: &SearchConfig) -> String {
-    format!(
-        "{} heuristic={} weight={} diagonal={} costs={}",
-        c.algorithm, c.heuristic, c.weight, c.diagonal, c.costs
-    )
+    format!("{} heuristic={} weight={} diagonal={} costs={}", c.algorithm, c.heuristic, c.weight, c.diagonal, c.costs)
 }
 
 // ---------------------------------------------------------------------------------------------

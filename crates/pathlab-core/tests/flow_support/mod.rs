@@ -25,7 +25,15 @@ pub struct Case {
 pub fn case(max_side: usize, wall_percent: u32) -> impl Strategy<Value = Case> {
     (1..=max_side, 1..=max_side, 0..4usize, 0..2usize, 1..=4usize).prop_flat_map(move |(w, h, r, c, goals)| {
         let cells = proptest::collection::vec(
-            (0..100u32, 1..=4u8).prop_map(move |(roll, t)| if roll < wall_percent { 0 } else if roll % 3 == 0 { t } else { 1 }),
+            (0..100u32, 1..=4u8).prop_map(move |(roll, t)| {
+                if roll < wall_percent {
+                    0
+                } else if roll % 3 == 0 {
+                    t
+                } else {
+                    1
+                }
+            }),
             w * h,
         );
         let goal_points = proptest::collection::vec((0..w, 0..h), goals);
@@ -66,7 +74,11 @@ pub fn check_field(field: &FlowField, standing: &[usize]) -> Result<(), String> 
         let d = field.distances()[i];
         if truth.is_infinite() {
             if d.is_finite() || field.directions()[i] != NO_DIRECTION || field.nearest_goal()[i] != NO_GOAL {
-                return Err(format!("{p}: no goal reachable, but distance {d}, direction {}, goal {}", field.directions()[i], field.nearest_goal()[i]));
+                return Err(format!(
+                    "{p}: no goal reachable, but distance {d}, direction {}, goal {}",
+                    field.directions()[i],
+                    field.nearest_goal()[i]
+                ));
             }
             continue;
         }

@@ -129,7 +129,14 @@ pub fn optimum(grid: &Grid, start: Point, goal: Point, rule: Diagonal, costs: Co
 
 /// Checks a path move by move (from `start`, to `goal`, every move legal) and returns the
 /// sum of its move costs.
-pub fn walk(grid: &Grid, rule: Diagonal, costs: Costs, start: Point, goal: Point, path: &[Point]) -> Result<f64, String> {
+pub fn walk(
+    grid: &Grid,
+    rule: Diagonal,
+    costs: Costs,
+    start: Point,
+    goal: Point,
+    path: &[Point],
+) -> Result<f64, String> {
     match (path.first(), path.last()) {
         (Some(&a), Some(&b)) if a == start && b == goal => {}
         _ => return Err(format!("the path {path:?} does not run from {start} to {goal}")),
