@@ -512,7 +512,7 @@ impl Lab {
             goal: [g.x, g.y],
             width: self.search.grid().width(),
             height: self.search.grid().height(),
-            optimal: c.is_optimal() && !self.blind_to_teleports(),
+            optimal: c.is_optimal() && !(self.blind_to_teleports() && c.algorithm.uses_heuristic()),
             admissible: c.heuristic.is_admissible(c.diagonal, c.costs) && !self.blind_to_teleports(),
             uses_heuristic: c.algorithm.uses_heuristic(),
             any_angle: c.algorithm.is_any_angle(),
