@@ -40,9 +40,9 @@ pub fn parse_map(text: &str) -> Result<Grid, ParseError> {
                     return Err(ParseError::new(n, format!("{key} must be from 1 to {MAX_SIDE}, found {v}")));
                 }
                 if key == "height" {
-                    height = Some(v)
+                    height = Some(v);
                 } else {
-                    width = Some(v)
+                    width = Some(v);
                 }
             }
             _ => {
