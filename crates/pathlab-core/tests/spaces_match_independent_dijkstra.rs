@@ -247,12 +247,13 @@ impl GraphCase {
         g
     }
 
-    /// The truth's arcs: one per directed edge, one each way per undirected edge.
+    /// The truth's arcs: one per directed edge, one each way per undirected edge (one in all
+    /// for an undirected self-loop, which has only one way).
     fn arcs(&self) -> Arcs {
         let mut arcs = vec![Vec::new(); self.places.len()];
         for &(a, b, cost, directed) in &self.edges {
             arcs[a].push((b, cost));
-            if !directed {
+            if !directed && a != b {
                 arcs[b].push((a, cost));
             }
         }
@@ -882,5 +883,82 @@ proptest! {
         prop_assert_eq!(on.path_indices(), new.path_indices());
         prop_assert_eq!(on.steps(), new.steps());
         prop_assert_eq!(on.expanded(), new.expanded());
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Predecessors: the edges seen from their other end
+// ---------------------------------------------------------------------------------------------
+
+/// Every open node's predecessors, as `for_each_predecessor` lists them, are exactly the arcs
+/// of the independent truth that enter it, with their costs (as multisets: parallel edges
+/// count twice).
+fn check_predecessors<S: Space>(space: &S, arcs: &Arcs) -> Result<(), TestCaseError> {
+    let truth = reversed(arcs);
+    for (v, expected) in truth.iter().enumerate() {
+        if !space.is_open(v as u32) {
+            continue;
+        }
+        let mut listed = Vec::new();
+        space.for_each_predecessor(v as u32, space.at(v as u32), |u, _, c| listed.push((u as usize, c)));
+        let mut expected = expected.clone();
+        let order = |a: &(usize, f64), b: &(usize, f64)| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1));
+        listed.sort_by(order);
+        expected.sort_by(order);
+        prop_assert_eq!(listed.len(), expected.len(), "into {}: {:?} but the truth is {:?}", v, listed, expected);
+        for (&(lu, lc), &(eu, ec)) in listed.iter().zip(&expected) {
+            prop_assert!(lu == eu && same(lc, ec), "into {}: {:?} but the truth is {:?}", v, listed, expected);
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Graphs (directed, undirected and mixed): predecessors are the reversed arcs.
+    #[test]
+    fn graph_predecessors_are_the_reversed_arcs(case in graph_case()) {
+        check_predecessors(&case.graph(Heuristic::Euclidean), &case.arcs())?;
+    }
+
+    /// Hex grids: predecessors are the offset neighbours, each at the cost of entering the node.
+    #[test]
+    fn hex_predecessors_are_the_reversed_arcs(case in hex_case()) {
+        check_predecessors(&HexGrid::new(case.grid.clone(), case.layout), &hex_arcs(&case.grid, case.layout))?;
+    }
+
+    /// Square grids with teleports: grid moves and teleports, both reversed.
+    #[test]
+    fn teleport_predecessors_are_the_reversed_arcs(case in teleport_case()) {
+        check_predecessors(&case.space(TeleportHeuristic::Teleports), &case.arcs())?;
+    }
+
+    /// Slopes: the climb of an edge into a node is priced from the predecessor's height.
+    #[test]
+    fn slope_predecessors_are_the_reversed_arcs(case in slope_case()) {
+        check_predecessors(&case.space(Heuristic::Zero), &case.arcs())?;
+    }
+
+    /// The teleport-aware estimate towards a cell it was not aimed at (as a backward search
+    /// uses it, towards the start) is still at most the exact cost left and consistent.
+    #[test]
+    fn teleport_estimate_towards_another_cell_is_admissible_and_consistent(case in teleport_case()) {
+        let arcs = case.arcs();
+        let (s, g) = (case.grid.index(case.start), case.grid.index(case.goal));
+        let mut space = case.space(TeleportHeuristic::Teleports);
+        space.aim(g as u32);
+        let to_start = dijkstra(&reversed(&arcs), s);
+        let start_at = space.at(s as u32);
+        let h = |u: usize| space.estimate(space.at(u as u32), start_at);
+        for (u, (&exact, out)) in to_start.iter().zip(&arcs).enumerate() {
+            if !space.is_open(u as u32) {
+                continue;
+            }
+            prop_assert!(at_most(h(u), exact), "h({}) = {} > the exact {}", case.grid.point_at(u), h(u), exact);
+            for &(v, c) in out {
+                prop_assert!(at_most(h(u), c + h(v)), "h({}) = {} > {} + h({})", u, h(u), c, v);
+            }
+        }
     }
 }

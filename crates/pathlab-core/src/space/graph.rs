@@ -107,6 +107,8 @@ pub struct Graph {
     edges: Vec<Edge>,
     /// Per node, the arcs leaving it: (target, cost), in the order the edges were added.
     out: Vec<Vec<(u32, f64)>>,
+    /// Per node, the arcs entering it: (source, cost), in the same order.
+    into: Vec<Vec<(u32, f64)>>,
     heuristic: Heuristic,
     /// The smallest cost per unit of length over the edges (infinite when no edge has a
     /// length).
@@ -126,6 +128,7 @@ impl Graph {
             places: Vec::new(),
             edges: Vec::new(),
             out: Vec::new(),
+            into: Vec::new(),
             heuristic: Heuristic::Euclidean,
             ratio: f64::INFINITY,
             scale: 0.0,
@@ -156,6 +159,7 @@ impl Graph {
         self.index.insert(id.to_string(), n);
         self.places.push([x, y]);
         self.out.push(Vec::new());
+        self.into.push(Vec::new());
         Ok(n)
     }
 
@@ -202,6 +206,7 @@ impl Graph {
         self.index.remove(&id);
         self.places.remove(node as usize);
         self.out.pop();
+        self.into.pop();
         for n in self.index.values_mut() {
             if *n > node {
                 *n -= 1;
@@ -323,8 +328,10 @@ impl Graph {
 
     fn push_arcs(&mut self, e: Edge) {
         self.out[e.from as usize].push((e.to, e.cost));
+        self.into[e.to as usize].push((e.from, e.cost));
         if !e.directed && e.from != e.to {
             self.out[e.to as usize].push((e.from, e.cost));
+            self.into[e.from as usize].push((e.to, e.cost));
         }
     }
 
@@ -342,7 +349,7 @@ impl Graph {
 
     /// Builds the arcs and the ratio again from the edges.
     fn rebuild(&mut self) {
-        for arcs in &mut self.out {
+        for arcs in self.out.iter_mut().chain(self.into.iter_mut()) {
             arcs.clear();
         }
         self.ratio = f64::INFINITY;
@@ -375,6 +382,13 @@ impl Space for Graph {
     fn for_each_neighbour(&self, node: u32, _at: u32, mut visit: impl FnMut(u32, u32, f64)) {
         for &(to, cost) in &self.out[node as usize] {
             visit(to, to, cost);
+        }
+    }
+
+    #[inline]
+    fn for_each_predecessor(&self, node: u32, _at: u32, mut visit: impl FnMut(u32, u32, f64)) {
+        for &(from, cost) in &self.into[node as usize] {
+            visit(from, from, cost);
         }
     }
 

@@ -121,6 +121,25 @@ impl Space for HexGrid {
         }
     }
 
+    /// Every edge into `node` costs `node`'s terrain.
+    fn for_each_predecessor(&self, node: u32, (q, r): (i64, i64), mut visit: impl FnMut(u32, (i64, i64), f64)) {
+        let cells = self.grid.cells();
+        let terrain = cells[node as usize];
+        if terrain == WALL {
+            return;
+        }
+        let cost = if terrain == GROUND { 1.0 } else { f64::from(terrain) };
+        for (dq, dr) in DIRECTIONS {
+            let (pq, pr) = (q + dq, r + dr);
+            if let Some(p) = self.cell(pq, pr) {
+                let i = self.grid.index(p);
+                if cells[i] != WALL {
+                    visit(i as u32, (pq, pr), cost);
+                }
+            }
+        }
+    }
+
     #[inline]
     fn estimate(&self, (aq, ar): (i64, i64), (bq, br): (i64, i64)) -> f64 {
         if self.heuristic == Heuristic::Zero {

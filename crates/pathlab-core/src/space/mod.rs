@@ -66,6 +66,13 @@ pub trait Space {
     /// `at`), in the space's fixed order, which ties are broken by.
     fn for_each_neighbour(&self, node: u32, at: Self::At, visit: impl FnMut(u32, Self::At, f64));
 
+    /// Calls `visit(predecessor, its At, cost)` for every edge entering `node` (whose `At`
+    /// is `at`): the same edges as [`for_each_neighbour`](Space::for_each_neighbour) seen from
+    /// their other end, with the cost of going from the predecessor to `node`. Searches that
+    /// work backwards from the goal (bidirectional A*, D* Lite) use it; on a directed graph or
+    /// a slope it is not the neighbour list.
+    fn for_each_predecessor(&self, node: u32, at: Self::At, visit: impl FnMut(u32, Self::At, f64));
+
     /// Called once the search knows its goal, before any estimate: a space whose estimate
     /// needs work per goal (the teleport heuristic) does it here. The default does nothing.
     fn aim(&mut self, goal: u32) {

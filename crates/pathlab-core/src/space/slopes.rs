@@ -90,6 +90,14 @@ impl Space for Slopes {
         });
     }
 
+    fn for_each_predecessor(&self, node: u32, at: Point, mut visit: impl FnMut(u32, Point, f64)) {
+        let here = self.heights[node as usize];
+        self.base.for_each_predecessor(node, at, |pred, pred_at, cost| {
+            let extra = self.climb(self.heights[pred as usize], here);
+            visit(pred, pred_at, if extra == 0.0 { cost } else { cost + extra });
+        });
+    }
+
     fn estimate(&self, from: Point, goal: Point) -> f64 {
         self.base.estimate(from, goal)
     }

@@ -81,6 +81,19 @@ impl Space for SquareGrid {
         });
     }
 
+    /// The moves are the same both ways; a move costs what entering its cell costs, so every
+    /// edge into `node` costs `node`'s terrain.
+    fn for_each_predecessor(&self, node: u32, at: Point, mut visit: impl FnMut(u32, Point, f64)) {
+        let terrain = self.grid.cells()[node as usize];
+        if terrain == WALL {
+            return;
+        }
+        let costs = self.costs;
+        self.grid.for_each_neighbour_of(at, self.diagonal, |nb, nb_at, diagonal| {
+            visit(nb as u32, nb_at, costs.step(diagonal, terrain));
+        });
+    }
+
     #[inline]
     fn estimate(&self, from: Point, goal: Point) -> f64 {
         self.heuristic.estimate(from.x.abs_diff(goal.x), from.y.abs_diff(goal.y), self.costs)

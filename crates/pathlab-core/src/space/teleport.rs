@@ -73,6 +73,8 @@ pub struct Teleports {
     jumps: Vec<(u32, u32, f64)>,
     /// For each jump, D(i) for the goal last aimed at.
     exit_bound: Vec<f64>,
+    /// The goal last aimed at.
+    aimed: Option<Point>,
 }
 
 impl Teleports {
@@ -99,7 +101,7 @@ impl Teleports {
             }
         }
         let exit_bound = vec![0.0; jumps.len()];
-        Ok(Self { base, heuristic, given: teleports, jumps, exit_bound })
+        Ok(Self { base, heuristic, given: teleports, jumps, exit_bound, aimed: None })
     }
 
     /// The teleports as given.
@@ -140,6 +142,19 @@ impl Space for Teleports {
         }
     }
 
+    /// The grid's moves into `node`, then the teleports leading here in the order given.
+    fn for_each_predecessor(&self, node: u32, at: Point, mut visit: impl FnMut(u32, Point, f64)) {
+        self.base.for_each_predecessor(node, at, &mut visit);
+        if !self.base.is_open(node) {
+            return;
+        }
+        for &(a, b, cost) in &self.jumps {
+            if b == node {
+                visit(a, self.base.at(a), cost);
+            }
+        }
+    }
+
     /// Works out D(i) for every jump: Bellman-Ford over the jumps, which are few.
     fn aim(&mut self, goal: u32) {
         let t = self.base.at(goal);
@@ -163,12 +178,20 @@ impl Space for Teleports {
             }
         }
         self.exit_bound = bound;
+        self.aimed = Some(t);
     }
 
+    /// Towards the goal last aimed at, the bound of the module text. Towards any other cell
+    /// (a backward search estimates towards the start) the weaker bound `min(h(x, t), min
+    /// over i of h(x, a_i) + c_i)`: a path uses no teleport, or pays at least the way to its
+    /// first one and its jump. It too never overestimates and is consistent.
     fn estimate(&self, from: Point, goal: Point) -> f64 {
         let direct = self.h(from, goal);
         if self.heuristic == TeleportHeuristic::Plain {
             return direct;
+        }
+        if self.aimed != Some(goal) {
+            return self.jumps.iter().fold(direct, |best, &(a, _, cost)| best.min(self.h(from, self.base.at(a)) + cost));
         }
         self.jumps
             .iter()
