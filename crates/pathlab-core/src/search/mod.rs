@@ -39,6 +39,7 @@ pub mod lazy_theta;
 pub mod lpa;
 pub mod lrta;
 mod nodes;
+mod on_space;
 pub(crate) mod open_list;
 mod order;
 pub mod sight;
@@ -51,6 +52,7 @@ pub(crate) mod walk;
 
 pub use engine::{Search, NO_PARENT};
 pub use nodes::NodeTable;
+pub use on_space::{build_on, SpaceStepper};
 pub use stepper::{
     build, build_linked, Agent, BoxKind, CellTable, CellValues, GridLinks, LineKind, MarkKind, Overlay, OverlayBox,
     OverlayLine, OverlayMark, Repair, Stepper,

@@ -1,0 +1,241 @@
+//! What every search that runs on any [`Space`] offers the spaces page, the CLI and the
+//! tests: the node-level half of [`Stepper`](super::Stepper), with node numbers where the grid
+//! stepper has cells.
+//!
+//! [`build_on`] makes the stepper for an algorithm on a space; the graph and hex views hold
+//! it as a `Box<dyn SpaceStepper<S>>`.
+//!
+//! ```
+//! use pathlab_core::search::{build_on, Algorithm, SearchConfig, Status};
+//! use pathlab_core::space::Graph;
+//! let mut g = Graph::new(false);
+//! let (a, b) = (g.add_node("A", 0.0, 0.0).unwrap(), g.add_node("B", 1.0, 0.0).unwrap());
+//! g.add_edge(a, b, 4.0, false).unwrap();
+//! let mut s = build_on(g, a, b, SearchConfig::new(Algorithm::Dijkstra)).unwrap();
+//! assert_eq!(s.run(), Status::Found);
+//! assert_eq!(s.cost(), Some(4.0));
+//! ```
+
+use super::{CellValues, EventLog, OpenEntry, Search, SearchConfig, SearchError, Status, StepEvent};
+use crate::space::Space;
+
+/// A search on a space of type `S`, stepped one unit of work at a time (see
+/// [`Stepper`](super::Stepper) for what a unit is per algorithm).
+pub trait SpaceStepper<S: Space> {
+    /// Performs one step, recording what it opened and improved in `log` (which it clears
+    /// first).
+    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent<S::At>;
+
+    /// Goes back to step 0.
+    fn reset(&mut self);
+
+    /// Where the search stands.
+    fn status(&self) -> Status;
+
+    /// Steps taken since step 0.
+    fn steps(&self) -> usize;
+
+    /// Nodes expanded.
+    fn expanded(&self) -> usize;
+
+    /// Nodes on the open list(s).
+    fn open_count(&self) -> usize;
+
+    /// The path's cost once found (for a walking agent: what its walk cost).
+    fn cost(&self) -> Option<f64>;
+
+    /// The path once found, as node numbers from start to goal.
+    fn path_indices(&self) -> &[u32];
+
+    /// One [`CellState`](super::CellState) byte per node.
+    fn states(&self) -> &[u8];
+
+    /// The best cost known to each node (infinite where unknown).
+    fn g_values(&self) -> &[f64];
+
+    /// Each node's parent, or [`NO_PARENT`](super::NO_PARENT).
+    fn parents(&self) -> &[u32];
+
+    /// The estimate this search uses from `node` to the goal (0 for those that use none).
+    fn h_of(&self, node: u32) -> f64;
+
+    /// The space searched.
+    fn space(&self) -> &S;
+
+    /// The start node.
+    fn start_node(&self) -> u32;
+
+    /// The goal node.
+    fn goal_node(&self) -> u32;
+
+    /// The settings.
+    fn config(&self) -> SearchConfig;
+
+    /// Moves the start and goal; back to step 0.
+    fn set_end_nodes(&mut self, start: u32, goal: u32) -> Result<(), SearchError>;
+
+    /// Replaces the space after an edit; `changed` lists the nodes whose edges (in or out)
+    /// changed. Back to step 0, except for the incremental searches, which keep their steps
+    /// and repair in the steps that follow.
+    fn edit_space(&mut self, space: S, changed: &[u32]) -> Result<(), SearchError>;
+
+    /// The open list in the order the search will take its nodes off, at most `limit`
+    /// entries (see [`Stepper::open_entries`](super::Stepper::open_entries)).
+    fn open_entries(&self, limit: usize) -> Vec<OpenEntry>;
+
+    /// A second number per node worth showing beside g (LPA*'s rhs, LRTA*'s learned h).
+    fn cell_values(&self) -> Option<CellValues<'_>> {
+        None
+    }
+
+    /// Where the walking agent stands, for the algorithms that have one.
+    fn agent_node(&self) -> Option<u32> {
+        None
+    }
+
+    /// Why the search gave up without an answer although the goal may be reachable.
+    fn gave_up(&self) -> Option<String> {
+        None
+    }
+
+    /// A copy at the same step.
+    fn boxed_clone(&self) -> Box<dyn SpaceStepper<S>>;
+
+    /// Performs one step without recording.
+    fn step(&mut self) -> StepEvent<S::At> {
+        self.step_logged(&mut EventLog::default())
+    }
+
+    /// Runs `n` steps, or fewer if the search finishes; returns how many were taken.
+    fn advance(&mut self, n: usize) -> usize {
+        let mut done = 0;
+        while done < n && !self.status().is_finished() {
+            self.step();
+            done += 1;
+        }
+        done
+    }
+
+    /// Runs to the end and returns the final status.
+    fn run(&mut self) -> Status {
+        while !self.status().is_finished() {
+            self.step();
+        }
+        self.status()
+    }
+
+    /// Puts the search at step `k` (or at its end, if it finishes sooner) by replay.
+    fn seek(&mut self, k: usize) {
+        if k < self.steps() {
+            self.reset();
+        }
+        let remaining = k - self.steps();
+        self.advance(remaining);
+    }
+}
+
+impl<S: Space> Clone for Box<dyn SpaceStepper<S>> {
+    fn clone(&self) -> Self {
+        self.as_ref().boxed_clone()
+    }
+}
+
+/// Builds the stepper for `config.algorithm` on `space`, from node `start` to node `goal`.
+/// Fails when an end is not an open node, the settings are not allowed, or the algorithm
+/// needs a square grid (the message says why).
+pub fn build_on<S>(space: S, start: u32, goal: u32, config: SearchConfig) -> Result<Box<dyn SpaceStepper<S>>, SearchError>
+where
+    S: Space + Clone + 'static,
+{
+    if let Some(why) = config.algorithm.square_grid_only() {
+        return Err(SearchError::Unsupported(format!("{}: {why}", config.algorithm)));
+    }
+    Ok(Box::new(Search::on(space, start, goal, config)?))
+}
+
+impl<S: Space + Clone + 'static> SpaceStepper<S> for Search<S> {
+    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent<S::At> {
+        log.clear();
+        self.step_with(log)
+    }
+
+    fn reset(&mut self) {
+        Search::reset(self);
+    }
+
+    fn status(&self) -> Status {
+        Search::status(self)
+    }
+
+    fn steps(&self) -> usize {
+        Search::steps(self)
+    }
+
+    fn expanded(&self) -> usize {
+        Search::expanded(self)
+    }
+
+    fn open_count(&self) -> usize {
+        Search::open_count(self)
+    }
+
+    fn cost(&self) -> Option<f64> {
+        Search::cost(self)
+    }
+
+    fn path_indices(&self) -> &[u32] {
+        Search::path_indices(self)
+    }
+
+    fn states(&self) -> &[u8] {
+        Search::states(self)
+    }
+
+    fn g_values(&self) -> &[f64] {
+        Search::g_values(self)
+    }
+
+    fn parents(&self) -> &[u32] {
+        Search::parents(self)
+    }
+
+    fn h_of(&self, node: u32) -> f64 {
+        Search::h_of(self, node)
+    }
+
+    fn space(&self) -> &S {
+        Search::space(self)
+    }
+
+    fn start_node(&self) -> u32 {
+        Search::start_node(self)
+    }
+
+    fn goal_node(&self) -> u32 {
+        Search::goal_node(self)
+    }
+
+    fn config(&self) -> SearchConfig {
+        Search::config(self)
+    }
+
+    fn set_end_nodes(&mut self, start: u32, goal: u32) -> Result<(), SearchError> {
+        Search::set_end_nodes(self, start, goal)
+    }
+
+    fn edit_space(&mut self, space: S, _changed: &[u32]) -> Result<(), SearchError> {
+        self.set_space(space)
+    }
+
+    fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
+        Search::open_entries(self, limit)
+    }
+
+    fn boxed_clone(&self) -> Box<dyn SpaceStepper<S>> {
+        Box::new(self.clone())
+    }
+
+    fn seek(&mut self, k: usize) {
+        Search::seek(self, k);
+    }
+}
