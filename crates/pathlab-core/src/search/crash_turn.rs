@@ -57,22 +57,22 @@
 //!
 //! # What the page sees
 //!
-//! - [`states`](CrashTurn::states): `Closed` for the cells stood on, `Current` for the agent.
-//! - [`g_values`](CrashTurn::g_values) and [`parents`](CrashTurn::parents): the cost walked
+//! - [`states`](Stepper::states): `Closed` for the cells stood on, `Current` for the agent.
+//! - [`g_values`](Stepper::g_values) and [`parents`](Stepper::parents): the cost walked
 //!   when the agent first stood on each cell, and the cell it came from then.
-//! - [`path_indices`](CrashTurn::path_indices): the trail so far, repeats included;
+//! - [`path_indices`](Stepper::path_indices): the trail so far, repeats included;
 //!   [`cost`](CrashTurn::cost): the cost walked, once on the goal.
 //! - The overlay: the agent, the trail, the cells stood on more than once, a
 //!   [`LineKind::Heading`] line from the agent to the goal, and notes: the mode, the way it
 //!   faces, the crashes, moves, cost walked and revisits.
-//! - [`expanded`](CrashTurn::expanded) counts moves (each looks at the agent's neighbours);
-//!   [`open_count`](CrashTurn::open_count) is always 0; [`h`](Stepper::h) is 0 (no estimate).
+//! - [`expanded`](Stepper::expanded) counts moves (each looks at the agent's neighbours);
+//!   [`open_count`](Stepper::open_count) is always 0; [`h`](Stepper::h) is 0 (no estimate).
 
 use super::engine::{check_ends, paint_cells};
 use super::stepper::{Agent, LineKind, Overlay, OverlayLine};
 use super::walk::{self, Walk};
 use super::{
-    Algorithm, CellState, EventLog, Hand, NoRecord, Recorder, SearchConfig, SearchError, Status, StepEvent, Stepper,
+    Algorithm, CellState, EventLog, Hand, NoRecord, NodeTable, Recorder, SearchConfig, SearchError, Status, StepEvent, Stepper,
     NO_PARENT,
 };
 use crate::grid::{Grid, Point};
@@ -127,9 +127,9 @@ pub struct CrashTurn {
     start: Point,
     goal: Point,
     config: SearchConfig,
-    state: Vec<u8>,
-    g: Vec<f64>,
-    parent: Vec<u32>,
+    /// States, the cost walked and the cell come from when each cell was first stood on,
+    /// steps and status.
+    nodes: NodeTable,
     /// Per cell, the states (mode and facing) the agent has been in there.
     seen: Vec<u16>,
     walk: Walk,
@@ -139,8 +139,6 @@ pub struct CrashTurn {
     facing: usize,
     crashes: usize,
     reachable: bool,
-    status: Status,
-    steps: usize,
     move_limit: usize,
     gave_up: Option<String>,
 }
@@ -165,9 +163,7 @@ impl CrashTurn {
             start,
             goal,
             config,
-            state: vec![UNSEEN; n],
-            g: vec![f64::INFINITY; n],
-            parent: vec![NO_PARENT; n],
+            nodes: NodeTable::new(n),
             seen: vec![0; n],
             walk: Walk::new(n),
             agent: 0,
@@ -175,8 +171,6 @@ impl CrashTurn {
             facing: 0,
             crashes: 0,
             reachable,
-            status: Status::Ready,
-            steps: 0,
             move_limit: DEFAULT_MOVE_LIMIT,
             gave_up: None,
         };
@@ -200,23 +194,18 @@ impl CrashTurn {
     /// Goes back to step 0: the agent on the start, heading for the goal.
     pub fn reset(&mut self) {
         for &c in &self.walk.stood {
-            let c = c as usize;
-            self.state[c] = UNSEEN;
-            self.g[c] = f64::INFINITY;
-            self.parent[c] = NO_PARENT;
-            self.seen[c] = 0;
+            self.seen[c as usize] = 0;
         }
-        let s = self.grid.index(self.start);
-        self.walk.begin(s as u32);
-        self.agent = s as u32;
-        self.state[s] = CURRENT;
-        self.g[s] = 0.0;
-        self.seen[s] = HEADING_BIT;
+        self.nodes.reset();
+        let s = self.grid.index(self.start) as u32;
+        self.walk.begin(s);
+        self.agent = s;
+        self.nodes.set_g(s, 0.0, NO_PARENT);
+        self.nodes.set_state(s, CellState::Current);
+        self.seen[s as usize] = HEADING_BIT;
         self.mode = Mode::Heading;
         self.facing = self.greedy(self.start);
         self.crashes = 0;
-        self.status = Status::Ready;
-        self.steps = 0;
         self.gave_up = None;
     }
 
@@ -300,19 +289,19 @@ impl CrashTurn {
     /// Performs one step, telling `recorder` about the move: `expanded(cell left)` and
     /// `opened(cell entered, cell left, its first cost if stood on before, cost walked)`.
     pub fn step_with<R: Recorder>(&mut self, recorder: &mut R) -> StepEvent {
-        if self.status.is_finished() {
+        if self.nodes.status.is_finished() {
             return StepEvent::Finished;
         }
-        self.steps += 1;
-        self.status = Status::Searching;
+        self.nodes.steps += 1;
+        self.nodes.status = Status::Searching;
         let from = self.agent as usize;
         let at = self.grid.point_at(from);
         if !self.reachable {
-            self.status = Status::NoPath;
+            self.nodes.status = Status::NoPath;
             return StepEvent::NoPath;
         }
         if at == self.goal {
-            self.status = Status::Found;
+            self.nodes.status = Status::Found;
             return StepEvent::Found { cost: self.walk.travelled };
         }
         if self.walk.moves() >= self.move_limit {
@@ -320,7 +309,7 @@ impl CrashTurn {
                 "crash and turn stopped at its limit of {} moves without reaching the goal",
                 self.move_limit
             ));
-            self.status = Status::NoPath;
+            self.nodes.status = Status::NoPath;
             return StepEvent::NoPath;
         }
         let greedy = self.greedy(at);
@@ -341,7 +330,7 @@ impl CrashTurn {
         let Some((d, next_at)) = direction else {
             // Cannot happen: the goal is reachable, so the agent has a move.
             self.gave_up = Some(format!("the agent at {at} has no move"));
-            self.status = Status::NoPath;
+            self.nodes.status = Status::NoPath;
             return StepEvent::NoPath;
         };
         self.facing = d;
@@ -349,16 +338,15 @@ impl CrashTurn {
         let cost = self.config.costs.step(d % 2 == 1, self.grid.cells()[next]);
         let before = self.walk.move_to(next as u32, cost);
         recorder.expanded(from as u32);
-        recorder.opened(next as u32, from as u32, before.then_some(self.g[next]), self.walk.travelled);
+        recorder.opened(next as u32, from as u32, before.then_some(self.nodes.g()[next]), self.walk.travelled);
         if !before {
-            self.g[next] = self.walk.travelled;
-            self.parent[next] = from as u32;
+            self.nodes.set_g(next as u32, self.walk.travelled, from as u32);
         }
-        self.state[from] = CLOSED;
-        self.state[next] = CURRENT;
+        self.nodes.set_state(from as u32, CellState::Closed);
+        self.nodes.set_state(next as u32, CellState::Current);
         self.agent = next as u32;
         if next_at == self.goal {
-            self.status = Status::Found;
+            self.nodes.status = Status::Found;
             return StepEvent::Found { cost: self.walk.travelled };
         }
         let bit = match self.mode {
@@ -372,7 +360,7 @@ impl CrashTurn {
                  obstacle that holds it in (a concave one, such as a C open toward it) traps this \
                  local rule; a planner like A* is needed"
             ));
-            self.status = Status::NoPath;
+            self.nodes.status = Status::NoPath;
             return StepEvent::NoPath;
         }
         self.seen[next] |= bit;
@@ -381,15 +369,10 @@ impl CrashTurn {
 
     /// Runs to the end (found, loop, no path, or the move limit) and returns the final status.
     pub fn run(&mut self) -> Status {
-        while !self.status.is_finished() {
+        while !self.nodes.status.is_finished() {
             self.step();
         }
-        self.status
-    }
-
-    /// Why the walk stopped without reaching the goal: a loop, or the move limit.
-    pub fn gave_up(&self) -> Option<&str> {
-        self.gave_up.as_deref()
+        self.nodes.status
     }
 
     /// Heading for the goal or following the wall.
@@ -402,26 +385,14 @@ impl CrashTurn {
         self.crashes
     }
 
-    walk::walking_inherent_methods!();
-
-    /// Moves made.
-    pub fn expanded(&self) -> usize {
-        self.walk.moves()
+    /// True when the goal can be reached from the start at all.
+    pub fn is_reachable(&self) -> bool {
+        self.reachable
     }
 
-    /// Always 0: there is no open list.
-    pub fn open_count(&self) -> usize {
-        0
-    }
-
-    /// The cost walked when the agent first stood on each cell (infinite elsewhere).
-    pub fn g_values(&self) -> &[f64] {
-        &self.g
-    }
-
-    /// The cell the agent came from when it first stood on each cell, or [`NO_PARENT`].
-    pub fn parents(&self) -> &[u32] {
-        &self.parent
+    /// The cost walked, once the agent stands on the goal.
+    pub fn cost(&self) -> Option<f64> {
+        (self.nodes.status == Status::Found).then_some(self.walk.travelled)
     }
 
     /// The overlay: agent, trail, revisited cells, the line to the goal and the notes.
@@ -439,7 +410,7 @@ impl CrashTurn {
             overlay.lines.push(OverlayLine { from: self.agent, to: goal, kind: LineKind::Heading });
         }
         self.walk.draw(&mut overlay);
-        let unreachable = self.status == Status::NoPath && !self.reachable;
+        let unreachable = self.nodes.status == Status::NoPath && !self.reachable;
         walk::note_outcome(
             &mut overlay,
             unreachable,
@@ -452,17 +423,75 @@ impl CrashTurn {
 }
 
 impl Stepper for CrashTurn {
-    walk::walking_stepper_methods!(CrashTurn);
+    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
+        log.clear();
+        self.step_with(log)
+    }
 
+    fn step(&mut self) -> StepEvent {
+        CrashTurn::step(self)
+    }
+
+    fn reset(&mut self) {
+        CrashTurn::reset(self);
+    }
+
+    fn nodes(&self) -> &NodeTable {
+        &self.nodes
+    }
+
+    /// Moves made (each looks at the agent's neighbours).
     fn expanded(&self) -> usize {
         self.walk.moves()
     }
 
-    fn open_count(&self) -> usize {
-        0
+    fn cost(&self) -> Option<f64> {
+        CrashTurn::cost(self)
     }
 
+    /// The trail so far, start first, repeats included.
+    fn path_indices(&self) -> &[u32] {
+        &self.walk.trail
+    }
+
+    /// 0: crash and turn uses no estimate.
     fn h(&self, _p: Point) -> f64 {
         0.0
+    }
+
+    fn grid(&self) -> &Grid {
+        &self.grid
+    }
+
+    fn start(&self) -> Point {
+        self.start
+    }
+
+    fn goal(&self) -> Point {
+        self.goal
+    }
+
+    fn config(&self) -> SearchConfig {
+        self.config
+    }
+
+    fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
+        CrashTurn::set_ends(self, start, goal)
+    }
+
+    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
+        Ok(CrashTurn::paint(self, cells.iter().copied(), value))
+    }
+
+    fn agent(&self) -> Option<Agent> {
+        Some(self.walk.agent(&self.grid))
+    }
+
+    fn overlay(&self) -> Overlay {
+        CrashTurn::overlay(self)
+    }
+
+    fn gave_up(&self) -> Option<String> {
+        self.gave_up.clone()
     }
 }

@@ -43,11 +43,6 @@ pub struct Search<S: Space = SquareGrid> {
     nodes: NodeTable,
     frontier: Frontier,
     current: u32,
-    status: Status,
-    steps: usize,
-    expanded: usize,
-    open: usize,
-    path: Vec<u32>,
 }
 
 #[derive(Clone, Debug)]
@@ -142,11 +137,6 @@ impl<S: Space> Search<S> {
             nodes: NodeTable::new(n),
             frontier: Frontier::new(&config),
             current: NO_PARENT,
-            status: Status::Ready,
-            steps: 0,
-            expanded: 0,
-            open: 0,
-            path: Vec::new(),
         };
         search.reset();
         Ok(search)
@@ -156,12 +146,7 @@ impl<S: Space> Search<S> {
     pub fn reset(&mut self) {
         self.nodes.reset();
         self.frontier.clear();
-        self.path.clear();
         self.current = NO_PARENT;
-        self.status = Status::Ready;
-        self.steps = 0;
-        self.expanded = 0;
-        self.open = 1;
         let s = self.start;
         self.nodes.open(s, 0.0, NO_PARENT);
         let h = self.estimate(self.space.at(s));
@@ -187,7 +172,7 @@ impl<S: Space> Search<S> {
         check_node(&space, "goal", self.goal)?;
         let n = space.node_count();
         self.space = space;
-        if n != self.nodes.state().len() {
+        if n != self.nodes.len() {
             self.nodes = NodeTable::new(n);
         }
         self.space.aim(self.goal);
@@ -214,36 +199,35 @@ impl<S: Space> Search<S> {
 
     /// Performs one step, telling `recorder` what it opened and improved.
     pub fn step_with<R: Recorder>(&mut self, recorder: &mut R) -> StepEvent<S::At> {
-        if self.status.is_finished() {
+        if self.nodes.status.is_finished() {
             return StepEvent::Finished;
         }
         if self.current != NO_PARENT {
             self.nodes.set_state(self.current, CellState::Closed);
             self.current = NO_PARENT;
         }
-        self.steps += 1;
-        self.status = Status::Searching;
+        self.nodes.steps += 1;
+        self.nodes.status = Status::Searching;
         let node = loop {
             match self.frontier.pop(self.nodes.state()) {
                 None => {
-                    self.status = Status::NoPath;
-                    self.open = 0;
+                    self.nodes.status = Status::NoPath;
+                    self.nodes.open = 0;
                     return StepEvent::NoPath;
                 }
                 Some(n) if self.nodes.state()[n as usize] == CLOSED => {}
                 Some(n) => break n,
             }
         };
-        self.open -= 1;
+        self.nodes.open -= 1;
         if node == self.goal {
-            self.nodes.set_state(node, CellState::Closed);
-            self.finish_path();
-            self.status = Status::Found;
+            self.nodes.trace_path(node);
+            self.nodes.status = Status::Found;
             return StepEvent::Found { cost: self.nodes.g()[node as usize] };
         }
         self.nodes.set_state(node, CellState::Current);
         self.current = node;
-        self.expanded += 1;
+        self.nodes.expanded += 1;
         recorder.expanded(node);
         let at = self.space.at(node);
         self.expand(node, at, recorder);
@@ -253,7 +237,8 @@ impl<S: Space> Search<S> {
     /// Opens or improves the neighbours of `node`.
     #[inline]
     fn expand<R: Recorder>(&mut self, node: u32, at: S::At, recorder: &mut R) {
-        let Self { space, goal_at, config, nodes, frontier, open, .. } = self;
+        let Self { space, goal_at, config, nodes, frontier, .. } = self;
+        let mut opened = 0;
         let (state, g, parent, touched) = nodes.parts();
         let ni = node as usize;
         let base_g = g[ni];
@@ -279,7 +264,7 @@ impl<S: Space> Search<S> {
                 Some(g[i])
             } else {
                 touched.push(nb);
-                *open += 1;
+                opened += 1;
                 None
             };
             g[i] = new_g;
@@ -289,13 +274,7 @@ impl<S: Space> Search<S> {
             frontier.push(config, nb, new_g, h);
             recorder.opened(nb, node, old_g, new_g);
         });
-    }
-
-    fn finish_path(&mut self) {
-        self.nodes.path_to(self.goal, &mut self.path);
-        for &p in &self.path {
-            self.nodes.set_state(p, CellState::Path);
-        }
+        nodes.open += opened;
     }
 
     /// The estimate of this search from a node's `At` to the goal (before the weight; 0 for
@@ -318,7 +297,7 @@ impl<S: Space> Search<S> {
     /// Runs `n` steps, or fewer if the search finishes; returns how many were taken.
     pub fn advance(&mut self, n: usize) -> usize {
         let mut done = 0;
-        while done < n && !self.status.is_finished() {
+        while done < n && !self.nodes.status.is_finished() {
             self.step_with(&mut NoRecord);
             done += 1;
         }
@@ -327,25 +306,25 @@ impl<S: Space> Search<S> {
 
     /// Runs to the end and returns the final status.
     pub fn run(&mut self) -> Status {
-        while !self.status.is_finished() {
+        while !self.nodes.status.is_finished() {
             self.step_with(&mut NoRecord);
         }
-        self.status
+        self.nodes.status
     }
 
     /// Puts the search at step `k` (or at its end, if it finishes sooner) by replay.
     pub fn seek(&mut self, k: usize) {
-        if k < self.steps {
+        if k < self.nodes.steps {
             self.reset();
         }
-        let remaining = k - self.steps;
+        let remaining = k - self.nodes.steps;
         self.advance(remaining);
     }
 
     /// Undoes the last step (by replay); does nothing at step 0.
     pub fn back(&mut self) {
-        if self.steps > 0 {
-            self.seek(self.steps - 1);
+        if self.nodes.steps > 0 {
+            self.seek(self.nodes.steps - 1);
         }
     }
 
@@ -371,32 +350,32 @@ impl<S: Space> Search<S> {
 
     /// Where the search stands.
     pub fn status(&self) -> Status {
-        self.status
+        self.nodes.status
     }
 
     /// Steps taken since the start (a step that finds the goal or the dead end counts).
     pub fn steps(&self) -> usize {
-        self.steps
+        self.nodes.steps
     }
 
     /// Nodes expanded (the goal, once popped, is not expanded).
     pub fn expanded(&self) -> usize {
-        self.expanded
+        self.nodes.expanded
     }
 
     /// Nodes on the open list.
     pub fn open_count(&self) -> usize {
-        self.open
+        self.nodes.open
     }
 
     /// The path's cost once found.
     pub fn cost(&self) -> Option<f64> {
-        (self.status == Status::Found).then(|| self.nodes.g()[self.goal as usize])
+        (self.nodes.status == Status::Found).then(|| self.nodes.g()[self.goal as usize])
     }
 
     /// The path once found, as node numbers from start to goal (empty before).
     pub fn path_indices(&self) -> &[u32] {
-        &self.path
+        self.nodes.path()
     }
 
     /// One [`CellState`] byte per node.
@@ -412,6 +391,11 @@ impl<S: Space> Search<S> {
     /// Each node's parent, or [`NO_PARENT`].
     pub fn parents(&self) -> &[u32] {
         self.nodes.parent()
+    }
+
+    /// The per-node state: states, g, parents, counters and path.
+    pub fn nodes(&self) -> &NodeTable {
+        &self.nodes
     }
 
     /// The node the last step expanded, if the search is not finished.
@@ -554,7 +538,7 @@ impl<S: OnGrid> Search<S> {
     /// The path once found.
     pub fn path(&self) -> Option<Path> {
         let cost = self.cost()?;
-        let points = self.path.iter().map(|&i| self.space.at(i)).collect();
+        let points = self.nodes.path().iter().map(|&i| self.space.at(i)).collect();
         Some(Path { points, cost })
     }
 
@@ -664,20 +648,16 @@ impl<S: OnGrid> Stepper for Search<S> {
         Search::reset(self);
     }
 
+    fn nodes(&self) -> &NodeTable {
+        &self.nodes
+    }
+
     fn cost(&self) -> Option<f64> {
         Search::cost(self)
     }
 
     fn run(&mut self) -> Status {
         Search::run(self)
-    }
-
-    fn status(&self) -> Status {
-        self.status
-    }
-
-    fn steps(&self) -> usize {
-        self.steps
     }
 
     fn start(&self) -> Point {
@@ -692,36 +672,12 @@ impl<S: OnGrid> Stepper for Search<S> {
         self.config
     }
 
-    fn path_indices(&self) -> &[u32] {
-        &self.path
-    }
-
-    fn states(&self) -> &[u8] {
-        self.nodes.state()
-    }
-
-    fn g_values(&self) -> &[f64] {
-        self.nodes.g()
-    }
-
-    fn parents(&self) -> &[u32] {
-        self.nodes.parent()
-    }
-
     fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
         Search::set_ends(self, start, goal)
     }
 
     fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
         Ok(Search::paint(self, cells.iter().copied(), value))
-    }
-
-    fn expanded(&self) -> usize {
-        self.expanded
-    }
-
-    fn open_count(&self) -> usize {
-        self.open
     }
 
     fn h(&self, p: Point) -> f64 {

@@ -95,7 +95,7 @@ use super::engine::{check_ends, estimate, paint_cells};
 use super::open_list::OpenList;
 use super::stepper::{BoxKind, LineKind, MarkKind, Overlay, OverlayBox, OverlayLine, OverlayMark};
 use super::{
-    astar, Algorithm, CellState, EventLog, NoRecord, Recorder, Search, SearchConfig, SearchError, Status, StepEvent,
+    astar, Algorithm, CellState, EventLog, NoRecord, NodeTable, Recorder, Search, SearchConfig, SearchError, Status, StepEvent,
     Stepper, NO_PARENT,
 };
 use crate::grid::{Costs, Diagonal, Grid, Point, WALL};
@@ -755,21 +755,15 @@ pub struct Hpa {
     node_g: Vec<f64>,
     node_parent: Vec<u32>,
     node_state: Vec<u8>,
-    state: Vec<u8>,
-    g: Vec<f64>,
-    parent: Vec<u32>,
-    touched: Vec<u32>,
+    /// What the cells show: the abstract nodes' states, g and parents at their cells; the
+    /// counters (abstract expansions and open nodes); the refined path as it grows.
+    nodes: NodeTable,
     /// Scratch for the edges of the node being expanded.
     scratch: Vec<(u32, f64)>,
     current: u32,
-    status: Status,
-    steps: usize,
-    expanded: usize,
-    open: usize,
     /// The abstract path (nodes from start to goal) once the goal is popped.
     abstract_path: Vec<u32>,
     refined: usize,
-    path: Vec<u32>,
     cost: f64,
     failure: Option<String>,
     /// Flat A*'s cost and expansions with the same settings, worked out when first asked for.
@@ -800,19 +794,11 @@ impl Hpa {
             node_g: Vec::new(),
             node_parent: Vec::new(),
             node_state: Vec::new(),
-            state: vec![UNSEEN; n],
-            g: vec![f64::INFINITY; n],
-            parent: vec![NO_PARENT; n],
-            touched: Vec::new(),
+            nodes: NodeTable::new(n),
             scratch: Vec::new(),
             current: NONE,
-            status: Status::Ready,
-            steps: 0,
-            expanded: 0,
-            open: 0,
             abstract_path: Vec::new(),
             refined: 0,
-            path: Vec::new(),
             cost: 0.0,
             failure: None,
             flat: OnceCell::new(),
@@ -823,13 +809,7 @@ impl Hpa {
 
     /// Goes back to step 0: only the start's node is open.
     pub fn reset(&mut self) {
-        for &i in &self.touched {
-            let i = i as usize;
-            self.state[i] = UNSEEN;
-            self.g[i] = f64::INFINITY;
-            self.parent[i] = NO_PARENT;
-        }
-        self.touched.clear();
+        self.nodes.reset();
         let nodes = self.graph.nodes() + 2;
         self.node_g.clear();
         self.node_g.resize(nodes, f64::INFINITY);
@@ -839,22 +819,15 @@ impl Hpa {
         self.node_state.resize(nodes, UNSEEN);
         self.open_list.clear();
         self.current = NONE;
-        self.status = Status::Ready;
-        self.steps = 0;
-        self.expanded = 0;
         self.abstract_path.clear();
         self.refined = 0;
-        self.path.clear();
         self.cost = 0.0;
         self.failure = None;
         let s = self.query.s;
         self.node_g[s as usize] = 0.0;
         self.node_state[s as usize] = OPEN;
-        self.open = 1;
         let cell = self.grid.index(self.start);
-        self.state[cell] = OPEN;
-        self.g[cell] = 0.0;
-        self.touched.push(cell as u32);
+        self.nodes.open(cell as u32, 0.0, NO_PARENT);
         let (key, tie) = astar::priority(0.0, self.h(self.start), self.config.weight);
         self.open_list.push(key, tie, s);
     }
@@ -896,15 +869,10 @@ impl Hpa {
         }
     }
 
-    /// Sets a cell's display state, remembering it for the next reset.
-    fn show(&mut self, cell: u32, state: u8, g: f64, parent: u32) {
-        let i = cell as usize;
-        if self.state[i] == UNSEEN && self.g[i].is_infinite() {
-            self.touched.push(cell);
-        }
-        self.state[i] = state;
-        self.g[i] = g;
-        self.parent[i] = parent;
+    /// Sets a cell's display state, cost and parent.
+    fn show(&mut self, cell: u32, state: CellState, g: f64, parent: u32) {
+        self.nodes.set_g(cell, g, parent);
+        self.nodes.set_state(cell, state);
     }
 
     /// Performs one step: one abstract expansion, the goal's pop, or one refined edge.
@@ -916,16 +884,16 @@ impl Hpa {
     /// expanded, and the cells of the nodes opened or improved (with the expanded node's cell
     /// as parent).
     pub fn step_with<R: Recorder>(&mut self, recorder: &mut R) -> StepEvent {
-        if self.status.is_finished() {
+        if self.nodes.status.is_finished() {
             return StepEvent::Finished;
         }
         if self.current != NONE {
-            let cell = self.node_cell(self.current) as usize;
-            self.state[cell] = CLOSED;
+            let cell = self.node_cell(self.current);
+            self.nodes.set_state(cell, CellState::Closed);
             self.current = NONE;
         }
-        self.steps += 1;
-        self.status = Status::Searching;
+        self.nodes.steps += 1;
+        self.nodes.status = Status::Searching;
         if !self.abstract_path.is_empty() {
             return self.refine();
         }
@@ -933,19 +901,19 @@ impl Hpa {
             let state = &self.node_state;
             match self.open_list.pop(|n| state[n as usize] == CLOSED) {
                 None => {
-                    self.status = Status::NoPath;
-                    self.open = 0;
+                    self.nodes.status = Status::NoPath;
+                    self.nodes.open = 0;
                     return StepEvent::NoPath;
                 }
                 Some(n) if self.node_state[n as usize] == CLOSED => {}
                 Some(n) => break n,
             }
         };
-        self.open -= 1;
+        self.nodes.open -= 1;
         self.node_state[node as usize] = CLOSED;
         let cell = self.node_cell(node);
         if node == self.query.g {
-            self.state[cell as usize] = CLOSED;
+            self.nodes.set_state(cell, CellState::Closed);
             let mut at = node;
             while at != NONE {
                 self.abstract_path.push(at);
@@ -953,17 +921,17 @@ impl Hpa {
             }
             self.abstract_path.reverse();
             let start = self.grid.index(self.start) as u32;
-            self.path.push(start);
-            self.show(start, PATH, 0.0, NO_PARENT);
+            self.nodes.path.push(start);
+            self.show(start, CellState::Path, 0.0, NO_PARENT);
             if self.abstract_path.len() == 1 {
-                self.status = Status::Found;
+                self.nodes.status = Status::Found;
                 return StepEvent::Found { cost: 0.0 };
             }
             return StepEvent::Expanded(self.goal);
         }
-        self.expanded += 1;
+        self.nodes.expanded += 1;
         self.current = node;
-        self.state[cell as usize] = CURRENT;
+        self.nodes.set_state(cell, CellState::Current);
         recorder.expanded(cell);
         let mut edges = std::mem::take(&mut self.scratch);
         edges.clear();
@@ -992,14 +960,14 @@ impl Hpa {
             let old_g = if st == OPEN {
                 Some(self.node_g[mi])
             } else {
-                self.open += 1;
+                self.nodes.open += 1;
                 None
             };
             self.node_g[mi] = new_g;
             self.node_parent[mi] = node;
             self.node_state[mi] = OPEN;
             let m_cell = self.node_cell(m);
-            self.show(m_cell, OPEN, new_g, cell);
+            self.show(m_cell, CellState::Open, new_g, cell);
             let h = self.h(self.grid.point_at(m_cell as usize));
             let (key, tie) = astar::priority(new_g, h, self.config.weight);
             self.open_list.push(key, tie, m);
@@ -1042,7 +1010,7 @@ impl Hpa {
             // Every abstract edge stands for a path the build found, so this cannot happen.
             self.failure =
                 Some(format!("internal error: the abstract edge {pa} -> {pb} has no path inside its cluster"));
-            self.status = Status::NoPath;
+            self.nodes.status = Status::NoPath;
             return StepEvent::NoPath;
         }
         let cells = self.grid.cells();
@@ -1054,13 +1022,13 @@ impl Hpa {
             added.push((pair[1], self.cost));
         }
         for (cell, g) in added {
-            self.path.push(cell);
-            let parent = self.path[self.path.len() - 2];
-            self.show(cell, PATH, g, parent);
+            self.nodes.path.push(cell);
+            let parent = self.nodes.path[self.nodes.path.len() - 2];
+            self.show(cell, CellState::Path, g, parent);
         }
         self.refined += 1;
         if self.refined + 1 == self.abstract_path.len() {
-            self.status = Status::Found;
+            self.nodes.status = Status::Found;
             return StepEvent::Found { cost: self.cost };
         }
         StepEvent::Expanded(pb)
@@ -1068,10 +1036,10 @@ impl Hpa {
 
     /// Runs to the end and returns the final status.
     pub fn run(&mut self) -> Status {
-        while !self.status.is_finished() {
+        while !self.nodes.status.is_finished() {
             self.step();
         }
-        self.status
+        self.nodes.status
     }
 
     /// The estimate from `p` to the goal (before the weight).
@@ -1081,17 +1049,17 @@ impl Hpa {
 
     /// Where the search stands.
     pub fn status(&self) -> Status {
-        self.status
+        self.nodes.status
     }
 
     /// Abstract expansions so far (the goal's pop and the refinement steps not counted).
     pub fn expanded(&self) -> usize {
-        self.expanded
+        self.nodes.expanded
     }
 
     /// The refined path's cost once found.
     pub fn cost(&self) -> Option<f64> {
-        (self.status == Status::Found).then_some(self.cost)
+        (self.nodes.status == Status::Found).then_some(self.cost)
     }
 
     /// How many clusters the grid is cut into.
@@ -1248,7 +1216,7 @@ impl Hpa {
                 format!("not drawn: {joined} joined pairs is over the limit of {MAX_EDGE_LINES}"),
             ));
         }
-        overlay.notes.push(("abstract expansions", self.expanded.to_string()));
+        overlay.notes.push(("abstract expansions", self.nodes.expanded.to_string()));
         let edges = self.abstract_path.len().saturating_sub(1);
         overlay.notes.push((
             "refined edges",
@@ -1258,7 +1226,7 @@ impl Hpa {
                 format!("{} of {edges}", self.refined)
             },
         ));
-        if self.status == Status::Found {
+        if self.nodes.status == Status::Found {
             let (flat, flat_expanded) = self.flat_astar();
             let text = match flat {
                 Some(f) if f > 0.0 => {
@@ -1283,36 +1251,34 @@ fn round6(v: f64) -> f64 {
 }
 
 impl Stepper for Hpa {
-    super::stepper::stepper_steps!(Hpa);
-    super::stepper::stepper_fields!();
-    super::stepper::stepper_edits!(Hpa);
-
-    fn expanded(&self) -> usize {
-        self.expanded
+    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
+        log.clear();
+        self.step_with(log)
     }
 
-    fn open_count(&self) -> usize {
-        self.open
+    fn step(&mut self) -> StepEvent {
+        Hpa::step(self)
     }
 
+    fn reset(&mut self) {
+        Hpa::reset(self);
+    }
+
+    fn nodes(&self) -> &NodeTable {
+        &self.nodes
+    }
+
+    fn cost(&self) -> Option<f64> {
+        Hpa::cost(self)
+    }
+
+    /// The refined path once complete (empty while it is being refined).
     fn path_indices(&self) -> &[u32] {
-        if self.status == Status::Found {
-            &self.path
+        if self.nodes.status == Status::Found {
+            self.nodes.path()
         } else {
             &[]
         }
-    }
-
-    fn states(&self) -> &[u8] {
-        &self.state
-    }
-
-    fn g_values(&self) -> &[f64] {
-        &self.g
-    }
-
-    fn parents(&self) -> &[u32] {
-        &self.parent
     }
 
     fn h(&self, p: Point) -> f64 {
@@ -1323,6 +1289,26 @@ impl Stepper for Hpa {
         &self.grid
     }
 
+    fn start(&self) -> Point {
+        self.start
+    }
+
+    fn goal(&self) -> Point {
+        self.goal
+    }
+
+    fn config(&self) -> SearchConfig {
+        self.config
+    }
+
+    fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
+        Hpa::set_ends(self, start, goal)
+    }
+
+    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
+        Ok(Hpa::paint(self, cells.iter().copied(), value))
+    }
+
     fn overlay(&self) -> Overlay {
         Hpa::overlay(self)
     }
@@ -1330,4 +1316,5 @@ impl Stepper for Hpa {
     fn gave_up(&self) -> Option<String> {
         self.failure.clone()
     }
+
 }

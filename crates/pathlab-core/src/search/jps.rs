@@ -77,11 +77,11 @@
 
 use super::engine::check_ends;
 use super::open_list::OpenList;
-use super::stepper::{LineKind, MarkKind, Overlay, OverlayLine, OverlayMark};
+use super::stepper::{CellTable, LineKind, MarkKind, Overlay, OverlayLine, OverlayMark};
 use super::NO_PARENT;
 use super::{
-    astar, CellState, EventLog, NoRecord, OpenEntry, Path, Recorder, SearchConfig, SearchError, Status, StepEvent,
-    Stepper,
+    astar, CellState, EventLog, NoRecord, NodeTable, OpenEntry, Path, Recorder, SearchConfig, SearchError, Status,
+    StepEvent, Stepper,
 };
 use crate::grid::{Diagonal, Grid, Point, GROUND, WALL};
 use crate::heuristic::Heuristic;
@@ -516,19 +516,11 @@ pub(crate) struct JumpCore {
     pub(crate) start: Point,
     pub(crate) goal: Point,
     pub(crate) config: SearchConfig,
-    state: Vec<u8>,
-    pub(crate) g: Vec<f64>,
-    parent: Vec<u32>,
+    pub(crate) nodes: NodeTable,
     /// The direction of the jump that gave each cell its parent ([`FROM_START`] for none).
     pub(crate) arrived: Vec<u8>,
-    touched: Vec<u32>,
     open_list: OpenList,
     pub(crate) current: u32,
-    status: Status,
-    steps: usize,
-    expanded: usize,
-    open: usize,
-    path: Vec<u32>,
 }
 
 impl JumpCore {
@@ -541,18 +533,10 @@ impl JumpCore {
             start,
             goal,
             config,
-            state: vec![UNSEEN; n],
-            g: vec![f64::INFINITY; n],
-            parent: vec![NO_PARENT; n],
+            nodes: NodeTable::new(n),
             arrived: vec![FROM_START; n],
-            touched: Vec::new(),
             open_list: OpenList::new(config.weight == 1.0),
             current: NO_PARENT,
-            status: Status::Ready,
-            steps: 0,
-            expanded: 0,
-            open: 0,
-            path: Vec::new(),
         };
         core.reset();
         Ok(core)
@@ -560,32 +544,14 @@ impl JumpCore {
 
     /// Back to step 0: only the start is open.
     pub(crate) fn reset(&mut self) {
-        if self.touched.len() * 4 > self.state.len() {
-            self.state.fill(UNSEEN);
-            self.g.fill(f64::INFINITY);
-            self.parent.fill(NO_PARENT);
-            self.arrived.fill(FROM_START);
-        } else {
-            for &i in &self.touched {
-                let i = i as usize;
-                self.state[i] = UNSEEN;
-                self.g[i] = f64::INFINITY;
-                self.parent[i] = NO_PARENT;
-                self.arrived[i] = FROM_START;
-            }
+        for &i in self.nodes.touched() {
+            self.arrived[i as usize] = FROM_START;
         }
-        self.touched.clear();
+        self.nodes.reset();
         self.open_list.clear();
-        self.path.clear();
         self.current = NO_PARENT;
-        self.status = Status::Ready;
-        self.steps = 0;
-        self.expanded = 0;
-        self.open = 1;
         let s = self.grid.index(self.start);
-        self.state[s] = OPEN;
-        self.g[s] = 0.0;
-        self.touched.push(s as u32);
+        self.nodes.open(s as u32, 0.0, NO_PARENT);
         let (key, tie) = astar::priority(0.0, self.h(self.start), self.config.weight);
         self.open_list.push(key, tie, s as u32);
     }
@@ -610,37 +576,37 @@ impl JumpCore {
     /// already finished).
     #[inline]
     pub(crate) fn begin<R: Recorder>(&mut self, recorder: &mut R) -> Result<usize, StepEvent> {
-        if self.status.is_finished() {
+        if self.nodes.status.is_finished() {
             return Err(StepEvent::Finished);
         }
         if self.current != NO_PARENT {
-            self.state[self.current as usize] = CLOSED;
+            self.nodes.set_state(self.current, CellState::Closed);
             self.current = NO_PARENT;
         }
-        self.steps += 1;
-        self.status = Status::Searching;
+        self.nodes.steps += 1;
+        self.nodes.status = Status::Searching;
         let node = loop {
-            let state = &self.state;
+            let state = self.nodes.state();
             match self.open_list.pop(|n| state[n as usize] == CLOSED) {
                 None => {
-                    self.status = Status::NoPath;
-                    self.open = 0;
+                    self.nodes.status = Status::NoPath;
+                    self.nodes.open = 0;
                     return Err(StepEvent::NoPath);
                 }
-                Some(n) if self.state[n as usize] == CLOSED => {}
+                Some(n) if state[n as usize] == CLOSED => {}
                 Some(n) => break n as usize,
             }
         };
-        self.open -= 1;
+        self.nodes.open -= 1;
         if node == self.grid.index(self.goal) {
-            self.state[node] = CLOSED;
+            self.nodes.set_state(node as u32, CellState::Closed);
             self.finish_path();
-            self.status = Status::Found;
-            return Err(StepEvent::Found { cost: self.g[node] });
+            self.nodes.status = Status::Found;
+            return Err(StepEvent::Found { cost: self.nodes.g()[node] });
         }
-        self.state[node] = CURRENT;
+        self.nodes.set_state(node as u32, CellState::Current);
         self.current = node as u32;
-        self.expanded += 1;
+        self.nodes.expanded += 1;
         recorder.expanded(node as u32);
         Ok(node)
     }
@@ -657,21 +623,13 @@ impl JumpCore {
         dir: usize,
         recorder: &mut R,
     ) {
-        let st = self.state[succ];
-        if st == CLOSED || st == CURRENT || (st == OPEN && new_g >= self.g[succ]) {
+        let st = self.nodes.state()[succ];
+        if st == CLOSED || st == CURRENT || (st == OPEN && new_g >= self.nodes.g()[succ]) {
             return;
         }
-        let old_g = if st == OPEN {
-            Some(self.g[succ])
-        } else {
-            self.touched.push(succ as u32);
-            self.open += 1;
-            None
-        };
-        self.g[succ] = new_g;
-        self.parent[succ] = from as u32;
+        let old_g = (st == OPEN).then(|| self.nodes.g()[succ]);
+        self.nodes.open(succ as u32, new_g, from as u32);
         self.arrived[succ] = dir as u8;
-        self.state[succ] = OPEN;
         let (key, tie) = astar::priority(new_g, self.h(p), self.config.weight);
         self.open_list.push(key, tie, succ as u32);
         recorder.opened(succ as u32, from as u32, old_g, new_g);
@@ -684,11 +642,10 @@ impl JumpCore {
         let mut at = self.grid.index(self.goal) as u32;
         while at != NO_PARENT {
             corners.push(at as usize);
-            at = self.parent[at as usize];
+            at = self.nodes.parent()[at as usize];
         }
         corners.reverse();
-        self.path.clear();
-        self.path.push(corners[0] as u32);
+        let mut path = vec![corners[0] as u32];
         for pair in corners.windows(2) {
             let (a, b) = (self.grid.point_at(pair[0]), self.grid.point_at(pair[1]));
             let dx = (b.x as i64 - a.x as i64).signum();
@@ -697,48 +654,14 @@ impl JumpCore {
             while (x, y) != (b.x as i64, b.y as i64) {
                 x += dx;
                 y += dy;
-                self.path.push((y as usize * w + x as usize) as u32);
+                path.push((y as usize * w + x as usize) as u32);
             }
         }
-        for i in 0..self.path.len() {
-            let p = self.path[i] as usize;
-            if self.state[p] == UNSEEN {
-                self.touched.push(p as u32);
-            }
-            self.state[p] = CellState::Path as u8;
-        }
-    }
-
-    pub(crate) fn status(&self) -> Status {
-        self.status
-    }
-
-    pub(crate) fn steps(&self) -> usize {
-        self.steps
-    }
-
-    pub(crate) fn expanded(&self) -> usize {
-        self.expanded
-    }
-
-    pub(crate) fn open_count(&self) -> usize {
-        self.open
+        self.nodes.set_path(&path);
     }
 
     pub(crate) fn cost(&self) -> Option<f64> {
-        (self.status == Status::Found).then(|| self.g[self.grid.index(self.goal)])
-    }
-
-    pub(crate) fn path_indices(&self) -> &[u32] {
-        &self.path
-    }
-
-    pub(crate) fn states(&self) -> &[u8] {
-        &self.state
-    }
-
-    pub(crate) fn parents(&self) -> &[u32] {
-        &self.parent
+        (self.nodes.status == Status::Found).then(|| self.nodes.g()[self.grid.index(self.goal)])
     }
 
     /// Checks a brush stroke against the rules and applies it to the grid: returns the cells
@@ -779,15 +702,15 @@ impl JumpCore {
     /// The open jump points in exactly the order the next steps take them off (if nothing
     /// more were put on), at most `limit`.
     pub(crate) fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
-        let state = &self.state;
+        let state = self.nodes.state();
         let weight = self.config.weight;
         self.open_list
             .leaving_order(limit, |n| state[n as usize] != OPEN)
             .into_iter()
             .map(|cell| {
                 let i = cell as usize;
-                let (g, h) = (self.g[i], self.h(self.grid.point_at(i)));
-                OpenEntry { cell, g, h, key: g + weight * h, parent: self.parent[i] }
+                let (g, h) = (self.nodes.g()[i], self.h(self.grid.point_at(i)));
+                OpenEntry { cell, g, h, key: g + weight * h, parent: self.nodes.parent()[i] }
             })
             .collect()
     }
@@ -796,7 +719,7 @@ impl JumpCore {
     /// the overlay.
     pub(crate) fn mark_children(&self, tracer: &mut Tracer<'_>, children: &[usize]) {
         for &c in children {
-            if self.parent[c] == self.current && self.state[c] == OPEN {
+            if self.nodes.parent()[c] == self.current && self.nodes.state()[c] == OPEN {
                 tracer.mark(c as u32, MarkKind::JumpPoint);
             }
         }
@@ -863,7 +786,7 @@ impl Jps {
         };
         let at = self.core.grid.point_at(node);
         let (jumps, count) = scans(&self.walls, &self.core, node, at, &mut NoTrace);
-        let base = self.core.g[node];
+        let base = self.core.nodes.g()[node];
         for &(d, k) in &jumps[..count] {
             let p = JumpCore::moved(at, d, k);
             let succ = self.core.grid.index(p);
@@ -909,92 +832,116 @@ fn scans<T: Trace>(
     (jumps, count)
 }
 
-/// The `Stepper` methods JPS and JPS+ share: they delegate to the `JumpCore` in `self.core`
-/// and step through `step_with`.
-macro_rules! jump_core_stepper_methods {
-    () => {
-        fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
-            log.clear();
-            self.step_with(log)
-        }
+/// JPS and JPS+: searches on a [`JumpCore`] that differ only in how they find jump points
+/// and what they keep beside the core. Every [`Stepper`] method they share is written once,
+/// in the impl below, over this.
+pub(crate) trait JumpSearch: Clone + std::fmt::Debug + 'static {
+    /// The bookkeeping.
+    fn core(&self) -> &JumpCore;
 
-        fn step(&mut self) -> StepEvent {
-            self.step_with(&mut NoRecord)
-        }
+    /// The bookkeeping, to change.
+    fn core_mut(&mut self) -> &mut JumpCore;
 
-        fn reset(&mut self) {
-            self.core.reset();
-        }
+    /// One step, telling `recorder` which jump point was expanded and which were opened.
+    fn step_with<R: Recorder>(&mut self, recorder: &mut R) -> StepEvent;
 
-        fn status(&self) -> Status {
-            self.core.status()
-        }
+    /// Applies a brush stroke (the cells are refused or changed by [`JumpCore::paint`]) to
+    /// what the search keeps beside the core.
+    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError>;
 
-        fn steps(&self) -> usize {
-            self.core.steps()
-        }
+    /// The scans and marks of the last step.
+    fn overlay(&self) -> Overlay;
 
-        fn expanded(&self) -> usize {
-            self.core.expanded()
-        }
+    /// Numbers kept per cell, if any.
+    fn cell_table(&self) -> Option<CellTable<'_>> {
+        None
+    }
 
-        fn open_count(&self) -> usize {
-            self.core.open_count()
-        }
-
-        fn cost(&self) -> Option<f64> {
-            self.core.cost()
-        }
-
-        fn path_indices(&self) -> &[u32] {
-            self.core.path_indices()
-        }
-
-        fn states(&self) -> &[u8] {
-            self.core.states()
-        }
-
-        fn g_values(&self) -> &[f64] {
-            &self.core.g
-        }
-
-        fn parents(&self) -> &[u32] {
-            self.core.parents()
-        }
-
-        fn h(&self, p: Point) -> f64 {
-            self.core.h(p)
-        }
-
-        fn grid(&self) -> &Grid {
-            &self.core.grid
-        }
-
-        fn start(&self) -> Point {
-            self.core.start
-        }
-
-        fn goal(&self) -> Point {
-            self.core.goal
-        }
-
-        fn config(&self) -> SearchConfig {
-            self.core.config
-        }
-
-        fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-            self.core.set_ends(start, goal)
-        }
-
-        fn open_entries(&self, limit: usize) -> Vec<super::OpenEntry> {
-            self.core.open_entries(limit)
-        }
-    };
+    /// Bytes per cell beyond the grid.
+    const BYTES_PER_CELL: usize;
 }
-pub(crate) use jump_core_stepper_methods;
 
-impl Stepper for Jps {
-    jump_core_stepper_methods!();
+impl<T: JumpSearch> Stepper for T {
+    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
+        log.clear();
+        self.step_with(log)
+    }
+
+    fn step(&mut self) -> StepEvent {
+        self.step_with(&mut NoRecord)
+    }
+
+    fn reset(&mut self) {
+        self.core_mut().reset();
+    }
+
+    fn nodes(&self) -> &NodeTable {
+        &self.core().nodes
+    }
+
+    fn cost(&self) -> Option<f64> {
+        self.core().cost()
+    }
+
+    fn h(&self, p: Point) -> f64 {
+        self.core().h(p)
+    }
+
+    fn grid(&self) -> &Grid {
+        &self.core().grid
+    }
+
+    fn start(&self) -> Point {
+        self.core().start
+    }
+
+    fn goal(&self) -> Point {
+        self.core().goal
+    }
+
+    fn config(&self) -> SearchConfig {
+        self.core().config
+    }
+
+    fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
+        self.core_mut().set_ends(start, goal)
+    }
+
+    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
+        JumpSearch::paint(self, cells, value)
+    }
+
+    fn overlay(&self) -> Overlay {
+        JumpSearch::overlay(self)
+    }
+
+    fn cell_table(&self) -> Option<CellTable<'_>> {
+        JumpSearch::cell_table(self)
+    }
+
+    fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
+        self.core().open_entries(limit)
+    }
+
+    fn approx_bytes(&self) -> usize {
+        self.core().grid.len() * Self::BYTES_PER_CELL + self.core().nodes.open_count() * 24
+    }
+}
+
+impl JumpSearch for Jps {
+    const BYTES_PER_CELL: usize = 24;
+
+    fn core(&self) -> &JumpCore {
+        &self.core
+    }
+
+    fn core_mut(&mut self) -> &mut JumpCore {
+        &mut self.core
+    }
+
+    fn step_with<R: Recorder>(&mut self, recorder: &mut R) -> StepEvent {
+        Jps::step_with(self, recorder)
+    }
 
     fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
         let changed = self.core.paint(NAME, cells, value)?;

@@ -69,10 +69,10 @@
 //! ```
 
 use super::jps::{
-    check_rules, is_diagonal, jump_core_stepper_methods, JumpCore, Tracer, Walls, DX, DY, E, N, S, SCAN_ORDER, W,
+    check_rules, is_diagonal, JumpCore, JumpSearch, Tracer, Walls, DX, DY, E, N, S, SCAN_ORDER, W,
 };
 use super::stepper::{CellTable, MarkKind, Overlay};
-use super::{EventLog, NoRecord, Path, Recorder, SearchConfig, SearchError, Status, StepEvent, Stepper, NO_PARENT};
+use super::{Path, Recorder, SearchConfig, SearchError, StepEvent, Stepper, NO_PARENT};
 use crate::grid::{Diagonal, Grid, Point, WALL};
 use crate::heuristic::Heuristic;
 
@@ -169,7 +169,7 @@ impl JpsPlus {
         };
         let at = self.core.grid.point_at(node);
         let (jumps, count) = self.jumps(node, at);
-        let base = self.core.g[node];
+        let base = self.core.nodes.g()[node];
         for &(d, k) in &jumps[..count] {
             let p = JumpCore::moved(at, d, k);
             let succ = self.core.grid.index(p);
@@ -392,8 +392,20 @@ impl JpsPlus {
     }
 }
 
-impl Stepper for JpsPlus {
-    jump_core_stepper_methods!();
+impl JumpSearch for JpsPlus {
+    const BYTES_PER_CELL: usize = 56;
+
+    fn core(&self) -> &JumpCore {
+        &self.core
+    }
+
+    fn core_mut(&mut self) -> &mut JumpCore {
+        &mut self.core
+    }
+
+    fn step_with<R: Recorder>(&mut self, recorder: &mut R) -> StepEvent {
+        JpsPlus::step_with(self, recorder)
+    }
 
     fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
         let changed = self.core.paint(NAME, cells, value)?;
@@ -454,10 +466,5 @@ impl Stepper for JpsPlus {
 
     fn cell_table(&self) -> Option<CellTable<'_>> {
         Some(CellTable { per_cell: 8, values: &self.table })
-    }
-
-    /// The default's 24 bytes per cell, and 32 more for the jump-distance table.
-    fn approx_bytes(&self) -> usize {
-        self.core.grid.len() * 56 + self.core.open_count() * 24
     }
 }

@@ -1,19 +1,24 @@
 //! The per-node state every stepper keeps: what the page paints and what the search needs.
 
-use super::{CellState, NO_PARENT};
+use super::{CellState, Status, NO_PARENT};
 
 const UNSEEN: u8 = CellState::Unseen as u8;
 
-/// One [`CellState`] byte, a best-known cost g and a parent per node, with the list of nodes
-/// touched since the last reset so that going back to step 0 clears only those.
+/// The state every stepper shares: one [`CellState`] byte, a best-known cost g and a parent
+/// per node, the list of nodes touched since the last reset (so that going back to step 0
+/// clears only those), the counters and the path.
+///
+/// The [`Stepper`](super::Stepper) accessors (status, steps, expanded, open count, path,
+/// states, g, parents) read it, so a stepper hands over its table instead of forwarding each.
 ///
 /// ```
-/// use pathlab_core::search::NodeTable;
+/// use pathlab_core::search::{NodeTable, Status};
 /// let mut t = NodeTable::new(100);
 /// t.open(7, 2.5, 3);
-/// assert_eq!((t.g()[7], t.parent()[7]), (2.5, 3));
+/// assert_eq!((t.g()[7], t.parent()[7], t.open_count()), (2.5, 3, 1));
 /// t.reset();
 /// assert!(t.g()[7].is_infinite());
+/// assert_eq!((t.status(), t.open_count()), (Status::Ready, 0));
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct NodeTable {
@@ -21,15 +26,48 @@ pub struct NodeTable {
     g: Vec<f64>,
     parent: Vec<u32>,
     touched: Vec<u32>,
+    /// Where the search stands.
+    pub(crate) status: Status,
+    /// Steps taken since step 0.
+    pub(crate) steps: usize,
+    /// Nodes expanded.
+    pub(crate) expanded: usize,
+    /// Nodes on the open list(s).
+    pub(crate) open: usize,
+    /// The path once found, start first.
+    pub(crate) path: Vec<u32>,
 }
 
 impl NodeTable {
     /// A table for `n` nodes, all unseen.
     pub fn new(n: usize) -> Self {
-        Self { state: vec![UNSEEN; n], g: vec![f64::INFINITY; n], parent: vec![NO_PARENT; n], touched: Vec::new() }
+        Self {
+            state: vec![UNSEEN; n],
+            g: vec![f64::INFINITY; n],
+            parent: vec![NO_PARENT; n],
+            touched: Vec::new(),
+            status: Status::Ready,
+            steps: 0,
+            expanded: 0,
+            open: 0,
+            path: Vec::new(),
+        }
     }
 
-    /// Every node back to unseen: only the touched ones when they are few, else all.
+    /// How many nodes the table has.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.state.len()
+    }
+
+    /// True for a table of no nodes.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.state.is_empty()
+    }
+
+    /// Back to step 0: every node unseen (only the touched ones when they are few, else
+    /// all), the counters at 0, no path.
     pub fn reset(&mut self) {
         if self.touched.len() * 4 > self.state.len() {
             self.state.fill(UNSEEN);
@@ -44,25 +82,52 @@ impl NodeTable {
             }
         }
         self.touched.clear();
+        self.status = Status::Ready;
+        self.steps = 0;
+        self.expanded = 0;
+        self.open = 0;
+        self.path.clear();
     }
 
-    /// Sets a node open with cost `g` and parent `parent`, noting it as touched when it was
-    /// unseen.
+    /// Notes a node as touched (to be cleared by the next reset) when it is still unseen.
+    #[inline]
+    pub fn touch(&mut self, node: u32) {
+        if self.state[node as usize] == UNSEEN {
+            self.touched.push(node);
+        }
+    }
+
+    /// Puts a node on the open list with cost `g` and parent `parent`: counted as one more
+    /// open node when it was not open already, and noted as touched when it was unseen.
     #[inline]
     pub fn open(&mut self, node: u32, g: f64, parent: u32) {
         let i = node as usize;
-        if self.state[i] == UNSEEN {
-            self.touched.push(node);
+        match self.state[i] {
+            UNSEEN => {
+                self.touched.push(node);
+                self.open += 1;
+            }
+            s if s != CellState::Open as u8 => self.open += 1,
+            _ => {}
         }
         self.state[i] = CellState::Open as u8;
         self.g[i] = g;
         self.parent[i] = parent;
     }
 
-    /// Sets a node's state byte.
+    /// Sets a node's state byte, noting it as touched when it was unseen.
     #[inline]
     pub fn set_state(&mut self, node: u32, state: CellState) {
+        self.touch(node);
         self.state[node as usize] = state as u8;
+    }
+
+    /// Sets a node's cost and parent without changing its state, noting it as touched.
+    #[inline]
+    pub fn set_g(&mut self, node: u32, g: f64, parent: u32) {
+        self.touch(node);
+        self.g[node as usize] = g;
+        self.parent[node as usize] = parent;
     }
 
     /// The state bytes, one per node.
@@ -83,19 +148,70 @@ impl NodeTable {
         &self.parent
     }
 
-    /// The path from the first node without a parent to `goal`, following parents.
-    pub fn path_to(&self, goal: u32, path: &mut Vec<u32>) {
-        path.clear();
+    /// Where the search stands.
+    #[inline]
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    /// Steps taken since step 0.
+    #[inline]
+    pub fn steps(&self) -> usize {
+        self.steps
+    }
+
+    /// Nodes expanded.
+    #[inline]
+    pub fn expanded(&self) -> usize {
+        self.expanded
+    }
+
+    /// Nodes on the open list(s).
+    #[inline]
+    pub fn open_count(&self) -> usize {
+        self.open
+    }
+
+    /// The path once found, start first (empty before).
+    #[inline]
+    pub fn path(&self) -> &[u32] {
+        &self.path
+    }
+
+    /// Sets the path to the one from the first node without a parent to `goal`, following
+    /// parents, and paints it.
+    pub fn trace_path(&mut self, goal: u32) {
+        self.path.clear();
         let mut at = goal;
         while at != NO_PARENT {
-            path.push(at);
+            self.path.push(at);
             at = self.parent[at as usize];
         }
-        path.reverse();
+        self.path.reverse();
+        for &p in &self.path {
+            self.state[p as usize] = CellState::Path as u8;
+        }
+    }
+
+    /// Sets the path to `nodes` and paints it.
+    pub fn set_path(&mut self, nodes: &[u32]) {
+        self.path.clear();
+        self.path.extend_from_slice(nodes);
+        for &p in nodes {
+            self.touch(p);
+            self.state[p as usize] = CellState::Path as u8;
+        }
+    }
+
+    /// The nodes touched since the last reset (to clear a stepper's own per-node arrays
+    /// alongside).
+    #[inline]
+    pub fn touched(&self) -> &[u32] {
+        &self.touched
     }
 
     /// The three arrays and the touched list at once, for an inner loop that updates them
-    /// together.
+    /// together. A caller that makes an unseen node seen must push it on the touched list.
     #[inline]
     pub(crate) fn parts(&mut self) -> (&mut [u8], &mut [f64], &mut [u32], &mut Vec<u32>) {
         (&mut self.state, &mut self.g, &mut self.parent, &mut self.touched)

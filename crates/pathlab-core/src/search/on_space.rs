@@ -16,7 +16,7 @@
 //! assert_eq!(s.cost(), Some(4.0));
 //! ```
 
-use super::{CellValues, EventLog, OpenEntry, Search, SearchConfig, SearchError, Status, StepEvent};
+use super::{CellValues, EventLog, NodeTable, OpenEntry, Search, SearchConfig, SearchError, Status, StepEvent};
 use crate::space::Space;
 
 /// A search on a space of type `S`, stepped one unit of work at a time (see
@@ -29,32 +29,51 @@ pub trait SpaceStepper<S: Space> {
     /// Goes back to step 0.
     fn reset(&mut self);
 
+    /// The per-node state the accessors below read: states, g, parents, counters, path.
+    fn nodes(&self) -> &NodeTable;
+
     /// Where the search stands.
-    fn status(&self) -> Status;
+    fn status(&self) -> Status {
+        self.nodes().status()
+    }
 
     /// Steps taken since step 0.
-    fn steps(&self) -> usize;
+    fn steps(&self) -> usize {
+        self.nodes().steps()
+    }
 
     /// Nodes expanded.
-    fn expanded(&self) -> usize;
+    fn expanded(&self) -> usize {
+        self.nodes().expanded()
+    }
 
     /// Nodes on the open list(s).
-    fn open_count(&self) -> usize;
+    fn open_count(&self) -> usize {
+        self.nodes().open_count()
+    }
 
     /// The path's cost once found (for a walking agent: what its walk cost).
     fn cost(&self) -> Option<f64>;
 
     /// The path once found, as node numbers from start to goal.
-    fn path_indices(&self) -> &[u32];
+    fn path_indices(&self) -> &[u32] {
+        self.nodes().path()
+    }
 
     /// One [`CellState`](super::CellState) byte per node.
-    fn states(&self) -> &[u8];
+    fn states(&self) -> &[u8] {
+        self.nodes().state()
+    }
 
     /// The best cost known to each node (infinite where unknown).
-    fn g_values(&self) -> &[f64];
+    fn g_values(&self) -> &[f64] {
+        self.nodes().g()
+    }
 
     /// Each node's parent, or [`NO_PARENT`](super::NO_PARENT).
-    fn parents(&self) -> &[u32];
+    fn parents(&self) -> &[u32] {
+        self.nodes().parent()
+    }
 
     /// The estimate this search uses from `node` to the goal (0 for those that use none).
     fn h_of(&self, node: u32) -> f64;
@@ -163,40 +182,12 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Search<S> {
         Search::reset(self);
     }
 
-    fn status(&self) -> Status {
-        Search::status(self)
-    }
-
-    fn steps(&self) -> usize {
-        Search::steps(self)
-    }
-
-    fn expanded(&self) -> usize {
-        Search::expanded(self)
-    }
-
-    fn open_count(&self) -> usize {
-        Search::open_count(self)
+    fn nodes(&self) -> &NodeTable {
+        Search::nodes(self)
     }
 
     fn cost(&self) -> Option<f64> {
         Search::cost(self)
-    }
-
-    fn path_indices(&self) -> &[u32] {
-        Search::path_indices(self)
-    }
-
-    fn states(&self) -> &[u8] {
-        Search::states(self)
-    }
-
-    fn g_values(&self) -> &[f64] {
-        Search::g_values(self)
-    }
-
-    fn parents(&self) -> &[u32] {
-        Search::parents(self)
     }
 
     fn h_of(&self, node: u32) -> f64 {

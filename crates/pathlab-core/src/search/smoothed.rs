@@ -44,7 +44,7 @@
 use super::sight::{distance, sees};
 use super::theta::{check_no_terrain, report_scale, terrain_refused};
 use super::{
-    Algorithm, EventLog, LineKind, NoRecord, OpenEntry, Overlay, OverlayLine, Path, Recorder, Search, SearchConfig,
+    Algorithm, EventLog, LineKind, NoRecord, NodeTable, OpenEntry, Overlay, OverlayLine, Path, Recorder, Search, SearchConfig,
     SearchError, Status, StepEvent, Stepper,
 };
 use crate::grid::{Costs, Diagonal, Grid, Point, GROUND};
@@ -362,20 +362,18 @@ impl Stepper for SmoothedAStar {
         SmoothedAStar::reset(self);
     }
 
+    /// A*'s table: states, parents and expansions are A*'s. The steps, status and path are
+    /// this stepper's own, since pulling the path takes steps after A* has finished.
+    fn nodes(&self) -> &NodeTable {
+        self.search.nodes()
+    }
+
     fn status(&self) -> Status {
         self.status
     }
 
     fn steps(&self) -> usize {
         self.steps
-    }
-
-    fn expanded(&self) -> usize {
-        self.search.expanded()
-    }
-
-    fn open_count(&self) -> usize {
-        self.search.open_count()
     }
 
     fn cost(&self) -> Option<f64> {
@@ -386,20 +384,13 @@ impl Stepper for SmoothedAStar {
         &self.path
     }
 
-    fn states(&self) -> &[u8] {
-        self.search.states()
-    }
-
+    /// Lengths as reported (times 10 under integer costs).
     fn g_values(&self) -> &[f64] {
         if self.shown.is_empty() {
             self.search.g_values()
         } else {
             &self.shown
         }
-    }
-
-    fn parents(&self) -> &[u32] {
-        self.search.parents()
     }
 
     fn h(&self, p: Point) -> f64 {

@@ -1,6 +1,6 @@
 //! What every search offers the page, the CLI and the tests, whatever its algorithm.
 
-use super::{Algorithm, EventLog, Path, Search, SearchConfig, SearchError, Status, StepEvent};
+use super::{Algorithm, EventLog, NodeTable, Path, Search, SearchConfig, SearchError, Status, StepEvent};
 use crate::grid::{named_enum, Grid, Point};
 
 /// A search that advances one unit of work per step and exposes per-cell buffers.
@@ -31,33 +31,52 @@ pub trait Stepper: StepperClone {
     /// Goes back to step 0.
     fn reset(&mut self);
 
+    /// The per-node state the accessors below read: states, g, parents, counters, path.
+    fn nodes(&self) -> &NodeTable;
+
     /// Where the search stands.
-    fn status(&self) -> Status;
+    fn status(&self) -> Status {
+        self.nodes().status()
+    }
 
     /// Steps taken since step 0.
-    fn steps(&self) -> usize;
+    fn steps(&self) -> usize {
+        self.nodes().steps()
+    }
 
     /// Nodes expanded.
-    fn expanded(&self) -> usize;
+    fn expanded(&self) -> usize {
+        self.nodes().expanded()
+    }
 
     /// Cells on the open list(s).
-    fn open_count(&self) -> usize;
+    fn open_count(&self) -> usize {
+        self.nodes().open_count()
+    }
 
     /// The path's cost once found.
     fn cost(&self) -> Option<f64>;
 
     /// The path once found, as row-major indices from start to goal: every cell for grid
     /// paths, the corners (vertices) for any-angle paths.
-    fn path_indices(&self) -> &[u32];
+    fn path_indices(&self) -> &[u32] {
+        self.nodes().path()
+    }
 
     /// One [`CellState`](super::CellState) byte per cell, row-major.
-    fn states(&self) -> &[u8];
+    fn states(&self) -> &[u8] {
+        self.nodes().state()
+    }
 
     /// The best cost known to each cell (infinite where unknown), row-major.
-    fn g_values(&self) -> &[f64];
+    fn g_values(&self) -> &[f64] {
+        self.nodes().g()
+    }
 
     /// Each cell's parent as a row-major index, or [`NO_PARENT`](super::NO_PARENT).
-    fn parents(&self) -> &[u32];
+    fn parents(&self) -> &[u32] {
+        self.nodes().parent()
+    }
 
     /// The estimate this search uses from `p` to the goal (0 for those that use none).
     fn h(&self, p: Point) -> f64;

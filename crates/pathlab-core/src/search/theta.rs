@@ -56,7 +56,7 @@ use super::engine::{check_ends, paint_cells};
 use super::open_list::OpenList;
 use super::sight::{distance, point_distance, sees};
 use super::{
-    astar, Algorithm, CellState, EventLog, LineKind, NoRecord, OpenEntry, Overlay, OverlayLine, Path, Recorder,
+    astar, Algorithm, CellState, EventLog, LineKind, NoRecord, NodeTable, OpenEntry, Overlay, OverlayLine, Path, Recorder,
     SearchConfig, SearchError, Status, StepEvent, Stepper, NO_PARENT,
 };
 use crate::grid::{Costs, Diagonal, Grid, Point, GROUND};
@@ -64,8 +64,6 @@ use crate::grid::{Costs, Diagonal, Grid, Point, GROUND};
 const UNSEEN: u8 = CellState::Unseen as u8;
 const OPEN: u8 = CellState::Open as u8;
 const CLOSED: u8 = CellState::Closed as u8;
-const CURRENT: u8 = CellState::Current as u8;
-const PATH: u8 = CellState::Path as u8;
 
 /// Finds an any-angle path with Theta* (weight 1, real lengths) and returns its vertices and
 /// length, or `None` when the goal is unreachable.
@@ -128,21 +126,13 @@ pub struct ThetaStar {
     lazy: bool,
     /// Reported lengths are true lengths times this.
     scale: f64,
-    state: Vec<u8>,
-    /// True lengths.
-    g: Vec<f64>,
+    /// State, parents, counters, path, and g in true lengths.
+    nodes: NodeTable,
     /// `g` times `scale`, kept only when `scale` is not 1.
     shown: Vec<f64>,
-    parent: Vec<u32>,
-    touched: Vec<u32>,
     open_list: OpenList,
     current: u32,
-    status: Status,
-    steps: usize,
-    expanded: usize,
-    open: usize,
     sight_checks: usize,
-    path: Vec<u32>,
     lines: Vec<OverlayLine>,
 }
 
@@ -172,19 +162,11 @@ impl ThetaStar {
             config,
             lazy,
             scale,
-            state: vec![UNSEEN; n],
-            g: vec![f64::INFINITY; n],
+            nodes: NodeTable::new(n),
             shown: if scale == 1.0 { Vec::new() } else { vec![f64::INFINITY; n] },
-            parent: vec![NO_PARENT; n],
-            touched: Vec::new(),
             open_list: OpenList::new(config.weight == 1.0),
             current: NO_PARENT,
-            status: Status::Ready,
-            steps: 0,
-            expanded: 0,
-            open: 0,
             sight_checks: 0,
-            path: Vec::new(),
             lines: Vec::new(),
         };
         search.reset();
@@ -194,39 +176,21 @@ impl ThetaStar {
     /// Goes back to step 0: only the start is open.
     pub fn reset(&mut self) {
         let scaled = !self.shown.is_empty();
-        if self.touched.len() * 4 > self.state.len() {
-            self.state.fill(UNSEEN);
-            self.g.fill(f64::INFINITY);
-            self.shown.fill(f64::INFINITY);
-            self.parent.fill(NO_PARENT);
-        } else {
-            for &i in &self.touched {
-                let i = i as usize;
-                self.state[i] = UNSEEN;
-                self.g[i] = f64::INFINITY;
-                if scaled {
-                    self.shown[i] = f64::INFINITY;
-                }
-                self.parent[i] = NO_PARENT;
+        if scaled {
+            for &i in self.nodes.touched() {
+                self.shown[i as usize] = f64::INFINITY;
             }
         }
-        self.touched.clear();
+        self.nodes.reset();
         self.open_list.clear();
-        self.path.clear();
         self.lines.clear();
         self.current = NO_PARENT;
-        self.status = Status::Ready;
-        self.steps = 0;
-        self.expanded = 0;
         self.sight_checks = 0;
-        self.open = 1;
         let s = self.grid.index(self.start);
-        self.state[s] = OPEN;
-        self.g[s] = 0.0;
+        self.nodes.open(s as u32, 0.0, NO_PARENT);
         if scaled {
             self.shown[s] = 0.0;
         }
-        self.touched.push(s as u32);
         let (key, tie) = astar::priority(0.0, self.h_true(s), self.config.weight);
         self.open_list.push(key, tie, s as u32);
     }
@@ -250,31 +214,31 @@ impl ThetaStar {
     /// Performs one step, telling `recorder` what it expanded, opened and improved (lengths
     /// as reported: times 10 under integer costs).
     pub fn step_with<R: Recorder>(&mut self, recorder: &mut R) -> StepEvent {
-        if self.status.is_finished() {
+        if self.nodes.status.is_finished() {
             return StepEvent::Finished;
         }
         if self.current != NO_PARENT {
-            self.state[self.current as usize] = CLOSED;
+            self.nodes.set_state(self.current, CellState::Closed);
             self.current = NO_PARENT;
         }
-        self.steps += 1;
-        self.status = Status::Searching;
+        self.nodes.steps += 1;
+        self.nodes.status = Status::Searching;
         self.lines.clear();
         let node = loop {
-            let state = &self.state;
+            let state = self.nodes.state();
             match self.open_list.pop(|n| state[n as usize] == CLOSED) {
                 None => {
-                    self.status = Status::NoPath;
-                    self.open = 0;
+                    self.nodes.status = Status::NoPath;
+                    self.nodes.open = 0;
                     return StepEvent::NoPath;
                 }
-                Some(n) if self.state[n as usize] == CLOSED => {}
+                Some(n) if self.nodes.state()[n as usize] == CLOSED => {}
                 Some(n) => {
                     let n = n as usize;
                     // Lazy Theta*: a node whose parent proves out of sight goes back on the
                     // open list with its corrected cost (see `lazy_theta`).
                     if self.lazy && self.set_vertex(n, recorder) {
-                        let (key, tie) = astar::priority(self.g[n], self.h_true(n), self.config.weight);
+                        let (key, tie) = astar::priority(self.nodes.g()[n], self.h_true(n), self.config.weight);
                         self.open_list.push(key, tie, n as u32);
                         continue;
                     }
@@ -282,16 +246,15 @@ impl ThetaStar {
                 }
             }
         };
-        self.open -= 1;
+        self.nodes.open -= 1;
         if node == self.grid.index(self.goal) {
-            self.state[node] = CLOSED;
-            self.finish_path();
-            self.status = Status::Found;
-            return StepEvent::Found { cost: self.g[node] * self.scale };
+            self.nodes.trace_path(node as u32);
+            self.nodes.status = Status::Found;
+            return StepEvent::Found { cost: self.nodes.g()[node] * self.scale };
         }
-        self.state[node] = CURRENT;
+        self.nodes.set_state(node as u32, CellState::Current);
         self.current = node as u32;
-        self.expanded += 1;
+        self.nodes.expanded += 1;
         recorder.expanded(node as u32);
         if self.lazy {
             self.expand_lazy(node, recorder);
@@ -304,8 +267,9 @@ impl ThetaStar {
     /// Theta*'s expansion of `s`: path 2 through `parent(s)` when it sees the neighbour,
     /// else path 1 through `s`.
     fn expand<R: Recorder>(&mut self, s: usize, recorder: &mut R) {
-        let Self { grid, config, state, g, parent, sight_checks, lines, .. } = self;
+        let Self { grid, config, nodes, sight_checks, lines, .. } = self;
         let grid: &Grid = grid;
+        let (state, g, parent) = (nodes.state(), nodes.g(), nodes.parent());
         let w = grid.width();
         let p = parent[s];
         let rule = config.diagonal;
@@ -345,27 +309,22 @@ impl ThetaStar {
     /// Opens `nb` with parent `via` and cost `new_g`, or improves it if that is cheaper.
     #[inline]
     pub(super) fn relax<R: Recorder>(&mut self, nb: usize, via: usize, new_g: f64, recorder: &mut R) {
-        let st = self.state[nb];
-        if st != UNSEEN && new_g >= self.g[nb] {
+        let st = self.nodes.state()[nb];
+        if st != UNSEEN && new_g >= self.nodes.g()[nb] {
             return;
         }
-        let scaled = !self.shown.is_empty();
         let old_g = if st == OPEN {
-            if self.parent[nb] != via as u32 {
+            if self.nodes.parent()[nb] != via as u32 {
                 self.lines.push(OverlayLine { from: nb as u32, to: via as u32, kind: LineKind::Rewire });
             }
-            Some(self.g[nb] * self.scale)
+            Some(self.nodes.g()[nb] * self.scale)
         } else {
-            self.touched.push(nb as u32);
-            self.open += 1;
             None
         };
-        self.g[nb] = new_g;
-        if scaled {
+        self.nodes.open(nb as u32, new_g, via as u32);
+        if !self.shown.is_empty() {
             self.shown[nb] = new_g * self.scale;
         }
-        self.parent[nb] = via as u32;
-        self.state[nb] = OPEN;
         let (key, tie) = astar::priority(new_g, self.h_true(nb), self.config.weight);
         self.open_list.push(key, tie, nb as u32);
         recorder.opened(nb as u32, via as u32, old_g, new_g * self.scale);
@@ -373,11 +332,10 @@ impl ThetaStar {
 
     /// Sets node `i`'s cost and parent (the lazy variant's correction).
     pub(super) fn set_parent(&mut self, i: usize, parent: usize, g: f64) {
-        self.g[i] = g;
+        self.nodes.set_g(i as u32, g, parent as u32);
         if !self.shown.is_empty() {
             self.shown[i] = g * self.scale;
         }
-        self.parent[i] = parent as u32;
     }
 
     /// Records a line-of-sight test for the overlay and counts it.
@@ -399,20 +357,7 @@ impl ThetaStar {
 
     /// The grid, the state and the true costs, for the lazy variant.
     pub(super) fn parts(&self) -> (&Grid, &[u8], &[f64], &[u32], Diagonal) {
-        (&self.grid, &self.state, &self.g, &self.parent, self.config.diagonal)
-    }
-
-    fn finish_path(&mut self) {
-        let mut at = self.grid.index(self.goal) as u32;
-        self.path.clear();
-        while at != NO_PARENT {
-            self.path.push(at);
-            at = self.parent[at as usize];
-        }
-        self.path.reverse();
-        for &p in &self.path {
-            self.state[p as usize] = PATH;
-        }
+        (&self.grid, self.nodes.state(), self.nodes.g(), self.nodes.parent(), self.config.diagonal)
     }
 
     /// Sets the listed cells to `value` like a brush stroke (see [`Stepper::paint`]);
@@ -439,13 +384,11 @@ impl ThetaStar {
 
     /// The path's length once found (times 10 under integer costs).
     pub fn cost(&self) -> Option<f64> {
-        (self.status == Status::Found).then(|| self.g[self.grid.index(self.goal)] * self.scale)
+        (self.nodes.status == Status::Found).then(|| self.nodes.g()[self.grid.index(self.goal)] * self.scale)
     }
 }
 
 impl Stepper for ThetaStar {
-    super::stepper::stepper_fields!();
-
     fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
         log.clear();
         self.step_with(log)
@@ -459,36 +402,33 @@ impl Stepper for ThetaStar {
         ThetaStar::reset(self);
     }
 
-    fn expanded(&self) -> usize {
-        self.expanded
-    }
-
-    fn open_count(&self) -> usize {
-        self.open
+    fn nodes(&self) -> &NodeTable {
+        &self.nodes
     }
 
     fn cost(&self) -> Option<f64> {
         ThetaStar::cost(self)
     }
 
-    fn path_indices(&self) -> &[u32] {
-        &self.path
-    }
-
-    fn states(&self) -> &[u8] {
-        &self.state
-    }
-
+    /// Lengths as reported (times 10 under integer costs).
     fn g_values(&self) -> &[f64] {
         if self.shown.is_empty() {
-            &self.g
+            self.nodes.g()
         } else {
             &self.shown
         }
     }
 
-    fn parents(&self) -> &[u32] {
-        &self.parent
+    fn start(&self) -> Point {
+        self.start
+    }
+
+    fn goal(&self) -> Point {
+        self.goal
+    }
+
+    fn config(&self) -> SearchConfig {
+        self.config
     }
 
     fn h(&self, p: Point) -> f64 {
@@ -512,15 +452,15 @@ impl Stepper for ThetaStar {
     /// the list next too, but may find its assumed parent out of sight and put it back with
     /// a higher cost instead of expanding it.
     fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
-        let state = &self.state;
+        let state = self.nodes.state();
         let weight = self.config.weight;
         self.open_list
             .leaving_order(limit, |n| state[n as usize] != OPEN)
             .into_iter()
             .map(|cell| {
                 let i = cell as usize;
-                let (g, h) = (self.g[i] * self.scale, self.h_true(i) * self.scale);
-                OpenEntry { cell, g, h, key: g + weight * h, parent: self.parent[i] }
+                let (g, h) = (self.nodes.g()[i] * self.scale, self.h_true(i) * self.scale);
+                OpenEntry { cell, g, h, key: g + weight * h, parent: self.nodes.parent()[i] }
             })
             .collect()
     }

@@ -60,7 +60,7 @@
 //! ```
 
 use super::{
-    Agent, CellTable, CellValues, EventLog, OpenEntry, Overlay, Repair, SearchConfig, SearchError, Status, StepEvent,
+    Agent, CellTable, CellValues, EventLog, NodeTable, OpenEntry, Overlay, Repair, SearchConfig, SearchError, Status, StepEvent,
     Stepper,
 };
 use crate::grid::{Grid, Point};
@@ -308,6 +308,12 @@ impl Stepper for Timeline {
         }
     }
 
+    fn nodes(&self) -> &NodeTable {
+        self.search.nodes()
+    }
+
+    // A wrapper forwards every accessor, not only `nodes`: the search inside may say
+    // better than the defaults (a walking agent's path is its trail).
     fn status(&self) -> Status {
         self.search.status()
     }
