@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::{
-    build, Algorithm, CellState, EventLog, OpenEntry, Search, SearchConfig, SearchError, Status, StepEvent, Stepper,
+    build, Algorithm, CellState, EventLog, NodeTable, OpenEntry, Search, SearchConfig, SearchError, Status, StepEvent, Stepper,
     NO_PARENT,
 };
 use proptest::prelude::*;
@@ -285,32 +285,11 @@ impl Stepper for Plain {
     fn reset(&mut self) {
         self.0.reset();
     }
-    fn status(&self) -> Status {
-        self.0.status()
-    }
-    fn steps(&self) -> usize {
-        self.0.steps()
-    }
-    fn expanded(&self) -> usize {
-        self.0.expanded()
-    }
-    fn open_count(&self) -> usize {
-        self.0.open_count()
+    fn nodes(&self) -> &NodeTable {
+        self.0.nodes()
     }
     fn cost(&self) -> Option<f64> {
         self.0.cost()
-    }
-    fn path_indices(&self) -> &[u32] {
-        self.0.path_indices()
-    }
-    fn states(&self) -> &[u8] {
-        self.0.states()
-    }
-    fn g_values(&self) -> &[f64] {
-        self.0.g_values()
-    }
-    fn parents(&self) -> &[u32] {
-        self.0.parents()
     }
     fn h(&self, p: Point) -> f64 {
         self.0.h(p)

@@ -7,10 +7,28 @@
 //!
 //! Ties on f go to the higher g (the node that has come further and so is nearer the goal),
 //! then to the node opened first.
+//!
+//! `step` is the loop. Dijkstra ([`dijkstra`](super::dijkstra)) and greedy best-first
+//! ([`greedy`](super::greedy)) run the same loop: only the order of the open list differs.
 
-use super::{find, Algorithm, Path, SearchConfig, SearchError};
+use super::{find, Algorithm, Path, Recorder, Search, SearchConfig, SearchError, StepEvent};
 use crate::grid::{Diagonal, Grid, Point};
 use crate::heuristic::Heuristic;
+use crate::space::Space;
+
+/// One step of A* (and of Dijkstra and greedy best-first): take the open node first in the
+/// open list's order; stop if it is the goal; else open every neighbour not yet seen, and
+/// improve every open one that the new way reaches more cheaply. A closed node is never
+/// opened again.
+#[inline]
+pub(super) fn step<S: Space, R: Recorder>(search: &mut Search<S>, recorder: &mut R) -> StepEvent<S::At> {
+    let (node, at) = match search.take_next(recorder) {
+        Ok(next) => next,
+        Err(event) => return event,
+    };
+    search.expand_by(node, at, recorder, |open, g, new_g| !open || new_g < g);
+    StepEvent::Expanded(at)
+}
 
 /// The open-list order of A*: `(f, -g)`, smallest first.
 #[inline]
@@ -24,7 +42,7 @@ pub(crate) fn priority(g: f64, h: f64, weight: f64) -> (f64, f64) {
 /// - `heuristic`: the estimate of the remaining cost; `diagonal`: which diagonal moves count.
 ///
 /// Costs are real (straight 1, diagonal sqrt(2)). For other settings build a
-/// [`Search`](super::Search) with a [`SearchConfig`].
+/// [`Search`] with a [`SearchConfig`].
 ///
 /// ```
 /// use pathlab_core::grid::{Diagonal, Grid, Point, WALL};

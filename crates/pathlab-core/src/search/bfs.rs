@@ -4,13 +4,21 @@
 //! grid without terrain that gives a path of fewest moves, which is then a cheapest one; with
 //! diagonals or terrain it need not be.
 
-use super::{find, Algorithm, Path, SearchConfig, SearchError};
+use super::{find, Algorithm, Path, Recorder, Search, SearchConfig, SearchError, StepEvent};
 use crate::grid::{Diagonal, Grid, Point};
+use crate::space::Space;
 
-/// Whether BFS takes a neighbour it reached: only when it is not already open.
+/// One step of breadth-first search: take the node at the front of the queue; stop if it is
+/// the goal; else put every neighbour not yet seen at the back, with this node as parent. A
+/// node already on the queue keeps its first parent.
 #[inline]
-pub(crate) fn accepts(already_open: bool) -> bool {
-    !already_open
+pub(super) fn step<S: Space, R: Recorder>(search: &mut Search<S>, recorder: &mut R) -> StepEvent<S::At> {
+    let (node, at) = match search.take_next(recorder) {
+        Ok(next) => next,
+        Err(event) => return event,
+    };
+    search.expand_by(node, at, recorder, |open, _, _| !open);
+    StepEvent::Expanded(at)
 }
 
 /// Finds a path of fewest moves with breadth-first search, or `None` when there is none.

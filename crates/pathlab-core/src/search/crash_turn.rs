@@ -81,9 +81,6 @@ use crate::grid::{Grid, Point};
 /// of more than about 110,000 cells.
 pub const DEFAULT_MOVE_LIMIT: usize = 1_000_000;
 
-const UNSEEN: u8 = CellState::Unseen as u8;
-const CLOSED: u8 = CellState::Closed as u8;
-const CURRENT: u8 = CellState::Current as u8;
 
 /// The eight directions clockwise from north, as (dx, dy) with y growing downward.
 const DIRECTIONS: [(isize, isize); 8] = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)];

@@ -4,14 +4,21 @@
 //! newest parent, so the search always goes deeper from the node it just expanded. It finds
 //! a path if there is one, usually a long and winding one.
 
-use super::{find, Algorithm, Path, SearchConfig, SearchError};
+use super::{find, Algorithm, Path, Recorder, Search, SearchConfig, SearchError, StepEvent};
 use crate::grid::{Diagonal, Grid, Point};
+use crate::space::Space;
 
-/// Whether DFS takes a neighbour it reached: always, as long as it is not closed.
+/// One step of depth-first search: take the node on top of the stack; stop if it is the
+/// goal; else push every neighbour that is not closed, with this node as its newest parent,
+/// even when it is on the stack already (the copy deeper down is skipped when reached).
 #[inline]
-pub(crate) fn accepts(already_open: bool) -> bool {
-    let _ = already_open;
-    true
+pub(super) fn step<S: Space, R: Recorder>(search: &mut Search<S>, recorder: &mut R) -> StepEvent<S::At> {
+    let (node, at) = match search.take_next(recorder) {
+        Ok(next) => next,
+        Err(event) => return event,
+    };
+    search.expand_by(node, at, recorder, |_, _, _| true);
+    StepEvent::Expanded(at)
 }
 
 /// Finds some path with depth-first search, or `None` when there is none.

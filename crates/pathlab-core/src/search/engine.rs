@@ -197,10 +197,25 @@ impl<S: Space> Search<S> {
         self.step_with(&mut NoRecord)
     }
 
-    /// Performs one step, telling `recorder` what it opened and improved.
+    /// Performs one step, telling `recorder` what it opened and improved. The step itself is
+    /// in each algorithm's file: breadth-first in `bfs.rs`, depth-first in `dfs.rs`, and the
+    /// best-first loop of Dijkstra, greedy best-first and A* in `astar.rs`.
     pub fn step_with<R: Recorder>(&mut self, recorder: &mut R) -> StepEvent<S::At> {
+        match self.config.algorithm {
+            Algorithm::Bfs => bfs::step(self, recorder),
+            Algorithm::Dfs => dfs::step(self, recorder),
+            _ => astar::step(self, recorder),
+        }
+    }
+
+    /// The start of every step: closes the node the last step expanded, takes the next node
+    /// off the open list (skipping closed ones) and makes it current. Returns it, or the event
+    /// that ends the step: the goal taken off (found), the open list empty (no path), or the
+    /// search already over.
+    #[inline]
+    pub(super) fn take_next<R: Recorder>(&mut self, recorder: &mut R) -> Result<(u32, S::At), StepEvent<S::At>> {
         if self.nodes.status.is_finished() {
-            return StepEvent::Finished;
+            return Err(StepEvent::Finished);
         }
         if self.current != NO_PARENT {
             self.nodes.set_state(self.current, CellState::Closed);
@@ -213,7 +228,7 @@ impl<S: Space> Search<S> {
                 None => {
                     self.nodes.status = Status::NoPath;
                     self.nodes.open = 0;
-                    return StepEvent::NoPath;
+                    return Err(StepEvent::NoPath);
                 }
                 Some(n) if self.nodes.state()[n as usize] == CLOSED => {}
                 Some(n) => break n,
@@ -223,25 +238,30 @@ impl<S: Space> Search<S> {
         if node == self.goal {
             self.nodes.trace_path(node);
             self.nodes.status = Status::Found;
-            return StepEvent::Found { cost: self.nodes.g()[node as usize] };
+            return Err(StepEvent::Found { cost: self.nodes.g()[node as usize] });
         }
         self.nodes.set_state(node, CellState::Current);
         self.current = node;
         self.nodes.expanded += 1;
         recorder.expanded(node);
-        let at = self.space.at(node);
-        self.expand(node, at, recorder);
-        StepEvent::Expanded(at)
+        Ok((node, self.space.at(node)))
     }
 
-    /// Opens or improves the neighbours of `node`.
+    /// Looks at every neighbour of `node` (whose `At` is `at`) that is not closed and puts it
+    /// on the open list, with `node` as parent, when `accept(already_open, its g, new g)` says
+    /// so: the algorithm's rule.
     #[inline]
-    fn expand<R: Recorder>(&mut self, node: u32, at: S::At, recorder: &mut R) {
+    pub(super) fn expand_by<R: Recorder>(
+        &mut self,
+        node: u32,
+        at: S::At,
+        recorder: &mut R,
+        accept: impl Fn(bool, f64, f64) -> bool,
+    ) {
         let Self { space, goal_at, config, nodes, frontier, .. } = self;
         let mut opened = 0;
         let (state, g, parent, touched) = nodes.parts();
-        let ni = node as usize;
-        let base_g = g[ni];
+        let base_g = g[node as usize];
         let uses_h = config.algorithm.uses_heuristic();
         let goal_at = *goal_at;
         space.for_each_neighbour(node, at, |nb, nb_at, cost| {
@@ -252,15 +272,11 @@ impl<S: Space> Search<S> {
                 return;
             }
             let new_g = base_g + cost;
-            let accept = match config.algorithm {
-                Algorithm::Bfs => bfs::accepts(st == OPEN),
-                Algorithm::Dfs => dfs::accepts(st == OPEN),
-                _ => st != OPEN || new_g < g[i],
-            };
-            if !accept {
+            let open = st == OPEN;
+            if !accept(open, g[i], new_g) {
                 return;
             }
-            let old_g = if st == OPEN {
+            let old_g = if open {
                 Some(g[i])
             } else {
                 touched.push(nb);

@@ -112,8 +112,6 @@ pub const MAX_EDGE_LINES: usize = 3000;
 const UNSEEN: u8 = CellState::Unseen as u8;
 const OPEN: u8 = CellState::Open as u8;
 const CLOSED: u8 = CellState::Closed as u8;
-const CURRENT: u8 = CellState::Current as u8;
-const PATH: u8 = CellState::Path as u8;
 
 /// Marks "none" in the per-cell and per-node tables.
 const NONE: u32 = u32::MAX;

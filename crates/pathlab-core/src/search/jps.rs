@@ -104,7 +104,6 @@ pub(crate) const S: usize = 4;
 /// West.
 pub(crate) const W: usize = 6;
 
-const UNSEEN: u8 = CellState::Unseen as u8;
 const OPEN: u8 = CellState::Open as u8;
 const CLOSED: u8 = CellState::Closed as u8;
 const CURRENT: u8 = CellState::Current as u8;

@@ -1,7 +1,41 @@
 //! Searches you can step through, one expansion at a time.
 //!
-//! Every algorithm here runs in the same [`Search`] stepper: the open list and the order
-//! in which it gives up nodes is what tells them apart (see each algorithm's file).
+//! ## Design
+//!
+//! - **Spaces.** A search runs on a [`Space`](crate::space::Space): numbered nodes, directed
+//!   edges with costs, an estimate. The generic searches are generic over it, so each space
+//!   gets its own compiled copy and the square grid's inner loop has no boxing, hashing or
+//!   virtual call. The grid-only searches (JPS, JPS+, Theta*, Lazy Theta*, A* with smoothing,
+//!   HPA*, crash and turn) say why in [`Algorithm::square_grid_only`].
+//! - **One node table.** Every stepper keeps its per-node state in a [`NodeTable`]: the state
+//!   byte the page paints, g, parent, the touched list that makes going back to step 0 cost
+//!   only what the search touched, the counters and the path. The [`Stepper`] and
+//!   [`SpaceStepper`] accessors read it by default; a stepper says more only where its
+//!   numbers mean something else (a walking agent's path is its trail).
+//! - **Steps.** `step()` is one unit of work (one expansion; a jump scan round for JPS; a node
+//!   visit for IDA*; an agent move for the real-time searches) and returns a [`StepEvent`]. A
+//!   [`Recorder`] hears what it opened and improved; [`NoRecord`] costs nothing. Going back is
+//!   replay, since every choice is deterministic (ties are broken by a documented rule).
+//!
+//! | file | what it holds |
+//! | --- | --- |
+//! | `mod.rs` | [`Algorithm`], [`SearchConfig`], [`StepEvent`], [`Recorder`], the errors |
+//! | `stepper.rs` | the grid [`Stepper`] trait, [`build`], [`build_linked`], overlays |
+//! | `on_space.rs` | the node-level [`SpaceStepper`] trait and [`build_on`] for any space |
+//! | `nodes.rs` | [`NodeTable`]: the per-node state every stepper shares |
+//! | `engine.rs` | [`Search`]: the stepper of BFS, DFS, Dijkstra, greedy and A* on any space |
+//! | `bfs.rs`, `dfs.rs` | their steps: queue and stack |
+//! | `astar.rs` | the best-first step that A*, Dijkstra (`dijkstra.rs`: order by g) and greedy (`greedy.rs`: order by h) share |
+//! | `open_list.rs`, `order.rs` | the binary heap with the tie rule; listing the open list in leaving order |
+//! | `bi_astar.rs` | bidirectional A* |
+//! | `ida.rs` | IDA* |
+//! | `incremental.rs`, `lpa.rs`, `dstar_lite.rs` | LPA* and D* Lite and the core they share |
+//! | `lrta.rs`, `walk.rs` | LRTA*, RTA*, and what walking agents share |
+//! | `jps.rs`, `jps_plus.rs` | jump point search and JPS+ |
+//! | `theta.rs`, `lazy_theta.rs`, `sight.rs`, `smoothed.rs` | any-angle searches and line of sight |
+//! | `hpa.rs` | hierarchical A* |
+//! | `crash_turn.rs` | crash and turn |
+//! | `slicing.rs`, `timeline.rs` | a search spread over frames; checkpoints for stepping back |
 //!
 //! ```
 //! use pathlab_core::grid::{Grid, Point};
