@@ -499,11 +499,6 @@ impl DStarLite {
 }
 
 impl Stepper for DStarLite {
-    fn nodes(&self) -> &crate::search::NodeTable {
-        static EMPTY: std::sync::OnceLock<crate::search::NodeTable> = std::sync::OnceLock::new();
-        EMPTY.get_or_init(|| crate::search::NodeTable::new(0))
-    }
-
     incremental_stepper_methods!(DStarLite);
 
     /// The estimate D* Lite's keys use: between `p` and the agent (its search runs from the

@@ -457,11 +457,6 @@ fn round6(v: f64) -> f64 {
 }
 
 impl Stepper for Ida {
-    fn nodes(&self) -> &crate::search::NodeTable {
-        static EMPTY: std::sync::OnceLock<crate::search::NodeTable> = std::sync::OnceLock::new();
-        EMPTY.get_or_init(|| crate::search::NodeTable::new(0))
-    }
-
     super::stepper::stepper_steps!(Ida);
     super::stepper::stepper_fields!();
     super::stepper::stepper_buffers!();

@@ -345,11 +345,6 @@ impl Lpa {
 }
 
 impl Stepper for Lpa {
-    fn nodes(&self) -> &crate::search::NodeTable {
-        static EMPTY: std::sync::OnceLock<crate::search::NodeTable> = std::sync::OnceLock::new();
-        EMPTY.get_or_init(|| crate::search::NodeTable::new(0))
-    }
-
     incremental_stepper_methods!(Lpa);
 
     fn h(&self, p: Point) -> f64 {

@@ -627,11 +627,6 @@ fn better(v: f64, best: f64) -> bool {
 }
 
 impl Stepper for Lrta {
-    fn nodes(&self) -> &crate::search::NodeTable {
-        static EMPTY: std::sync::OnceLock<crate::search::NodeTable> = std::sync::OnceLock::new();
-        EMPTY.get_or_init(|| crate::search::NodeTable::new(0))
-    }
-
     walk::walking_stepper_methods!(Lrta);
 
     fn expanded(&self) -> usize {
