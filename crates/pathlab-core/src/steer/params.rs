@@ -9,9 +9,10 @@ use std::fmt;
 
 use crate::grid::named_enum;
 
-/// The most agents a world holds. Scenarios and [`World::add_agents`](super::World::add_agents)
-/// refuse more. At the default radii a step of 100,000 flocking agents takes tens of
-/// milliseconds natively, so the page stays responsive but no longer smooth.
+/// The most agents a world holds. Scenarios, [`World::add_agent`](super::World::add_agent)
+/// and [`World::spawn`](super::World::spawn) refuse more. At the default radii a step of
+/// 100,000 flocking agents takes tens of milliseconds natively, so the page stays responsive
+/// but no longer smooth.
 pub const MAX_AGENTS: usize = 100_000;
 
 /// The most species a world holds.
