@@ -17,8 +17,8 @@ use std::collections::HashMap;
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::{
-    build, Algorithm, CellState, EventLog, NodeTable, OpenEntry, Search, SearchConfig, SearchError, Status, StepEvent, Stepper,
-    NO_PARENT,
+    build, Algorithm, CellState, EventLog, NodeTable, OpenEntry, Search, SearchConfig, SearchError, Status, StepEvent,
+    Stepper, NO_PARENT,
 };
 use proptest::prelude::*;
 use proptest::sample::{select, Index};

@@ -72,15 +72,14 @@ use super::engine::{check_ends, paint_cells};
 use super::stepper::{Agent, LineKind, Overlay, OverlayLine};
 use super::walk::{self, Walk};
 use super::{
-    Algorithm, CellState, EventLog, Hand, NoRecord, NodeTable, Recorder, SearchConfig, SearchError, Status, StepEvent, Stepper,
-    NO_PARENT,
+    Algorithm, CellState, EventLog, Hand, NoRecord, NodeTable, Recorder, SearchConfig, SearchError, Status, StepEvent,
+    Stepper, NO_PARENT,
 };
 use crate::grid::{Grid, Point};
 
 /// The move limit unless set otherwise. Loops are caught exactly, so it only matters on maps
 /// of more than about 110,000 cells.
 pub const DEFAULT_MOVE_LIMIT: usize = 1_000_000;
-
 
 /// The eight directions clockwise from north, as (dx, dy) with y growing downward.
 const DIRECTIONS: [(isize, isize); 8] = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)];

@@ -59,17 +59,52 @@
 //! - The overlay: the agent, its trail (a line per move), the cells it discovered in the last
 //!   step, its sensor range (when the sensor is at least 1, clipped to the grid) and the
 //!   inconsistent cells (at most 5,000).
+//!
+//! # On any space
+//!
+//! [`DStarLite::on`] runs on any [`Space`]: `rhs(u)` is the least `c(u, v) + g(v)` over the
+//! edges `u -> v` out of `u` ([`for_each_neighbour`](Space::for_each_neighbour)), an
+//! overconsistent node offers its `g` along the edges into it
+//! ([`for_each_predecessor`](Space::for_each_predecessor)), the agent moves along the edge
+//! minimising `c + g` (the first such in the space's order) and pays what that edge costs in
+//! the true space, and `h` is the space's estimate from the agent to each node. The estimate
+//! must never overestimate and be consistent, and every edge must cost more than 0 (a space
+//! with a free edge is refused; see [`incremental`](super::incremental)).
+//!
+//! [`edit_space`](DStarLite::edit_space) changes the true space; what the agent learns of it
+//! is what the sensor means on a space that is not a grid:
+//! - The agent takes in an edit, whole, once one of its changed nodes lies within
+//!   [`SearchConfig::sensor`] edges of where it stands (edges either way, counted in the true
+//!   space): at once if one does when the edit is made, else on arriving within range. A
+//!   sensor of 0 takes in every edit at once.
+//! - Edits are taken in in the order they were made: taking one in takes in the ones before it
+//!   too (its space is the true space as it was after it, which holds them).
+//! - Taking edits in updates `km`, replaces the believed space, re-derives `rhs` of the
+//!   changed nodes and of the nodes with edges into them (before and after), and works out
+//!   every queued key again, since the estimate may have changed with the edges.
+//! - The changed nodes must include both ends of every edge that changed; then the agent
+//!   always takes in a change to an edge out of its own node before moving along it, so every
+//!   move exists in the true space and costs what the plan says. An edit may not wall the
+//!   start, the goal or the node the agent stands on.
 
 use super::engine::check_ends;
 use super::incremental::{
-    check_config, incremental_run_methods, incremental_stepper_methods, mark_inconsistent, stroke, Core, Direction,
-    EditLog, RepairRecord,
+    check_config, check_costs, check_node, check_space_config, incremental_run_methods, mark_inconsistent, stroke,
+    Change, Core, Direction, EditLog, RepairRecord,
 };
 use super::stepper::{
     Agent, BoxKind, CellValues, LineKind, MarkKind, Overlay, OverlayBox, OverlayLine, OverlayMark, Repair,
 };
-use super::{Algorithm, EventLog, NoRecord, Recorder, SearchConfig, SearchError, Status, StepEvent, Stepper};
+use super::{
+    Algorithm, EventLog, NoRecord, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError, SpaceStepper, Status,
+    StepEvent, Stepper,
+};
 use crate::grid::{Grid, Point, WALL};
+use crate::space::{OnGrid, Space, SquareGrid};
+
+/// Makes a logged stroke on the true space's cells, sparing a wall over the agent's node;
+/// returns the cells that changed. Set by the constructors on a grid's cells.
+type PaintTruth<S> = fn(&mut S, &[Point], u8, u32) -> Vec<u32>;
 
 /// D* Lite, one ComputeShortestPath iteration or one agent move per
 /// [`step`](DStarLite::step). See the [module documentation](self).
@@ -92,20 +127,24 @@ use crate::grid::{Grid, Point, WALL};
 /// assert_eq!(s.repair().unwrap().changed, 1);
 /// ```
 #[derive(Clone, Debug)]
-pub struct DStarLite {
+pub struct DStarLite<S: Space = SquareGrid> {
     /// The plan, on the agent's belief.
-    core: Core,
-    /// The grid as it is.
-    truth: Grid,
-    start: Point,
-    goal: Point,
+    core: Core<S>,
+    /// The space as it is.
+    truth: S,
+    start: u32,
+    goal: u32,
     config: SearchConfig,
-    log: EditLog,
+    log: EditLog<S>,
+    /// How a logged stroke is made, for spaces made of a grid's cells.
+    paint_truth: Option<PaintTruth<S>>,
+    /// How the agent takes in painted cells, for spaces made of a grid's cells.
+    sense_cells: Option<fn(&mut Self) -> bool>,
     status: Status,
     steps: usize,
-    agent: Point,
-    /// Where the agent stood when it last took in new walls.
-    last: Point,
+    agent: u32,
+    /// Where the agent stood when it last took in changes.
+    last: u32,
     travelled: f64,
     moves: usize,
     revisits: usize,
@@ -117,25 +156,70 @@ pub struct DStarLite {
     /// Cells whose true value may differ from the belief.
     pending: Vec<u32>,
     is_pending: Vec<bool>,
-    /// Cells discovered in the last step (or paint).
+    /// Strokes made since step 0.
+    strokes: usize,
+    /// Space edits not yet taken in: the true space after each, and the nodes it changed.
+    waiting: Vec<(S, Vec<u32>)>,
+    /// `near[node] == stamp` for the nodes within sensor range (found by a breadth-first walk).
+    near: Vec<u32>,
+    stamp: u32,
+    /// Nodes discovered in the last step (or edit).
     discovered: Vec<u32>,
     repair: Option<RepairRecord>,
 }
 
-impl DStarLite {
-    /// Sets up an agent at `start` heading for `goal` on `grid`. Fails when either end is
-    /// outside the grid or on a wall, the weight is not 1, or the heuristic may overestimate.
-    pub fn new(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Self, SearchError> {
-        check_config(&config, Algorithm::DStarLite)?;
-        check_ends(&grid, start, goal)?;
-        let n = grid.len();
+impl<S: Space + Clone> DStarLite<S> {
+    /// Sets up an agent at node `start` heading for node `goal` of `space`. Fails when either
+    /// is not an open node, the weight is not 1, or an edge costs 0.
+    ///
+    /// ```
+    /// use pathlab_core::search::dstar_lite::DStarLite;
+    /// use pathlab_core::search::{Algorithm, SearchConfig, Status};
+    /// use pathlab_core::space::Graph;
+    /// let mut g = Graph::new(false);
+    /// let (a, b, c) = (g.add_node("A", 0.0, 0.0).unwrap(), g.add_node("B", 1.0, 0.0).unwrap(), g.add_node("C", 2.0, 0.0).unwrap());
+    /// g.add_edge(a, b, 2.0, false).unwrap(); // edge 0
+    /// g.add_edge(b, c, 3.0, false).unwrap(); // edge 1
+    /// g.add_edge(a, c, 9.0, false).unwrap(); // edge 2
+    /// let config = SearchConfig::new(Algorithm::DStarLite).sensor(0);
+    /// let mut s = DStarLite::on(g.clone(), a, c, config).unwrap();
+    /// while s.agent_node() == a {
+    ///     s.step();
+    /// }
+    /// // At B, the way on gets dear: the agent repairs its plan and goes back by A.
+    /// g.set_edge(1, 20.0, false).unwrap();
+    /// s.edit_space(g, &[b, c]).unwrap();
+    /// assert_eq!(s.run(), Status::Found);
+    /// assert_eq!(s.cost(), Some(2.0 + 2.0 + 9.0));
+    /// ```
+    pub fn on(mut space: S, start: u32, goal: u32, config: SearchConfig) -> Result<Self, SearchError> {
+        check_space_config(&config, Algorithm::DStarLite)?;
+        check_node(&space, "start", start)?;
+        check_node(&space, "goal", goal)?;
+        check_costs(&space)?;
+        space.aim(goal);
+        Ok(Self::build(space, start, goal, config, None, None))
+    }
+
+    /// The agent at step 0 on `space` (checked and aimed).
+    fn build(
+        space: S,
+        start: u32,
+        goal: u32,
+        config: SearchConfig,
+        paint_truth: Option<PaintTruth<S>>,
+        sense_cells: Option<fn(&mut Self) -> bool>,
+    ) -> Self {
+        let n = space.node_count();
         let mut search = Self {
-            core: Core::new(grid.clone(), &config, Direction::Backward),
-            truth: grid.clone(),
+            core: Core::new(space.clone(), Direction::Backward),
+            truth: space.clone(),
             start,
             goal,
             config,
-            log: EditLog::new(grid),
+            log: EditLog::new(space),
+            paint_truth,
+            sense_cells,
             status: Status::Ready,
             steps: 0,
             agent: start,
@@ -149,14 +233,18 @@ impl DStarLite {
             planned: false,
             pending: Vec::new(),
             is_pending: vec![false; n],
+            strokes: 0,
+            waiting: Vec::new(),
+            near: vec![0; n],
+            stamp: 0,
             discovered: Vec::new(),
             repair: None,
         };
         search.restart();
-        Ok(search)
+        search
     }
 
-    /// Step 0 on the grids held (the truth and the belief, which are then the same).
+    /// Step 0 on the spaces held (the truth and the belief, which are then the same).
     fn restart(&mut self) {
         self.core.reset(self.goal, self.start);
         for &c in &self.path[..self.trail] {
@@ -166,12 +254,14 @@ impl DStarLite {
             self.is_pending[c as usize] = false;
         }
         self.pending.clear();
+        self.strokes = 0;
+        self.waiting.clear();
         self.agent = self.start;
         self.last = self.start;
         self.travelled = 0.0;
         self.moves = 0;
         self.revisits = 0;
-        let s = self.index(self.start);
+        let s = self.start;
         self.visited[s as usize] = true;
         self.path.clear();
         self.path.push(s);
@@ -183,75 +273,92 @@ impl DStarLite {
         self.steps = 0;
     }
 
-    fn index(&self, p: Point) -> u32 {
-        self.truth.index(p) as u32
-    }
-
-    /// Goes back to step 0 on the latest painted map (the agent's new belief), forgetting the
-    /// edit log.
+    /// Goes back to step 0 on the latest edited space (the agent's new belief), forgetting
+    /// the edit log.
     pub fn reset(&mut self) {
         self.log.forget();
         self.truth.clone_from(&self.log.latest);
-        self.core.grid.clone_from(&self.log.latest);
+        self.core.space.clone_from(&self.log.latest);
         self.restart();
     }
 
-    /// Goes back to step 0 on step 0's grid, keeping the edit log for replay.
+    /// Goes back to step 0 on step 0's space, keeping the edit log for replay.
     fn rewind(&mut self) {
         self.log.rewind();
         self.truth.clone_from(&self.log.base);
-        self.core.grid.clone_from(&self.log.base);
+        self.core.space.clone_from(&self.log.base);
         self.restart();
         self.apply_due();
     }
 
-    /// Sets every listed cell of the true grid to `value` as a brush stroke does (cells
-    /// outside the grid are skipped, and so are the start, the goal and the agent's cell
-    /// under a wall); returns how many changed. At step 0 the stroke changes the map the
-    /// agent starts with; later, the agent learns of it through its sensor and repairs (see
-    /// the [module documentation](self)).
-    pub fn paint(&mut self, cells: impl IntoIterator<Item = Point>, value: u8) -> usize {
-        let cells: Vec<Point> = cells.into_iter().collect();
-        let changed = stroke(&self.truth, &cells, value, &[self.start, self.goal, self.agent]);
-        let count = changed.len();
-        if count == 0 {
-            return 0;
-        }
-        if self.steps == 0 {
-            self.log.fold(&changed, value);
-            self.truth.clone_from(&self.log.latest);
-            self.core.grid.clone_from(&self.log.latest);
-            self.restart();
-        } else {
-            let due = self.log.record(self.steps, changed, value);
-            self.apply(due);
-        }
-        count
+    /// Moves the start and goal (node numbers); back to step 0 on the latest edited space.
+    pub fn set_end_nodes(&mut self, start: u32, goal: u32) -> Result<(), SearchError> {
+        check_node(&self.log.latest, "start", start)?;
+        check_node(&self.log.latest, "goal", goal)?;
+        self.start = start;
+        self.goal = goal;
+        self.log.latest.aim(goal);
+        self.reset();
+        Ok(())
     }
 
-    /// Makes logged edit `k` on the true grid, lets the agent sense, and settles the status.
-    fn apply_one(&mut self, k: usize) {
-        let mut any = false;
-        let edit = &self.log.edits[k];
-        for &p in &edit.cells {
-            let skip = edit.value == WALL && p == self.agent;
-            if skip || self.truth.get(p).is_none_or(|v| v == edit.value) {
-                continue;
-            }
-            let _ = self.truth.set(p, edit.value);
-            let i = self.truth.index(p);
-            if !self.is_pending[i] {
-                self.is_pending[i] = true;
-                self.pending.push(i as u32);
-            }
-            any = true;
+    /// Replaces the true space after an edit; `changed` lists the nodes whose edges (in or
+    /// out) changed. At step 0 the edited space is the one the agent starts with; later, the
+    /// agent takes the edit in through its sensor and repairs (see the
+    /// [module documentation](self)). A space with another number of nodes starts over at
+    /// step 0. Fails, changing nothing, when the start, the goal or the agent's node is no
+    /// longer an open node, or an edge costs 0.
+    pub fn edit_space(&mut self, mut space: S, changed: &[u32]) -> Result<(), SearchError> {
+        check_node(&space, "start", self.start)?;
+        check_node(&space, "goal", self.goal)?;
+        check_node(&space, "agent", self.agent)?;
+        check_costs(&space)?;
+        space.aim(self.goal);
+        if space.node_count() != self.truth.node_count() {
+            *self = Self::build(space, self.start, self.goal, self.config, self.paint_truth, self.sense_cells);
+            return Ok(());
         }
-        if !any {
-            return;
+        self.log.latest.clone_from(&space);
+        if self.steps == 0 {
+            self.log.forget();
+            self.truth.clone_from(&space);
+            self.core.space = space;
+            self.restart();
+        } else {
+            let due = self.log.record(self.steps, Change::Space { space, changed: changed.to_vec() });
+            self.apply(due);
+        }
+        Ok(())
+    }
+
+    /// Makes logged edit `k` on the true space, lets the agent sense, and settles the status.
+    fn apply_one(&mut self, k: usize) {
+        match &self.log.edits[k].change {
+            Change::Cells { cells, value } => {
+                let paint = self.paint_truth.expect("strokes are logged only on a grid's cells");
+                let changed = paint(&mut self.truth, cells, *value, self.agent);
+                if changed.is_empty() {
+                    return;
+                }
+                for i in changed {
+                    if !self.is_pending[i as usize] {
+                        self.is_pending[i as usize] = true;
+                        self.pending.push(i);
+                    }
+                }
+                self.strokes += 1;
+            }
+            Change::Space { space, changed } => {
+                self.truth.clone_from(space);
+                if changed.is_empty() {
+                    return;
+                }
+                self.waiting.push((space.clone(), changed.clone()));
+            }
         }
         self.sense();
-        let a = self.index(self.agent);
-        let stuck = self.core.settled(a) && self.core.g[a as usize].is_infinite();
+        let a = self.agent;
+        let stuck = self.core.settled(a) && self.core.g()[a as usize].is_infinite();
         self.status = if self.agent == self.goal {
             Status::Found
         } else if stuck && self.status == Status::NoPath {
@@ -261,43 +368,88 @@ impl DStarLite {
         };
     }
 
-    /// Takes in the changes within sensor range: the belief, `km` and the `rhs` around them.
-    /// Returns true when there were any.
+    /// Takes in the changes within sensor range: painted cells (on a grid's cells), then
+    /// space edits. Returns true when there were any.
     fn sense(&mut self) -> bool {
-        let range = self.config.sensor as usize;
-        let (agent, width) = (self.agent, self.truth.width());
-        let mut found = Vec::new();
-        let (truth, belief, is_pending) = (&self.truth, &self.core.grid, &mut self.is_pending);
-        self.pending.retain(|&c| {
-            let i = c as usize;
-            if truth.cells()[i] == belief.cells()[i] {
-                is_pending[i] = false;
-                return false;
-            }
-            let (x, y) = (i % width, i / width);
-            if range == 0 || (x.abs_diff(agent.x) <= range && y.abs_diff(agent.y) <= range) {
-                found.push(c);
-                is_pending[i] = false;
-                return false;
-            }
-            true
-        });
-        if found.is_empty() {
+        let cells = match self.sense_cells {
+            Some(sense_cells) => sense_cells(self),
+            None => false,
+        };
+        let edits = self.sense_edits();
+        cells || edits
+    }
+
+    /// Takes in the last waiting space edit with a changed node within sensor range, and the
+    /// ones before it. Returns true when there was one.
+    fn sense_edits(&mut self) -> bool {
+        if self.waiting.is_empty() {
             return false;
         }
-        super::order::sort_by(&mut found, &Ord::cmp);
-        self.core.km +=
-            self.core.heuristic.estimate(self.last.x.abs_diff(agent.x), self.last.y.abs_diff(agent.y), self.core.costs);
-        self.last = agent;
-        for &c in &found {
-            let p = self.truth.point_at(c as usize);
-            let _ = self.core.grid.set(p, self.truth.cells()[c as usize]);
+        let range = self.config.sensor;
+        let last = if range == 0 {
+            Some(self.waiting.len() - 1)
+        } else {
+            self.mark_near(range);
+            let (near, stamp) = (&self.near, self.stamp);
+            self.waiting.iter().rposition(|(_, changed)| changed.iter().any(|&c| near[c as usize] == stamp))
+        };
+        let Some(k) = last else { return false };
+        let mut changed: Vec<u32> = Vec::new();
+        let mut space = None;
+        for (edited, nodes) in self.waiting.drain(..=k) {
+            changed.extend_from_slice(&nodes);
+            space = Some(edited);
         }
-        self.core.cells_changed(&found);
-        self.repair = Some(RepairRecord::add(self.repair.take(), self.steps, found.len(), self.core.expanded, agent));
-        self.discovered.extend_from_slice(&found);
+        let Some(space) = space else { return false };
+        super::order::sort_by(&mut changed, &Ord::cmp);
+        changed.dedup();
+        let (last_at, agent_at) = (self.core.space.at(self.last), self.core.space.at(self.agent));
+        self.core.km += self.core.space.estimate(last_at, agent_at);
+        self.last = self.agent;
+        self.core.replace_space(space, &changed);
+        if self.strokes > 0 {
+            // Painted cells the agent had learned, or not, may differ between the old belief
+            // and the edit's space: every rhs is worked out again.
+            for node in 0..self.core.space.node_count() as u32 {
+                self.core.update_vertex(node);
+            }
+        }
+        self.repair =
+            Some(RepairRecord::add(self.repair.take(), self.steps, changed.len(), self.core.expanded, self.agent));
+        self.discovered.extend_from_slice(&changed);
         self.forget_plan();
         true
+    }
+
+    /// Marks the nodes within `range` edges of the agent (either way, in the true space).
+    fn mark_near(&mut self, range: u32) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.near.fill(0);
+            self.stamp = 1;
+        }
+        let stamp = self.stamp;
+        self.near[self.agent as usize] = stamp;
+        let mut frontier = vec![self.agent];
+        let mut next = Vec::new();
+        for _ in 0..range {
+            let (truth, near) = (&self.truth, &mut self.near);
+            for &u in &frontier {
+                let mut reach = |v: u32| {
+                    if near[v as usize] != stamp {
+                        near[v as usize] = stamp;
+                        next.push(v);
+                    }
+                };
+                truth.for_each_neighbour(u, truth.at(u), |v, _, _| reach(v));
+                truth.for_each_predecessor(u, truth.at(u), |v, _, _| reach(v));
+            }
+            if next.is_empty() {
+                break;
+            }
+            std::mem::swap(&mut frontier, &mut next);
+            next.clear();
+        }
     }
 
     /// Drops the plan ahead (it is rebuilt once the repair is done).
@@ -309,13 +461,13 @@ impl DStarLite {
 
     /// Builds the plan ahead when the search is settled at the agent and the goal reachable.
     fn plan(&mut self) {
-        let a = self.index(self.agent);
-        if self.planned || !self.core.settled(a) || self.core.g[a as usize].is_infinite() {
+        let a = self.agent;
+        if self.planned || !self.core.settled(a) || self.core.g()[a as usize].is_infinite() {
             return;
         }
         self.path.truncate(self.trail);
         if !self.core.walk_to_root(a, &mut self.path) {
-            debug_assert!(false, "D* Lite: no way to the goal along settled cells");
+            debug_assert!(false, "D* Lite: no way to the goal along settled nodes");
             self.path.truncate(self.trail);
             return;
         }
@@ -326,13 +478,13 @@ impl DStarLite {
     /// Performs one step: one ComputeShortestPath iteration while the plan is not
     /// consistent at the agent, otherwise one move (or the step that finds the goal
     /// unreachable).
-    pub fn step(&mut self) -> StepEvent {
+    pub fn step(&mut self) -> StepEvent<S::At> {
         self.step_with(&mut NoRecord)
     }
 
-    /// Performs one step, telling `recorder` the cell expanded and each `rhs` that changed
-    /// (`opened(cell, parent, old rhs, new rhs)`); a move records nothing.
-    pub fn step_with<R: Recorder>(&mut self, recorder: &mut R) -> StepEvent {
+    /// Performs one step, telling `recorder` the node expanded and each `rhs` that changed
+    /// (`opened(node, parent, old rhs, new rhs)`); a move records nothing.
+    pub fn step_with<R: Recorder>(&mut self, recorder: &mut R) -> StepEvent<S::At> {
         if self.status.is_finished() {
             return StepEvent::Finished;
         }
@@ -344,69 +496,115 @@ impl DStarLite {
         event
     }
 
-    fn act<R: Recorder>(&mut self, recorder: &mut R) -> StepEvent {
+    fn act<R: Recorder>(&mut self, recorder: &mut R) -> StepEvent<S::At> {
         if self.agent == self.goal {
             self.status = Status::Found;
             return StepEvent::Found { cost: self.travelled };
         }
-        let a = self.index(self.agent);
+        let a = self.agent;
         if let Some(node) = self.core.expand_next(|core| core.settled(a), recorder) {
             self.status = Status::Searching;
             if self.planned {
                 self.forget_plan();
             }
             self.plan();
-            return StepEvent::Expanded(self.core.grid.point_at(node as usize));
+            return StepEvent::Expanded(self.core.space.at(node));
         }
-        if self.core.g[a as usize].is_infinite() {
+        if self.core.g()[a as usize].is_infinite() {
             self.status = Status::NoPath;
             return StepEvent::NoPath;
         }
         self.plan();
         let Some(&next) = self.path.get(self.trail) else {
-            // A settled plan with a finite cost always has a next cell.
+            // A settled plan with a finite cost always has a next node.
             debug_assert!(false, "D* Lite: settled without a plan");
             self.status = Status::NoPath;
             return StepEvent::NoPath;
         };
-        let to = self.truth.point_at(next as usize);
-        debug_assert!(self.truth.is_legal_move(self.agent, to, self.config.diagonal), "D* Lite: illegal move");
-        let diagonal = to.x != self.agent.x && to.y != self.agent.y;
-        self.travelled += self.config.costs.step(diagonal, self.truth.cells()[next as usize]);
+        self.travelled += self.move_cost(next);
         self.moves += 1;
         self.trail += 1;
         if self.visited[next as usize] {
             self.revisits += 1;
         }
         self.visited[next as usize] = true;
-        self.agent = to;
-        self.core.focus = to;
+        self.agent = next;
+        self.core.set_focus(next);
         self.sense();
-        if to == self.goal {
+        if next == self.goal {
             self.status = Status::Found;
             return StepEvent::Found { cost: self.travelled };
         }
         self.status = Status::Searching;
         self.plan();
-        StepEvent::Expanded(to)
+        StepEvent::Expanded(self.truth.at(next))
+    }
+
+    /// What the move from the agent to `next` costs in the true space (the cheapest edge).
+    fn move_cost(&self, next: u32) -> f64 {
+        let a = self.agent;
+        let mut cost: Option<f64> = None;
+        self.truth.for_each_neighbour(a, self.truth.at(a), |nb, _, c| {
+            if nb == next && cost.is_none_or(|best| c < best) {
+                cost = Some(c);
+            }
+        });
+        debug_assert!(cost.is_some(), "D* Lite: a move the true space does not have");
+        // Only a change the agent was not told of can leave the move out: it pays the plan.
+        cost.unwrap_or_else(|| self.core.g()[a as usize] - self.core.g()[next as usize])
     }
 
     incremental_run_methods!();
 
-    /// What the last discovery cost: the cells discovered, the expansions since, and a fresh
+    /// What the last discovery cost: the nodes discovered, the expansions since, and a fresh
     /// A*'s expansions on the belief from where the agent stood (`None` before any).
     pub fn repair(&self) -> Option<Repair> {
-        self.repair.as_ref().map(|r| r.report(self.core.expanded, &self.core.grid, self.goal, &self.config))
+        self.repair.as_ref().map(|r| r.report(self.core.expanded, &self.core.space, self.goal))
     }
 
-    /// The agent: where it stands, its moves, the cost walked and its revisits.
-    pub fn agent(&self) -> Agent {
-        Agent { at: self.agent, moves: self.moves, travelled: self.travelled, revisits: self.revisits }
+    /// The node the agent stands on.
+    pub fn agent_node(&self) -> u32 {
+        self.agent
     }
 
-    /// The grid as the agent believes it to be.
-    pub fn belief(&self) -> &Grid {
-        &self.core.grid
+    /// The cost of the moves made so far.
+    pub fn travelled(&self) -> f64 {
+        self.travelled
+    }
+
+    /// Moves made so far.
+    pub fn moves(&self) -> usize {
+        self.moves
+    }
+
+    /// The space as the agent believes it to be.
+    pub fn belief_space(&self) -> &S {
+        &self.core.space
+    }
+
+    /// The space as it is.
+    pub fn space(&self) -> &S {
+        &self.truth
+    }
+
+    /// The start node.
+    pub fn start_node(&self) -> u32 {
+        self.start
+    }
+
+    /// The goal node.
+    pub fn goal_node(&self) -> u32 {
+        self.goal
+    }
+
+    /// The settings.
+    pub fn config(&self) -> SearchConfig {
+        self.config
+    }
+
+    /// The estimate D* Lite's keys use: from the agent to `node`.
+    pub fn h_of(&self, node: u32) -> f64 {
+        self.core.h(node)
     }
 
     /// The key offset `km`.
@@ -414,7 +612,7 @@ impl DStarLite {
         self.core.km
     }
 
-    /// The cells discovered in the last step (or paint), row-major.
+    /// The nodes discovered in the last step (or edit), in increasing order.
     pub fn discovered(&self) -> &[u32] {
         &self.discovered
     }
@@ -439,31 +637,31 @@ impl DStarLite {
         (self.status == Status::Found).then_some(self.travelled)
     }
 
-    /// The cells walked (start to agent), then the plan to the goal when consistent.
+    /// The nodes walked (start to agent), then the plan to the goal when consistent.
     pub fn path_indices(&self) -> &[u32] {
         &self.path
     }
 
-    /// One [`CellState`](super::CellState) byte per cell, row-major.
+    /// One [`CellState`](super::CellState) byte per node.
     pub fn states(&self) -> &[u8] {
-        &self.core.state
+        self.core.nodes.state()
     }
 
-    /// `g` per cell: the planned cost to the goal (infinite where not settled).
+    /// `g` per node: the planned cost to the goal (infinite where not settled).
     pub fn g_values(&self) -> &[f64] {
-        &self.core.g
+        self.core.g()
     }
 
-    /// The neighbour each cell's `rhs` came from (its next cell towards the goal), or
+    /// The node each `rhs` came from (its next node towards the goal), or
     /// [`NO_PARENT`](super::NO_PARENT).
     pub fn parents(&self) -> &[u32] {
-        &self.core.parent
+        self.core.nodes.parent()
     }
 
-    /// The overlay: agent, trail, discoveries, sensor range, inconsistent cells and notes.
-    pub fn overlay(&self) -> Overlay {
+    /// The overlay, with `sensor` as the sensor's box when it has one.
+    fn overlay_with(&self, sensor: Option<OverlayBox>) -> Overlay {
         let mut overlay = Overlay::default();
-        let a = self.index(self.agent);
+        let a = self.agent;
         overlay.marks.push(OverlayMark { cell: a, kind: MarkKind::Agent });
         overlay.lines.extend(self.path[..self.trail].windows(2).map(|w| OverlayLine {
             from: w[0],
@@ -471,17 +669,10 @@ impl DStarLite {
             kind: LineKind::Trail,
         }));
         overlay.marks.extend(self.discovered.iter().map(|&cell| OverlayMark { cell, kind: MarkKind::Discovered }));
-        let r = self.config.sensor as usize;
-        if r > 0 {
-            let min = Point::new(self.agent.x.saturating_sub(r), self.agent.y.saturating_sub(r));
-            let max = Point::new(
-                (self.agent.x + r).min(self.truth.width() - 1),
-                (self.agent.y + r).min(self.truth.height() - 1),
-            );
-            overlay.boxes.push(OverlayBox { min, max, kind: BoxKind::Sensor });
-        }
+        overlay.boxes.extend(sensor);
         mark_inconsistent(&self.core, &mut overlay);
-        overlay.notes.push(("agent", format!("{} after {} moves", self.agent, self.moves)));
+        let here = self.truth.label(a);
+        overlay.notes.push(("agent", format!("{here} after {} moves", self.moves)));
         overlay.notes.push(("travelled", format!("{}", (self.travelled * 1e6).round() / 1e6)));
         overlay.notes.push(("km", format!("{}", (self.core.km * 1e6).round() / 1e6)));
         overlay.notes.push(("top key", self.core.queue.top_key().describe()));
@@ -492,26 +683,346 @@ impl DStarLite {
             overlay.notes.push(("fresh A* would expand", repair.fresh_expanded.to_string()));
         }
         if self.status == Status::NoPath {
-            overlay.notes.push(("unreachable", format!("the goal became unreachable from {}", self.agent)));
+            overlay.notes.push(("unreachable", format!("the goal became unreachable from {here}")));
         }
         overlay
     }
 }
 
-impl Stepper for DStarLite {
-    incremental_stepper_methods!(DStarLite);
+impl DStarLite<SquareGrid> {
+    /// Sets up an agent at `start` heading for `goal` on `grid`. Fails when either end is
+    /// outside the grid or on a wall, the weight is not 1, or the heuristic may overestimate.
+    pub fn new(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Self, SearchError> {
+        Self::on_grid(SquareGrid::with_config(grid, &config), start, goal, config)
+    }
+}
 
-    /// The estimate D* Lite's keys use: between `p` and the agent (its search runs from the
-    /// goal towards the agent).
+impl<S: OnGrid> DStarLite<S> {
+    /// Sets up an agent at `start` heading for `goal` on a space made of a grid's cells, which
+    /// takes the diagonal rule, costs and heuristic from `config`. Fails as
+    /// [`DStarLite::new`] does.
+    pub fn on_grid(mut space: S, start: Point, goal: Point, config: SearchConfig) -> Result<Self, SearchError> {
+        check_config(&config, Algorithm::DStarLite)?;
+        check_ends(space.grid(), start, goal)?;
+        space.configure(&config);
+        let (s, g) = (space.grid().index(start) as u32, space.grid().index(goal) as u32);
+        space.aim(g);
+        Ok(Self::build(space, s, g, config, Some(paint_truth::<S>), Some(Self::take_in_cells)))
+    }
+
+    /// Moves the start and goal; back to step 0 on the latest painted map.
+    pub fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
+        check_ends(self.log.latest.grid(), start, goal)?;
+        let grid = self.log.latest.grid();
+        self.set_end_nodes(grid.index(start) as u32, grid.index(goal) as u32)
+    }
+
+    /// Sets every listed cell of the true grid to `value` as a brush stroke does (cells
+    /// outside the grid are skipped, and so are the start, the goal and the agent's cell
+    /// under a wall); returns how many changed. At step 0 the stroke changes the map the
+    /// agent starts with; later, the agent learns of it through its sensor and repairs (see
+    /// the [module documentation](self)).
+    pub fn paint(&mut self, cells: impl IntoIterator<Item = Point>, value: u8) -> usize {
+        let cells: Vec<Point> = cells.into_iter().collect();
+        let keep = [self.start(), self.goal(), self.agent_at()];
+        let changed = stroke(self.truth.grid(), &cells, value, &keep);
+        let count = changed.len();
+        if count == 0 {
+            return 0;
+        }
+        self.log.paint_latest(&changed, value);
+        if self.steps == 0 {
+            self.log.forget();
+            self.truth.clone_from(&self.log.latest);
+            self.core.space.clone_from(&self.log.latest);
+            self.restart();
+        } else {
+            let due = self.log.record(self.steps, Change::Cells { cells: changed, value });
+            self.apply(due);
+        }
+        count
+    }
+
+    /// Takes in the painted cells within sensor range (Chebyshev distance; 0 sees all): the
+    /// belief, `km` and the `rhs` around them. Returns true when there were any.
+    fn take_in_cells(&mut self) -> bool {
+        let range = self.config.sensor as usize;
+        let agent = self.agent_at();
+        let width = self.truth.grid().width();
+        let mut found = Vec::new();
+        let (truth, belief, is_pending) = (self.truth.grid(), self.core.space.grid(), &mut self.is_pending);
+        self.pending.retain(|&c| {
+            let i = c as usize;
+            if truth.cells()[i] == belief.cells()[i] {
+                is_pending[i] = false;
+                return false;
+            }
+            let (x, y) = (i % width, i / width);
+            if range == 0 || (x.abs_diff(agent.x) <= range && y.abs_diff(agent.y) <= range) {
+                found.push(c);
+                is_pending[i] = false;
+                return false;
+            }
+            true
+        });
+        if found.is_empty() {
+            return false;
+        }
+        super::order::sort_by(&mut found, &Ord::cmp);
+        let last = self.core.space.at(self.last);
+        self.core.km += self.core.space.estimate(last, agent);
+        self.last = self.agent;
+        for &c in &found {
+            let value = self.truth.grid().cells()[c as usize];
+            let p = self.truth.grid().point_at(c as usize);
+            let _ = self.core.space.grid_mut().set(p, value);
+        }
+        self.core.cells_changed(&found);
+        self.repair =
+            Some(RepairRecord::add(self.repair.take(), self.steps, found.len(), self.core.expanded, self.agent));
+        self.discovered.extend_from_slice(&found);
+        self.forget_plan();
+        true
+    }
+
+    fn agent_at(&self) -> Point {
+        self.truth.at(self.agent)
+    }
+
+    /// The agent: where it stands, its moves, the cost walked and its revisits.
+    pub fn agent(&self) -> Agent {
+        Agent { at: self.agent_at(), moves: self.moves, travelled: self.travelled, revisits: self.revisits }
+    }
+
+    /// The grid as the agent believes it to be.
+    pub fn belief(&self) -> &Grid {
+        self.core.space.grid()
+    }
+
+    /// The true grid.
+    pub fn grid(&self) -> &Grid {
+        self.truth.grid()
+    }
+
+    /// The start cell.
+    pub fn start(&self) -> Point {
+        self.truth.at(self.start)
+    }
+
+    /// The goal cell.
+    pub fn goal(&self) -> Point {
+        self.truth.at(self.goal)
+    }
+
+    /// The overlay: agent, trail, discoveries, sensor range, inconsistent cells and notes.
+    pub fn overlay(&self) -> Overlay {
+        let r = self.config.sensor as usize;
+        let sensor = (r > 0).then(|| {
+            let (agent, grid) = (self.agent_at(), self.truth.grid());
+            let min = Point::new(agent.x.saturating_sub(r), agent.y.saturating_sub(r));
+            let max = Point::new((agent.x + r).min(grid.width() - 1), (agent.y + r).min(grid.height() - 1));
+            OverlayBox { min, max, kind: BoxKind::Sensor }
+        });
+        self.overlay_with(sensor)
+    }
+}
+
+/// [`PaintTruth`] for a space made of a grid's cells.
+fn paint_truth<S: OnGrid>(truth: &mut S, cells: &[Point], value: u8, agent: u32) -> Vec<u32> {
+    let grid = truth.grid_mut();
+    let mut changed = Vec::new();
+    for &p in cells {
+        let Some(v) = grid.get(p) else { continue };
+        let i = grid.index(p) as u32;
+        if v == value || (value == WALL && i == agent) {
+            continue;
+        }
+        let _ = grid.set(p, value);
+        changed.push(i);
+    }
+    changed
+}
+
+impl<S: OnGrid> Stepper for DStarLite<S> {
+    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
+        log.clear();
+        self.step_with(log)
+    }
+
+    fn step(&mut self) -> StepEvent {
+        DStarLite::step(self)
+    }
+
+    fn reset(&mut self) {
+        DStarLite::reset(self);
+    }
+
+    /// States, g and parents; the counters and the path are this stepper's own, since
+    /// edits made at later steps are replayed as it steps.
+    fn nodes(&self) -> &NodeTable {
+        &self.core.nodes
+    }
+
+    fn status(&self) -> Status {
+        self.status
+    }
+
+    fn steps(&self) -> usize {
+        self.steps
+    }
+
+    fn expanded(&self) -> usize {
+        self.core.expanded
+    }
+
+    fn open_count(&self) -> usize {
+        self.core.queue.len()
+    }
+
+    fn cost(&self) -> Option<f64> {
+        DStarLite::cost(self)
+    }
+
+    fn path_indices(&self) -> &[u32] {
+        &self.path
+    }
+
+    fn run(&mut self) -> Status {
+        DStarLite::run(self)
+    }
+
+    fn seek(&mut self, k: usize) {
+        DStarLite::seek(self, k);
+    }
+
+    fn start(&self) -> Point {
+        DStarLite::start(self)
+    }
+
+    fn goal(&self) -> Point {
+        DStarLite::goal(self)
+    }
+
+    fn config(&self) -> SearchConfig {
+        self.config
+    }
+
+    fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
+        DStarLite::set_ends(self, start, goal)
+    }
+
+    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
+        Ok(DStarLite::paint(self, cells.iter().copied(), value))
+    }
+
+    fn repair(&self) -> Option<Repair> {
+        DStarLite::repair(self)
+    }
+
+    fn cell_values(&self) -> Option<CellValues<'_>> {
+        Some(self.core.rhs_values())
+    }
+
+    fn overlay(&self) -> Overlay {
+        DStarLite::overlay(self)
+    }
+
     fn h(&self, p: Point) -> f64 {
-        self.core.h(p)
+        self.core.h_at(p)
     }
 
     fn grid(&self) -> &Grid {
-        &self.truth
+        DStarLite::grid(self)
     }
 
     fn agent(&self) -> Option<Agent> {
         Some(DStarLite::agent(self))
+    }
+}
+
+impl<S: Space + Clone + 'static> SpaceStepper<S> for DStarLite<S> {
+    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent<S::At> {
+        log.clear();
+        self.step_with(log)
+    }
+
+    fn reset(&mut self) {
+        DStarLite::reset(self);
+    }
+
+    fn nodes(&self) -> &NodeTable {
+        &self.core.nodes
+    }
+
+    fn status(&self) -> Status {
+        self.status
+    }
+
+    fn steps(&self) -> usize {
+        self.steps
+    }
+
+    fn expanded(&self) -> usize {
+        self.core.expanded
+    }
+
+    fn open_count(&self) -> usize {
+        self.core.queue.len()
+    }
+
+    fn cost(&self) -> Option<f64> {
+        DStarLite::cost(self)
+    }
+
+    fn path_indices(&self) -> &[u32] {
+        &self.path
+    }
+
+    fn seek(&mut self, k: usize) {
+        DStarLite::seek(self, k);
+    }
+
+    fn h_of(&self, node: u32) -> f64 {
+        self.core.h(node)
+    }
+
+    fn space(&self) -> &S {
+        &self.truth
+    }
+
+    fn start_node(&self) -> u32 {
+        self.start
+    }
+
+    fn goal_node(&self) -> u32 {
+        self.goal
+    }
+
+    fn config(&self) -> SearchConfig {
+        self.config
+    }
+
+    fn set_end_nodes(&mut self, start: u32, goal: u32) -> Result<(), SearchError> {
+        DStarLite::set_end_nodes(self, start, goal)
+    }
+
+    fn edit_space(&mut self, space: S, changed: &[u32]) -> Result<(), SearchError> {
+        DStarLite::edit_space(self, space, changed)
+    }
+
+    fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
+        self.core.open_entries(limit)
+    }
+
+    fn cell_values(&self) -> Option<CellValues<'_>> {
+        Some(self.core.rhs_values())
+    }
+
+    fn boxed_clone(&self) -> Box<dyn SpaceStepper<S>> {
+        Box::new(self.clone())
+    }
+
+    fn agent_node(&self) -> Option<u32> {
+        Some(self.agent)
     }
 }

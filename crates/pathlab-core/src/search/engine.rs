@@ -606,6 +606,12 @@ fn check_basic(config: &SearchConfig) -> Result<(), SearchError> {
 /// Checks the weight, and that the algorithm runs on any space, saying why not.
 fn check_any_space(config: &SearchConfig) -> Result<(), SearchError> {
     config.validate()?;
+    if !config.algorithm.is_basic() && config.algorithm.square_grid_only().is_none() {
+        return Err(SearchError::Unsupported(format!(
+            "{} has its own stepper: build it with search::build_on",
+            config.algorithm
+        )));
+    }
     match config.algorithm.square_grid_only() {
         None => Ok(()),
         Some(why) => Err(SearchError::Unsupported(format!("{}: {why}", config.algorithm))),

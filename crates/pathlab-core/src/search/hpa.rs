@@ -95,8 +95,8 @@ use super::engine::{check_ends, estimate, paint_cells};
 use super::open_list::OpenList;
 use super::stepper::{BoxKind, LineKind, MarkKind, Overlay, OverlayBox, OverlayLine, OverlayMark};
 use super::{
-    astar, Algorithm, CellState, EventLog, NoRecord, NodeTable, Recorder, Search, SearchConfig, SearchError, Status, StepEvent,
-    Stepper, NO_PARENT,
+    astar, Algorithm, CellState, EventLog, NoRecord, NodeTable, Recorder, Search, SearchConfig, SearchError, Status,
+    StepEvent, Stepper, NO_PARENT,
 };
 use crate::grid::{Costs, Diagonal, Grid, Point, WALL};
 use crate::heuristic::Heuristic;
@@ -1314,5 +1314,4 @@ impl Stepper for Hpa {
     fn gave_up(&self) -> Option<String> {
         self.failure.clone()
     }
-
 }

@@ -1,6 +1,10 @@
-//! The machinery LPA* and D* Lite share: per-cell `g` and `rhs`, the priority queue of
-//! inconsistent cells ordered by two-part keys, the edit log that makes stepping back
+//! The machinery LPA* and D* Lite share: per-node `g` and `rhs`, the priority queue of
+//! inconsistent nodes ordered by two-part keys, the edit log that makes stepping back
 //! through a live edit exact, and the record of what the last edit cost.
+//!
+//! The core runs on any [`Space`]: it reads edges with `for_each_neighbour` and
+//! `for_each_predecessor`, so each space gets its own compiled copy of the loops, and the
+//! square grid's is as fast as the hand-written one it replaced.
 //!
 //! # Terms
 //!
@@ -18,16 +22,25 @@
 //!   goal for LPA*, the agent for D* Lite); `km` is D* Lite's key offset (0 for LPA*).
 //!
 //! The search can go one way or the other: *forward* (LPA*: from the start, `g` is the cost
-//! from the root to the cell, a move pays for the cell it enters) or *backward* (D* Lite:
-//! from the goal, `g` is the cost from the cell to the root, and a move still pays for the
-//! cell it enters, which is now the one nearer the root).
+//! from the root to the node, and `rhs(v)` is the least `g(u) + c(u, v)` over the edges
+//! `u -> v` into `v`) or *backward* (D* Lite: from the goal, `g` is the cost from the node to
+//! the root, and `rhs(u)` is the least `c(u, v) + g(v)` over the edges `u -> v` out of `u`).
+//!
+//! Every edge must cost more than 0, as in Koenig and Likhachev's papers: with a free edge a
+//! node can keep a cost that an edit took away (two nodes joined by free edges vouch for each
+//! other's old `g`), or the search can stop on a tie with the goal's key before repairing a
+//! node the goal depends on. The constructors on a space and `edit_space` refuse such spaces;
+//! the grids never have one.
 
 use std::cell::OnceCell;
 
 use super::stepper::{MarkKind, Overlay, OverlayMark};
-use super::{Algorithm, CellState, NoRecord, Recorder, Search, SearchConfig, SearchError, NO_PARENT};
-use crate::grid::{Costs, Diagonal, Grid, Point, WALL};
+use super::{
+    Algorithm, CellState, NoRecord, NodeTable, OpenEntry, Recorder, Search, SearchConfig, SearchError, NO_PARENT,
+};
+use crate::grid::{Grid, Point, WALL};
 use crate::heuristic::Heuristic;
+use crate::space::{OnGrid, Space, SquareGrid};
 
 /// How many inconsistent cells the overlay marks at most; a note says when there are more.
 pub(crate) const MARK_CAP: usize = 5_000;
@@ -185,6 +198,20 @@ impl KeyQueue {
         self.heap.iter().map(|s| s.node)
     }
 
+    /// The first `limit` cells in the order they leave (key, then first in), with their keys.
+    pub(crate) fn leaving_order(&self, limit: usize) -> Vec<(u32, Key)> {
+        let order = |a: &Slot, b: &Slot| {
+            if a.before(b) {
+                std::cmp::Ordering::Less
+            } else if b.before(a) {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        };
+        super::order::least(self.heap.clone(), limit, &order).into_iter().map(|s| (s.node, s.key)).collect()
+    }
+
     /// Puts `node` on the queue with `key`, or changes its key if it is there. A cell whose
     /// key does not change keeps its place among equal keys.
     #[inline]
@@ -286,156 +313,198 @@ pub(crate) enum Direction {
     Backward,
 }
 
-/// The state both incremental searches keep: the graph (a grid) they plan on, `g`, `rhs`,
-/// the best neighbour behind each `rhs`, the queue of inconsistent cells, and the per-cell
-/// state bytes the page paints.
-#[derive(Clone, Debug)]
-pub(crate) struct Core {
-    /// The grid planned on (for D* Lite, what the agent believes).
-    pub(crate) grid: Grid,
-    pub(crate) rule: Diagonal,
-    pub(crate) costs: Costs,
-    pub(crate) heuristic: Heuristic,
+/// The state both incremental searches keep: the space they plan on, `g` and the parent
+/// behind each `rhs` (in a [`NodeTable`], with the state bytes the page paints), `rhs`, and
+/// the queue of inconsistent nodes.
+#[derive(Clone)]
+pub(crate) struct Core<S: Space = SquareGrid> {
+    /// The space planned on (for D* Lite, what the agent believes).
+    pub(crate) space: S,
     pub(crate) direction: Direction,
-    /// The cell the search grows from (`rhs = 0`).
+    /// The node the search grows from (`rhs = 0`).
     pub(crate) root: u32,
-    /// The cell `h` is measured to.
-    pub(crate) focus: Point,
+    /// The node `h` is measured to (forward) or from (backward).
+    pub(crate) focus: u32,
+    focus_at: S::At,
     /// D* Lite's key offset.
     pub(crate) km: f64,
-    pub(crate) g: Vec<f64>,
+    /// State, `g` and the neighbour `rhs` came from (the predecessor forward, the next node
+    /// backward); its touched list is the nodes whose buffers may differ from their initial
+    /// values.
+    pub(crate) nodes: NodeTable,
     pub(crate) rhs: Vec<f64>,
-    /// The neighbour `rhs` came from (the predecessor forward, the next cell backward).
-    pub(crate) parent: Vec<u32>,
     flags: Vec<u8>,
-    pub(crate) state: Vec<u8>,
     pub(crate) queue: KeyQueue,
-    /// Cells whose buffers may differ from their initial values.
-    touched: Vec<u32>,
-    /// The cell the last expansion took, or [`NO_PARENT`].
+    /// The node the last expansion took, or [`NO_PARENT`].
     pub(crate) current: u32,
     /// Expansions since step 0.
     pub(crate) expanded: usize,
-    /// Cells on the path shown, for clearing their marks.
+    /// Nodes on the path shown, for clearing their marks.
     marked: Vec<u32>,
+    /// The edges of the node being expanded, kept between expansions to save allocating.
+    scratch: Vec<(u32, f64)>,
 }
 
-/// Up to eight neighbours: (cell, diagonal move).
-type Neighbours = ([(u32, bool); 8], usize);
+/// Calls `visit(other end, cost)` for the edges along which `rhs` of `node` is worked out:
+/// into `node` forward, out of `node` backward (none for a wall).
+#[inline]
+fn for_each_toward<S: Space>(space: &S, direction: Direction, node: u32, visit: impl FnMut(u32, f64)) {
+    for_each_edge(space, direction == Direction::Backward, node, visit);
+}
 
-impl Core {
-    /// A core on `grid`, not yet reset.
-    pub(crate) fn new(grid: Grid, config: &SearchConfig, direction: Direction) -> Self {
-        let n = grid.len();
+/// Calls `visit(other end, cost)` for the edges along which `node` offers its `g`: out of
+/// `node` forward, into `node` backward (none for a wall).
+#[inline]
+fn for_each_away<S: Space>(space: &S, direction: Direction, node: u32, visit: impl FnMut(u32, f64)) {
+    for_each_edge(space, direction == Direction::Forward, node, visit);
+}
+
+#[allow(clippy::inline_always)]
+#[inline(always)]
+fn for_each_edge<S: Space>(space: &S, out: bool, node: u32, mut visit: impl FnMut(u32, f64)) {
+    if !space.is_open(node) {
+        return;
+    }
+    let at = space.at(node);
+    if out {
+        space.for_each_neighbour(node, at, |nb, _, cost| visit(nb, cost));
+    } else {
+        space.for_each_predecessor(node, at, |nb, _, cost| visit(nb, cost));
+    }
+}
+
+impl<S: Space + std::fmt::Debug> std::fmt::Debug for Core<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Core")
+            .field("space", &self.space)
+            .field("direction", &self.direction)
+            .field("root", &self.root)
+            .field("focus", &self.focus)
+            .field("km", &self.km)
+            .field("expanded", &self.expanded)
+            .field("queued", &self.queue.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S: Space> Core<S> {
+    /// A core on `space`, not yet reset.
+    pub(crate) fn new(space: S, direction: Direction) -> Self {
+        let n = space.node_count();
+        let focus_at = space.at(0);
         Self {
-            grid,
-            rule: config.diagonal,
-            costs: config.costs,
-            heuristic: config.heuristic,
+            space,
             direction,
             root: 0,
-            focus: Point::new(0, 0),
+            focus: 0,
+            focus_at,
             km: 0.0,
-            g: vec![f64::INFINITY; n],
+            nodes: NodeTable::new(n),
             rhs: vec![f64::INFINITY; n],
-            parent: vec![NO_PARENT; n],
             flags: vec![0; n],
-            state: vec![UNSEEN; n],
             queue: KeyQueue::new(n),
-            touched: Vec::new(),
             current: NO_PARENT,
             expanded: 0,
             marked: Vec::new(),
+            scratch: Vec::new(),
         }
     }
 
-    /// Forgets everything: only `root` is inconsistent (`rhs = 0`, `g` infinite).
-    pub(crate) fn reset(&mut self, root: Point, focus: Point) {
-        if self.touched.len() * 4 > self.g.len() {
-            self.g.fill(f64::INFINITY);
+    /// Forgets everything: only `root` is inconsistent (`rhs = 0`, `g` infinite). `h` is
+    /// measured between each node and `focus`.
+    pub(crate) fn reset(&mut self, root: u32, focus: u32) {
+        let (_, _, _, touched) = self.nodes.parts();
+        if touched.len() * 4 > self.rhs.len() {
             self.rhs.fill(f64::INFINITY);
-            self.parent.fill(NO_PARENT);
             self.flags.fill(0);
-            self.state.fill(UNSEEN);
         } else {
-            for &i in &self.touched {
-                let i = i as usize;
-                self.g[i] = f64::INFINITY;
-                self.rhs[i] = f64::INFINITY;
-                self.parent[i] = NO_PARENT;
-                self.flags[i] = 0;
-                self.state[i] = UNSEEN;
+            for &i in touched.iter() {
+                self.rhs[i as usize] = f64::INFINITY;
+                self.flags[i as usize] = 0;
             }
         }
-        self.touched.clear();
+        self.nodes.reset();
         self.marked.clear();
         self.queue.clear();
         self.current = NO_PARENT;
         self.expanded = 0;
         self.km = 0.0;
-        self.focus = focus;
-        self.root = self.grid.index(root) as u32;
-        self.rhs[self.root as usize] = 0.0;
-        self.fix_queue(self.root);
+        self.set_focus(focus);
+        self.root = root;
+        self.rhs[root as usize] = 0.0;
+        self.fix_queue(root);
     }
 
-    /// The estimate between `p` and the focus.
+    /// Measures `h` to (or from) `focus` from now on; queued keys are not redone.
     #[inline]
-    pub(crate) fn h(&self, p: Point) -> f64 {
-        self.heuristic.estimate(p.x.abs_diff(self.focus.x), p.y.abs_diff(self.focus.y), self.costs)
+    pub(crate) fn set_focus(&mut self, focus: u32) {
+        self.focus = focus;
+        self.focus_at = self.space.at(focus);
+    }
+
+    /// The estimate between `at` and the focus: from `at` to the goal forward, from the
+    /// agent to `at` backward (a lower bound of the cost of the way start -> at -> goal that
+    /// lies before `at`).
+    #[inline]
+    pub(crate) fn h_at(&self, at: S::At) -> f64 {
+        match self.direction {
+            Direction::Forward => self.space.estimate(at, self.focus_at),
+            Direction::Backward => self.space.estimate(self.focus_at, at),
+        }
+    }
+
+    /// The estimate between `node` and the focus.
+    #[inline]
+    pub(crate) fn h(&self, node: u32) -> f64 {
+        self.h_at(self.space.at(node))
+    }
+
+    /// `g` per node.
+    #[inline]
+    pub(crate) fn g(&self) -> &[f64] {
+        self.nodes.g()
+    }
+
+    /// The look-ahead rhs of every node, for the cell read-out.
+    pub(crate) fn rhs_values(&self) -> super::CellValues<'_> {
+        super::CellValues { label: "rhs", values: &self.rhs, heat: false }
     }
 
     /// The key of `node` now.
     #[inline]
     pub(crate) fn key(&self, node: u32) -> Key {
         let i = node as usize;
-        let m = self.g[i].min(self.rhs[i]);
+        let m = self.nodes.g()[i].min(self.rhs[i]);
         if m.is_infinite() {
             return Key::INFINITE;
         }
-        Key { k1: m + self.h(self.grid.point_at(i)) + self.km, k2: m }
+        Key { k1: m + self.h(node) + self.km, k2: m }
     }
 
     /// True when `g = rhs` at `node`.
     #[inline]
     pub(crate) fn consistent(&self, node: u32) -> bool {
-        self.g[node as usize] == self.rhs[node as usize]
+        self.nodes.g()[node as usize] == self.rhs[node as usize]
     }
 
-    /// True when the search may stop for `target`: it is consistent and no queued cell comes
+    /// True when the search may stop for `target`: it is consistent and no queued node comes
     /// before it (within rounding, see [`Key::before_within`]).
     pub(crate) fn settled(&self, target: u32) -> bool {
         self.consistent(target) && !self.queue.any_before_within(self.key(target))
     }
 
-    /// The open neighbours of `node` and whether each move is diagonal (none for a wall).
+    /// Notes `node` as touched (its buffers to be cleared on reset).
     #[inline]
-    fn neighbours(&self, node: u32) -> Neighbours {
-        let mut out = ([(0, false); 8], 0);
+    fn touch(&mut self, node: u32) {
         let i = node as usize;
-        if self.grid.cells()[i] == WALL {
-            return out;
+        if self.flags[i] & TOUCHED == 0 {
+            self.flags[i] |= TOUCHED;
+            self.nodes.parts().3.push(node);
         }
-        self.grid.for_each_neighbour_of(self.grid.point_at(i), self.rule, |nb, _, diagonal| {
-            out.0[out.1] = (nb as u32, diagonal);
-            out.1 += 1;
-        });
-        out
     }
 
-    /// The cost of the move between `near` (the root side) and `far`: forward the move
-    /// `near -> far`, backward `far -> near`; either pays for the cell it enters.
-    #[inline]
-    fn cost(&self, near: u32, far: u32, diagonal: bool) -> f64 {
-        let entered = match self.direction {
-            Direction::Forward => far,
-            Direction::Backward => near,
-        };
-        self.costs.step(diagonal, self.grid.cells()[entered as usize])
-    }
-
-    /// Recomputes `rhs` (and its parent) of `node` from its neighbours, then queues it or
-    /// takes it off the queue as it is inconsistent or not.
+    /// Recomputes `rhs` (and its parent) of `node` from its edges towards the root, then
+    /// queues it or takes it off the queue as it is inconsistent or not.
     pub(crate) fn update_vertex(&mut self, node: u32) {
         self.update_vertex_with(node, &mut NoRecord);
     }
@@ -444,22 +513,22 @@ impl Core {
     /// (`opened(node, new parent, old rhs if finite, new rhs)`).
     fn update_vertex_with<R: Recorder>(&mut self, node: u32, recorder: &mut R) {
         if node != self.root {
-            let (list, count) = self.neighbours(node);
+            let g = self.nodes.g();
             let mut best = f64::INFINITY;
             let mut from = NO_PARENT;
-            for &(nb, diagonal) in &list[..count] {
-                let candidate = self.g[nb as usize] + self.cost(nb, node, diagonal);
+            for_each_toward(&self.space, self.direction, node, |nb, cost| {
+                let candidate = g[nb as usize] + cost;
                 if candidate < best {
                     best = candidate;
                     from = nb;
                 }
-            }
+            });
             let old = self.rhs[node as usize];
             if old != best {
                 recorder.opened(node, from, old.is_finite().then_some(old), best);
             }
             self.rhs[node as usize] = best;
-            self.parent[node as usize] = from;
+            self.nodes.parts().2[node as usize] = from;
         }
         self.fix_queue(node);
     }
@@ -467,14 +536,10 @@ impl Core {
     /// Queues `node` with its current key when inconsistent, takes it off otherwise.
     #[inline]
     fn fix_queue(&mut self, node: u32) {
-        let i = node as usize;
-        if self.g[i] == self.rhs[i] {
+        if self.consistent(node) {
             self.queue.remove(node);
         } else {
-            if self.flags[i] & TOUCHED == 0 {
-                self.flags[i] |= TOUCHED;
-                self.touched.push(node);
-            }
+            self.touch(node);
             let key = self.key(node);
             self.queue.set(node, key);
         }
@@ -486,7 +551,7 @@ impl Core {
     pub(crate) fn refresh(&mut self, node: u32) {
         let i = node as usize;
         let f = self.flags[i];
-        self.state[i] = if node == self.current {
+        let state = if node == self.current {
             CURRENT
         } else if f & ON_PATH != 0 {
             PATH
@@ -497,9 +562,10 @@ impl Core {
         } else {
             UNSEEN
         };
+        self.nodes.parts().0[i] = state;
     }
 
-    /// Forgets which cell the last expansion took.
+    /// Forgets which node the last expansion took.
     pub(crate) fn clear_current(&mut self) {
         let was = self.current;
         if was != NO_PARENT {
@@ -510,9 +576,9 @@ impl Core {
 
     /// One iteration of ComputeShortestPath on `node` (the first on the queue, with an up to
     /// date key): settles it (`g = rhs`) when overconsistent, forgets its `g` when
-    /// underconsistent, and updates the neighbours whose `rhs` depends on it.
+    /// underconsistent, and updates the nodes whose `rhs` depends on it.
     ///
-    /// `recorder` hears `expanded(node)`, then `opened(cell, parent, old rhs, new rhs)` for
+    /// `recorder` hears `expanded(node)`, then `opened(node, parent, old rhs, new rhs)` for
     /// every `rhs` that changed.
     pub(crate) fn expand<R: Recorder>(&mut self, node: u32, recorder: &mut R) {
         recorder.expanded(node);
@@ -522,39 +588,42 @@ impl Core {
         self.current = node;
         self.flags[i] |= EXPANDED;
         self.expanded += 1;
-        let (list, count) = self.neighbours(node);
-        if self.g[i] > self.rhs[i] {
+        let mut edges = std::mem::take(&mut self.scratch);
+        edges.clear();
+        for_each_away(&self.space, self.direction, node, |nb, cost| edges.push((nb, cost)));
+        if self.nodes.g()[i] > self.rhs[i] {
             let g = self.rhs[i];
-            self.g[i] = g;
-            for &(nb, diagonal) in &list[..count] {
+            self.nodes.parts().1[i] = g;
+            for &(nb, cost) in &edges {
                 if nb == self.root {
                     continue;
                 }
-                let candidate = g + self.cost(node, nb, diagonal);
+                let candidate = g + cost;
                 let old = self.rhs[nb as usize];
                 if candidate < old {
                     recorder.opened(nb, node, old.is_finite().then_some(old), candidate);
                     self.rhs[nb as usize] = candidate;
-                    self.parent[nb as usize] = node;
+                    self.nodes.parts().2[nb as usize] = node;
                     self.fix_queue(nb);
                 }
             }
         } else {
-            self.g[i] = f64::INFINITY;
-            for &(nb, _) in &list[..count] {
-                if nb != self.root && self.parent[nb as usize] == node {
+            self.nodes.parts().1[i] = f64::INFINITY;
+            for &(nb, _) in &edges {
+                if nb != self.root && self.nodes.parent()[nb as usize] == node {
                     self.update_vertex_with(nb, recorder);
                 }
             }
             self.update_vertex_with(node, recorder);
         }
+        self.scratch = edges;
         self.refresh(node);
     }
 
-    /// Takes the first cell off the queue and expands it, after bringing its key up to date
+    /// Takes the first node off the queue and expands it, after bringing its key up to date
     /// (D* Lite's keys go stale as the agent moves: a stale key is replaced and the next
-    /// cell tried, which is bookkeeping rather than an expansion). Stops without expanding
-    /// when `stop` holds; returns the cell expanded.
+    /// node tried, which is bookkeeping rather than an expansion). Stops without expanding
+    /// when `stop` holds; returns the node expanded.
     pub(crate) fn expand_next<R: Recorder>(&mut self, stop: impl Fn(&Self) -> bool, recorder: &mut R) -> Option<u32> {
         loop {
             if stop(self) {
@@ -571,51 +640,63 @@ impl Core {
         }
     }
 
-    /// Updates the cells whose `rhs` may depend on the listed cells (which changed value):
-    /// each one and its eight neighbours, since a move's legality depends on its ends and,
-    /// for a diagonal, on the two cells beside it.
-    pub(crate) fn cells_changed(&mut self, changed: &[u32]) {
-        let (w, h) = (self.grid.width(), self.grid.height());
-        let mut cells = Vec::with_capacity(changed.len() * 9);
+    /// Takes a new space (the same nodes, some edges changed) and updates the nodes whose
+    /// `rhs` may depend on the edges of `changed`: each listed node and the nodes its edges
+    /// lead to (forward) or come from (backward), in the old space and in the new. Then every
+    /// queued key is worked out again, since the estimate may have changed with the edges (a
+    /// graph's scales with its cheapest edge per unit of length).
+    pub(crate) fn replace_space(&mut self, space: S, changed: &[u32]) {
+        let old = std::mem::replace(&mut self.space, space);
+        let mut nodes: Vec<u32> = Vec::with_capacity(changed.len() * 4);
         for &c in changed {
-            let p = self.grid.point_at(c as usize);
-            for y in p.y.saturating_sub(1)..=(p.y + 1).min(h - 1) {
-                for x in p.x.saturating_sub(1)..=(p.x + 1).min(w - 1) {
-                    cells.push((y * w + x) as u32);
-                }
-            }
+            nodes.push(c);
+            for_each_away(&old, self.direction, c, |nb, _| nodes.push(nb));
+            for_each_away(&self.space, self.direction, c, |nb, _| nodes.push(nb));
         }
-        super::order::sort_by(&mut cells, &Ord::cmp);
-        cells.dedup();
-        for c in cells {
-            self.update_vertex(c);
+        super::order::sort_by(&mut nodes, &Ord::cmp);
+        nodes.dedup();
+        self.focus_at = self.space.at(self.focus);
+        for node in nodes {
+            self.update_vertex(node);
+        }
+        self.rekey();
+    }
+
+    /// Works out every queued key again (after the estimate or the focus changed).
+    pub(crate) fn rekey(&mut self) {
+        let queued: Vec<u32> = self.queue.nodes().collect();
+        for node in queued {
+            let key = self.key(node);
+            self.queue.set(node, key);
         }
     }
 
-    /// The best next cell from `node` towards the root: the open neighbour minimising
-    /// `g(neighbour) + cost of the move` (the first such in the grid's order), with that sum.
+    /// The best next node from `node` towards the root: the one minimising `g(it) + the
+    /// edge's cost` over the edges towards the root (the first such in the space's order),
+    /// with that sum.
     pub(crate) fn best_neighbour(&self, node: u32) -> Option<(u32, f64)> {
-        let (list, count) = self.neighbours(node);
+        let g = self.nodes.g();
         let mut best: Option<(u32, f64)> = None;
-        for &(nb, diagonal) in &list[..count] {
-            let total = self.g[nb as usize] + self.cost(nb, node, diagonal);
+        for_each_toward(&self.space, self.direction, node, |nb, cost| {
+            let total = g[nb as usize] + cost;
             if total.is_finite() && best.is_none_or(|(_, b)| total < b) {
                 best = Some((nb, total));
             }
-        }
+        });
         best
     }
 
     /// Follows [`best_neighbour`](Self::best_neighbour) from `from` to the root, pushing
-    /// the cells after `from` onto `out`. Returns false (leaving what it pushed) if the walk
+    /// the nodes after `from` onto `out`. Returns false (leaving what it pushed) if the walk
     /// dead-ends or loops, which a settled search never does.
     pub(crate) fn walk_to_root(&self, from: u32, out: &mut Vec<u32>) -> bool {
+        let g = self.nodes.g();
         let mut at = from;
         while at != self.root {
-            // Along a settled plan g falls by a whole move at every cell, so a walk on which
+            // Along a settled plan g falls by a whole edge at every node, so a walk on which
             // it does not fall has gone wrong (and could loop).
             match self.best_neighbour(at) {
-                Some((next, _)) if self.g[next as usize] < self.g[at as usize] => {
+                Some((next, _)) if g[next as usize] < g[at as usize] => {
                     out.push(next);
                     at = next;
                 }
@@ -625,14 +706,11 @@ impl Core {
         true
     }
 
-    /// Marks `cells` as the path shown (state `path`), clearing the previous marks.
-    pub(crate) fn mark_path(&mut self, cells: &[u32]) {
+    /// Marks `nodes` as the path shown (state `path`), clearing the previous marks.
+    pub(crate) fn mark_path(&mut self, nodes: &[u32]) {
         self.clear_path();
-        for &c in cells {
-            if self.flags[c as usize] & TOUCHED == 0 {
-                self.flags[c as usize] |= TOUCHED;
-                self.touched.push(c);
-            }
+        for &c in nodes {
+            self.touch(c);
             self.flags[c as usize] |= ON_PATH;
             self.marked.push(c);
             self.refresh(c);
@@ -650,42 +728,124 @@ impl Core {
         self.marked.clear();
     }
 
-    /// Cells whose `g` and `rhs` differ: the queue.
+    /// Nodes whose `g` and `rhs` differ: the queue.
     pub(crate) fn inconsistent(&self) -> impl Iterator<Item = u32> + '_ {
         self.queue.nodes()
     }
+
+    /// The queue in the order it is taken, at most `limit` entries: `key` is the first part
+    /// of the key, `g` is `min(g, rhs)`, and the parent is the node `rhs` came from.
+    pub(crate) fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
+        self.queue
+            .leaving_order(limit)
+            .into_iter()
+            .map(|(cell, key)| OpenEntry {
+                cell,
+                g: key.k2,
+                h: self.h(cell),
+                key: key.k1,
+                parent: self.nodes.parent()[cell as usize],
+            })
+            .collect()
+    }
 }
 
-/// One brush stroke kept for replay: `cells` were set to `value` once `step` steps had been
-/// taken.
+impl<S: OnGrid> Core<S> {
+    /// Updates the cells whose `rhs` may depend on the listed cells (which changed value):
+    /// each one and its eight neighbours, since a move's legality depends on its ends and,
+    /// for a diagonal, on the two cells beside it.
+    pub(crate) fn cells_changed(&mut self, changed: &[u32]) {
+        let grid = self.space.grid();
+        let (w, h) = (grid.width(), grid.height());
+        let mut cells = Vec::with_capacity(changed.len() * 9);
+        for &c in changed {
+            let p = grid.point_at(c as usize);
+            for y in p.y.saturating_sub(1)..=(p.y + 1).min(h - 1) {
+                for x in p.x.saturating_sub(1)..=(p.x + 1).min(w - 1) {
+                    cells.push((y * w + x) as u32);
+                }
+            }
+        }
+        super::order::sort_by(&mut cells, &Ord::cmp);
+        cells.dedup();
+        for c in cells {
+            self.update_vertex(c);
+        }
+    }
+}
+
+/// Why a space cannot be planned on incrementally, if it cannot: an edge costs 0 (see the
+/// [module documentation](self)). Looks at every edge.
+pub(crate) fn check_costs<S: Space>(space: &S) -> Result<(), SearchError> {
+    for node in 0..space.node_count() as u32 {
+        let mut free = None;
+        space.for_each_neighbour(node, space.at(node), |nb, _, cost| {
+            if cost <= 0.0 && free.is_none() {
+                free = Some(nb);
+            }
+        });
+        if let Some(to) = free {
+            return Err(SearchError::Unsupported(format!(
+                "the edge {} -> {} costs 0: LPA* and D* Lite need every edge to cost more than 0 \
+                 (with free edges a repair can keep a cost that is gone)",
+                space.label(node),
+                space.label(to)
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Checks that `node` is a node of `space` and open.
+pub(crate) fn check_node<S: Space>(space: &S, which: &'static str, node: u32) -> Result<(), SearchError> {
+    let n = space.node_count();
+    if node as usize >= n {
+        return Err(SearchError::Unsupported(format!("the {which} is node {node}, but the space has {n} nodes")));
+    }
+    if space.is_open(node) {
+        Ok(())
+    } else {
+        Err(SearchError::Unsupported(format!("the {which} {} is a wall", space.label(node))))
+    }
+}
+
+/// What one logged edit did.
 #[derive(Clone, Debug)]
-pub(crate) struct Edit {
+pub(crate) enum Change<S> {
+    /// A brush stroke: `cells` were set to `value` (searches on a grid's cells only).
+    Cells { cells: Vec<Point>, value: u8 },
+    /// The space was replaced by `space`; the edges of `changed` differ.
+    Space { space: S, changed: Vec<u32> },
+}
+
+/// One edit kept for replay, made once `step` steps had been taken.
+#[derive(Clone, Debug)]
+pub(crate) struct Edit<S> {
     pub(crate) step: usize,
-    pub(crate) cells: Vec<Point>,
-    pub(crate) value: u8,
+    pub(crate) change: Change<S>,
 }
 
-/// The edits made while a search ran, with the grid as it was at step 0, so that going back
-/// replays them at the same step numbers and the latest painted map is never lost.
+/// The edits made while a search ran, with the space as it was at step 0, so that going back
+/// replays them at the same step numbers and the latest edited space is never lost.
 #[derive(Clone, Debug)]
-pub(crate) struct EditLog {
-    /// The grid at step 0.
-    pub(crate) base: Grid,
-    /// The grid with every logged edit made: what [`reset`](super::Stepper::reset) keeps.
-    pub(crate) latest: Grid,
+pub(crate) struct EditLog<S> {
+    /// The space at step 0.
+    pub(crate) base: S,
+    /// The space with every logged edit made: what `reset` keeps.
+    pub(crate) latest: S,
     /// The edits in the order made (their step numbers never decrease).
-    pub(crate) edits: Vec<Edit>,
+    pub(crate) edits: Vec<Edit<S>>,
     /// How many edits the state shown has made.
     pub(crate) applied: usize,
 }
 
-impl EditLog {
-    /// A log with no edits over `grid`.
-    pub(crate) fn new(grid: Grid) -> Self {
-        Self { base: grid.clone(), latest: grid, edits: Vec::new(), applied: 0 }
+impl<S: Clone> EditLog<S> {
+    /// A log with no edits over `space`.
+    pub(crate) fn new(space: S) -> Self {
+        Self { base: space.clone(), latest: space, edits: Vec::new(), applied: 0 }
     }
 
-    /// Forgets the edits: the latest map becomes step 0's.
+    /// Forgets the edits: the latest space becomes step 0's.
     pub(crate) fn forget(&mut self) {
         self.base.clone_from(&self.latest);
         self.edits.clear();
@@ -707,30 +867,27 @@ impl EditLog {
         from..self.applied
     }
 
-    /// Logs a stroke made at step `steps` (over 0) and returns the edits now to apply: the
-    /// ones logged for later steps (after going back) are moved to this step, so that the
-    /// painted map stays whole, followed by this one.
-    pub(crate) fn record(&mut self, steps: usize, cells: Vec<Point>, value: u8) -> std::ops::Range<usize> {
-        for &p in &cells {
-            // The caller only passes cells inside the grid.
-            let _ = self.latest.set(p, value);
-        }
+    /// Logs an edit made at step `steps` (over 0), which `latest` must already have, and
+    /// returns the edits now to apply: the ones logged for later steps (after going back) are
+    /// moved to this step, so that the edited space stays whole, followed by this one.
+    pub(crate) fn record(&mut self, steps: usize, change: Change<S>) -> std::ops::Range<usize> {
         for edit in &mut self.edits[self.applied..] {
             edit.step = steps;
         }
-        self.edits.push(Edit { step: steps, cells, value });
+        self.edits.push(Edit { step: steps, change });
         let from = self.applied;
         self.applied = self.edits.len();
         from..self.applied
     }
+}
 
-    /// A stroke at step 0 becomes part of the map: step 0's grid and the latest both take it,
-    /// and any logged edits are folded into them first.
-    pub(crate) fn fold(&mut self, cells: &[Point], value: u8) {
+impl<S: OnGrid> EditLog<S> {
+    /// Sets `cells` to `value` in the latest space (they are inside the grid).
+    pub(crate) fn paint_latest(&mut self, cells: &[Point], value: u8) {
+        let grid = self.latest.grid_mut();
         for &p in cells {
-            let _ = self.latest.set(p, value);
+            let _ = grid.set(p, value);
         }
-        self.forget();
     }
 }
 
@@ -738,28 +895,28 @@ impl EditLog {
 /// the first time it is asked for.
 #[derive(Clone, Debug)]
 pub(crate) struct RepairRecord {
-    /// The step at which the edit was made (or the walls discovered).
+    /// The step at which the edit was made (or the changes discovered).
     pub(crate) step: usize,
-    /// Cells changed.
+    /// Cells (nodes) changed.
     pub(crate) changed: usize,
     /// Expansions before the edit.
     pub(crate) expanded_before: usize,
     /// Where a fresh search would start.
-    pub(crate) from: Point,
+    pub(crate) from: u32,
     /// A fresh A*'s expansions, once computed.
     pub(crate) fresh: OnceCell<usize>,
 }
 
 impl RepairRecord {
-    /// A record of `changed` cells changed at `step`, before which `expanded_before`
+    /// A record of `changed` nodes changed at `step`, before which `expanded_before`
     /// expansions had been made; a fresh search would start at `from`.
-    pub(crate) fn new(step: usize, changed: usize, expanded_before: usize, from: Point) -> Self {
+    pub(crate) fn new(step: usize, changed: usize, expanded_before: usize, from: u32) -> Self {
         Self { step, changed, expanded_before, from, fresh: OnceCell::new() }
     }
 
-    /// The record after `more` cells changed at `step`: added to this one when it is of the
+    /// The record after `more` nodes changed at `step`: added to this one when it is of the
     /// same step, a new record otherwise.
-    pub(crate) fn add(previous: Option<Self>, step: usize, more: usize, expanded_before: usize, from: Point) -> Self {
+    pub(crate) fn add(previous: Option<Self>, step: usize, more: usize, expanded_before: usize, from: u32) -> Self {
         match previous {
             Some(r) if r.step == step && r.expanded_before == expanded_before => {
                 Self::new(step, r.changed + more, expanded_before, from)
@@ -768,19 +925,17 @@ impl RepairRecord {
         }
     }
 
-    /// The report, running the fresh A* on `grid` to `goal` the first time.
-    pub(crate) fn report(&self, expanded: usize, grid: &Grid, goal: Point, config: &SearchConfig) -> super::Repair {
-        let fresh = *self.fresh.get_or_init(|| fresh_astar(grid, self.from, goal, config));
+    /// The report, running the fresh A* on `space` to `goal` the first time.
+    pub(crate) fn report<S: Space + Clone>(&self, expanded: usize, space: &S, goal: u32) -> super::Repair {
+        let fresh = *self.fresh.get_or_init(|| fresh_astar(space, self.from, goal));
         super::Repair { changed: self.changed, re_expanded: expanded - self.expanded_before, fresh_expanded: fresh }
     }
 }
 
-/// Expansions of a fresh A* (the plain stepper, weight 1) with the same heuristic, diagonal
-/// rule and costs from `from` to `goal`.
-pub(crate) fn fresh_astar(grid: &Grid, from: Point, goal: Point, config: &SearchConfig) -> usize {
-    let astar =
-        SearchConfig::new(Algorithm::AStar).heuristic(config.heuristic).diagonal(config.diagonal).costs(config.costs);
-    match Search::new(grid.clone(), from, goal, astar) {
+/// Expansions of a fresh A* (the plain stepper, weight 1) on `space`, with its estimate, from
+/// `from` to `goal`.
+pub(crate) fn fresh_astar<S: Space + Clone>(space: &S, from: u32, goal: u32) -> usize {
+    match Search::on(space.clone(), from, goal, SearchConfig::new(Algorithm::AStar)) {
         Ok(mut search) => {
             search.run();
             search.expanded()
@@ -789,9 +944,9 @@ pub(crate) fn fresh_astar(grid: &Grid, from: Point, goal: Point, config: &Search
     }
 }
 
-/// Checks the settings an incremental search accepts: weight 1 and an estimate that never
-/// overestimates (both searches stop on a test that is only right for such estimates).
-pub(crate) fn check_config(config: &SearchConfig, expected: Algorithm) -> Result<(), SearchError> {
+/// Checks the settings an incremental search accepts on any space: the algorithm, and weight 1
+/// (it repairs an optimal plan). The estimate is the space's own.
+pub(crate) fn check_space_config(config: &SearchConfig, expected: Algorithm) -> Result<(), SearchError> {
     config.validate()?;
     if config.algorithm != expected {
         return Err(SearchError::Unsupported(format!(
@@ -806,6 +961,13 @@ pub(crate) fn check_config(config: &SearchConfig, expected: Algorithm) -> Result
             config.weight
         )));
     }
+    Ok(())
+}
+
+/// Checks the settings an incremental search accepts on a grid: weight 1 and an estimate that
+/// never overestimates (both searches stop on a test that is only right for such estimates).
+pub(crate) fn check_config(config: &SearchConfig, expected: Algorithm) -> Result<(), SearchError> {
+    check_space_config(config, expected)?;
     if !config.heuristic.is_admissible(config.diagonal, config.costs) {
         return Err(SearchError::Unsupported(format!(
             "{expected} needs an estimate that never overestimates, and {} does under the diagonal \
@@ -832,9 +994,23 @@ pub(crate) fn stroke(grid: &Grid, cells: &[Point], value: u8, keep: &[Point]) ->
     out
 }
 
-/// Adds to the overlay the marks of the inconsistent cells (at most [`MARK_CAP`]) and the
+/// Sets the cells of a logged stroke in `space`, returning the indices of those that changed.
+pub(crate) fn paint_space<S: OnGrid>(space: &mut S, cells: &[Point], value: u8) -> Vec<u32> {
+    let grid = space.grid_mut();
+    let mut changed = Vec::new();
+    for &p in cells {
+        if grid.get(p).is_some_and(|v| v != value) {
+            // Inside: `get` found it.
+            let _ = grid.set(p, value);
+            changed.push(grid.index(p) as u32);
+        }
+    }
+    changed
+}
+
+/// Adds to the overlay the marks of the inconsistent nodes (at most [`MARK_CAP`]) and the
 /// note that counts them.
-pub(crate) fn mark_inconsistent(core: &Core, overlay: &mut Overlay) {
+pub(crate) fn mark_inconsistent<S: Space>(core: &Core<S>, overlay: &mut Overlay) {
     let inconsistent = core.queue.len();
     overlay
         .marks
@@ -847,22 +1023,12 @@ pub(crate) fn mark_inconsistent(core: &Core, overlay: &mut Overlay) {
     overlay.notes.push(("inconsistent", shown));
 }
 
-/// The inherent methods LPA* and D* Lite share: `set_ends`, `advance`, `run` and `seek`, and
-/// the replay of logged edits (`apply_due`, `apply`). The type needs the fields `start`,
-/// `goal`, `status`, `steps` and `log` ([`EditLog`]), and the methods `reset()`, `step()`,
-/// `rewind()` (step 0 on step 0's grid, keeping the edit log) and `apply_one(k)` (makes
-/// logged edit `k`).
+/// The inherent methods LPA* and D* Lite share: `advance`, `run` and `seek`, and the replay
+/// of logged edits (`apply_due`, `apply`). The type needs the fields `status`, `steps` and
+/// `log` ([`EditLog`]), and the methods `step()`, `rewind()` (step 0 on step 0's space,
+/// keeping the edit log) and `apply_one(k)` (makes logged edit `k`).
 macro_rules! incremental_run_methods {
     () => {
-        /// Moves the start and goal; back to step 0 on the latest painted map.
-        pub fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-            $crate::search::engine::check_ends(&self.log.latest, start, goal)?;
-            self.start = start;
-            self.goal = goal;
-            self.reset();
-            Ok(())
-        }
-
         /// Makes the edits due after the steps taken so far.
         fn apply_due(&mut self) {
             let due = self.log.due(self.steps);
@@ -897,7 +1063,7 @@ macro_rules! incremental_run_methods {
         }
 
         /// Puts the search at step `k` (or at its end, if it finishes sooner): going back replays
-        /// from step 0's grid with the logged edits made at their steps.
+        /// from step 0's space with the logged edits made at their steps.
         pub fn seek(&mut self, k: usize) {
             if k < self.steps {
                 self.rewind();
@@ -909,57 +1075,6 @@ macro_rules! incremental_run_methods {
     };
 }
 pub(crate) use incremental_run_methods;
-
-/// The [`Stepper`](super::Stepper) methods LPA* and D* Lite share, delegating to the type's
-/// inherent methods and its [`Core`]; each type adds `h` and `grid` (and D* Lite `agent`).
-macro_rules! incremental_stepper_methods {
-    ($ty:ident) => {
-        $crate::search::stepper::stepper_steps!($ty);
-        $crate::search::stepper::stepper_fields!();
-        $crate::search::stepper::stepper_edits!($ty);
-
-        fn expanded(&self) -> usize {
-            self.core.expanded
-        }
-
-        fn open_count(&self) -> usize {
-            self.core.queue.len()
-        }
-
-        fn path_indices(&self) -> &[u32] {
-            &self.path
-        }
-
-        fn states(&self) -> &[u8] {
-            &self.core.state
-        }
-
-        fn g_values(&self) -> &[f64] {
-            &self.core.g
-        }
-
-        fn parents(&self) -> &[u32] {
-            &self.core.parent
-        }
-
-        fn repair(&self) -> Option<Repair> {
-            $ty::repair(self)
-        }
-
-        fn cell_values(&self) -> Option<CellValues<'_>> {
-            Some(CellValues { label: "rhs", values: &self.core.rhs, heat: false })
-        }
-
-        fn overlay(&self) -> Overlay {
-            $ty::overlay(self)
-        }
-
-        fn seek(&mut self, k: usize) {
-            $ty::seek(self, k);
-        }
-    };
-}
-pub(crate) use incremental_stepper_methods;
 
 #[cfg(test)]
 mod tests {

@@ -68,9 +68,7 @@
 //! assert!((s.cost().unwrap() - (2.0 + 2.0 * std::f64::consts::SQRT_2)).abs() < 1e-9);
 //! ```
 
-use super::jps::{
-    check_rules, is_diagonal, JumpCore, JumpSearch, Tracer, Walls, DX, DY, E, N, S, SCAN_ORDER, W,
-};
+use super::jps::{check_rules, is_diagonal, JumpCore, JumpSearch, Tracer, Walls, DX, DY, E, N, S, SCAN_ORDER, W};
 use super::stepper::{CellTable, MarkKind, Overlay};
 use super::{Path, Recorder, SearchConfig, SearchError, StepEvent, Stepper, NO_PARENT};
 use crate::grid::{Diagonal, Grid, Point, WALL};

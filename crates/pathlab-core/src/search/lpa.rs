@@ -73,18 +73,45 @@
 //!   changed, what has been re-expanded since and what a fresh A* would expand.
 //! - [`path_indices`](Lpa::path_indices), once found: from the goal back to the start, each
 //!   cell's predecessor is the neighbour minimising `g(pred) + the move`.
+//!
+//! # On any space
+//!
+//! [`Lpa::on`] runs on any [`Space`] (weighted graphs, hex grids, teleports, slopes): `rhs(v)`
+//! is the least `g(u) + c(u, v)` over the edges `u -> v` into `v`
+//! ([`for_each_predecessor`](Space::for_each_predecessor)), and an overconsistent node offers
+//! its `g` along its edges out ([`for_each_neighbour`](Space::for_each_neighbour)); ties go to
+//! the first edge in the space's order. The estimate is the space's own, which must never
+//! overestimate and be consistent (the graph's with Euclidean, Chebyshev or zero, the hex
+//! distance, the teleport-aware estimate, a slope's admissible grid heuristic). Every edge
+//! must cost more than 0: a space with a free edge is refused (see
+//! [`incremental`](super::incremental)).
+//!
+//! [`edit_space`](Lpa::edit_space) is `paint` for any space: it takes the edited space and
+//! the nodes whose edges changed (both ends of every edge added, removed or repriced), keeps
+//! the steps, and re-derives `rhs` of those nodes and of the nodes their edges lead to before
+//! and after the edit; every queued key is worked out again, since the estimate may change
+//! with the edges. The edit is logged like a stroke: going back replays it at its step.
 
 use super::engine::check_ends;
 use super::incremental::{
-    check_config, incremental_run_methods, incremental_stepper_methods, mark_inconsistent, stroke, Core, Direction,
-    EditLog, RepairRecord,
+    check_config, check_costs, check_node, check_space_config, incremental_run_methods, mark_inconsistent, paint_space,
+    stroke, Change, Core, Direction, EditLog, RepairRecord,
 };
 use super::stepper::{CellValues, Overlay, Repair};
-use super::{Algorithm, EventLog, NoRecord, Recorder, SearchConfig, SearchError, Status, StepEvent, Stepper};
+use super::{
+    Algorithm, EventLog, NoRecord, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError, SpaceStepper, Status,
+    StepEvent, Stepper,
+};
 use crate::grid::{Grid, Point};
+use crate::space::{OnGrid, Space, SquareGrid};
+
+/// Makes a logged stroke on the core's cells and re-derives `rhs` around them; returns how
+/// many cells changed. Set by the constructors on a grid's cells.
+type PaintCells<S> = fn(&mut Core<S>, &[Point], u8) -> Vec<u32>;
 
 /// LPA*, one ComputeShortestPath iteration per [`step`](Lpa::step), repairing after
-/// [`paint`](Lpa::paint). See the [module documentation](self).
+/// [`paint`](Lpa::paint) or [`edit_space`](Lpa::edit_space). See the
+/// [module documentation](self).
 ///
 /// ```
 /// use pathlab_core::grid::{Diagonal, Grid, Point, WALL};
@@ -105,41 +132,71 @@ use crate::grid::{Grid, Point};
 /// assert!(repair.re_expanded > 0);
 /// ```
 #[derive(Clone, Debug)]
-pub struct Lpa {
-    core: Core,
-    start: Point,
-    goal: Point,
+pub struct Lpa<S: Space = SquareGrid> {
+    core: Core<S>,
+    start: u32,
+    goal: u32,
     config: SearchConfig,
-    log: EditLog,
+    log: EditLog<S>,
+    /// How a logged stroke is made, for spaces made of a grid's cells.
+    paint_cells: Option<PaintCells<S>>,
     status: Status,
     steps: usize,
     path: Vec<u32>,
     repair: Option<RepairRecord>,
 }
 
-impl Lpa {
-    /// Sets up a search from `start` to `goal` on `grid`. Fails when either end is outside
-    /// the grid or on a wall, the weight is not 1, or the heuristic may overestimate.
-    pub fn new(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Self, SearchError> {
-        check_config(&config, Algorithm::Lpa)?;
-        check_ends(&grid, start, goal)?;
-        let log = EditLog::new(grid.clone());
+impl<S: Space + Clone> Lpa<S> {
+    /// Sets up a search from node `start` to node `goal` of `space`. Fails when either is not
+    /// an open node, the weight is not 1, or an edge costs 0.
+    ///
+    /// ```
+    /// use pathlab_core::search::lpa::Lpa;
+    /// use pathlab_core::search::{Algorithm, SearchConfig, Status};
+    /// use pathlab_core::space::Graph;
+    /// let mut g = Graph::new(false);
+    /// let (a, b, c) = (g.add_node("A", 0.0, 0.0).unwrap(), g.add_node("B", 1.0, 0.0).unwrap(), g.add_node("C", 2.0, 0.0).unwrap());
+    /// g.add_edge(a, b, 2.0, false).unwrap(); // edge 0
+    /// g.add_edge(b, c, 3.0, false).unwrap(); // edge 1
+    /// g.add_edge(a, c, 9.0, false).unwrap(); // edge 2
+    /// let mut s = Lpa::on(g.clone(), a, c, SearchConfig::new(Algorithm::Lpa)).unwrap();
+    /// assert_eq!(s.run(), Status::Found);
+    /// assert_eq!(s.cost(), Some(5.0));
+    /// // B -> C gets dear: the search keeps its work and repairs.
+    /// g.set_edge(1, 8.0, false).unwrap();
+    /// s.edit_space(g, &[b, c]).unwrap();
+    /// assert_eq!(s.run(), Status::Found);
+    /// assert_eq!((s.cost(), s.path_indices()), (Some(9.0), &[a, c][..]));
+    /// ```
+    pub fn on(mut space: S, start: u32, goal: u32, config: SearchConfig) -> Result<Self, SearchError> {
+        check_space_config(&config, Algorithm::Lpa)?;
+        check_node(&space, "start", start)?;
+        check_node(&space, "goal", goal)?;
+        check_costs(&space)?;
+        space.aim(goal);
+        Ok(Self::build(space, start, goal, config, None))
+    }
+
+    /// The search at step 0 on `space` (checked and aimed).
+    fn build(space: S, start: u32, goal: u32, config: SearchConfig, paint_cells: Option<PaintCells<S>>) -> Self {
+        let log = EditLog::new(space.clone());
         let mut search = Self {
-            core: Core::new(grid, &config, Direction::Forward),
+            core: Core::new(space, Direction::Forward),
             start,
             goal,
             config,
             log,
+            paint_cells,
             status: Status::Ready,
             steps: 0,
             path: Vec::new(),
             repair: None,
         };
         search.restart();
-        Ok(search)
+        search
     }
 
-    /// Step 0 on the grid the core holds.
+    /// Step 0 on the space the core holds.
     fn restart(&mut self) {
         self.core.reset(self.start, self.goal);
         self.status = Status::Ready;
@@ -148,77 +205,87 @@ impl Lpa {
         self.repair = None;
     }
 
-    /// Goes back to step 0 on the latest painted map, forgetting the edit log.
+    /// Goes back to step 0 on the latest edited space, forgetting the edit log.
     pub fn reset(&mut self) {
         self.log.forget();
-        self.core.grid.clone_from(&self.log.latest);
+        self.core.space.clone_from(&self.log.latest);
         self.restart();
     }
 
-    /// Goes back to step 0 on step 0's grid, keeping the edit log for replay.
+    /// Goes back to step 0 on step 0's space, keeping the edit log for replay.
     fn rewind(&mut self) {
         self.log.rewind();
-        self.core.grid.clone_from(&self.log.base);
+        self.core.space.clone_from(&self.log.base);
         self.restart();
         self.apply_due();
     }
 
-    /// Sets every listed cell to `value` as a brush stroke does (cells outside the grid are
-    /// skipped, and so are the start and goal under a wall); returns how many changed. At
-    /// step 0 the stroke changes the map; later, the search keeps its steps and repairs in
-    /// the steps that follow (see the [module documentation](self)).
-    pub fn paint(&mut self, cells: impl IntoIterator<Item = Point>, value: u8) -> usize {
-        let cells: Vec<Point> = cells.into_iter().collect();
-        let changed = stroke(&self.core.grid, &cells, value, &[self.start, self.goal]);
-        let count = changed.len();
-        if count == 0 {
-            return 0;
-        }
-        if self.steps == 0 {
-            self.log.fold(&changed, value);
-            self.core.grid.clone_from(&self.log.latest);
-            self.restart();
-        } else {
-            let due = self.log.record(self.steps, changed, value);
-            self.apply(due);
-        }
-        count
+    /// Moves the start and goal (node numbers); back to step 0 on the latest edited space.
+    pub fn set_end_nodes(&mut self, start: u32, goal: u32) -> Result<(), SearchError> {
+        check_node(&self.log.latest, "start", start)?;
+        check_node(&self.log.latest, "goal", goal)?;
+        self.start = start;
+        self.goal = goal;
+        self.log.latest.aim(goal);
+        self.reset();
+        Ok(())
     }
 
-    /// Makes logged edit `k`: changes the grid, re-derives `rhs` around the cells changed and
+    /// Replaces the space after an edit; `changed` lists the nodes whose edges (in or out)
+    /// changed. At step 0 the edited space becomes step 0's; later, the search keeps its
+    /// steps and repairs in the steps that follow (see the [module documentation](self)). A
+    /// space with another number of nodes starts over at step 0. Fails, changing nothing, when
+    /// the start or goal is no longer an open node or an edge costs 0.
+    pub fn edit_space(&mut self, mut space: S, changed: &[u32]) -> Result<(), SearchError> {
+        check_node(&space, "start", self.start)?;
+        check_node(&space, "goal", self.goal)?;
+        check_costs(&space)?;
+        space.aim(self.goal);
+        if space.node_count() != self.core.space.node_count() {
+            *self = Self::build(space, self.start, self.goal, self.config, self.paint_cells);
+            return Ok(());
+        }
+        self.log.latest.clone_from(&space);
+        if self.steps == 0 {
+            self.log.forget();
+            self.core.space = space;
+            self.restart();
+        } else {
+            let due = self.log.record(self.steps, Change::Space { space, changed: changed.to_vec() });
+            self.apply(due);
+        }
+        Ok(())
+    }
+
+    /// Makes logged edit `k`: changes the space, re-derives `rhs` around the nodes changed and
     /// settles the status.
     fn apply_one(&mut self, k: usize) {
-        let mut changed = Vec::new();
-        let edit = &self.log.edits[k];
-        for &p in &edit.cells {
-            if self.core.grid.get(p).is_some_and(|v| v != edit.value) {
-                // Inside: `get` found it.
-                let _ = self.core.grid.set(p, edit.value);
-                changed.push(self.core.grid.index(p) as u32);
+        let changed = match &self.log.edits[k].change {
+            Change::Cells { cells, value } => {
+                let paint = self.paint_cells.expect("strokes are logged only on a grid's cells");
+                paint(&mut self.core, cells, *value).len()
             }
-        }
-        if changed.is_empty() {
+            Change::Space { space, changed } => {
+                self.core.replace_space(space.clone(), changed);
+                changed.len()
+            }
+        };
+        if changed == 0 {
             return;
         }
-        self.core.cells_changed(&changed);
-        self.repair =
-            Some(RepairRecord::add(self.repair.take(), self.steps, changed.len(), self.core.expanded, self.start));
+        self.repair = Some(RepairRecord::add(self.repair.take(), self.steps, changed, self.core.expanded, self.start));
         self.core.clear_path();
         self.path.clear();
         self.status = Status::Searching;
-        if self.core.settled(self.goal_index()) {
+        if self.core.settled(self.goal) {
             self.finish();
         }
     }
 
-    fn goal_index(&self) -> u32 {
-        self.core.grid.index(self.goal) as u32
-    }
-
     /// Ends the search once it is settled: found (with the path) or no path.
-    fn finish(&mut self) -> StepEvent {
-        let goal = self.goal_index();
-        let cost = self.core.g[goal as usize];
+    fn finish(&mut self) -> StepEvent<S::At> {
+        let goal = self.goal;
+        let cost = self.core.g()[goal as usize];
         if cost.is_infinite() {
             self.status = Status::NoPath;
             return StepEvent::NoPath;
@@ -227,7 +294,7 @@ impl Lpa {
         self.path.clear();
         self.path.push(goal);
         if !self.core.walk_to_root(goal, &mut self.path) {
-            debug_assert!(false, "LPA*: no way back from the goal along settled cells");
+            debug_assert!(false, "LPA*: no way back from the goal along settled nodes");
             self.path.clear();
         }
         self.path.reverse();
@@ -238,23 +305,23 @@ impl Lpa {
 
     /// Performs one step: one ComputeShortestPath iteration, or the step that finds the
     /// search settled.
-    pub fn step(&mut self) -> StepEvent {
+    pub fn step(&mut self) -> StepEvent<S::At> {
         self.step_with(&mut NoRecord)
     }
 
-    /// Performs one step, telling `recorder` the cell expanded and each `rhs` that changed
-    /// (`opened(cell, parent, old rhs, new rhs)`).
-    pub fn step_with<R: Recorder>(&mut self, recorder: &mut R) -> StepEvent {
+    /// Performs one step, telling `recorder` the node expanded and each `rhs` that changed
+    /// (`opened(node, parent, old rhs, new rhs)`).
+    pub fn step_with<R: Recorder>(&mut self, recorder: &mut R) -> StepEvent<S::At> {
         if self.status.is_finished() {
             return StepEvent::Finished;
         }
         self.steps += 1;
         self.core.clear_current();
-        let goal = self.goal_index();
+        let goal = self.goal;
         let event = match self.core.expand_next(|core| core.settled(goal), recorder) {
             Some(node) => {
                 self.status = Status::Searching;
-                StepEvent::Expanded(self.core.grid.point_at(node as usize))
+                StepEvent::Expanded(self.core.space.at(node))
             }
             None => self.finish(),
         };
@@ -266,10 +333,10 @@ impl Lpa {
 
     /// What the last edit cost, once there has been one (`None` before).
     pub fn repair(&self) -> Option<Repair> {
-        self.repair.as_ref().map(|r| r.report(self.core.expanded, &self.core.grid, self.goal, &self.config))
+        self.repair.as_ref().map(|r| r.report(self.core.expanded, &self.core.space, self.goal))
     }
 
-    /// The edits logged since step 0 (strokes made after step 0).
+    /// The edits logged since step 0 (strokes and space edits made after step 0).
     pub fn edits(&self) -> usize {
         self.log.edits.len()
     }
@@ -289,52 +356,73 @@ impl Lpa {
         self.core.expanded
     }
 
-    /// Cells on the queue: the inconsistent ones.
+    /// Nodes on the queue: the inconsistent ones.
     pub fn open_count(&self) -> usize {
         self.core.queue.len()
     }
 
     /// The path's cost once found.
     pub fn cost(&self) -> Option<f64> {
-        (self.status == Status::Found).then(|| self.core.g[self.goal_index() as usize])
+        (self.status == Status::Found).then(|| self.core.g()[self.goal as usize])
     }
 
-    /// The path once found, as row-major indices from start to goal (empty before).
+    /// The path once found, as node numbers (row-major indices on a grid) from start to goal
+    /// (empty before).
     pub fn path_indices(&self) -> &[u32] {
         &self.path
     }
 
-    /// One [`CellState`](super::CellState) byte per cell, row-major.
+    /// One [`CellState`](super::CellState) byte per node.
     pub fn states(&self) -> &[u8] {
-        &self.core.state
+        self.core.nodes.state()
     }
 
-    /// `g` per cell (infinite where not settled), row-major.
+    /// `g` per node (infinite where not settled).
     pub fn g_values(&self) -> &[f64] {
-        &self.core.g
+        self.core.g()
     }
 
-    /// `rhs` per cell (infinite where no neighbour offers a cost), row-major.
+    /// `rhs` per node (infinite where no edge offers a cost).
     pub fn rhs_values(&self) -> &[f64] {
         &self.core.rhs
     }
 
-    /// The neighbour each cell's `rhs` came from, or [`NO_PARENT`](super::NO_PARENT).
+    /// The node each `rhs` came from, or [`NO_PARENT`](super::NO_PARENT).
     pub fn parents(&self) -> &[u32] {
-        &self.core.parent
+        self.core.nodes.parent()
     }
 
-    /// The grid searched (with the edits made so far).
-    pub fn grid(&self) -> &Grid {
-        &self.core.grid
+    /// The space searched (with the edits made so far).
+    pub fn space(&self) -> &S {
+        &self.core.space
     }
 
-    /// The overlay: the inconsistent cells and the keys, and what the last edit cost.
+    /// The start node.
+    pub fn start_node(&self) -> u32 {
+        self.start
+    }
+
+    /// The goal node.
+    pub fn goal_node(&self) -> u32 {
+        self.goal
+    }
+
+    /// The settings.
+    pub fn config(&self) -> SearchConfig {
+        self.config
+    }
+
+    /// The estimate from `node` to the goal.
+    pub fn h_of(&self, node: u32) -> f64 {
+        self.core.h(node)
+    }
+
+    /// The overlay: the inconsistent nodes and the keys, and what the last edit cost.
     pub fn overlay(&self) -> Overlay {
         let mut overlay = Overlay::default();
         mark_inconsistent(&self.core, &mut overlay);
         overlay.notes.push(("top key", self.core.queue.top_key().describe()));
-        overlay.notes.push(("goal key", self.core.key(self.goal_index()).describe()));
+        overlay.notes.push(("goal key", self.core.key(self.goal).describe()));
         if let Some(repair) = self.repair() {
             overlay.notes.push(("changed by the last edit", repair.changed.to_string()));
             overlay.notes.push(("re-expanded after edit", repair.re_expanded.to_string()));
@@ -344,14 +432,253 @@ impl Lpa {
     }
 }
 
-impl Stepper for Lpa {
-    incremental_stepper_methods!(Lpa);
+impl Lpa<SquareGrid> {
+    /// Sets up a search from `start` to `goal` on `grid`. Fails when either end is outside
+    /// the grid or on a wall, the weight is not 1, or the heuristic may overestimate.
+    pub fn new(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Self, SearchError> {
+        Self::on_grid(SquareGrid::with_config(grid, &config), start, goal, config)
+    }
+}
+
+impl<S: OnGrid> Lpa<S> {
+    /// Sets up a search from `start` to `goal` on a space made of a grid's cells, which takes
+    /// the diagonal rule, costs and heuristic from `config`. Fails as [`Lpa::new`] does.
+    pub fn on_grid(mut space: S, start: Point, goal: Point, config: SearchConfig) -> Result<Self, SearchError> {
+        check_config(&config, Algorithm::Lpa)?;
+        check_ends(space.grid(), start, goal)?;
+        space.configure(&config);
+        let (s, g) = (space.grid().index(start) as u32, space.grid().index(goal) as u32);
+        space.aim(g);
+        Ok(Self::build(space, s, g, config, Some(paint_core::<S>)))
+    }
+
+    /// Moves the start and goal; back to step 0 on the latest painted map.
+    pub fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
+        check_ends(self.log.latest.grid(), start, goal)?;
+        let grid = self.log.latest.grid();
+        self.set_end_nodes(grid.index(start) as u32, grid.index(goal) as u32)
+    }
+
+    /// Sets every listed cell to `value` as a brush stroke does (cells outside the grid are
+    /// skipped, and so are the start and goal under a wall); returns how many changed. At
+    /// step 0 the stroke changes the map; later, the search keeps its steps and repairs in
+    /// the steps that follow (see the [module documentation](self)).
+    pub fn paint(&mut self, cells: impl IntoIterator<Item = Point>, value: u8) -> usize {
+        let cells: Vec<Point> = cells.into_iter().collect();
+        let changed = stroke(self.core.space.grid(), &cells, value, &[self.start(), self.goal()]);
+        let count = changed.len();
+        if count == 0 {
+            return 0;
+        }
+        self.log.paint_latest(&changed, value);
+        if self.steps == 0 {
+            self.log.forget();
+            self.core.space.clone_from(&self.log.latest);
+            self.restart();
+        } else {
+            let due = self.log.record(self.steps, Change::Cells { cells: changed, value });
+            self.apply(due);
+        }
+        count
+    }
+
+    /// The grid searched (with the edits made so far).
+    pub fn grid(&self) -> &Grid {
+        self.core.space.grid()
+    }
+
+    /// The start cell.
+    pub fn start(&self) -> Point {
+        self.core.space.at(self.start)
+    }
+
+    /// The goal cell.
+    pub fn goal(&self) -> Point {
+        self.core.space.at(self.goal)
+    }
+}
+
+/// [`PaintCells`] for a space made of a grid's cells.
+fn paint_core<S: OnGrid>(core: &mut Core<S>, cells: &[Point], value: u8) -> Vec<u32> {
+    let changed = paint_space(&mut core.space, cells, value);
+    if !changed.is_empty() {
+        core.cells_changed(&changed);
+    }
+    changed
+}
+
+impl<S: OnGrid> Stepper for Lpa<S> {
+    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
+        log.clear();
+        self.step_with(log)
+    }
+
+    fn step(&mut self) -> StepEvent {
+        Lpa::step(self)
+    }
+
+    fn reset(&mut self) {
+        Lpa::reset(self);
+    }
+
+    /// States, g and parents; the counters and the path are this stepper's own, since
+    /// edits made at later steps are replayed as it steps.
+    fn nodes(&self) -> &NodeTable {
+        &self.core.nodes
+    }
+
+    fn status(&self) -> Status {
+        self.status
+    }
+
+    fn steps(&self) -> usize {
+        self.steps
+    }
+
+    fn expanded(&self) -> usize {
+        self.core.expanded
+    }
+
+    fn open_count(&self) -> usize {
+        self.core.queue.len()
+    }
+
+    fn cost(&self) -> Option<f64> {
+        Lpa::cost(self)
+    }
+
+    fn path_indices(&self) -> &[u32] {
+        &self.path
+    }
+
+    fn run(&mut self) -> Status {
+        Lpa::run(self)
+    }
+
+    fn seek(&mut self, k: usize) {
+        Lpa::seek(self, k);
+    }
+
+    fn start(&self) -> Point {
+        Lpa::start(self)
+    }
+
+    fn goal(&self) -> Point {
+        Lpa::goal(self)
+    }
+
+    fn config(&self) -> SearchConfig {
+        self.config
+    }
+
+    fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
+        Lpa::set_ends(self, start, goal)
+    }
+
+    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
+        Ok(Lpa::paint(self, cells.iter().copied(), value))
+    }
+
+    fn repair(&self) -> Option<Repair> {
+        Lpa::repair(self)
+    }
+
+    fn cell_values(&self) -> Option<CellValues<'_>> {
+        Some(self.core.rhs_values())
+    }
+
+    fn overlay(&self) -> Overlay {
+        Lpa::overlay(self)
+    }
 
     fn h(&self, p: Point) -> f64 {
-        self.core.h(p)
+        self.core.h_at(p)
     }
 
     fn grid(&self) -> &Grid {
-        &self.core.grid
+        Lpa::grid(self)
+    }
+}
+
+impl<S: Space + Clone + 'static> SpaceStepper<S> for Lpa<S> {
+    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent<S::At> {
+        log.clear();
+        self.step_with(log)
+    }
+
+    fn reset(&mut self) {
+        Lpa::reset(self);
+    }
+
+    fn nodes(&self) -> &NodeTable {
+        &self.core.nodes
+    }
+
+    fn status(&self) -> Status {
+        self.status
+    }
+
+    fn steps(&self) -> usize {
+        self.steps
+    }
+
+    fn expanded(&self) -> usize {
+        self.core.expanded
+    }
+
+    fn open_count(&self) -> usize {
+        self.core.queue.len()
+    }
+
+    fn cost(&self) -> Option<f64> {
+        Lpa::cost(self)
+    }
+
+    fn path_indices(&self) -> &[u32] {
+        &self.path
+    }
+
+    fn seek(&mut self, k: usize) {
+        Lpa::seek(self, k);
+    }
+
+    fn h_of(&self, node: u32) -> f64 {
+        self.core.h(node)
+    }
+
+    fn space(&self) -> &S {
+        &self.core.space
+    }
+
+    fn start_node(&self) -> u32 {
+        self.start
+    }
+
+    fn goal_node(&self) -> u32 {
+        self.goal
+    }
+
+    fn config(&self) -> SearchConfig {
+        self.config
+    }
+
+    fn set_end_nodes(&mut self, start: u32, goal: u32) -> Result<(), SearchError> {
+        Lpa::set_end_nodes(self, start, goal)
+    }
+
+    fn edit_space(&mut self, space: S, changed: &[u32]) -> Result<(), SearchError> {
+        Lpa::edit_space(self, space, changed)
+    }
+
+    fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
+        self.core.open_entries(limit)
+    }
+
+    fn cell_values(&self) -> Option<CellValues<'_>> {
+        Some(self.core.rhs_values())
+    }
+
+    fn boxed_clone(&self) -> Box<dyn SpaceStepper<S>> {
+        Box::new(self.clone())
     }
 }

@@ -44,8 +44,8 @@
 use super::sight::{distance, sees};
 use super::theta::{check_no_terrain, report_scale, terrain_refused};
 use super::{
-    Algorithm, EventLog, LineKind, NoRecord, NodeTable, OpenEntry, Overlay, OverlayLine, Path, Recorder, Search, SearchConfig,
-    SearchError, Status, StepEvent, Stepper,
+    Algorithm, EventLog, LineKind, NoRecord, NodeTable, OpenEntry, Overlay, OverlayLine, Path, Recorder, Search,
+    SearchConfig, SearchError, Status, StepEvent, Stepper,
 };
 use crate::grid::{Costs, Diagonal, Grid, Point, GROUND};
 use crate::heuristic::Heuristic;

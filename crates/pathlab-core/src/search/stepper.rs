@@ -367,12 +367,28 @@ pub fn build_linked(
         GridLinks::None => unreachable!("handled above"),
         GridLinks::Teleports { list, heuristic } => {
             let space = Teleports::new(base, list.clone(), *heuristic).map_err(SearchError::Unsupported)?;
-            Ok(Box::new(Search::on(space, s, g, config)?))
+            on_grid_space(space, start, goal, s, g, config)
         }
         GridLinks::Slopes { heights, uphill, downhill } => {
             let space = Slopes::new(base, heights.clone(), *uphill, *downhill).map_err(SearchError::Unsupported)?;
-            Ok(Box::new(Search::on(space, s, g, config)?))
+            on_grid_space(space, start, goal, s, g, config)
         }
+    }
+}
+
+/// The grid stepper for `config.algorithm` on a space made of a grid's cells.
+fn on_grid_space<S: crate::space::OnGrid>(
+    space: S,
+    start: Point,
+    goal: Point,
+    s: u32,
+    g: u32,
+    config: SearchConfig,
+) -> Result<Box<dyn Stepper>, SearchError> {
+    match config.algorithm {
+        Algorithm::Lpa => Ok(Box::new(super::lpa::Lpa::on_grid(space, start, goal, config)?)),
+        Algorithm::DStarLite => Ok(Box::new(super::dstar_lite::DStarLite::on_grid(space, start, goal, config)?)),
+        _ => Ok(Box::new(Search::on(space, s, g, config)?)),
     }
 }
 

@@ -56,8 +56,8 @@ use super::engine::{check_ends, paint_cells};
 use super::open_list::OpenList;
 use super::sight::{distance, point_distance, sees};
 use super::{
-    astar, Algorithm, CellState, EventLog, LineKind, NoRecord, NodeTable, OpenEntry, Overlay, OverlayLine, Path, Recorder,
-    SearchConfig, SearchError, Status, StepEvent, Stepper, NO_PARENT,
+    astar, Algorithm, CellState, EventLog, LineKind, NoRecord, NodeTable, OpenEntry, Overlay, OverlayLine, Path,
+    Recorder, SearchConfig, SearchError, Status, StepEvent, Stepper, NO_PARENT,
 };
 use crate::grid::{Costs, Diagonal, Grid, Point, GROUND};
 

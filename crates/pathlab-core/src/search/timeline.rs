@@ -60,8 +60,8 @@
 //! ```
 
 use super::{
-    Agent, CellTable, CellValues, EventLog, NodeTable, OpenEntry, Overlay, Repair, SearchConfig, SearchError, Status, StepEvent,
-    Stepper,
+    Agent, CellTable, CellValues, EventLog, NodeTable, OpenEntry, Overlay, Repair, SearchConfig, SearchError, Status,
+    StepEvent, Stepper,
 };
 use crate::grid::{Grid, Point};
 

@@ -191,7 +191,10 @@ impl Space for Teleports {
             return direct;
         }
         if self.aimed != Some(goal) {
-            return self.jumps.iter().fold(direct, |best, &(a, _, cost)| best.min(self.h(from, self.base.at(a)) + cost));
+            return self
+                .jumps
+                .iter()
+                .fold(direct, |best, &(a, _, cost)| best.min(self.h(from, self.base.at(a)) + cost));
         }
         self.jumps
             .iter()

@@ -616,4 +616,3 @@ pub fn check_predecessors<S: Space>(space: &S, arcs: &Arcs) -> Result<(), TestCa
     }
     Ok(())
 }
-
