@@ -581,7 +581,7 @@ pub(crate) fn estimate(config: &SearchConfig, goal: Point, p: Point) -> f64 {
 }
 
 /// Checks that a search end is a node of the space and not a wall.
-fn check_node<S: Space>(space: &S, which: &'static str, node: u32) -> Result<(), SearchError> {
+pub(crate) fn check_node<S: Space>(space: &S, which: &'static str, node: u32) -> Result<(), SearchError> {
     let n = space.node_count();
     if node as usize >= n {
         return Err(SearchError::Unsupported(format!("the {which} is node {node}, but the space has {n} nodes")));

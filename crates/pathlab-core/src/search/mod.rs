@@ -128,6 +128,7 @@ impl Algorithm {
     }
 
     /// True when the algorithm uses a heuristic (and so the heuristic menu matters).
+    #[inline]
     pub const fn uses_heuristic(self) -> bool {
         !matches!(self, Self::Bfs | Self::Dfs | Self::Dijkstra | Self::CrashTurn)
     }
@@ -206,6 +207,7 @@ named_enum! {
 
 impl Status {
     /// True once the search has an answer.
+    #[inline]
     pub const fn is_finished(self) -> bool {
         matches!(self, Self::Found | Self::NoPath)
     }

@@ -564,29 +564,6 @@ macro_rules! stepper_fields {
 }
 pub(crate) use stepper_fields;
 
-/// The [`Stepper`] buffer accessors of a stepper that keeps them in fields `path`, `state`,
-/// `g` and `parent`: `path_indices`, `states`, `g_values` and `parents`.
-macro_rules! stepper_buffers {
-    () => {
-        fn path_indices(&self) -> &[u32] {
-            &self.path
-        }
-
-        fn states(&self) -> &[u8] {
-            &self.state
-        }
-
-        fn g_values(&self) -> &[f64] {
-            &self.g
-        }
-
-        fn parents(&self) -> &[u32] {
-            &self.parent
-        }
-    };
-}
-pub(crate) use stepper_buffers;
-
 /// [`Stepper::set_ends`] and [`Stepper::paint`] handed to the type's inherent `set_ends` and
 /// infallible `paint` (which takes any iterator of cells and returns how many changed).
 macro_rules! stepper_edits {
