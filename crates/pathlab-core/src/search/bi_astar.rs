@@ -566,8 +566,9 @@ impl<S: Space> BiAStar<S> {
     /// Expands the top of the forward open list (`FORWARD`) or the backward one.
     #[inline]
     fn expand_side<const FORWARD: bool, R: Recorder>(&mut self, recorder: &mut R) -> u32 {
-        let Self { space, start_at, goal_at, config, fwd, back, nodes, g_back, parent_back, flags, mu, meeting, .. } =
-            self;
+        let Self {
+            space, start_at, goal_at, config, fwd, back, nodes, g_back, parent_back, flags, mu, meeting, ..
+        } = self;
         let (state, g_fwd, parent_fwd, touched) = nodes.parts();
         let (me, other, my_g, my_parent, other_g) = if FORWARD {
             (fwd, &*back, g_fwd, parent_fwd, &g_back[..])

@@ -603,11 +603,16 @@ fn check_basic(config: &SearchConfig) -> Result<(), SearchError> {
     }
 }
 
-/// Checks the weight, and that the algorithm runs on any space, saying why not.
+/// Checks the weight, and that the algorithm runs on any space and in this stepper, saying
+/// why not.
 fn check_any_space(config: &SearchConfig) -> Result<(), SearchError> {
     config.validate()?;
     match config.algorithm.square_grid_only() {
-        None => Ok(()),
+        None if config.algorithm.is_basic() => Ok(()),
+        None => Err(SearchError::Unsupported(format!(
+            "{} has its own stepper: build it with search::build_on",
+            config.algorithm
+        ))),
         Some(why) => Err(SearchError::Unsupported(format!("{}: {why}", config.algorithm))),
     }
 }

@@ -307,7 +307,7 @@ pub enum GridLinks {
 }
 
 /// Builds the stepper for `config.algorithm` on a grid with `links`: [`build`] when there
-/// are none; otherwise the searches that run on any space (BFS, DFS, Dijkstra, greedy, A*),
+/// are none; otherwise the searches that [run on any space](Algorithm::runs_on_any_space),
 /// and a clear refusal for the others.
 ///
 /// ```
@@ -348,12 +348,26 @@ pub fn build_linked(
         GridLinks::None => unreachable!("handled above"),
         GridLinks::Teleports { list, heuristic } => {
             let space = Teleports::new(base, list.clone(), *heuristic).map_err(SearchError::Unsupported)?;
-            Ok(Box::new(Search::on(space, s, g, config)?))
+            build_on_grid(space, s, g, config)
         }
         GridLinks::Slopes { heights, uphill, downhill } => {
             let space = Slopes::new(base, heights.clone(), *uphill, *downhill).map_err(SearchError::Unsupported)?;
-            Ok(Box::new(Search::on(space, s, g, config)?))
+            build_on_grid(space, s, g, config)
         }
+    }
+}
+
+/// The stepper for an algorithm that runs on any space, on a space made of grid cells.
+fn build_on_grid<S: crate::space::OnGrid>(
+    space: S,
+    s: u32,
+    g: u32,
+    config: SearchConfig,
+) -> Result<Box<dyn Stepper>, SearchError> {
+    match config.algorithm {
+        Algorithm::BiAStar => Ok(Box::new(super::bi_astar::BiAStar::on(space, s, g, config)?)),
+        Algorithm::Ida => Ok(Box::new(super::ida::Ida::on(space, s, g, config)?)),
+        _ => Ok(Box::new(Search::on(space, s, g, config)?)),
     }
 }
 
