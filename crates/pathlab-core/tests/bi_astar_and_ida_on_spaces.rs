@@ -26,7 +26,9 @@ use pathlab_core::grid::{Costs, Diagonal, Grid, Point};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::bi_astar::BiAStar;
 use pathlab_core::search::ida::Ida;
-use pathlab_core::search::{build_on, Algorithm, CellState, SearchConfig, Status, StepEvent};
+use pathlab_core::search::{
+    build_linked, build_on, Algorithm, CellState, GridLinks, Search, SearchConfig, Status, StepEvent,
+};
 use pathlab_core::space::{Graph, HexGrid, Space, SquareGrid, Teleport, TeleportHeuristic, Teleports};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
@@ -481,4 +483,23 @@ fn no_path_and_the_visit_limit_on_graphs() {
     assert_eq!(limited.run(), Status::NoPath);
     assert_eq!(limited.visits(), 10);
     assert!(limited.gave_up().unwrap().contains("limit of 10 node visits"));
+}
+
+/// A grid page with teleports builds both searches through `build_linked` (no longer refused),
+/// and they find what they find through `build_on`; the plain stepper refuses to run them as
+/// if they were A*.
+#[test]
+fn build_linked_builds_both_on_teleports() {
+    let grid = Grid::new(10, 1).unwrap();
+    let jump = Teleport { from: Point::new(1, 0), to: Point::new(8, 0), cost: 0.0, both_ways: false };
+    let links = GridLinks::Teleports { list: vec![jump], heuristic: TeleportHeuristic::Teleports };
+    for algorithm in [Algorithm::BiAStar, Algorithm::Ida] {
+        let config = SearchConfig::new(algorithm).diagonal(Diagonal::Never).heuristic(Heuristic::Manhattan);
+        let mut s = build_linked(grid.clone(), Point::new(0, 0), Point::new(9, 0), config, &links).unwrap();
+        assert_eq!(s.run(), Status::Found, "{algorithm:?}");
+        assert_eq!(s.cost(), Some(2.0), "{algorithm:?}");
+        assert_eq!(s.path_indices(), &[0, 1, 8, 9], "{algorithm:?}");
+        let space = SquareGrid::with_config(grid.clone(), &config);
+        assert!(Search::on(space, 0, 9, config).is_err(), "{algorithm:?} is not run as A*");
+    }
 }

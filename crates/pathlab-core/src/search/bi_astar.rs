@@ -78,8 +78,9 @@
 //! dry (it has closed every node connected to its root).
 //!
 //! With a weight `w > 1` the keys are `g + w h` and the result is not optimal. The property
-//! tests check on thousands of random grids that its cost stays within `w` times the optimum,
-//! the bound weighted A* gives; it is not proved here for the bidirectional search.
+//! tests check on thousands of random grids and graphs that its cost stays within `w` times
+//! the optimum, the bound weighted A* gives; it is not proved here for the bidirectional
+//! search.
 //!
 //! # What the page sees
 //!
