@@ -24,6 +24,7 @@ pub struct Point {
 
 impl Point {
     /// Makes a point from a column and a row.
+    #[inline]
     pub const fn new(x: usize, y: usize) -> Self {
         Self { x, y }
     }
@@ -158,6 +159,7 @@ impl Grid {
     }
 
     /// The row-major cell values.
+    #[inline]
     pub fn cells(&self) -> &[u8] {
         &self.cells
     }
@@ -177,12 +179,14 @@ impl Grid {
     }
 
     /// Row-major index of a point (which must be inside the grid).
+    #[inline]
     pub fn index(&self, p: Point) -> usize {
         debug_assert!(p.x < self.width && p.y < self.height);
         p.y * self.width + p.x
     }
 
     /// The point at a row-major index.
+    #[inline]
     pub fn point_at(&self, index: usize) -> Point {
         Point::new(index % self.width, index / self.width)
     }

@@ -1,18 +1,20 @@
 //! IDA* (iterative-deepening A*): depth-first search below a cost threshold that rises.
 //!
-//! Each iteration is a depth-first search from the start that follows a move only while the
-//! cell reached has `f = g + w h` within the threshold. A cell whose `f` is over it is
+//! Each iteration is a depth-first search from the start that follows an edge only while the
+//! node reached has `f = g + w h` within the threshold. A node whose `f` is over it is
 //! *cut off*: the lowest such `f` becomes the next iteration's threshold. The first iteration's
 //! threshold is `f(start) = w h(start)`. The search ends when it reaches the goal (found), when
-//! an iteration cuts nothing off (every cell connected to the start has been walked to without
+//! an iteration cuts nothing off (every node connected to the start has been walked to without
 //! reaching the goal: no path), or at the visit limit (see below).
 //!
 //! (The course text raises the threshold "by one"; raising it to the lowest `f` that was cut
 //! off is the usual rule, skips iterations that would find nothing new, and works for the real
 //! costs, where `f` values are not whole numbers.)
 //!
+//! IDA* runs on a square grid by default or on any [`Space`] (see [`Ida::on`]).
+//!
 //! IDA* keeps only the current path: memory is the depth of the path, not the area searched.
-//! The price is time. With no closed list, a cell is walked to again along every path that
+//! The price is time. With no closed list, a node is walked to again along every path that
 //! stays within the threshold, and every iteration starts over; on open or large maps that is
 //! exponentially many visits. Hence the **visit limit** ([`DEFAULT_VISIT_LIMIT`] unless set
 //! with [`Ida::with_visit_limit`]): when it is reached the search stops with status
@@ -22,41 +24,45 @@
 //!
 //! # One step
 //!
-//! One step is one node visit: the search backs up (pops the stack) until the cell on top
-//! has a move left to try, then takes that move and visits the cell it reaches. A visit is
+//! One step is one node visit: the search backs up (pops the stack) until the node on top
+//! has an edge left to try, then takes that edge and visits the node it reaches. A visit is
 //! either a *cut-off* (f over the threshold), the goal (found), or a push onto the stack.
 //! Starting an iteration (raising the threshold) is part of the step that visits the start
 //! again. The stack is explicit, so the search can stop after any visit.
 //!
-//! - Moves are tried in the grid's order: N, E, S, W, then NE, SE, SW, NW.
-//! - A move to a cell already on the stack (the current path) is skipped: no cycles.
-//! - A cell is cut off when `f > threshold + eps`, where `eps = 1e-9 * max(threshold, 1)`
+//! - Edges are tried in the space's order (on the square grid N, E, S, W, then NE, SE, SW,
+//!   NW). A node's edges are listed once, when it is pushed, into one buffer shared by the
+//!   whole stack, so a step allocates nothing once the buffer has grown.
+//! - An edge to a node already on the stack (the current path) is skipped: no cycles. (So
+//!   is a self-loop; parallel edges are each tried.)
+//! - A node is cut off when `f > threshold + eps`, where `eps = 1e-9 * max(threshold, 1)`
 //!   absorbs rounding, so that the same cost summed in a different order does not need an
 //!   iteration of its own. The cost found is optimal up to that `eps` with weight 1 and an
 //!   admissible heuristic, and at most `w` times the optimum with weight `w`.
 //!
 //! # What the page sees
 //!
-//! - [`states`](Ida::states): `Open` for cells on the stack (the current path), `Closed` for
-//!   cells visited in this iteration that are not on the stack (cut off, or backed out of),
-//!   `Current` for the cell the last step visited, `Path` for the path once found. Each new
-//!   iteration starts with a clean grid.
+//! - [`states`](Ida::states): `Open` for nodes on the stack (the current path), `Closed` for
+//!   nodes visited in this iteration that are not on the stack (cut off, or backed out of),
+//!   `Current` for the node the last step visited, `Path` for the path once found. Each new
+//!   iteration starts with a clean slate.
 //! - [`g_values`](Ida::g_values) and [`parents`](Ida::parents): the cost and parent of each
-//!   cell's latest visit in this iteration.
-//! - The overlay marks the stack cells ([`MarkKind::Stack`]) and notes the threshold, the
+//!   node's latest visit in this iteration.
+//! - The overlay marks the stack nodes ([`MarkKind::Stack`]) and notes the threshold, the
 //!   next threshold (the lowest f cut off so far), the iteration, the visits and the stack
 //!   depth; once the limit stops the search, a `"stopped"` note with the reason.
-//! - [`expanded`](Ida::expanded) counts visits that pushed a cell onto the stack, over all
+//! - [`expanded`](Ida::expanded) counts visits that pushed a node onto the stack, over all
 //!   iterations; [`visits`](Ida::visits) counts every visit; [`open_count`](Ida::open_count)
 //!   is the stack depth.
 
-use super::engine::{check_ends, estimate, paint_cells};
+use super::engine::{check_ends, check_node, paint_cells};
 use super::stepper::{MarkKind, Overlay, OverlayMark};
 use super::{
-    CellState, EventLog, NoRecord, OpenEntry, Recorder, SearchConfig, SearchError, Status, StepEvent, Stepper,
-    NO_PARENT,
+    CellState, EventLog, NoRecord, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError, SpaceStepper, Status,
+    StepEvent, Stepper, NO_PARENT,
 };
 use crate::grid::{Grid, Point};
+use crate::space::{OnGrid, Space, SquareGrid};
 
 /// The visit limit unless set otherwise: enough for IDA* on the course's small maps and for
 /// short problems on large ones, and a fraction of a second of work, so that a page running
@@ -64,22 +70,26 @@ use crate::grid::{Grid, Point};
 pub const DEFAULT_VISIT_LIMIT: usize = 1_000_000;
 
 const UNSEEN: u8 = CellState::Unseen as u8;
-const OPEN: u8 = CellState::Open as u8;
-const CLOSED: u8 = CellState::Closed as u8;
 const CURRENT: u8 = CellState::Current as u8;
 
-/// A cell on the stack, with the moves out of it and how many have been tried.
+/// A node on the stack, with where its edges lie in the shared edge buffer.
 #[derive(Clone, Copy, Debug)]
 struct Frame {
     node: u32,
     g: f64,
-    /// The cells one move away, in the grid's order; the first `count` are valid.
-    next: [u32; 8],
-    /// Bit k set when move k is diagonal.
-    diagonal: u8,
-    count: u8,
-    /// Moves tried so far.
-    tried: u8,
+    /// Its edges are `edges[first..end]`, in the space's order.
+    first: u32,
+    end: u32,
+    /// The next edge to try, from `first` to `end`.
+    next: u32,
+}
+
+/// An edge out of a node on the stack: where it leads, that node's `At`, and its cost.
+#[derive(Clone, Copy, Debug)]
+struct Edge<A> {
+    to: u32,
+    at: A,
+    cost: f64,
 }
 
 /// IDA*, one node visit per [`step`](Ida::step). See the [module documentation](self).
@@ -99,60 +109,72 @@ struct Frame {
 /// assert!(s.gave_up().is_none());
 /// ```
 #[derive(Clone, Debug)]
-pub struct Ida {
-    grid: Grid,
-    start: Point,
-    goal: Point,
+pub struct Ida<S: Space = SquareGrid> {
+    space: S,
+    start: u32,
+    goal: u32,
+    goal_at: S::At,
     config: SearchConfig,
-    state: Vec<u8>,
-    g: Vec<f64>,
-    parent: Vec<u32>,
+    /// State, g and parent of each node's latest visit in this iteration.
+    nodes: NodeTable,
     on_stack: Vec<bool>,
-    /// Cells whose state, g or parent changed since the iteration began.
-    touched: Vec<u32>,
     stack: Vec<Frame>,
+    /// The edges of the nodes on the stack, frame after frame.
+    edges: Vec<Edge<S::At>>,
     threshold: f64,
     next_threshold: f64,
     iteration: usize,
     visits: usize,
     visit_limit: usize,
-    expanded: usize,
-    steps: usize,
     current: u32,
-    status: Status,
-    path: Vec<u32>,
     cost: f64,
     gave_up: Option<String>,
 }
 
-impl Ida {
-    /// Sets up a search from `start` to `goal` with the [`DEFAULT_VISIT_LIMIT`]. Fails when
-    /// either end is outside the grid or on a wall, or the weight is not allowed.
-    pub fn new(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Self, SearchError> {
+impl<S: Space> Ida<S> {
+    /// Sets up a search from node `start` to node `goal` of `space` with the
+    /// [`DEFAULT_VISIT_LIMIT`]. Fails when either is not a node of the space or is a wall, or
+    /// the weight is not allowed.
+    ///
+    /// ```
+    /// use pathlab_core::search::ida::Ida;
+    /// use pathlab_core::search::{Algorithm, SearchConfig, Status};
+    /// use pathlab_core::space::Graph;
+    /// let mut g = Graph::new(false);
+    /// let a = g.add_node("A", 0.0, 0.0).unwrap();
+    /// let b = g.add_node("B", 1.0, 0.0).unwrap();
+    /// let c = g.add_node("C", 2.0, 0.0).unwrap();
+    /// g.add_edge(a, c, 9.0, false).unwrap();
+    /// g.add_edge(a, b, 2.0, false).unwrap();
+    /// g.add_edge(b, c, 3.0, false).unwrap();
+    /// let mut s = Ida::on(g, a, c, SearchConfig::new(Algorithm::Ida)).unwrap();
+    /// assert_eq!(s.run(), Status::Found);
+    /// assert_eq!(s.cost(), Some(5.0));
+    /// assert_eq!(s.path_indices(), &[a, b, c]);
+    /// ```
+    pub fn on(mut space: S, start: u32, goal: u32, config: SearchConfig) -> Result<Self, SearchError> {
         config.validate()?;
-        check_ends(&grid, start, goal)?;
-        let n = grid.len();
+        check_node(&space, "start", start)?;
+        check_node(&space, "goal", goal)?;
+        space.aim(goal);
+        let n = space.node_count();
+        let goal_at = space.at(goal);
         let mut search = Self {
-            grid,
+            space,
             start,
             goal,
+            goal_at,
             config,
-            state: vec![UNSEEN; n],
-            g: vec![f64::INFINITY; n],
-            parent: vec![NO_PARENT; n],
+            nodes: NodeTable::new(n),
             on_stack: vec![false; n],
-            touched: Vec::new(),
             stack: Vec::new(),
+            edges: Vec::new(),
             threshold: 0.0,
             next_threshold: f64::INFINITY,
             iteration: 0,
             visits: 0,
             visit_limit: DEFAULT_VISIT_LIMIT,
-            expanded: 0,
-            steps: 0,
             current: NO_PARENT,
-            status: Status::Ready,
-            path: Vec::new(),
             cost: f64::INFINITY,
             gave_up: None,
         };
@@ -173,87 +195,103 @@ impl Ida {
         self.visit_limit
     }
 
-    /// Clears the cells touched in this iteration.
-    fn clear_touched(&mut self) {
-        if self.touched.len() * 4 > self.state.len() {
-            self.state.fill(UNSEEN);
-            self.g.fill(f64::INFINITY);
-            self.parent.fill(NO_PARENT);
-            self.on_stack.fill(false);
-        } else {
-            for &i in &self.touched {
-                let i = i as usize;
-                self.state[i] = UNSEEN;
-                self.g[i] = f64::INFINITY;
-                self.parent[i] = NO_PARENT;
-                self.on_stack[i] = false;
-            }
+    /// Empties the stack and clears the nodes touched in this iteration.
+    fn clear_iteration(&mut self) {
+        for frame in &self.stack {
+            self.on_stack[frame.node as usize] = false;
         }
-        self.touched.clear();
+        self.stack.clear();
+        self.edges.clear();
+        self.nodes.reset();
     }
 
     /// Goes back to step 0: no iteration begun, nothing visited.
     pub fn reset(&mut self) {
-        self.clear_touched();
-        self.stack.clear();
-        self.threshold = self.f(0.0, self.start);
+        self.clear_iteration();
+        self.threshold = self.f(0.0, self.space.at(self.start));
         self.next_threshold = f64::INFINITY;
         self.iteration = 0;
         self.visits = 0;
-        self.expanded = 0;
-        self.steps = 0;
+        self.nodes.expanded = 0;
+        self.nodes.steps = 0;
         self.current = NO_PARENT;
-        self.status = Status::Ready;
-        self.path.clear();
+        self.nodes.status = Status::Ready;
+        self.nodes.path.clear();
         self.cost = f64::INFINITY;
         self.gave_up = None;
     }
 
-    /// Moves the start and goal; the search goes back to step 0.
-    pub fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        check_ends(&self.grid, start, goal)?;
+    /// Moves the start and goal (node numbers); the search goes back to step 0.
+    pub fn set_end_nodes(&mut self, start: u32, goal: u32) -> Result<(), SearchError> {
+        check_node(&self.space, "start", start)?;
+        check_node(&self.space, "goal", goal)?;
         self.start = start;
         self.goal = goal;
+        self.space.aim(goal);
+        self.goal_at = self.space.at(goal);
         self.reset();
         Ok(())
     }
 
-    /// Sets every listed cell to `value` as a brush stroke does (cells outside the grid are
-    /// skipped, and so are the start and goal when `value` is a wall); returns how many
-    /// changed. When any did, the search goes back to step 0.
-    pub fn paint(&mut self, cells: impl IntoIterator<Item = Point>, value: u8) -> usize {
-        let changed = paint_cells(&mut self.grid, self.start, self.goal, cells, value);
-        if changed > 0 {
-            self.reset();
+    /// Changes the space, which must keep the start and goal; the search goes back to step
+    /// 0. (A space of another size gets new buffers.)
+    pub fn set_space(&mut self, space: S) -> Result<(), SearchError> {
+        check_node(&space, "start", self.start)?;
+        check_node(&space, "goal", self.goal)?;
+        let n = space.node_count();
+        self.clear_iteration();
+        self.space = space;
+        if n != self.on_stack.len() {
+            self.nodes = NodeTable::new(n);
+            self.on_stack = vec![false; n];
         }
-        changed
+        self.space.aim(self.goal);
+        self.goal_at = self.space.at(self.goal);
+        self.reset();
+        Ok(())
     }
 
-    /// `g + w h` at `p`.
+    /// The estimate from `at` to the goal (0 for an algorithm that uses none).
     #[inline]
-    fn f(&self, g: f64, p: Point) -> f64 {
-        g + self.config.weight * estimate(&self.config, self.goal, p)
+    fn h(&self, at: S::At) -> f64 {
+        if self.config.algorithm.uses_heuristic() {
+            self.space.estimate(at, self.goal_at)
+        } else {
+            0.0
+        }
+    }
+
+    /// `g + w h` at `at`.
+    #[inline]
+    fn f(&self, g: f64, at: S::At) -> f64 {
+        g + self.config.weight * self.h(at)
+    }
+
+    /// The estimate from `node` to the goal (before the weight).
+    pub fn h_of(&self, node: u32) -> f64 {
+        self.h(self.space.at(node))
     }
 
     /// Performs one step: one node visit (or the step that ends the search).
-    pub fn step(&mut self) -> StepEvent {
+    pub fn step(&mut self) -> StepEvent<S::At> {
         self.step_with(&mut NoRecord)
     }
 
-    /// Performs one step, telling `recorder` about the visit: `opened(cell, parent, old_g,
+    /// Performs one step, telling `recorder` about the visit: `opened(node, parent, old_g,
     /// g)` for every visit (`old_g`: its cost at its previous visit in this iteration), and
-    /// `expanded(cell)` when the visit pushes it onto the stack.
-    pub fn step_with<R: Recorder>(&mut self, recorder: &mut R) -> StepEvent {
-        if self.status.is_finished() {
+    /// `expanded(node)` when the visit pushes it onto the stack.
+    pub fn step_with<R: Recorder>(&mut self, recorder: &mut R) -> StepEvent<S::At> {
+        if self.nodes.status.is_finished() {
             return StepEvent::Finished;
         }
         if self.current != NO_PARENT {
-            let c = self.current as usize;
-            self.state[c] = if self.on_stack[c] { OPEN } else { CLOSED };
+            let c = self.current;
+            let shown = if self.on_stack[c as usize] { CellState::Open } else { CellState::Closed };
+            self.nodes.set_state(c, shown);
             self.current = NO_PARENT;
         }
-        self.steps += 1;
-        self.status = Status::Searching;
+        self.nodes.steps += 1;
+        self.nodes.status = Status::Searching;
         if self.visits >= self.visit_limit {
             self.gave_up = Some(format!(
                 "IDA* stopped at its limit of {} node visits without reaching the goal \
@@ -264,60 +302,62 @@ impl Ida {
                 self.iteration,
                 round6(self.threshold)
             ));
-            self.status = Status::NoPath;
+            self.nodes.status = Status::NoPath;
             return StepEvent::NoPath;
         }
-        // Back up until the top of the stack has a move left to try, or start an iteration.
+        // Back up until the top of the stack has an edge left to try, or start an iteration.
         loop {
             let Some(top) = self.stack.last_mut() else {
                 if self.iteration > 0 {
                     if self.next_threshold.is_infinite() {
-                        // Nothing was cut off: every cell connected to the start was walked
+                        // Nothing was cut off: every node connected to the start was walked
                         // to, and none was the goal.
-                        self.status = Status::NoPath;
+                        self.nodes.status = Status::NoPath;
                         return StepEvent::NoPath;
                     }
                     self.threshold = self.next_threshold;
                 }
                 self.next_threshold = f64::INFINITY;
                 self.iteration += 1;
-                self.clear_touched();
-                return self.visit(self.grid.index(self.start) as u32, NO_PARENT, 0.0, recorder);
+                self.clear_iteration();
+                let at = self.space.at(self.start);
+                return self.visit(self.start, at, NO_PARENT, 0.0, recorder);
             };
             let mut chosen = None;
-            while top.tried < top.count {
-                let k = top.tried as usize;
-                top.tried += 1;
-                let nb = top.next[k];
-                if !self.on_stack[nb as usize] {
-                    chosen = Some((nb, top.diagonal & (1 << k) != 0));
+            while top.next < top.end {
+                let edge = self.edges[top.next as usize];
+                top.next += 1;
+                if !self.on_stack[edge.to as usize] {
+                    chosen = Some(edge);
                     break;
                 }
             }
-            if let Some((nb, diagonal)) = chosen {
-                let (node, g) = (top.node, top.g);
-                let g = g + self.config.costs.step(diagonal, self.grid.cells()[nb as usize]);
-                return self.visit(nb, node, g, recorder);
+            if let Some(edge) = chosen {
+                let (node, g) = (top.node, top.g + edge.cost);
+                return self.visit(edge.to, edge.at, node, g, recorder);
             }
             let done = self.stack.pop().expect("the stack has a top");
+            self.edges.truncate(done.first as usize);
             self.on_stack[done.node as usize] = false;
-            self.state[done.node as usize] = CLOSED;
+            self.nodes.set_state(done.node, CellState::Closed);
         }
     }
 
-    /// Visits `node`, reached from `parent` at cost `g`.
-    fn visit<R: Recorder>(&mut self, node: u32, parent: u32, g: f64, recorder: &mut R) -> StepEvent {
+    /// Visits `node` (whose `At` is `at`), reached from `parent` at cost `g`.
+    fn visit<R: Recorder>(&mut self, node: u32, at: S::At, parent: u32, g: f64, recorder: &mut R) -> StepEvent<S::At> {
         let ni = node as usize;
-        let at = self.grid.point_at(ni);
         self.visits += 1;
-        // Every visit leaves a finite g, so an infinite one marks a first visit.
-        if self.g[ni].is_infinite() {
-            self.touched.push(node);
-        }
-        let old_g = self.g[ni].is_finite().then_some(self.g[ni]);
-        self.g[ni] = g;
-        self.parent[ni] = parent;
-        self.state[ni] = CURRENT;
+        let (state, gs, parents, touched) = self.nodes.parts();
+        // Every visit leaves the node shown as something other than unseen.
+        let old_g = if state[ni] == UNSEEN {
+            touched.push(node);
+            None
+        } else {
+            Some(gs[ni])
+        };
+        gs[ni] = g;
+        parents[ni] = parent;
+        state[ni] = CURRENT;
         self.current = node;
         recorder.opened(node, parent, old_g, g);
         let f = self.f(g, at);
@@ -325,37 +365,51 @@ impl Ida {
             self.next_threshold = self.next_threshold.min(f);
             return StepEvent::Expanded(at);
         }
-        if at == self.goal {
-            self.path.clear();
-            self.path.extend(self.stack.iter().map(|frame| frame.node));
-            self.path.push(node);
-            for &p in &self.path {
-                self.state[p as usize] = CellState::Path as u8;
-            }
+        if node == self.goal {
+            let mut path: Vec<u32> = self.stack.iter().map(|frame| frame.node).collect();
+            path.push(node);
+            self.nodes.set_path(&path);
             self.current = NO_PARENT;
             self.cost = g;
-            self.status = Status::Found;
+            self.nodes.status = Status::Found;
             return StepEvent::Found { cost: g };
         }
-        let mut frame = Frame { node, g, next: [0; 8], diagonal: 0, count: 0, tried: 0 };
-        self.grid.for_each_neighbour_of(at, self.config.diagonal, |nb, _, diagonal| {
-            frame.next[frame.count as usize] = nb as u32;
-            frame.diagonal |= u8::from(diagonal) << frame.count;
-            frame.count += 1;
-        });
-        self.stack.push(frame);
+        let first = self.edges.len() as u32;
+        let edges = &mut self.edges;
+        self.space.for_each_neighbour(node, at, |to, at, cost| edges.push(Edge { to, at, cost }));
+        let end = self.edges.len() as u32;
+        self.stack.push(Frame { node, g, first, end, next: first });
         self.on_stack[ni] = true;
-        self.expanded += 1;
+        self.nodes.expanded += 1;
         recorder.expanded(node);
         StepEvent::Expanded(at)
     }
 
+    /// Runs `n` steps, or fewer if the search finishes; returns how many were taken.
+    pub fn advance(&mut self, n: usize) -> usize {
+        let mut done = 0;
+        while done < n && !self.nodes.status.is_finished() {
+            self.step();
+            done += 1;
+        }
+        done
+    }
+
     /// Runs to the end (found, no path, or the visit limit) and returns the final status.
     pub fn run(&mut self) -> Status {
-        while !self.status.is_finished() {
+        while !self.nodes.status.is_finished() {
             self.step();
         }
-        self.status
+        self.nodes.status
+    }
+
+    /// Puts the search at step `k` (or at its end, if it finishes sooner) by replay.
+    pub fn seek(&mut self, k: usize) {
+        if k < self.nodes.steps {
+            self.reset();
+        }
+        let remaining = k - self.nodes.steps;
+        self.advance(remaining);
     }
 
     /// Why the search stopped without an answer, when the visit limit stopped it.
@@ -384,24 +438,44 @@ impl Ida {
         self.visits
     }
 
-    /// The cells on the stack, from the start up.
-    pub fn stack(&self) -> impl Iterator<Item = Point> + '_ {
-        self.stack.iter().map(|frame| self.grid.point_at(frame.node as usize))
+    /// The nodes on the stack, from the start up.
+    pub fn stack_nodes(&self) -> impl Iterator<Item = u32> + '_ {
+        self.stack.iter().map(|frame| frame.node)
+    }
+
+    /// The space searched.
+    pub fn space(&self) -> &S {
+        &self.space
+    }
+
+    /// The start node.
+    pub fn start_node(&self) -> u32 {
+        self.start
+    }
+
+    /// The goal node.
+    pub fn goal_node(&self) -> u32 {
+        self.goal
+    }
+
+    /// The settings.
+    pub fn config(&self) -> SearchConfig {
+        self.config
     }
 
     /// Where the search stands.
     pub fn status(&self) -> Status {
-        self.status
+        self.nodes.status
     }
 
     /// Steps taken since step 0.
     pub fn steps(&self) -> usize {
-        self.steps
+        self.nodes.steps
     }
 
-    /// Visits that pushed a cell onto the stack, over all iterations.
+    /// Visits that pushed a node onto the stack, over all iterations.
     pub fn expanded(&self) -> usize {
-        self.expanded
+        self.nodes.expanded
     }
 
     /// The stack depth.
@@ -411,30 +485,46 @@ impl Ida {
 
     /// The path's cost once found.
     pub fn cost(&self) -> Option<f64> {
-        (self.status == Status::Found).then_some(self.cost)
+        (self.nodes.status == Status::Found).then_some(self.cost)
     }
 
-    /// The path once found, as row-major indices from start to goal (empty before).
+    /// The path once found, as node numbers from start to goal (empty before).
     pub fn path_indices(&self) -> &[u32] {
-        &self.path
+        &self.nodes.path
     }
 
-    /// One [`CellState`] byte per cell, row-major.
+    /// One [`CellState`] byte per node.
     pub fn states(&self) -> &[u8] {
-        &self.state
+        self.nodes.state()
     }
 
-    /// The cost of each cell's latest visit in this iteration (infinite where not visited).
+    /// The cost of each node's latest visit in this iteration (infinite where not visited).
     pub fn g_values(&self) -> &[f64] {
-        &self.g
+        self.nodes.g()
     }
 
-    /// The parent of each cell's latest visit in this iteration, or [`NO_PARENT`].
+    /// The parent of each node's latest visit in this iteration, or [`NO_PARENT`].
     pub fn parents(&self) -> &[u32] {
-        &self.parent
+        self.nodes.parent()
     }
 
-    /// The overlay: the stack cells, and the threshold, next threshold and iteration.
+    /// IDA* keeps no open list: this is its stack (the current path), deepest node first,
+    /// which is where the next visit starts from (after backing out of nodes with no edge
+    /// left). Each key is the node's f.
+    pub fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
+        self.stack
+            .iter()
+            .rev()
+            .take(limit)
+            .map(|frame| {
+                let h = self.h_of(frame.node);
+                let parent = self.nodes.parent()[frame.node as usize];
+                OpenEntry { cell: frame.node, g: frame.g, h, key: frame.g + self.config.weight * h, parent }
+            })
+            .collect()
+    }
+
+    /// The overlay: the stack nodes, and the threshold, next threshold and iteration.
     pub fn overlay(&self) -> Overlay {
         let mut overlay = Overlay::default();
         overlay.marks.extend(self.stack.iter().map(|frame| OverlayMark { cell: frame.node, kind: MarkKind::Stack }));
@@ -451,31 +541,121 @@ impl Ida {
     }
 }
 
+impl Ida<SquareGrid> {
+    /// Sets up a search from `start` to `goal` with the [`DEFAULT_VISIT_LIMIT`]. Fails when
+    /// either end is outside the grid or on a wall, or the weight is not allowed.
+    pub fn new(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Self, SearchError> {
+        config.validate()?;
+        check_ends(&grid, start, goal)?;
+        let (s, g) = (grid.index(start) as u32, grid.index(goal) as u32);
+        Self::on(SquareGrid::with_config(grid, &config), s, g, config)
+    }
+}
+
+impl<S: OnGrid> Ida<S> {
+    /// Moves the start and goal; the search goes back to step 0.
+    pub fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
+        let grid = self.space.grid();
+        check_ends(grid, start, goal)?;
+        let (s, g) = (grid.index(start) as u32, grid.index(goal) as u32);
+        self.set_end_nodes(s, g)
+    }
+
+    /// Sets every listed cell to `value` as a brush stroke does (cells outside the grid are
+    /// skipped, and so are the start and goal when `value` is a wall); returns how many
+    /// changed. When any did, the search goes back to step 0.
+    pub fn paint(&mut self, cells: impl IntoIterator<Item = Point>, value: u8) -> usize {
+        let (start, goal) = (self.start(), self.goal());
+        let changed = paint_cells(self.space.grid_mut(), start, goal, cells, value);
+        if changed > 0 {
+            self.reset();
+        }
+        changed
+    }
+
+    /// The grid searched.
+    pub fn grid(&self) -> &Grid {
+        self.space.grid()
+    }
+
+    /// The start cell.
+    pub fn start(&self) -> Point {
+        self.space.at(self.start)
+    }
+
+    /// The goal cell.
+    pub fn goal(&self) -> Point {
+        self.goal_at
+    }
+
+    /// The cells on the stack, from the start up.
+    pub fn stack(&self) -> impl Iterator<Item = Point> + '_ {
+        self.stack.iter().map(|frame| self.space.at(frame.node))
+    }
+}
+
 /// A value rounded to six decimals, for the notes.
 fn round6(v: f64) -> f64 {
     (v * 1e6).round() / 1e6
 }
 
-impl Stepper for Ida {
-    super::stepper::stepper_steps!(Ida);
-    super::stepper::stepper_fields!();
-    super::stepper::stepper_buffers!();
-    super::stepper::stepper_edits!(Ida);
-
-    fn expanded(&self) -> usize {
-        self.expanded
+impl<S: OnGrid> Stepper for Ida<S> {
+    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
+        log.clear();
+        self.step_with(log)
     }
 
+    fn step(&mut self) -> StepEvent {
+        Ida::step(self)
+    }
+
+    fn reset(&mut self) {
+        Ida::reset(self);
+    }
+
+    fn nodes(&self) -> &NodeTable {
+        &self.nodes
+    }
+
+    /// The stack depth: IDA* keeps no open list.
     fn open_count(&self) -> usize {
         self.stack.len()
     }
 
+    fn cost(&self) -> Option<f64> {
+        Ida::cost(self)
+    }
+
+    fn run(&mut self) -> Status {
+        Ida::run(self)
+    }
+
+    fn start(&self) -> Point {
+        Ida::start(self)
+    }
+
+    fn goal(&self) -> Point {
+        self.goal_at
+    }
+
+    fn config(&self) -> SearchConfig {
+        self.config
+    }
+
+    fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
+        Ida::set_ends(self, start, goal)
+    }
+
+    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
+        Ok(Ida::paint(self, cells.iter().copied(), value))
+    }
+
     fn h(&self, p: Point) -> f64 {
-        estimate(&self.config, self.goal, p)
+        Ida::h(self, p)
     }
 
     fn grid(&self) -> &Grid {
-        &self.grid
+        self.space.grid()
     }
 
     fn overlay(&self) -> Overlay {
@@ -486,19 +666,78 @@ impl Stepper for Ida {
     /// which is where the next visit starts from (after backing out of cells with no move
     /// left). Each key is the cell's f.
     fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
-        self.stack
-            .iter()
-            .rev()
-            .take(limit)
-            .map(|frame| {
-                let h = estimate(&self.config, self.goal, self.grid.point_at(frame.node as usize));
-                let parent = self.parent[frame.node as usize];
-                OpenEntry { cell: frame.node, g: frame.g, h, key: frame.g + self.config.weight * h, parent }
-            })
-            .collect()
+        Ida::open_entries(self, limit)
     }
 
     fn gave_up(&self) -> Option<String> {
         self.gave_up.clone()
+    }
+}
+
+impl<S: Space + Clone + 'static> SpaceStepper<S> for Ida<S> {
+    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent<S::At> {
+        log.clear();
+        self.step_with(log)
+    }
+
+    fn reset(&mut self) {
+        Ida::reset(self);
+    }
+
+    fn nodes(&self) -> &NodeTable {
+        &self.nodes
+    }
+
+    /// The stack depth: IDA* keeps no open list.
+    fn open_count(&self) -> usize {
+        self.stack.len()
+    }
+
+    fn cost(&self) -> Option<f64> {
+        Ida::cost(self)
+    }
+
+    fn h_of(&self, node: u32) -> f64 {
+        Ida::h_of(self, node)
+    }
+
+    fn space(&self) -> &S {
+        &self.space
+    }
+
+    fn start_node(&self) -> u32 {
+        self.start
+    }
+
+    fn goal_node(&self) -> u32 {
+        self.goal
+    }
+
+    fn config(&self) -> SearchConfig {
+        self.config
+    }
+
+    fn set_end_nodes(&mut self, start: u32, goal: u32) -> Result<(), SearchError> {
+        Ida::set_end_nodes(self, start, goal)
+    }
+
+    fn edit_space(&mut self, space: S, _changed: &[u32]) -> Result<(), SearchError> {
+        self.set_space(space)
+    }
+
+    fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
+        Ida::open_entries(self, limit)
+    }
+
+    fn gave_up(&self) -> Option<String> {
+        self.gave_up.clone()
+    }
+
+    fn boxed_clone(&self) -> Box<dyn SpaceStepper<S>> {
+        Box::new(self.clone())
+    }
+
+    fn seek(&mut self, k: usize) {
+        Ida::seek(self, k);
     }
 }

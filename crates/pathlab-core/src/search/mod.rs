@@ -162,6 +162,7 @@ impl Algorithm {
     }
 
     /// True when the algorithm uses a heuristic (and so the heuristic menu matters).
+    #[inline]
     pub const fn uses_heuristic(self) -> bool {
         !matches!(self, Self::Bfs | Self::Dfs | Self::Dijkstra | Self::CrashTurn)
     }
@@ -178,6 +179,7 @@ impl Algorithm {
     /// ```
     /// use pathlab_core::search::Algorithm;
     /// assert_eq!(Algorithm::AStar.square_grid_only(), None);
+    /// assert!(Algorithm::BiAStar.runs_on_any_space() && Algorithm::Ida.runs_on_any_space());
     /// assert!(Algorithm::Jps.square_grid_only().unwrap().contains("square grid"));
     /// ```
     pub const fn square_grid_only(self) -> Option<&'static str> {
@@ -190,8 +192,16 @@ impl Algorithm {
             }
             Self::Hpa => Some("hierarchical A* needs a square grid: it cuts the grid into square clusters"),
             Self::CrashTurn => Some("crash and turn needs a square grid: it follows walls cell by cell"),
-            Self::BiAStar | Self::Ida | Self::Lrta | Self::Rta => Some("this search runs on square grids only so far"),
-            Self::Bfs | Self::Dfs | Self::Dijkstra | Self::Greedy | Self::AStar | Self::Lpa | Self::DStarLite => None,
+            Self::Lrta | Self::Rta => Some("this search runs on square grids only so far"),
+            Self::Bfs
+            | Self::Dfs
+            | Self::Dijkstra
+            | Self::Greedy
+            | Self::AStar
+            | Self::BiAStar
+            | Self::Ida
+            | Self::Lpa
+            | Self::DStarLite => None,
         }
     }
 
@@ -238,6 +248,7 @@ named_enum! {
 
 impl Status {
     /// True once the search has an answer.
+    #[inline]
     pub const fn is_finished(self) -> bool {
         matches!(self, Self::Found | Self::NoPath)
     }

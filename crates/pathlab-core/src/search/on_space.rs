@@ -179,6 +179,8 @@ where
     match config.algorithm {
         Algorithm::Lpa => Ok(Box::new(super::lpa::Lpa::on(space, start, goal, config)?)),
         Algorithm::DStarLite => Ok(Box::new(super::dstar_lite::DStarLite::on(space, start, goal, config)?)),
+        Algorithm::BiAStar => Ok(Box::new(super::bi_astar::BiAStar::on(space, start, goal, config)?)),
+        Algorithm::Ida => Ok(Box::new(super::ida::Ida::on(space, start, goal, config)?)),
         _ => Ok(Box::new(Search::on(space, start, goal, config)?)),
     }
 }

@@ -326,7 +326,7 @@ pub enum GridLinks {
 }
 
 /// Builds the stepper for `config.algorithm` on a grid with `links`: [`build`] when there
-/// are none; otherwise the searches that run on any space (BFS, DFS, Dijkstra, greedy, A*),
+/// are none; otherwise the searches that [run on any space](Algorithm::runs_on_any_space),
 /// and a clear refusal for the others.
 ///
 /// ```
@@ -367,17 +367,17 @@ pub fn build_linked(
         GridLinks::None => unreachable!("handled above"),
         GridLinks::Teleports { list, heuristic } => {
             let space = Teleports::new(base, list.clone(), *heuristic).map_err(SearchError::Unsupported)?;
-            on_grid_space(space, start, goal, s, g, config)
+            build_on_grid(space, start, goal, s, g, config)
         }
         GridLinks::Slopes { heights, uphill, downhill } => {
             let space = Slopes::new(base, heights.clone(), *uphill, *downhill).map_err(SearchError::Unsupported)?;
-            on_grid_space(space, start, goal, s, g, config)
+            build_on_grid(space, start, goal, s, g, config)
         }
     }
 }
 
-/// The grid stepper for `config.algorithm` on a space made of a grid's cells.
-fn on_grid_space<S: crate::space::OnGrid>(
+/// The stepper for an algorithm that runs on any space, on a space made of a grid's cells.
+fn build_on_grid<S: crate::space::OnGrid>(
     space: S,
     start: Point,
     goal: Point,
@@ -388,6 +388,8 @@ fn on_grid_space<S: crate::space::OnGrid>(
     match config.algorithm {
         Algorithm::Lpa => Ok(Box::new(super::lpa::Lpa::on_grid(space, start, goal, config)?)),
         Algorithm::DStarLite => Ok(Box::new(super::dstar_lite::DStarLite::on_grid(space, start, goal, config)?)),
+        Algorithm::BiAStar => Ok(Box::new(super::bi_astar::BiAStar::on(space, s, g, config)?)),
+        Algorithm::Ida => Ok(Box::new(super::ida::Ida::on(space, s, g, config)?)),
         _ => Ok(Box::new(Search::on(space, s, g, config)?)),
     }
 }
@@ -598,29 +600,6 @@ macro_rules! stepper_fields {
     };
 }
 pub(crate) use stepper_fields;
-
-/// The [`Stepper`] buffer accessors of a stepper that keeps them in fields `path`, `state`,
-/// `g` and `parent`: `path_indices`, `states`, `g_values` and `parents`.
-macro_rules! stepper_buffers {
-    () => {
-        fn path_indices(&self) -> &[u32] {
-            &self.path
-        }
-
-        fn states(&self) -> &[u8] {
-            &self.state
-        }
-
-        fn g_values(&self) -> &[f64] {
-            &self.g
-        }
-
-        fn parents(&self) -> &[u32] {
-            &self.parent
-        }
-    };
-}
-pub(crate) use stepper_buffers;
 
 /// [`Stepper::set_ends`] and [`Stepper::paint`] handed to the type's inherent `set_ends` and
 /// infallible `paint` (which takes any iterator of cells and returns how many changed).

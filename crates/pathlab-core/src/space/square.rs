@@ -83,6 +83,8 @@ impl Space for SquareGrid {
 
     /// The moves are the same both ways; a move costs what entering its cell costs, so every
     /// edge into `node` costs `node`'s terrain.
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
     fn for_each_predecessor(&self, node: u32, at: Point, mut visit: impl FnMut(u32, Point, f64)) {
         let terrain = self.grid.cells()[node as usize];
         if terrain == WALL {
