@@ -3,8 +3,9 @@
 //! A search does not need to know what it searches: nodes numbered `0..node_count()`, each
 //! with a place in the plane (for drawing and for estimates), directed edges with costs, and
 //! an estimate of the cost left to the goal. [`Space`] is that abstraction, and the generic
-//! searches ([`Search`](crate::search::Search): BFS, DFS, Dijkstra, greedy best-first, A*)
-//! run on any type that implements it. The methods take closures and the searches are
+//! searches (BFS, DFS, Dijkstra, greedy best-first and A* in [`Search`](crate::search::Search);
+//! bidirectional A*, IDA*, LPA*, D* Lite, LRTA* and RTA*; see
+//! [`build_on`](crate::search::build_on)) run on any type that implements it. The methods take closures and the searches are
 //! generic over the space, so each space gets its own compiled copy of the search loop: the
 //! square grid's neighbour loop is the hand-written one it always was, with no boxing, no
 //! hashing and no virtual call per neighbour.
