@@ -24,6 +24,7 @@ pub struct Point {
 
 impl Point {
     /// Makes a point from a column and a row.
+    #[inline]
     pub const fn new(x: usize, y: usize) -> Self {
         Self { x, y }
     }
@@ -183,6 +184,7 @@ impl Grid {
     }
 
     /// The point at a row-major index.
+    #[inline]
     pub fn point_at(&self, index: usize) -> Point {
         Point::new(index % self.width, index / self.width)
     }

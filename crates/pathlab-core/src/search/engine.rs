@@ -581,7 +581,7 @@ pub(crate) fn estimate(config: &SearchConfig, goal: Point, p: Point) -> f64 {
 }
 
 /// Checks that a search end is a node of the space and not a wall.
-fn check_node<S: Space>(space: &S, which: &'static str, node: u32) -> Result<(), SearchError> {
+pub(crate) fn check_node<S: Space>(space: &S, which: &'static str, node: u32) -> Result<(), SearchError> {
     let n = space.node_count();
     if node as usize >= n {
         return Err(SearchError::Unsupported(format!("the {which} is node {node}, but the space has {n} nodes")));
@@ -607,8 +607,12 @@ fn check_basic(config: &SearchConfig) -> Result<(), SearchError> {
 fn check_any_space(config: &SearchConfig) -> Result<(), SearchError> {
     config.validate()?;
     match config.algorithm.square_grid_only() {
-        None => Ok(()),
         Some(why) => Err(SearchError::Unsupported(format!("{}: {why}", config.algorithm))),
+        None if !config.algorithm.is_basic() => Err(SearchError::Unsupported(format!(
+            "{} has its own stepper: build it with search::build_on",
+            config.algorithm
+        ))),
+        None => Ok(()),
     }
 }
 

@@ -135,7 +135,7 @@ impl Algorithm {
     /// True for the algorithms that run on every [`Space`](crate::space::Space) (hex tiles,
     /// weighted graphs, teleports, slopes) and not only on the square grid.
     pub const fn runs_on_any_space(self) -> bool {
-        self.is_basic()
+        self.square_grid_only().is_none()
     }
 
     /// Why the algorithm cannot run on a space other than the square grid, or `None` when it
@@ -156,10 +156,10 @@ impl Algorithm {
             }
             Self::Hpa => Some("hierarchical A* needs a square grid: it cuts the grid into square clusters"),
             Self::CrashTurn => Some("crash and turn needs a square grid: it follows walls cell by cell"),
-            Self::BiAStar | Self::Ida | Self::Lpa | Self::DStarLite | Self::Lrta | Self::Rta => {
+            Self::BiAStar | Self::Ida | Self::Lpa | Self::DStarLite => {
                 Some("this search runs on square grids only so far")
             }
-            Self::Bfs | Self::Dfs | Self::Dijkstra | Self::Greedy | Self::AStar => None,
+            Self::Bfs | Self::Dfs | Self::Dijkstra | Self::Greedy | Self::AStar | Self::Lrta | Self::Rta => None,
         }
     }
 

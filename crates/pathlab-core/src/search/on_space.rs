@@ -16,7 +16,7 @@
 //! assert_eq!(s.cost(), Some(4.0));
 //! ```
 
-use super::{CellValues, EventLog, OpenEntry, Search, SearchConfig, SearchError, Status, StepEvent};
+use super::{Algorithm, CellValues, EventLog, OpenEntry, Search, SearchConfig, SearchError, Status, StepEvent};
 use crate::space::Space;
 
 /// A search on a space of type `S`, stepped one unit of work at a time (see
@@ -143,14 +143,22 @@ impl<S: Space> Clone for Box<dyn SpaceStepper<S>> {
 /// Builds the stepper for `config.algorithm` on `space`, from node `start` to node `goal`.
 /// Fails when an end is not an open node, the settings are not allowed, or the algorithm
 /// needs a square grid (the message says why).
-pub fn build_on<S>(space: S, start: u32, goal: u32, config: SearchConfig) -> Result<Box<dyn SpaceStepper<S>>, SearchError>
+pub fn build_on<S>(
+    space: S,
+    start: u32,
+    goal: u32,
+    config: SearchConfig,
+) -> Result<Box<dyn SpaceStepper<S>>, SearchError>
 where
     S: Space + Clone + 'static,
 {
     if let Some(why) = config.algorithm.square_grid_only() {
         return Err(SearchError::Unsupported(format!("{}: {why}", config.algorithm)));
     }
-    Ok(Box::new(Search::on(space, start, goal, config)?))
+    match config.algorithm {
+        Algorithm::Lrta | Algorithm::Rta => Ok(Box::new(super::lrta::Lrta::on(space, start, goal, config)?)),
+        _ => Ok(Box::new(Search::on(space, start, goal, config)?)),
+    }
 }
 
 impl<S: Space + Clone + 'static> SpaceStepper<S> for Search<S> {

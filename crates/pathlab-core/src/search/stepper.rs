@@ -307,8 +307,8 @@ pub enum GridLinks {
 }
 
 /// Builds the stepper for `config.algorithm` on a grid with `links`: [`build`] when there
-/// are none; otherwise the searches that run on any space (BFS, DFS, Dijkstra, greedy, A*),
-/// and a clear refusal for the others.
+/// are none; otherwise the searches that run on any space (BFS, DFS, Dijkstra, greedy, A*,
+/// LRTA*, RTA*), and a clear refusal for the others.
 ///
 /// ```
 /// use pathlab_core::grid::{Diagonal, Grid, Point};
@@ -348,12 +348,26 @@ pub fn build_linked(
         GridLinks::None => unreachable!("handled above"),
         GridLinks::Teleports { list, heuristic } => {
             let space = Teleports::new(base, list.clone(), *heuristic).map_err(SearchError::Unsupported)?;
-            Ok(Box::new(Search::on(space, s, g, config)?))
+            build_on_grid(space, s, g, config)
         }
         GridLinks::Slopes { heights, uphill, downhill } => {
             let space = Slopes::new(base, heights.clone(), *uphill, *downhill).map_err(SearchError::Unsupported)?;
-            Ok(Box::new(Search::on(space, s, g, config)?))
+            build_on_grid(space, s, g, config)
         }
+    }
+}
+
+/// The grid stepper for `config.algorithm` on a space made of a grid's cells (nodes `start`
+/// and `goal`), for the algorithms that run on any space.
+fn build_on_grid<S: crate::space::OnGrid>(
+    space: S,
+    start: u32,
+    goal: u32,
+    config: SearchConfig,
+) -> Result<Box<dyn Stepper>, SearchError> {
+    match config.algorithm {
+        Algorithm::Lrta | Algorithm::Rta => Ok(Box::new(super::lrta::Lrta::on(space, start, goal, config)?)),
+        _ => Ok(Box::new(Search::on(space, start, goal, config)?)),
     }
 }
 
