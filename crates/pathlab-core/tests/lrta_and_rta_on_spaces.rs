@@ -19,8 +19,9 @@
 //!   agent where the goal cannot be reached from. It then stops at once (no path, with a
 //!   reason) and the truth agrees it is stuck; where no such node can be reached, it arrives.
 //! - By hand: a small graph with a dead end, both rules step by step; a free edge that keeps
-//!   LRTA* going back and forth until its move limit (RTA* gets out); a one-way edge into a
-//!   dead end; an unreachable goal; and the builders (`build_on`, `build_linked`).
+//!   LRTA* going back and forth until its move limit (RTA* gets out); one-way streets, where
+//!   RTA* stores the best value, not the second-best; a one-way edge into a dead end; an unreachable goal;
+//!   and the builders (`build_on`, `build_linked`).
 //!
 //! The hand-worked graph (undirected; places in brackets; the estimate is the straight-line
 //! distance, as every edge costs at least its length and S-D costs exactly its length):
@@ -504,6 +505,45 @@ fn a_free_edge_keeps_lrta_star_going_back_and_forth_until_its_move_limit() {
     assert_eq!(rta.run(), Status::Found);
     assert_eq!(rta.path_indices(), &[s, t, s, goal]);
     assert_eq!(rta.cost(), Some(5.0));
+}
+
+/// One-way streets: every node here has a one-way edge in or out (S -> A, A -> G, B -> C
+/// are each the only way; C -> S leads back). Korf's second-best rule assumes the agent
+/// comes back to a node only from a node it can move to; here it would value S at `∞` (its
+/// only move) and C at `∞` too, and loop for ever between B and C. So at such nodes RTA*
+/// stores the best value, as LRTA* would. No estimate; edges A -> B (1) before A -> G (4),
+/// C -> B (1), C -> S (8).
+///
+/// | step  | at | values                 | h(at)   | to |
+/// |-------|----|------------------------|---------|----|
+/// | 1     | S  | A 1+0 (only)           | 0 -> 1  | A  |
+/// | 2     | A  | B 1+0, G 4+0           | 0 -> 1  | B  |
+/// | 3     | B  | C 1+0 (only)           | 0 -> 1  | C  |
+/// | 4     | C  | B 1+1, S 8+1           | 0 -> 2  | B  |
+/// | 5-11  | B, C in turn, each raised to 1 + the other: 3, 4, ..., 9 |  |  |
+/// | 12    | C  | B 1+9=10, S 8+1=9      | 8 -> 9  | S  |
+/// | 13    | S  | A 1+1 (only)           | 1 -> 2  | A  |
+/// | 14    | A  | B 1+9, G 4+0           | 1 -> 4  | G  |
+///
+/// 14 moves, cost 1 + 1 + 9 x 1 + 8 + 1 + 4 = 24.
+#[test]
+fn a_one_way_street_is_not_a_dead_end_for_rta_star() {
+    let mut g = Graph::new(true);
+    let [s, a, b, c, goal] = ["S", "A", "B", "C", "G"].map(|id| g.add_node(id, 0.0, 0.0).unwrap());
+    for (from, to, cost) in [(s, a, 1.0), (a, b, 1.0), (a, goal, 4.0), (b, c, 1.0), (c, b, 1.0), (c, s, 8.0)] {
+        g.add_edge(from, to, cost, true).unwrap();
+    }
+    g.set_heuristic(Heuristic::Zero);
+    let mut rta = Lrta::on(g, s, goal, SearchConfig::new(Algorithm::Rta)).unwrap();
+    let mut news = Vec::new();
+    while !rta.status().is_finished() {
+        rta.step();
+        news.push(rta.last_update().unwrap().new);
+    }
+    assert_eq!(news, [1.0, 1.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 9.0, 2.0, 4.0]);
+    assert_eq!(rta.status(), Status::Found);
+    assert_eq!(rta.path_indices(), &[s, a, b, c, b, c, b, c, b, c, b, c, s, a, goal]);
+    assert_eq!(rta.cost(), Some(24.0));
 }
 
 /// S -> T is one way (T has no way out); S-G costs 5. With no estimate, T looks cheaper

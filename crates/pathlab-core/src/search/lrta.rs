@@ -28,7 +28,15 @@
 //!      raise or lower it, and may overestimate: it is the cost of coming back to `s` and
 //!      leaving by another move. When `s` has only one move, the second-best value is
 //!      infinite (`∞`): there is no other way out of `s`, so a dead end is never worth
-//!      coming back to. The read-out then shows `∞` for it.
+//!      coming back to. The read-out then shows `∞` for it. That reasoning (Korf's) needs
+//!      moves that can be undone: the agent comes back to `s` only from a node it can move
+//!      to. So RTA* stores the second-best value where the nodes with edges into `s` are
+//!      exactly those `s` has moves to (every node of the grid, hex tiles, slopes and
+//!      undirected graphs), and the best value elsewhere: at a node with a one-way edge in or
+//!      out, the agent may come back from elsewhere and need the best move again. (With the
+//!      second-best value there, a node whose other moves lead into dead ends would be
+//!      valued `∞` and never entered again, though the only way to the goal runs through
+//!      it.)
 //! 3. **Move** one edge, along the best first move. Ties (values within a relative 1e-9 of
 //!    each other, to absorb rounding) go to the first move in the space's order: on the
 //!    grid N, E, S, W, then NE, SE, SW, NW.
@@ -126,7 +134,8 @@ const NONE: u32 = u32::MAX;
 pub enum Rule {
     /// LRTA*: `h(s) = max(h(s), best first-move value)`.
     Learning,
-    /// RTA*: `h(s) = second-best first-move value` (infinite when there is one move).
+    /// RTA*: `h(s) = second-best first-move value` (infinite when there is one move); the
+    /// best value at a node with a one-way edge in or out.
     SecondBest,
 }
 
@@ -157,6 +166,8 @@ struct LookAhead {
     /// in the space's order; empty for the nodes at the depth limit and the goal.
     adj_start: Vec<u32>,
     adj: Vec<(u32, f64)>,
+    /// The nodes with edges into the agent's (RTA* only).
+    preds: Vec<u32>,
     value: Vec<f64>,
     next: Vec<f64>,
     g: Vec<f64>,
@@ -171,6 +182,7 @@ impl LookAhead {
             hop: Vec::new(),
             adj_start: Vec::new(),
             adj: Vec::new(),
+            preds: Vec::new(),
             value: Vec::new(),
             next: Vec::new(),
             g: Vec::new(),
@@ -533,10 +545,13 @@ impl<S: Space> Lrta<S> {
         let second =
             moves.iter().enumerate().filter(|&(k, _)| k != best).map(|(_, m)| value(m)).fold(f64::INFINITY, f64::min);
         let (next, cost) = moves[best];
+        let next = self.look.cells[next as usize];
         let old = self.learned[s as usize];
+        let two_way = self.rule == Rule::SecondBest && self.is_two_way(s);
         let new = match self.rule {
             Rule::Learning => old.max(best_value),
-            Rule::SecondBest => second,
+            Rule::SecondBest if two_way => second,
+            Rule::SecondBest => best_value,
         };
         self.learned[s as usize] = new;
         self.raised.push(s);
@@ -556,7 +571,6 @@ impl<S: Space> Lrta<S> {
         self.open = self.look.cells.len() - 1;
         state[s as usize] = CLOSED;
         g[s as usize] = 0.0;
-        let next = self.look.cells[next as usize];
         self.walk.move_to(next, cost);
         self.agent = next;
         state[next as usize] = CURRENT;
@@ -576,6 +590,24 @@ impl<S: Space> Lrta<S> {
             return StepEvent::NoPath;
         }
         StepEvent::Expanded(at)
+    }
+
+    /// True when the nodes with edges into `s` are exactly those its moves (the last
+    /// look-ahead's first moves) lead to: every move out of `s` can be undone, and `s` can be
+    /// entered only from them. Always so on the grid, hex tiles, slopes and undirected graphs.
+    fn is_two_way(&mut self, s: u32) -> bool {
+        let Self { space, look, .. } = self;
+        look.preds.clear();
+        let preds = &mut look.preds;
+        space.for_each_predecessor(s, space.at(s), |from, _, _| {
+            if from != s {
+                preds.push(from);
+            }
+        });
+        let out = &look.adj[look.adj_start[0] as usize..look.adj_start[1] as usize];
+        let cells = &look.cells;
+        look.preds.iter().all(|&p| out.iter().any(|&(j, _)| cells[j as usize] == p))
+            && out.iter().all(|&(j, _)| look.preds.contains(&cells[j as usize]))
     }
 
     /// Looks `config.lookahead` moves ahead from `s`: fills `look` with the nodes examined,
