@@ -607,19 +607,16 @@ fn check_basic(config: &SearchConfig) -> Result<(), SearchError> {
 /// why not.
 fn check_any_space(config: &SearchConfig) -> Result<(), SearchError> {
     config.validate()?;
-    if !config.algorithm.is_basic() && config.algorithm.square_grid_only().is_none() {
-        return Err(SearchError::Unsupported(format!(
-            "{} has its own stepper: build it with search::build_on",
-            config.algorithm
-        )));
+    if let Some(why) = config.algorithm.square_grid_only() {
+        return Err(SearchError::Unsupported(format!("{}: {why}", config.algorithm)));
     }
-    match config.algorithm.square_grid_only() {
-        None if config.algorithm.is_basic() => Ok(()),
-        None => Err(SearchError::Unsupported(format!(
+    if config.algorithm.is_basic() {
+        Ok(())
+    } else {
+        Err(SearchError::Unsupported(format!(
             "{} has its own stepper: build it with search::build_on",
             config.algorithm
-        ))),
-        Some(why) => Err(SearchError::Unsupported(format!("{}: {why}", config.algorithm))),
+        )))
     }
 }
 

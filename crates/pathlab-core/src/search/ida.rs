@@ -202,21 +202,18 @@ impl<S: Space> Ida<S> {
         }
         self.stack.clear();
         self.edges.clear();
-        self.nodes.reset();
+        self.nodes.clear_nodes();
     }
 
     /// Goes back to step 0: no iteration begun, nothing visited.
     pub fn reset(&mut self) {
         self.clear_iteration();
+        self.nodes.reset();
         self.threshold = self.f(0.0, self.space.at(self.start));
         self.next_threshold = f64::INFINITY;
         self.iteration = 0;
         self.visits = 0;
-        self.nodes.expanded = 0;
-        self.nodes.steps = 0;
         self.current = NO_PARENT;
-        self.nodes.status = Status::Ready;
-        self.nodes.path.clear();
         self.cost = f64::INFINITY;
         self.gave_up = None;
     }

@@ -1,23 +1,25 @@
-//! LRTA* (learning real-time A*) and RTA* (real-time A*): an agent that sees only the cells
+//! LRTA* (learning real-time A*) and RTA* (real-time A*): an agent that sees only the nodes
 //! a few moves around it, commits to one move at a time, and learns better estimates of the
-//! cells it leaves.
+//! nodes it leaves.
 //!
 //! Both run in one stepper, [`Lrta`]; `config.algorithm` picks the rule that updates the
-//! estimate ([`Algorithm::Lrta`] or [`Algorithm::Rta`]).
+//! estimate ([`Algorithm::Lrta`] or [`Algorithm::Rta`]). It runs on the square grid
+//! ([`Lrta::new`]) and on any other [`Space`] ([`Lrta::on`]): hex tiles, weighted graphs,
+//! teleports, slopes. A move is one edge of the space; on the grid, one cell.
 //!
 //! # One step = one move
 //!
-//! The agent stands on `s` and every cell has a learned estimate `h` of its cost to the
-//! goal, which starts as `weight x heuristic` (the settings' heuristic, in the cost model's
-//! units). One step:
+//! The agent stands on `s` and every node has a learned estimate `h` of its cost to the
+//! goal, which starts as `weight x heuristic` (the space's estimate; on the grid the
+//! settings' heuristic, in the cost model's units). One step:
 //!
-//! 1. **Look ahead** `d = config.lookahead` moves (a depth-limited search of the cells the
+//! 1. **Look ahead** `d = config.lookahead` moves (a depth-limited search of the nodes the
 //!    agent can reach in `d` moves). The value of a first move to a neighbour `n` is
 //!    `c(s, n) + V(d - 1, n)`, where `V(0, x) = h(x)`, `V(k, goal) = 0`, and otherwise
 //!    `V(k, x) = max(h(x), min over moves x -> y of c(x, y) + V(k - 1, y))`. With `d = 1`
 //!    that is the textbook `c(s, n) + h(n)`. Deeper, it is Korf's minimin look-ahead: the
 //!    cheapest `d`-move walk from `s` (walks may turn back; they stop at the goal) plus the
-//!    estimate where it ends, with one safeguard: a cell's value never drops below its own
+//!    estimate where it ends, with one safeguard: a node's value never drops below its own
 //!    estimate (`max(h(x), ...)`, "pathmax"). That changes nothing when the estimates are
 //!    consistent, and keeps the proof below true when learning has made them inconsistent.
 //! 2. **Learn**: update the estimate of `s` from the first-move values.
@@ -26,50 +28,76 @@
 //!      raise or lower it, and may overestimate: it is the cost of coming back to `s` and
 //!      leaving by another move. When `s` has only one move, the second-best value is
 //!      infinite (`∞`): there is no other way out of `s`, so a dead end is never worth
-//!      coming back to. The cell read-out then shows `∞` for it.
-//! 3. **Move** one cell, along the best first move. Ties (values within a relative 1e-9 of
-//!    each other, to absorb rounding) go to the first move in the grid's order: N, E, S, W,
-//!    then NE, SE, SW, NW.
+//!      coming back to. The read-out then shows `∞` for it. That reasoning (Korf's) needs
+//!      moves that can be undone: the agent comes back to `s` only from a node it can move
+//!      to. So RTA* stores the second-best value where the nodes with edges into `s` are
+//!      exactly those `s` has moves to (every node of the grid, hex tiles, slopes and
+//!      undirected graphs), and the best value elsewhere: at a node with a one-way edge in or
+//!      out, the agent may come back from elsewhere and need the best move again. (With the
+//!      second-best value there, a node whose other moves lead into dead ends would be
+//!      valued `∞` and never entered again, though the only way to the goal runs through
+//!      it.)
+//! 3. **Move** one edge, along the best first move. Ties (values within a relative 1e-9 of
+//!    each other, to absorb rounding) go to the first move in the space's order: on the
+//!    grid N, E, S, W, then NE, SE, SW, NW.
+//!
+//! A move is an edge: two parallel edges to the same neighbour are two moves (with their
+//! own costs), and a self-loop is not a move at all (it would leave the agent where it is).
 //!
 //! The step that moves onto the goal ends the walk: status [`Found`](Status::Found), and
 //! [`cost`](Lrta::cost) is the cost walked (terrain included).
 //!
-//! # No path, and the move limit
+//! # No path, the trap and the move limit
 //!
 //! The agent cannot tell an unreachable goal from a far one, so the stepper checks first:
-//! whenever the grid or the ends change, one flood fill from the start says whether the goal
-//! can be reached at all. If not, the first step ends the search with
-//! [`NoPath`](Status::NoPath) without moving, and the overlay's `"no path"` note says why.
+//! whenever the space or the ends change, one flood fill backwards from the goal marks the
+//! nodes from which the goal can be reached. If the start is not one of them, the first step
+//! ends the search with [`NoPath`](Status::NoPath) without moving, and the overlay's
+//! `"no path"` note says why.
 //!
-//! When it can, LRTA* always gets there on these grids (every move can be undone, and costs
-//! are positive). With an admissible start (`h <= h*`, the true cost, at every cell) the
-//! learned estimates stay admissible (the look-ahead value of a first move is at most its
-//! true cost), and the cost walked is at most
-//! `sum over cells x reachable from the start of (h*(x) - h0(x))`, plus `h0(start)`, where `h0`
-//! is the starting estimate: each move lowers `sum (h* - h) + h(agent)` by at least its own
-//! cost, and that sum never goes below zero. The tests check this bound.
-//! RTA* also always arrives (Korf, 1990), with no such bound. In case a walk is still very
-//! long (a weighted or overestimating start, a huge map) the agent stops after
+//! Where every move can be undone (the grid, hex tiles, slopes, undirected graphs) the agent
+//! never leaves those nodes. A one-way edge (a directed graph, a teleport) can lead it to a
+//! node from which the goal cannot be reached; it cannot see that far, so it takes it. The
+//! step that moves onto such a node ends the walk: status [`NoPath`](Status::NoPath), and
+//! [`gave_up`](Lrta::gave_up) says where it is stuck.
+//!
+//! Otherwise LRTA* always gets there when costs are positive. With an admissible start
+//! (`h <= h*`, the true cost, at every node) the learned estimates stay admissible (the
+//! look-ahead value of a first move is at most its true cost), and the cost walked is at
+//! most `sum over nodes x reachable from the start of (h*(x) - h0(x))`, plus `h0(start)`, where
+//! `h0` is the starting estimate: each move lowers `sum (h* - h) + h(agent)` by at least its
+//! own cost, and that sum never goes below zero. The tests check this bound.
+//! RTA* also always arrives (Korf, 1990), with no such bound. Edges that cost 0 break both
+//! proofs: two nodes joined by a free edge, each the other's best move, send the agent back
+//! and forth without raising either estimate. For that, and in case a walk is still very
+//! long (a weighted or overestimating start, a huge map), the agent stops after
 //! [`DEFAULT_MOVE_LIMIT`] moves (or the limit set by [`Lrta::with_move_limit`]): status
 //! [`NoPath`](Status::NoPath), and [`gave_up`](Lrta::gave_up) says why.
 //!
+//! # Trials
+//!
+//! [`next_trial`](Lrta::next_trial) sends the agent back to the start and keeps what it
+//! learned. With an admissible start, LRTA*'s walks then converge, trial after trial, to a
+//! cheapest path (Korf, 1990). RTA*'s learned values may overestimate, so its trials need not.
+//!
 //! # What the page sees
 //!
-//! - [`states`](Lrta::states): `Closed` for every cell the agent has stood on, `Open` for the
-//!   cells the last look-ahead examined (even if stood on before), `Current` for the agent.
+//! - [`states`](Lrta::states): `Closed` for every node the agent has stood on, `Open` for the
+//!   nodes the last look-ahead examined (even if stood on before), `Current` for the agent.
 //! - [`g_values`](Lrta::g_values) and [`parents`](Lrta::parents): the last look-ahead's own
-//!   search: the cheapest cost from the agent's previous cell to each examined cell in at
-//!   most `d` moves, and the cell before it on that walk. Infinite (no parent) elsewhere.
-//! - [`h`](Stepper::h) and [`cell_values`](Stepper::cell_values) (label `"learned h"`,
-//!   painted as a heat map): the learned estimates.
+//!   search: the cheapest cost from the agent's previous node to each examined node in at
+//!   most `d` moves, and the node before it on that walk. Infinite (no parent) elsewhere.
+//! - [`learned`](Lrta::learned), shown as the cell values (label `"learned h"`, painted as a
+//!   heat map): the learned estimates.
 //! - [`path_indices`](Lrta::path_indices): the trail so far, start first, repeats included
 //!   (at every step, not only once found).
-//! - [`agent`](Stepper::agent): where the agent is, moves, cost walked, revisits.
-//! - [`expanded`](Lrta::expanded): cells whose moves a look-ahead examined, over all steps
-//!   (one per step with `d = 1`); [`open_count`](Lrta::open_count): the cells the last
+//! - [`agent_node`](Lrta::agent_node) (on the grid [`agent`](Lrta::agent): where the agent
+//!   is, moves, cost walked, revisits).
+//! - [`expanded`](Lrta::expanded): nodes whose moves a look-ahead examined, over all steps
+//!   (one per step with `d = 1`); [`open_count`](Lrta::open_count): the nodes the last
 //!   look-ahead examined.
-//! - The overlay: the agent ([`MarkKind::Agent`](super::MarkKind::Agent)), the trail
-//!   ([`LineKind::Trail`](super::LineKind::Trail), the last 4,096 moves, with a note when
+//! - On the grid, the overlay: the agent ([`MarkKind::Agent`](super::MarkKind::Agent)), the
+//!   trail ([`LineKind::Trail`](super::LineKind::Trail), the last 4,096 moves, with a note when
 //!   some are left out), the cells stood on more than
 //!   once ([`MarkKind::Revisited`](super::MarkKind::Revisited)), the look-ahead's bounding
 //!   box ([`BoxKind::Lookahead`]), and notes: the rule, the look-ahead, the last update
@@ -78,14 +106,15 @@
 //! Every choice is deterministic, so stepping back (replay from step 0) lands in the same
 //! state.
 
-use super::engine::{check_ends, estimate, paint_cells};
+use super::engine::{check_ends, check_node, paint_cells};
 use super::stepper::{Agent, BoxKind, CellValues, Overlay, OverlayBox};
 use super::walk::{self, number, Walk};
 use super::{
-    Algorithm, CellState, EventLog, NoRecord, Recorder, SearchConfig, SearchError, Status, StepEvent, Stepper,
-    NO_PARENT,
+    Algorithm, CellState, EventLog, NoRecord, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError, SpaceStepper,
+    Status, StepEvent, Stepper, NO_PARENT,
 };
 use crate::grid::{Grid, Point};
+use crate::space::{OnGrid, Space, SquareGrid};
 
 /// The move limit unless set otherwise: far more than LRTA* needs on the course's maps and
 /// on small ones, and a second or so of work, so that a page running to the end does not
@@ -97,7 +126,7 @@ const OPEN: u8 = CellState::Open as u8;
 const CLOSED: u8 = CellState::Closed as u8;
 const CURRENT: u8 = CellState::Current as u8;
 
-/// Marks a cell outside the current look-ahead.
+/// Marks a node outside the current look-ahead.
 const NONE: u32 = u32::MAX;
 
 /// How the agent's estimate is updated after a look-ahead.
@@ -105,15 +134,17 @@ const NONE: u32 = u32::MAX;
 pub enum Rule {
     /// LRTA*: `h(s) = max(h(s), best first-move value)`.
     Learning,
-    /// RTA*: `h(s) = second-best first-move value` (infinite when there is one move).
+    /// RTA*: `h(s) = second-best first-move value` (infinite when there is one move); the
+    /// best value at a node with a one-way edge in or out.
     SecondBest,
 }
 
-/// What the last step did to the estimate of the cell the agent left.
+/// What the last step did to the estimate of the node the agent left. `N` is how the node
+/// is given: a [`Point`] on grids, the space's [`At`](Space::At) elsewhere.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Update {
-    /// The cell whose estimate was updated (where the agent stood before the move).
-    pub at: Point,
+pub struct Update<N = Point> {
+    /// The node whose estimate was updated (where the agent stood before the move).
+    pub at: N,
     /// Its estimate before.
     pub old: f64,
     /// Its estimate after.
@@ -124,17 +155,19 @@ pub struct Update {
     pub second: f64,
 }
 
-/// The scratch of one look-ahead: the cells examined and the moves between them.
-#[derive(Clone, Debug, Default)]
+/// The scratch of one look-ahead: the nodes examined and the moves between them.
+#[derive(Clone, Debug)]
 struct LookAhead {
-    /// The cells examined; the first is the agent's.
+    /// The nodes examined; the first is the agent's.
     cells: Vec<u32>,
     /// Moves from the agent to each.
     hop: Vec<u32>,
     /// `adj[adj_start[i]..adj_start[i + 1]]`: the moves out of `cells[i]` as (slot, cost),
-    /// in the grid's order; empty for the cells at the depth limit and the goal.
+    /// in the space's order; empty for the nodes at the depth limit and the goal.
     adj_start: Vec<u32>,
     adj: Vec<(u32, f64)>,
+    /// The nodes with edges into the agent's (RTA* only).
+    preds: Vec<u32>,
     value: Vec<f64>,
     next: Vec<f64>,
     g: Vec<f64>,
@@ -143,6 +176,21 @@ struct LookAhead {
 }
 
 impl LookAhead {
+    fn new() -> Self {
+        Self {
+            cells: Vec::new(),
+            hop: Vec::new(),
+            adj_start: Vec::new(),
+            adj: Vec::new(),
+            preds: Vec::new(),
+            value: Vec::new(),
+            next: Vec::new(),
+            g: Vec::new(),
+            g_next: Vec::new(),
+            parent: Vec::new(),
+        }
+    }
+
     fn clear(&mut self) {
         self.cells.clear();
         self.hop.clear();
@@ -155,8 +203,8 @@ impl LookAhead {
     }
 }
 
-/// LRTA* or RTA*, one agent move per [`step`](Lrta::step). See the
-/// [module documentation](self).
+/// LRTA* or RTA*, one agent move per [`step`](Lrta::step), on a square grid by default or
+/// on any [`Space`] (see [`Lrta::on`]). See the [module documentation](self).
 ///
 /// ```
 /// use pathlab_core::grid::{Diagonal, Grid, Point};
@@ -191,20 +239,22 @@ impl LookAhead {
 /// assert_eq!(s.steps(), 1);
 /// ```
 #[derive(Clone, Debug)]
-pub struct Lrta {
-    grid: Grid,
-    start: Point,
-    goal: Point,
+pub struct Lrta<S: Space = SquareGrid> {
+    space: S,
+    start: u32,
+    goal: u32,
+    goal_at: S::At,
     config: SearchConfig,
     rule: Rule,
     learned: Vec<f64>,
-    /// Cells whose estimate a step has set (restored on reset).
+    /// Nodes whose estimate a step has set (restored on reset).
     raised: Vec<u32>,
-    state: Vec<u8>,
-    g: Vec<f64>,
-    parent: Vec<u32>,
-    /// Each cell's place in the look-ahead, or [`NONE`].
+    /// State, look-ahead cost and parent per node.
+    nodes: NodeTable,
+    /// Each node's place in the look-ahead, or [`NONE`].
     slot: Vec<u32>,
+    /// True for the nodes from which the goal can be reached.
+    to_goal: Vec<bool>,
     look: LookAhead,
     walk: Walk,
     agent: u32,
@@ -213,43 +263,70 @@ pub struct Lrta {
     steps: usize,
     expanded: usize,
     open: usize,
-    update: Option<Update>,
+    update: Option<Update<S::At>>,
     move_limit: usize,
     gave_up: Option<String>,
 }
 
-impl Lrta {
-    /// Sets up LRTA* (`config.algorithm` = [`Algorithm::Lrta`]) or RTA*
-    /// ([`Algorithm::Rta`]) with the [`DEFAULT_MOVE_LIMIT`]. Fails when an end is outside the
-    /// grid or on a wall, a setting is out of range, or the algorithm is another one.
-    pub fn new(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Self, SearchError> {
+/// The update rule of an algorithm, or why it is not one this stepper runs.
+fn rule_of(algorithm: Algorithm) -> Result<Rule, SearchError> {
+    match algorithm {
+        Algorithm::Lrta => Ok(Rule::Learning),
+        Algorithm::Rta => Ok(Rule::SecondBest),
+        other => Err(SearchError::Unsupported(format!(
+            "{other} is not LRTA* or RTA*: build it with search::build or search::build_on"
+        ))),
+    }
+}
+
+impl<S: Space> Lrta<S> {
+    /// Sets up LRTA* (`config.algorithm` = [`Algorithm::Lrta`]) or RTA* ([`Algorithm::Rta`])
+    /// from node `start` to node `goal` of `space`, with the [`DEFAULT_MOVE_LIMIT`]. Fails
+    /// when an end is not a node of the space or is a wall, a setting is out of range, or the
+    /// algorithm is another one.
+    ///
+    /// ```
+    /// use pathlab_core::search::lrta::Lrta;
+    /// use pathlab_core::search::{Algorithm, SearchConfig, Status};
+    /// use pathlab_core::space::Graph;
+    /// // A -1- B -1- C, and a dear shortcut A -5- C. With no estimate (zero heuristic)
+    /// // the agent tries the cheap edge first and learns its way along.
+    /// let mut g = Graph::new(false);
+    /// let a = g.add_node("A", 0.0, 0.0).unwrap();
+    /// let b = g.add_node("B", 1.0, 0.0).unwrap();
+    /// let c = g.add_node("C", 2.0, 0.0).unwrap();
+    /// g.add_edge(a, b, 1.0, false).unwrap();
+    /// g.add_edge(b, c, 1.0, false).unwrap();
+    /// g.add_edge(a, c, 5.0, false).unwrap();
+    /// g.set_heuristic(pathlab_core::heuristic::Heuristic::Zero);
+    /// let mut s = Lrta::on(g, a, c, SearchConfig::new(Algorithm::Lrta)).unwrap();
+    /// assert_eq!(s.run(), Status::Found);
+    /// assert_eq!(s.path_indices(), &[a, b, c]);
+    /// assert_eq!(s.cost(), Some(2.0));
+    /// assert_eq!(s.learned()[a as usize], 1.0); // raised from 0 on leaving A
+    /// ```
+    pub fn on(space: S, start: u32, goal: u32, config: SearchConfig) -> Result<Self, SearchError> {
         config.validate()?;
-        let rule = match config.algorithm {
-            Algorithm::Lrta => Rule::Learning,
-            Algorithm::Rta => Rule::SecondBest,
-            other => {
-                return Err(SearchError::Unsupported(format!(
-                    "{other} is not LRTA* or RTA*: build it with search::build"
-                )))
-            }
-        };
-        check_ends(&grid, start, goal)?;
-        let n = grid.len();
+        let rule = rule_of(config.algorithm)?;
+        check_node(&space, "start", start)?;
+        check_node(&space, "goal", goal)?;
+        let n = space.node_count();
+        let goal_at = space.at(goal);
         let mut search = Self {
-            grid,
+            space,
             start,
             goal,
+            goal_at,
             config,
             rule,
             learned: Vec::new(),
             raised: Vec::new(),
-            state: vec![UNSEEN; n],
-            g: vec![f64::INFINITY; n],
-            parent: vec![NO_PARENT; n],
+            nodes: NodeTable::new(n),
             slot: vec![NONE; n],
-            look: LookAhead::default(),
+            to_goal: Vec::new(),
+            look: LookAhead::new(),
             walk: Walk::new(n),
-            agent: 0,
+            agent: start,
             reachable: false,
             status: Status::Ready,
             steps: 0,
@@ -282,26 +359,56 @@ impl Lrta {
         self.rule
     }
 
-    /// The starting estimate of the cell at row-major index `i`: `weight x heuristic`.
-    fn initial(&self, i: usize) -> f64 {
-        self.config.weight * estimate(&self.config, self.goal, self.grid.point_at(i))
+    /// The starting estimate of node `i`: `weight x` the space's estimate.
+    fn initial(&self, i: u32) -> f64 {
+        self.config.weight * self.space.estimate(self.space.at(i), self.goal_at)
     }
 
-    /// Sets every estimate to its starting value and checks whether the goal can be
-    /// reached; for a new grid, start or goal.
+    /// Sets every estimate to its starting value and marks the nodes from which the goal
+    /// can be reached; for a new space, start or goal.
     fn rebuild(&mut self) {
-        self.learned = (0..self.grid.len()).map(|i| self.initial(i)).collect();
+        self.space.aim(self.goal);
+        self.goal_at = self.space.at(self.goal);
+        self.learned = (0..self.space.node_count() as u32).map(|i| self.initial(i)).collect();
         self.raised.clear();
-        self.reachable = walk::reachable(&self.grid, self.start, self.goal, self.config.diagonal);
+        self.mark_to_goal();
+        self.reachable = self.to_goal[self.start as usize];
     }
 
-    /// Puts the cells of the last look-ahead back to how the walk leaves them.
+    /// One flood fill backwards from the goal (along the edges into each node).
+    fn mark_to_goal(&mut self) {
+        let Self { space, goal, goal_at, to_goal, .. } = self;
+        to_goal.clear();
+        to_goal.resize(space.node_count(), false);
+        to_goal[*goal as usize] = true;
+        let mut stack = vec![(*goal, *goal_at)];
+        while let Some((node, at)) = stack.pop() {
+            space.for_each_predecessor(node, at, |from, from_at, _| {
+                if !to_goal[from as usize] {
+                    to_goal[from as usize] = true;
+                    stack.push((from, from_at));
+                }
+            });
+        }
+    }
+
+    /// Fresh buffers for a space of `n` nodes.
+    fn resize(&mut self, n: usize) {
+        self.nodes = NodeTable::new(n);
+        self.slot = vec![NONE; n];
+        self.walk = Walk::new(n);
+        self.look.clear();
+        self.open = 0;
+    }
+
+    /// Puts the nodes of the last look-ahead back to how the walk leaves them.
     fn clear_look_ahead(&mut self) {
+        let (state, g, parent, _) = self.nodes.parts();
         for &c in &self.look.cells {
             let c = c as usize;
-            self.state[c] = if self.walk.visits[c] > 0 { CLOSED } else { UNSEEN };
-            self.g[c] = f64::INFINITY;
-            self.parent[c] = NO_PARENT;
+            state[c] = if self.walk.visits[c] > 0 { CLOSED } else { UNSEEN };
+            g[c] = f64::INFINITY;
+            parent[c] = NO_PARENT;
             self.slot[c] = NONE;
         }
         self.look.clear();
@@ -310,17 +417,39 @@ impl Lrta {
 
     /// Goes back to step 0: the agent on the start, every estimate at its starting value.
     pub fn reset(&mut self) {
-        self.clear_look_ahead();
-        for &c in &self.walk.stood {
-            self.state[c as usize] = UNSEEN;
-        }
         for i in std::mem::take(&mut self.raised) {
-            self.learned[i as usize] = self.initial(i as usize);
+            self.learned[i as usize] = self.initial(i);
         }
-        let s = self.grid.index(self.start) as u32;
+        self.next_trial();
+    }
+
+    /// Goes back to step 0 keeping what was learned: the agent on the start for another
+    /// trial, every estimate where the walks so far left it. [`reset`](Lrta::reset) (and
+    /// any edit) forgets it.
+    ///
+    /// ```
+    /// use pathlab_core::grid::{Diagonal, Grid, Point};
+    /// use pathlab_core::heuristic::Heuristic;
+    /// use pathlab_core::search::lrta::Lrta;
+    /// use pathlab_core::search::{Algorithm, SearchConfig};
+    /// let rows = ["G#..S", ".###.", "....."];
+    /// let cells = rows.iter().flat_map(|r| r.bytes().map(|b| u8::from(b != b'#'))).collect();
+    /// let grid = Grid::from_cells(5, 3, cells).unwrap();
+    /// let config = SearchConfig::new(Algorithm::Lrta).diagonal(Diagonal::Never).heuristic(Heuristic::Manhattan);
+    /// let mut s = Lrta::new(grid, Point::new(4, 0), Point::new(0, 0), config).unwrap();
+    /// let costs: Vec<f64> = (0..3).map(|_| { s.next_trial(); s.run(); s.cost().unwrap() }).collect();
+    /// assert_eq!(costs, [18.0, 8.0, 8.0]); // the second trial walks the cheapest path
+    /// ```
+    pub fn next_trial(&mut self) {
+        self.clear_look_ahead();
+        let state = self.nodes.parts().0;
+        for &c in &self.walk.stood {
+            state[c as usize] = UNSEEN;
+        }
+        let s = self.start;
         self.walk.begin(s);
         self.agent = s;
-        self.state[s as usize] = CURRENT;
+        state[s as usize] = CURRENT;
         self.status = Status::Ready;
         self.steps = 0;
         self.expanded = 0;
@@ -328,9 +457,11 @@ impl Lrta {
         self.gave_up = None;
     }
 
-    /// Moves the start and goal; the search goes back to step 0 with fresh estimates.
-    pub fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        check_ends(&self.grid, start, goal)?;
+    /// Moves the start and goal (node numbers); the search goes back to step 0 with fresh
+    /// estimates.
+    pub fn set_end_nodes(&mut self, start: u32, goal: u32) -> Result<(), SearchError> {
+        check_node(&self.space, "start", start)?;
+        check_node(&self.space, "goal", goal)?;
         self.reset();
         self.start = start;
         self.goal = goal;
@@ -339,29 +470,32 @@ impl Lrta {
         Ok(())
     }
 
-    /// Sets every listed cell to `value` as a brush stroke does (cells outside the grid are
-    /// skipped, and so are the start and goal when `value` is a wall); returns how many
-    /// changed. When any did, the search goes back to step 0, forgets what it learned and
-    /// checks again whether the goal can be reached. Every value is accepted: terrain only
-    /// makes moves dearer.
-    pub fn paint(&mut self, cells: impl IntoIterator<Item = Point>, value: u8) -> usize {
-        let changed = paint_cells(&mut self.grid, self.start, self.goal, cells, value);
-        if changed > 0 {
+    /// Changes the space, which must keep the start and goal; the search goes back to step 0
+    /// with fresh estimates. (A space of another size gets new buffers.)
+    pub fn set_space(&mut self, space: S) -> Result<(), SearchError> {
+        check_node(&space, "start", self.start)?;
+        check_node(&space, "goal", self.goal)?;
+        let n = space.node_count();
+        if n == self.space.node_count() {
             self.reset();
-            self.rebuild();
+        } else {
+            self.resize(n);
         }
-        changed
+        self.space = space;
+        self.rebuild();
+        self.reset();
+        Ok(())
     }
 
     /// Performs one step: one look-ahead, update and move (or the step that ends the walk).
-    pub fn step(&mut self) -> StepEvent {
+    pub fn step(&mut self) -> StepEvent<S::At> {
         self.step_with(&mut NoRecord)
     }
 
-    /// Performs one step, telling `recorder` about the look-ahead: `expanded(agent's cell)`,
-    /// then `opened(cell, parent, None, g)` for every other cell examined, with its
+    /// Performs one step, telling `recorder` about the look-ahead: `expanded(agent's node)`,
+    /// then `opened(node, parent, None, g)` for every other node examined, with its
     /// look-ahead cost and parent.
-    pub fn step_with<R: Recorder>(&mut self, recorder: &mut R) -> StepEvent {
+    pub fn step_with<R: Recorder>(&mut self, recorder: &mut R) -> StepEvent<S::At> {
         if self.status.is_finished() {
             return StepEvent::Finished;
         }
@@ -370,7 +504,7 @@ impl Lrta {
         self.steps += 1;
         self.status = Status::Searching;
         let s = self.agent;
-        let goal = self.grid.index(self.goal) as u32;
+        let goal = self.goal;
         if !self.reachable {
             self.status = Status::NoPath;
             return StepEvent::NoPath;
@@ -390,11 +524,11 @@ impl Lrta {
             self.status = Status::NoPath;
             return StepEvent::NoPath;
         }
-        self.look_ahead(s, goal);
+        self.look_ahead(s);
         let moves = self.look.moves(0);
         if moves.is_empty() {
-            // Cannot happen: the goal is reachable, so the agent has a move.
-            self.gave_up = Some(format!("the agent at {} has no move", self.grid.point_at(s as usize)));
+            // Cannot happen: the goal can be reached from here, so the agent has a move.
+            self.gave_up = Some(format!("the agent at {} has no move", self.space.label(s)));
             self.status = Status::NoPath;
             return StepEvent::NoPath;
         }
@@ -411,46 +545,78 @@ impl Lrta {
         let second =
             moves.iter().enumerate().filter(|&(k, _)| k != best).map(|(_, m)| value(m)).fold(f64::INFINITY, f64::min);
         let (next, cost) = moves[best];
+        let next = self.look.cells[next as usize];
         let old = self.learned[s as usize];
+        let two_way = self.rule == Rule::SecondBest && self.is_two_way(s);
         let new = match self.rule {
             Rule::Learning => old.max(best_value),
-            Rule::SecondBest => second,
+            Rule::SecondBest if two_way => second,
+            Rule::SecondBest => best_value,
         };
         self.learned[s as usize] = new;
         self.raised.push(s);
-        let at = self.grid.point_at(s as usize);
+        let at = self.space.at(s);
         self.update = Some(Update { at, old, new, best: best_value, second });
-        // The page's buffers: the look-ahead's cells and costs, the walk, the agent.
+        // The page's buffers: the look-ahead's nodes and costs, the walk, the agent.
         recorder.expanded(s);
+        let (state, g, parent, _) = self.nodes.parts();
         for i in 1..self.look.cells.len() {
             let c = self.look.cells[i] as usize;
             let p = self.look.cells[self.look.parent[i] as usize];
-            self.state[c] = OPEN;
-            self.g[c] = self.look.g[i];
-            self.parent[c] = p;
+            state[c] = OPEN;
+            g[c] = self.look.g[i];
+            parent[c] = p;
             recorder.opened(c as u32, p, None, self.look.g[i]);
         }
         self.open = self.look.cells.len() - 1;
-        self.state[s as usize] = CLOSED;
-        self.g[s as usize] = 0.0;
-        let next = self.look.cells[next as usize];
+        state[s as usize] = CLOSED;
+        g[s as usize] = 0.0;
         self.walk.move_to(next, cost);
         self.agent = next;
-        self.state[next as usize] = CURRENT;
+        state[next as usize] = CURRENT;
         if next == goal {
             self.status = Status::Found;
             return StepEvent::Found { cost: self.walk.travelled };
         }
+        if !self.to_goal[next as usize] {
+            self.gave_up = Some(format!(
+                "{} moved onto {}, from which the goal cannot be reached: a one-way edge led there, \
+                 and an agent that looks {} move(s) ahead cannot tell it is a trap",
+                self.name(),
+                self.space.label(next),
+                self.config.lookahead
+            ));
+            self.status = Status::NoPath;
+            return StepEvent::NoPath;
+        }
         StepEvent::Expanded(at)
     }
 
-    /// Looks `config.lookahead` moves ahead from `s`: fills `look` with the cells examined,
+    /// True when the nodes with edges into `s` are exactly those its moves (the last
+    /// look-ahead's first moves) lead to: every move out of `s` can be undone, and `s` can be
+    /// entered only from them. Always so on the grid, hex tiles, slopes and undirected graphs.
+    fn is_two_way(&mut self, s: u32) -> bool {
+        let Self { space, look, .. } = self;
+        look.preds.clear();
+        let preds = &mut look.preds;
+        space.for_each_predecessor(s, space.at(s), |from, _, _| {
+            if from != s {
+                preds.push(from);
+            }
+        });
+        let out = &look.adj[look.adj_start[0] as usize..look.adj_start[1] as usize];
+        let cells = &look.cells;
+        look.preds.iter().all(|&p| out.iter().any(|&(j, _)| cells[j as usize] == p))
+            && out.iter().all(|&(j, _)| look.preds.contains(&cells[j as usize]))
+    }
+
+    /// Looks `config.lookahead` moves ahead from `s`: fills `look` with the nodes examined,
     /// their first-move values (`look.value`) and their look-ahead costs and parents.
-    fn look_ahead(&mut self, s: u32, goal: u32) {
+    fn look_ahead(&mut self, s: u32) {
         let depth = self.config.lookahead;
-        let Self { grid, config, learned, slot, look, expanded, .. } = self;
+        let goal = self.goal;
+        let Self { space, learned, slot, look, expanded, .. } = self;
         let LookAhead { cells, hop, adj_start, adj, .. } = look;
-        let terrain = grid.cells();
         slot[s as usize] = 0;
         cells.push(s);
         hop.push(0);
@@ -460,21 +626,24 @@ impl Lrta {
             let (c, h) = (cells[i], hop[i]);
             if h < depth && c != goal {
                 *expanded += 1;
-                grid.for_each_neighbour_of(grid.point_at(c as usize), config.diagonal, |nb, _, diagonal| {
-                    let mut j = slot[nb];
+                space.for_each_neighbour(c, space.at(c), |nb, _, cost| {
+                    if nb == c {
+                        return;
+                    }
+                    let mut j = slot[nb as usize];
                     if j == NONE {
                         j = cells.len() as u32;
-                        slot[nb] = j;
-                        cells.push(nb as u32);
+                        slot[nb as usize] = j;
+                        cells.push(nb);
                         hop.push(h + 1);
                     }
-                    adj.push((j, config.costs.step(diagonal, terrain[nb])));
+                    adj.push((j, cost));
                 });
             }
             i += 1;
         }
         adj_start.push(adj.len() as u32);
-        let LookAhead { cells, hop, adj_start, adj, value, next, g, g_next, parent } = look;
+        let LookAhead { cells, hop, adj_start, adj, value, next, g, g_next, parent, .. } = look;
         let m = cells.len();
         let out = |i: usize| &adj[adj_start[i] as usize..adj_start[i + 1] as usize];
         // Values: V(0) is the estimate; each round extends the walks by one move.
@@ -534,43 +703,222 @@ impl Lrta {
         self.status
     }
 
-    /// Why the walk stopped without reaching a goal that can be reached (the move limit).
+    /// Runs `n` steps, or fewer if the search finishes; returns how many were taken.
+    pub fn advance(&mut self, n: usize) -> usize {
+        let mut done = 0;
+        while done < n && !self.status.is_finished() {
+            self.step();
+            done += 1;
+        }
+        done
+    }
+
+    /// Puts the search at step `k` (or at its end, if it finishes sooner) by replay.
+    pub fn seek(&mut self, k: usize) {
+        if k < self.steps {
+            self.reset();
+        }
+        self.advance(k - self.steps);
+    }
+
+    /// Undoes the last step (by replay); does nothing at step 0.
+    pub fn back(&mut self) {
+        if self.steps > 0 {
+            self.seek(self.steps - 1);
+        }
+    }
+
+    /// Why the walk stopped without reaching a goal that could be reached from the start (the
+    /// move limit, or a one-way edge into a node the goal cannot be reached from).
     pub fn gave_up(&self) -> Option<&str> {
         self.gave_up.as_deref()
     }
 
-    /// The learned estimate of every cell, row-major.
+    /// The learned estimate of every node (row-major on grids).
     pub fn learned(&self) -> &[f64] {
         &self.learned
     }
 
-    /// What the last step did to the estimate of the cell the agent left.
-    pub fn last_update(&self) -> Option<Update> {
+    /// What the last step did to the estimate of the node the agent left.
+    pub fn last_update(&self) -> Option<Update<S::At>> {
         self.update
     }
 
-    walk::walking_inherent_methods!();
+    /// True when the goal can be reached from the start at all.
+    pub fn is_reachable(&self) -> bool {
+        self.reachable
+    }
 
-    /// Cells whose moves a look-ahead examined, over all steps.
+    /// The node the agent stands on.
+    pub fn agent_node(&self) -> u32 {
+        self.agent
+    }
+
+    /// Where the search stands.
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    /// Steps taken since step 0.
+    pub fn steps(&self) -> usize {
+        self.steps
+    }
+
+    /// The cost of the moves made so far (at every step, not only once found).
+    pub fn travelled(&self) -> f64 {
+        self.walk.travelled
+    }
+
+    /// Moves made so far.
+    pub fn moves(&self) -> usize {
+        self.walk.moves()
+    }
+
+    /// The cost walked, once the agent stands on the goal.
+    pub fn cost(&self) -> Option<f64> {
+        (self.status == Status::Found).then_some(self.walk.travelled)
+    }
+
+    /// The trail so far as node numbers (row-major indices on grids), start first, repeats
+    /// included.
+    pub fn path_indices(&self) -> &[u32] {
+        &self.walk.trail
+    }
+
+    /// One [`CellState`] byte per node.
+    pub fn states(&self) -> &[u8] {
+        self.nodes.state()
+    }
+
+    /// Nodes whose moves a look-ahead examined, over all steps.
     pub fn expanded(&self) -> usize {
         self.expanded
     }
 
-    /// Cells examined by the last look-ahead, besides the agent's.
+    /// Nodes examined by the last look-ahead, besides the agent's.
     pub fn open_count(&self) -> usize {
         self.open
     }
 
-    /// The last look-ahead's cost from the agent's previous cell to each cell it examined
+    /// The last look-ahead's cost from the agent's previous node to each node it examined
     /// (infinite elsewhere).
     pub fn g_values(&self) -> &[f64] {
-        &self.g
+        self.nodes.g()
     }
 
-    /// The cell before each examined cell on the last look-ahead's cheapest walk to it, or
+    /// The node before each examined node on the last look-ahead's cheapest walk to it, or
     /// [`NO_PARENT`].
     pub fn parents(&self) -> &[u32] {
-        &self.parent
+        self.nodes.parent()
+    }
+
+    /// The space walked.
+    pub fn space(&self) -> &S {
+        &self.space
+    }
+
+    /// The start node.
+    pub fn start_node(&self) -> u32 {
+        self.start
+    }
+
+    /// The goal node.
+    pub fn goal_node(&self) -> u32 {
+        self.goal
+    }
+
+    /// The settings.
+    pub fn config(&self) -> SearchConfig {
+        self.config
+    }
+
+    /// The nodes the last look-ahead examined (those shown open), as the grid's open-list
+    /// read-out lists open cells: lowest `g + weight x learned h` first, then highest g, then lowest number; at
+    /// most `limit`. (A real-time agent has no open list: the next step looks ahead afresh.)
+    pub fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
+        let weight = self.config.weight;
+        let (state, g, parent) = (self.nodes.state(), self.nodes.g(), self.nodes.parent());
+        let entries: Vec<OpenEntry> = self
+            .look
+            .cells
+            .iter()
+            .filter(|&&c| state[c as usize] == OPEN)
+            .map(|&c| {
+                let i = c as usize;
+                let h = self.learned[i];
+                OpenEntry { cell: c, g: g[i], h, key: g[i] + weight * h, parent: parent[i] }
+            })
+            .collect();
+        let order =
+            |a: &OpenEntry, b: &OpenEntry| a.key.total_cmp(&b.key).then(b.g.total_cmp(&a.g)).then(a.cell.cmp(&b.cell));
+        super::order::least(entries, limit, &order)
+    }
+}
+
+impl Lrta<SquareGrid> {
+    /// Sets up LRTA* (`config.algorithm` = [`Algorithm::Lrta`]) or RTA*
+    /// ([`Algorithm::Rta`]) on a square grid with the [`DEFAULT_MOVE_LIMIT`]. Fails when an
+    /// end is outside the grid or on a wall, a setting is out of range, or the algorithm is
+    /// another one.
+    pub fn new(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Self, SearchError> {
+        config.validate()?;
+        rule_of(config.algorithm)?;
+        check_ends(&grid, start, goal)?;
+        let (s, g) = (grid.index(start) as u32, grid.index(goal) as u32);
+        Self::on(SquareGrid::with_config(grid, &config), s, g, config)
+    }
+}
+
+impl<S: OnGrid> Lrta<S> {
+    /// Moves the start and goal; the search goes back to step 0 with fresh estimates.
+    pub fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
+        let grid = self.space.grid();
+        check_ends(grid, start, goal)?;
+        let (s, g) = (grid.index(start) as u32, grid.index(goal) as u32);
+        self.set_end_nodes(s, g)
+    }
+
+    /// Sets every listed cell to `value` as a brush stroke does (cells outside the grid are
+    /// skipped, and so are the start and goal when `value` is a wall); returns how many
+    /// changed. When any did, the search goes back to step 0, forgets what it learned and
+    /// checks again whether the goal can be reached. Every value is accepted: terrain only
+    /// makes moves dearer.
+    pub fn paint(&mut self, cells: impl IntoIterator<Item = Point>, value: u8) -> usize {
+        let (start, goal) = (self.start(), self.goal());
+        let changed = paint_cells(self.space.grid_mut(), start, goal, cells, value);
+        if changed > 0 {
+            self.reset();
+            self.rebuild();
+        }
+        changed
+    }
+
+    /// The grid walked.
+    pub fn grid(&self) -> &Grid {
+        self.space.grid()
+    }
+
+    /// The start cell.
+    pub fn start(&self) -> Point {
+        self.space.at(self.start)
+    }
+
+    /// The goal cell.
+    pub fn goal(&self) -> Point {
+        self.space.at(self.goal)
+    }
+
+    /// The learned estimate at `p` (the starting one outside the grid).
+    pub fn h(&self, p: Point) -> f64 {
+        match self.grid().get(p) {
+            Some(_) => self.learned[self.grid().index(p)],
+            None => self.config.weight * self.space.estimate(p, self.goal_at),
+        }
+    }
+
+    /// The walking agent.
+    pub fn agent(&self) -> Agent {
+        self.walk.agent(self.space.grid())
     }
 
     /// The overlay: agent, trail, revisited cells, the look-ahead's box and the notes.
@@ -582,10 +930,10 @@ impl Lrta {
         };
         overlay.notes.push(("rule", rule.to_string()));
         if self.look.cells.len() > 1 {
-            let mut min = self.grid.point_at(self.look.cells[0] as usize);
+            let mut min = self.space.at(self.look.cells[0]);
             let mut max = min;
             for &c in &self.look.cells {
-                let p = self.grid.point_at(c as usize);
+                let p = self.space.at(c);
                 min = Point::new(min.x.min(p.x), min.y.min(p.y));
                 max = Point::new(max.x.max(p.x), max.y.max(p.y));
             }
@@ -609,7 +957,7 @@ impl Lrta {
         walk::note_outcome(
             &mut overlay,
             unreachable,
-            (self.start, self.goal),
+            (self.start(), self.goal()),
             self.config.diagonal,
             self.gave_up.as_deref(),
         );
@@ -618,6 +966,7 @@ impl Lrta {
 }
 
 /// True when `v` beats `best` by more than rounding (a relative 1e-9).
+#[inline]
 fn better(v: f64, best: f64) -> bool {
     if best.is_finite() {
         v < best - 1e-9 * best.abs().max(1.0)
@@ -626,8 +975,80 @@ fn better(v: f64, best: f64) -> bool {
     }
 }
 
-impl Stepper for Lrta {
-    walk::walking_stepper_methods!(Lrta);
+impl<S: OnGrid> Stepper for Lrta<S> {
+    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
+        log.clear();
+        self.step_with(log)
+    }
+
+    fn step(&mut self) -> StepEvent {
+        Lrta::step(self)
+    }
+
+    fn reset(&mut self) {
+        Lrta::reset(self);
+    }
+
+    /// State, look-ahead cost and parent per node. The counters are the walk's.
+    fn nodes(&self) -> &NodeTable {
+        &self.nodes
+    }
+
+    fn cost(&self) -> Option<f64> {
+        Lrta::cost(self)
+    }
+
+    fn run(&mut self) -> Status {
+        Lrta::run(self)
+    }
+
+    fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
+        Lrta::set_ends(self, start, goal)
+    }
+
+    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
+        Ok(Lrta::paint(self, cells.iter().copied(), value))
+    }
+
+    fn status(&self) -> Status {
+        self.status
+    }
+
+    fn steps(&self) -> usize {
+        self.steps
+    }
+
+    fn start(&self) -> Point {
+        Lrta::start(self)
+    }
+
+    fn goal(&self) -> Point {
+        Lrta::goal(self)
+    }
+
+    fn config(&self) -> SearchConfig {
+        self.config
+    }
+
+    fn path_indices(&self) -> &[u32] {
+        &self.walk.trail
+    }
+
+    fn grid(&self) -> &Grid {
+        self.space.grid()
+    }
+
+    fn agent(&self) -> Option<Agent> {
+        Some(Lrta::agent(self))
+    }
+
+    fn overlay(&self) -> Overlay {
+        Lrta::overlay(self)
+    }
+
+    fn gave_up(&self) -> Option<String> {
+        self.gave_up.clone()
+    }
 
     fn expanded(&self) -> usize {
         self.expanded
@@ -639,13 +1060,105 @@ impl Stepper for Lrta {
 
     /// The learned estimate at `p` (the starting one outside the grid).
     fn h(&self, p: Point) -> f64 {
-        match self.grid.get(p) {
-            Some(_) => self.learned[self.grid.index(p)],
-            None => self.config.weight * estimate(&self.config, self.goal, p),
-        }
+        Lrta::h(self, p)
     }
 
     fn cell_values(&self) -> Option<CellValues<'_>> {
         Some(CellValues { label: "learned h", values: &self.learned, heat: true })
+    }
+}
+
+impl<S: Space + Clone + 'static> SpaceStepper<S> for Lrta<S> {
+    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent<S::At> {
+        log.clear();
+        self.step_with(log)
+    }
+
+    fn reset(&mut self) {
+        Lrta::reset(self);
+    }
+
+    /// State, look-ahead cost and parent per node. The counters are the walk's.
+    fn nodes(&self) -> &NodeTable {
+        &self.nodes
+    }
+
+    fn status(&self) -> Status {
+        self.status
+    }
+
+    fn steps(&self) -> usize {
+        self.steps
+    }
+
+    fn expanded(&self) -> usize {
+        self.expanded
+    }
+
+    fn open_count(&self) -> usize {
+        self.open
+    }
+
+    /// What the walk cost, once the agent stands on the goal.
+    fn cost(&self) -> Option<f64> {
+        Lrta::cost(self)
+    }
+
+    /// The trail so far, start first, repeats included.
+    fn path_indices(&self) -> &[u32] {
+        &self.walk.trail
+    }
+
+    /// The learned estimate of `node`.
+    fn h_of(&self, node: u32) -> f64 {
+        self.learned[node as usize]
+    }
+
+    fn space(&self) -> &S {
+        &self.space
+    }
+
+    fn start_node(&self) -> u32 {
+        self.start
+    }
+
+    fn goal_node(&self) -> u32 {
+        self.goal
+    }
+
+    fn config(&self) -> SearchConfig {
+        self.config
+    }
+
+    fn set_end_nodes(&mut self, start: u32, goal: u32) -> Result<(), SearchError> {
+        Lrta::set_end_nodes(self, start, goal)
+    }
+
+    fn edit_space(&mut self, space: S, _changed: &[u32]) -> Result<(), SearchError> {
+        self.set_space(space)
+    }
+
+    fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
+        Lrta::open_entries(self, limit)
+    }
+
+    fn cell_values(&self) -> Option<CellValues<'_>> {
+        Some(CellValues { label: "learned h", values: &self.learned, heat: true })
+    }
+
+    fn agent_node(&self) -> Option<u32> {
+        Some(self.agent)
+    }
+
+    fn gave_up(&self) -> Option<String> {
+        self.gave_up.clone()
+    }
+
+    fn boxed_clone(&self) -> Box<dyn SpaceStepper<S>> {
+        Box::new(self.clone())
+    }
+
+    fn seek(&mut self, k: usize) {
+        Lrta::seek(self, k);
     }
 }

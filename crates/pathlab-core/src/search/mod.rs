@@ -192,7 +192,6 @@ impl Algorithm {
             }
             Self::Hpa => Some("hierarchical A* needs a square grid: it cuts the grid into square clusters"),
             Self::CrashTurn => Some("crash and turn needs a square grid: it follows walls cell by cell"),
-            Self::Lrta | Self::Rta => Some("this search runs on square grids only so far"),
             Self::Bfs
             | Self::Dfs
             | Self::Dijkstra
@@ -201,7 +200,9 @@ impl Algorithm {
             | Self::BiAStar
             | Self::Ida
             | Self::Lpa
-            | Self::DStarLite => None,
+            | Self::DStarLite
+            | Self::Lrta
+            | Self::Rta => None,
         }
     }
 

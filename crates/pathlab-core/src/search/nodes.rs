@@ -66,9 +66,20 @@ impl NodeTable {
         self.state.is_empty()
     }
 
-    /// Back to step 0: every node unseen (only the touched ones when they are few, else
-    /// all), the counters at 0, no path.
+    /// Back to step 0: every node unseen, the counters at 0, no path.
     pub fn reset(&mut self) {
+        self.clear_nodes();
+        self.status = Status::Ready;
+        self.steps = 0;
+        self.expanded = 0;
+        self.open = 0;
+        self.path.clear();
+    }
+
+    /// Every node back to unseen (only the touched ones when they are few, else all), the
+    /// counters and the path kept: for a search that starts over within a run, as IDA* does
+    /// at each new threshold.
+    pub fn clear_nodes(&mut self) {
         if self.touched.len() * 4 > self.state.len() {
             self.state.fill(UNSEEN);
             self.g.fill(f64::INFINITY);
@@ -82,11 +93,6 @@ impl NodeTable {
             }
         }
         self.touched.clear();
-        self.status = Status::Ready;
-        self.steps = 0;
-        self.expanded = 0;
-        self.open = 0;
-        self.path.clear();
     }
 
     /// Notes a node as touched (to be cleared by the next reset) when it is still unseen.

@@ -181,6 +181,7 @@ where
         Algorithm::DStarLite => Ok(Box::new(super::dstar_lite::DStarLite::on(space, start, goal, config)?)),
         Algorithm::BiAStar => Ok(Box::new(super::bi_astar::BiAStar::on(space, start, goal, config)?)),
         Algorithm::Ida => Ok(Box::new(super::ida::Ida::on(space, start, goal, config)?)),
+        Algorithm::Lrta | Algorithm::Rta => Ok(Box::new(super::lrta::Lrta::on(space, start, goal, config)?)),
         _ => Ok(Box::new(Search::on(space, start, goal, config)?)),
     }
 }

@@ -376,7 +376,8 @@ pub fn build_linked(
     }
 }
 
-/// The stepper for an algorithm that runs on any space, on a space made of a grid's cells.
+/// The grid stepper for `config.algorithm` on a space made of a grid's cells, for the
+/// algorithms that run on any space.
 fn build_on_grid<S: crate::space::OnGrid>(
     space: S,
     start: Point,
@@ -390,6 +391,7 @@ fn build_on_grid<S: crate::space::OnGrid>(
         Algorithm::DStarLite => Ok(Box::new(super::dstar_lite::DStarLite::on_grid(space, start, goal, config)?)),
         Algorithm::BiAStar => Ok(Box::new(super::bi_astar::BiAStar::on(space, s, g, config)?)),
         Algorithm::Ida => Ok(Box::new(super::ida::Ida::on(space, s, g, config)?)),
+        Algorithm::Lrta | Algorithm::Rta => Ok(Box::new(super::lrta::Lrta::on(space, s, g, config)?)),
         _ => Ok(Box::new(Search::on(space, s, g, config)?)),
     }
 }
@@ -545,73 +547,3 @@ pub struct CellValues<'a> {
     /// True when the page should paint it as a heat map.
     pub heat: bool,
 }
-
-/// The [`Stepper`] methods handed to the type's inherent `step`, `reset`, `cost` and `run`,
-/// and `step_logged` through its `step_with`.
-macro_rules! stepper_steps {
-    ($ty:ident) => {
-        fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
-            log.clear();
-            self.step_with(log)
-        }
-
-        fn step(&mut self) -> StepEvent {
-            $ty::step(self)
-        }
-
-        fn reset(&mut self) {
-            $ty::reset(self);
-        }
-
-        fn cost(&self) -> Option<f64> {
-            $ty::cost(self)
-        }
-
-        fn run(&mut self) -> Status {
-            $ty::run(self)
-        }
-    };
-}
-pub(crate) use stepper_steps;
-
-/// The [`Stepper`] methods that return a stepper's own fields of the same names: `status`,
-/// `steps`, `start`, `goal` and `config`. For use inside an `impl Stepper` block.
-macro_rules! stepper_fields {
-    () => {
-        fn status(&self) -> Status {
-            self.status
-        }
-
-        fn steps(&self) -> usize {
-            self.steps
-        }
-
-        fn start(&self) -> Point {
-            self.start
-        }
-
-        fn goal(&self) -> Point {
-            self.goal
-        }
-
-        fn config(&self) -> SearchConfig {
-            self.config
-        }
-    };
-}
-pub(crate) use stepper_fields;
-
-/// [`Stepper::set_ends`] and [`Stepper::paint`] handed to the type's inherent `set_ends` and
-/// infallible `paint` (which takes any iterator of cells and returns how many changed).
-macro_rules! stepper_edits {
-    ($ty:ident) => {
-        fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-            $ty::set_ends(self, start, goal)
-        }
-
-        fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
-            Ok($ty::paint(self, cells.iter().copied(), value))
-        }
-    };
-}
-pub(crate) use stepper_edits;
