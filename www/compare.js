@@ -62,12 +62,35 @@ function pause() {
 }
 
 /**
+ * A copy of the page's map (cells, start, goal, settings) with `algo`, carrying the map's
+ * links too (teleports and their estimate, or heights and slope costs; links.js), so that a
+ * compared search costs its moves as the page's own does. Lab.cloneMap copies the cells and
+ * settings only. Throws, freeing the copy, when the algorithm cannot run with those links.
+ */
+export function cloneWithLinks(lab, algo) {
+  const copy = lab.cloneMap(algo);
+  try {
+    const links = typeof lab.links === 'function' ? lab.links() : null;
+    if (links?.kind === 'teleports' && links.teleports.length) {
+      const flat = links.teleports.flatMap(([fx, fy, tx, ty, cost, both]) => [fx, fy, tx, ty, cost, both ? 1 : 0]);
+      copy.setTeleports(Float64Array.from(flat), links.heuristic);
+    } else if (links?.kind === 'slopes') {
+      copy.setSlopes(lab.heights(), links.uphill, links.downhill);
+    }
+  } catch (e) {
+    copy.free();
+    throw new Error(`${e.message} (the map has ${lab.links().kind === 'slopes' ? 'slopes' : 'teleports'})`);
+  }
+  return copy;
+}
+
+/**
  * Runs a copy of `lab` to the end: what it expanded and found, and the median time of a few
  * runs from step 0 (reset and run; preprocessing done when a search is built, such as JPS+'s
  * jump table or the cluster graph of hierarchical A*, is not counted).
  */
 async function measure(lab, alive) {
-  const copy = lab.cloneMap(lab.settings().algo);
+  const copy = cloneWithLinks(lab, lab.settings().algo);
   try {
     const t0 = performance.now();
     copy.runFromScratch();
@@ -181,7 +204,7 @@ export function attachCompare(app) {
     let lab = null;
     let error = null;
     try {
-      lab = app.lab.cloneMap(algo);
+      lab = cloneWithLinks(app.lab, algo);
     } catch (e) {
       error = e.message;
     }
@@ -426,6 +449,8 @@ export function attachCompare(app) {
           weight: s.weight,
           heat: lab.cellValuesHeat(),
           overlay: lab.overlay(),
+          // The map's teleports and heights (links.js), drawn on every pane as on the page.
+          layers: app.layers,
         });
       }
       const status = statusName(lab.status);

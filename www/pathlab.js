@@ -507,8 +507,9 @@ class App {
     await new Promise((resolve) => setTimeout(resolve));
     await this.attachLater();
     this.persistence.start();
-    this.compare.start();
+    // Links before compare: compared searches take the map's teleports and slopes along.
     this.links.start();
+    this.compare.start();
   }
 
   /** Loads a preset or a relative path; throws with a message and keeps the current map. */

@@ -22,6 +22,8 @@ import { attachGraphEditing } from './graph-edit.js';
 import { attachHexEditing } from './hex-edit.js';
 import { pseudocodeFor, stepFacts } from './pseudocode.js';
 import { LABELS, SPACE_LABELS } from './pathlab.js';
+import { attachSpaceCompare } from './space-compare.js';
+import { attachSpaceKeeping } from './space-keep.js';
 
 /** Where the presets live: next to this module, so an embedding page may sit anywhere. */
 const MAPS = new URL('./maps/', import.meta.url);
@@ -34,6 +36,9 @@ const MAX_LINK = 8000;
 
 /** Rows of the open list shown. */
 const OPEN_ROWS = 50;
+
+/** Entries of the closed list shown when it is opened. */
+const CLOSED_ROWS = 400;
 
 /** The most steps one frame of play takes. */
 const MAX_STEPS_PER_FRAME = 5000;
@@ -244,8 +249,8 @@ export class SpaceApp {
       tabindex: '0',
       'data-space': this.space,
       'aria-label': graph
-        ? 'Graph: click to add a node, drag a node to move it, Shift+drag between nodes to join them, click an edge to set its cost'
-        : 'Hex tiles: drag to paint walls, drag S or G to move the start or goal',
+        ? 'Graph: click to add a node, drag a node to move it, Shift+drag between nodes to join them, click an edge to set its cost. Keys: right arrow steps, left arrow goes back, Shift+arrows move a cursor over the nodes and read each one out, Escape hides it.'
+        : 'Hex tiles: drag to paint walls, drag S or G to move the start or goal. Keys: right arrow steps, left arrow goes back, Shift+arrows move a cursor over the hexes and read each one out, Escape hides it.',
     });
     ui.message = this.notes.list;
     ui.messageBox = this.notes.box;
@@ -270,10 +275,9 @@ export class SpaceApp {
     ui.note = el('p', { testid: 'note', class: 'pl-note' });
     ui.algoNote = el('p', { testid: 'algo-note', class: 'pl-hint' });
     ui.heuristicWarning = el('p', { testid: 'heuristic-warning', class: 'pl-space-warning', role: 'status', hidden: true });
-    ui.compareNote = el('p', {
-      testid: 'compare-note', class: 'pl-hint',
-      text: 'Compare mode (several searches side by side) works on the square grid only for now.',
-    });
+    ui.gaveUp = el('p', { testid: 'gave-up', class: 'pl-space-warning', role: 'status', hidden: true });
+    // What the keyboard cursor stands on, for screen readers (Shift+arrows on the canvas).
+    ui.cursorLive = el('div', { class: 'pl-sr-only', testid: 'cursor', 'aria-live': 'polite' });
     ui.mapTitle = el('p', { testid: 'map-title', class: 'pl-map-title' });
     ui.steps = el('span', { testid: 'steps', class: 'pl-steps' });
 
@@ -296,6 +300,7 @@ export class SpaceApp {
       readout('cost', 'Path cost'),
       ui.steps,
     );
+    ui.readoutsBox = readouts;
     const legendItems = graph
       ? [['ground', 'not reached', this.palette.ground], ['open', 'open', this.palette.open], ['closed', 'closed', this.palette.closed],
           ['current', 'current', this.palette.current], ['path', 'path', this.palette.path], ['start', 'start', this.palette.start],
@@ -422,12 +427,13 @@ export class SpaceApp {
         ui.heuristicWarning,
         ui.note,
         ui.algoNote,
-        ui.compareNote,
       ),
+      // The read-out of the node under the pointer or the keyboard cursor, high in the panel so
+      // that it is in view while the cursor moves.
+      el('section', { class: 'pl-section pl-node-section' }, el('h2', { text: graph ? 'Node' : 'Hex' }), ui.cellInfo),
       ui.editSection,
       files,
       share,
-      el('section', { class: 'pl-section' }, el('h2', { text: graph ? 'Node' : 'Hex' }), ui.cellInfo),
       el('section', { class: 'pl-section' }, el('h2', { text: 'Last step' }), ui.narration),
       el('section', { class: 'pl-section' }, el('h2', { text: 'Legend' }), legend),
     );
@@ -435,7 +441,7 @@ export class SpaceApp {
     ui.diagonal.disabled = true;
     ui.diagonal.title = graph ? 'On a graph the moves are its edges.' : 'Each hex has six neighbours.';
 
-    ui.wrap = el('div', { class: 'pl-grid-wrap pl-space-wrap' }, this.canvas);
+    ui.wrap = el('div', { class: 'pl-grid-wrap pl-space-wrap' }, this.canvas, ui.cursorLive);
     this.timeline = new SpaceTimeline(this);
     this.panels = new SpacePanels(this);
     const stage = el(
@@ -447,12 +453,18 @@ export class SpaceApp {
       transport,
       this.timeline.element,
       readouts,
+      ui.gaveUp,
       this.panels.element,
     );
     this.root.classList.add('pathlab', 'pl-space', `pl-space-${this.space}`);
     this.root.classList.toggle('pl-embed', this.config.embed);
     this.root.classList.toggle('pl-contrast', this.config.contrast);
     this.root.replaceChildren(header, ui.messageBox, el('div', { class: 'pl-main' }, stage, panel));
+    // Compare mode (space-compare.js): its section goes under the Search section.
+    this.compare = attachSpaceCompare(this);
+    panel.querySelector('.pl-node-section')?.after(this.compare.section);
+    // Saving in the browser and the embed dialog (space-keep.js), beside Share.
+    this.keeping = attachSpaceKeeping(this, share);
     this.wire();
   }
 
@@ -518,6 +530,7 @@ export class SpaceApp {
         this.narrate('The browser did not allow copying: the link is selected, press Ctrl+C (⌘C) to copy it.');
       }
     });
+    for (const type of ['focus', 'blur']) this.canvas.addEventListener(type, () => this.touch());
     this.onKey = (event) => this.key(event);
     this.root.addEventListener('keydown', this.onKey);
     this.resizeObserver = new ResizeObserver(() => this.layout());
@@ -565,17 +578,21 @@ export class SpaceApp {
     this.applySettings();
     this.attachEditing();
     this.syncSettings();
+    this.compare.fillPicks();
     if (this.lab.steps > 0) this.narrateStep();
     this.showSpeed();
     this.layout(true);
     this.touch();
     if (this.config.autoplay && !this.finished()) this.setPlaying(true);
     this.frame = requestAnimationFrame((t) => this.tick(t));
+    this.keeping.start();
+    if (this.config.compare) this.compare.enter(this.config.compare, { step: this.config.step, autoplay: this.config.autoplay });
   }
 
   async startGraph() {
     const config = this.config;
     const fallback = this.index.graphs[0]?.name ?? null;
+    if (this.keeping.restore()) return;
     if (config.graph) {
       try {
         this.useGraph(config.graph, { name: null, title: graphTitle(config.graph) ?? 'Graph from the link' });
@@ -606,6 +623,7 @@ export class SpaceApp {
   async startHex() {
     const config = this.config;
     const fallback = this.index.presets[0]?.name ?? null;
+    if (this.keeping.restore()) return;
     if (config.grid) {
       try {
         this.useHex({ ...config.grid, start: null, goal: null }, { name: null, title: 'Hexes from the link' });
@@ -678,6 +696,7 @@ export class SpaceApp {
     this.narrate('');
     this.layout(true);
     this.touch();
+    this.compare?.refresh();
   }
 
   /** A grid preset by name (or a relative path) shown as hexes. */
@@ -750,9 +769,11 @@ export class SpaceApp {
     this.painter.setCells(this.places(), lab.layout);
     this.showMap(title);
     this.hover = null;
+    this.cursor = null;
     this.narrate('');
     this.layout(true);
     this.touch();
+    this.compare?.refresh();
   }
 
   /** The settings of the link or mount() configuration, once the space is loaded. */
@@ -796,7 +817,6 @@ export class SpaceApp {
         this.say(`Parameter "${key}": ${e.message}; keeping the ${key} ${before}.`);
       }
     }
-    if (config.compare) this.say('Parameter "compare": compare mode works on the square grid only so far; showing one search.');
     if (config.step > 0) lab.seek(config.step);
     this.version++;
   }
@@ -1087,6 +1107,17 @@ export class SpaceApp {
   key(event) {
     const tag = event.target?.tagName;
     if (['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON'].includes(tag) || event.altKey || event.ctrlKey || event.metaKey) return;
+    // On the canvas, Shift+arrows move the keyboard cursor over nodes or hexes.
+    if (event.target === this.canvas && event.shiftKey && event.key.startsWith('Arrow')) {
+      event.preventDefault();
+      this.moveCursor(event.key.slice(5).toLowerCase());
+      return;
+    }
+    if (event.target === this.canvas && event.key === 'Escape' && this.cursor !== null && this.cursor !== undefined && this.wrap.querySelector('.pl-space-form')?.hidden !== false) {
+      event.preventDefault();
+      this.setCursor(null);
+      return;
+    }
     const actions = {
       ' ': () => this.togglePlay(),
       ArrowRight: () => this.step(),
@@ -1102,6 +1133,72 @@ export class SpaceApp {
       event.preventDefault();
       action();
     }
+  }
+
+  // ---- the keyboard cursor ---------------------------------------------------------------------
+
+  /**
+   * Moves the keyboard cursor one node or hex towards `direction` (left, right, up, down); it
+   * starts on the start. On hexes it goes to the next hex in the row or the row above or
+   * below; on a graph to the nearest node that lies that way (within 60 degrees either side).
+   */
+  moveCursor(direction) {
+    const lab = this.lab;
+    const n = lab.nodeCount;
+    if (this.cursor === null || this.cursor === undefined || this.cursor >= n) {
+      this.setCursor(lab.start);
+      return;
+    }
+    const [dx, dy] = { left: [-1, 0], right: [1, 0], up: [0, -1], down: [0, 1] }[direction] ?? [0, 0];
+    let next = this.cursor;
+    if (this.space === 'hex') {
+      const w = lab.width;
+      const x = Math.min(w - 1, Math.max(0, (this.cursor % w) + dx));
+      const y = Math.min(lab.height - 1, Math.max(0, Math.floor(this.cursor / w) + dy));
+      next = y * w + x;
+    } else {
+      const places = new Float64Array(this.spaceMemory.buffer, lab.placesPtr(), 2 * n);
+      const [cx, cy] = [places[2 * this.cursor], places[2 * this.cursor + 1]];
+      let best = Infinity;
+      for (let i = 0; i < n; i++) {
+        if (i === this.cursor) continue;
+        const ux = places[2 * i] - cx;
+        const uy = places[2 * i + 1] - cy;
+        const d = Math.hypot(ux, uy);
+        if (d === 0) continue;
+        const along = (ux * dx + uy * dy) / d;
+        if (along < 0.5) continue;
+        // Nearer first, and straighter ahead breaks near ties.
+        const score = d * (2 - along);
+        if (score < best) {
+          best = score;
+          next = i;
+        }
+      }
+    }
+    this.setCursor(next);
+  }
+
+  /** Puts the keyboard cursor on node `node` (null hides it) and reads the node out. */
+  setCursor(node) {
+    this.cursor = node;
+    this.hover = null;
+    const live = this.ui.cursorLive;
+    if (node === null || node === undefined) {
+      live.textContent = '';
+    } else {
+      try {
+        const info = this.lab.nodeInfo(node);
+        const labels = this.labels();
+        const parent = info.parent === undefined || info.parent === null ? 'none' : labels[info.parent];
+        const extra = info.extra_label ? `, ${info.extra_label} ${num(info.extra ?? Infinity)}` : '';
+        live.textContent = `${info.label}: ${info.state}, g ${num(info.g)}, h ${num(info.h)}, f ${num(info.f)}${extra}, parent ${parent}${info.agent ? ', the agent is here' : ''}.`;
+      } catch {
+        live.textContent = '';
+      }
+    }
+    this.ui.cellInfo.dataset.shown = '';
+    this.touch();
   }
 
   // ---- called by the editors -----------------------------------------------------------------
@@ -1237,10 +1334,7 @@ export class SpaceApp {
     const ui = this.ui;
     const lab = this.lab;
     const algo = lab.algorithm;
-    const choices = lab.algorithms();
-    const order = Object.keys(LABELS.algo);
-    const rank = (v) => (order.includes(v) ? order.indexOf(v) : order.length);
-    const sorted = [...choices].sort((a, b) => rank(a.name) - rank(b.name));
+    const sorted = this.sortedChoices(lab.algorithms());
     const key = sorted.map((c) => `${c.name}:${c.ok}`).join(',');
     if (ui.algo.dataset.key !== key) {
       ui.algo.dataset.key = key;
@@ -1254,9 +1348,11 @@ export class SpaceApp {
         });
       }));
       const off = sorted.filter((c) => !c.ok).map((c) => LABELS.algo[c.name] ?? c.name);
+      const on = sorted.filter((c) => c.ok).map((c) => LABELS.algo[c.name] ?? c.name);
       ui.algoNote.textContent = off.length
-        ? `${off.length} algorithms are greyed out: they need the square grid (hover over one for the reason). Breadth-first, depth-first, Dijkstra, greedy best-first and A* run on ${this.space === 'graph' ? 'graphs' : 'hexes'}.`
+        ? `${off.length} algorithms are greyed out: they need the square grid (hover over one for the reason). ${on.join(', ')} run on ${this.space === 'graph' ? 'graphs' : 'hexes'}.`
         : '';
+      this.compare?.fillPicks();
     }
     ui.algo.value = algo;
     const heuristics = this.space === 'graph' ? HEURISTIC_LABELS.graph : HEURISTIC_LABELS.hex;
@@ -1265,7 +1361,9 @@ export class SpaceApp {
     if (ui.layout) ui.layout.value = lab.layout;
     const weight = lab.weight;
     if (document.activeElement !== ui.weight || Number(ui.weight.value) !== weight) ui.weight.value = String(weight);
-    const usesH = algo === 'astar' || algo === 'greedy';
+    // Every search but these three is guided by the estimate (A*, greedy, and those the core
+    // adds for spaces: bidirectional A*, IDA*, LPA*, D* Lite, LRTA*, RTA*).
+    const usesH = !['bfs', 'dfs', 'dijkstra'].includes(algo);
     ui.heuristic.disabled = !usesH;
     ui.weight.disabled = algo !== 'astar';
     const admissible = lab.admissible;
@@ -1291,6 +1389,18 @@ export class SpaceApp {
     this.settings = { algo, usesH, weight };
   }
 
+  /** The algorithm's name as the selects show it. */
+  algoLabel(algo) {
+    return LABELS.algo[algo] ?? algo;
+  }
+
+  /** The core's algorithm choices in the order of the grid page's select. */
+  sortedChoices(choices) {
+    const order = Object.keys(LABELS.algo);
+    const rank = (v) => (order.includes(v) ? order.indexOf(v) : order.length);
+    return [...choices].sort((a, b) => rank(a.name) - rank(b.name));
+  }
+
   showSpeed() {
     const rate = SPEEDS[this.config.speed - 1];
     this.ui.speed.value = String(this.config.speed);
@@ -1312,8 +1422,20 @@ export class SpaceApp {
     ui.back.disabled = lab.steps === 0;
     ui.step.disabled = status === 'found' || status === 'no-path';
     ui.run.disabled = ui.step.disabled;
+    // Why a search stopped without an answer (IDA*'s visit limit, an agent that gave up).
+    let why = null;
+    try {
+      why = lab.gaveUp() ?? null;
+    } catch {
+      why = null;
+    }
+    ui.gaveUp.hidden = !why;
+    if (ui.gaveUp.textContent !== (why ?? '')) ui.gaveUp.textContent = why ?? '';
     const c = this.canvas;
     const labels = this.labels();
+    const agent = lab.agentNode;
+    c.dataset.agent = agent === undefined || agent === null ? '' : labels[agent] ?? '';
+    c.dataset.cursor = this.cursor === null || this.cursor === undefined ? '' : labels[this.cursor] ?? '';
     if (this.space === 'graph') {
       c.dataset.nodes = String(lab.nodeCount);
       c.dataset.edges = String(this.edges().length);
@@ -1332,12 +1454,18 @@ export class SpaceApp {
 
   cellInfo() {
     const box = this.ui.cellInfo;
-    const hover = this.hover;
     const graph = this.space === 'graph';
+    // The pointer first; else the keyboard cursor.
+    let hover = this.hover;
+    if ((hover === null || hover === undefined) && this.cursor !== null && this.cursor !== undefined) {
+      hover = graph ? { kind: 'node', index: this.cursor } : this.cursor;
+    }
     if (hover === null || hover === undefined) {
       if (!box.dataset.shown) {
         box.dataset.shown = '1';
-        box.textContent = graph ? 'Point at a node to see its g, h, f and parent, or at an edge for its cost.' : 'Point at a hex to see its g, h, f and parent.';
+        box.textContent = graph
+          ? 'Point at a node to see its g, h, f and parent, or at an edge for its cost. With the canvas focused, Shift+arrows move a cursor from node to node.'
+          : 'Point at a hex to see its g, h, f and parent. With the canvas focused, Shift+arrows move a cursor from hex to hex.';
       }
       return;
     }
@@ -1365,6 +1493,7 @@ export class SpaceApp {
         const v = this.cells()[node];
         head = `${info.label} · ${v === 0 ? 'wall' : v === 1 ? 'ground' : `terrain ×${v}`} · ${info.state}`;
       }
+      if (info.agent) head += ' · the agent is here';
       rows = [
         [graph ? 'node' : 'hex', head],
         ['g', num(info.g)],
@@ -1372,6 +1501,8 @@ export class SpaceApp {
         ['f', num(info.f)],
         ['parent', parent],
       ];
+      // The search's second number (LPA*'s rhs, LRTA*'s learned h), when it keeps one.
+      if (info.extra_label) rows.splice(4, 0, [info.extra_label, num(info.extra ?? Infinity)]);
     }
     box.dataset.shown = '';
     box.replaceChildren(el('dl', {}, ...rows.flatMap(([k, v]) => [el('dt', { text: k }), el('dd', { 'data-key': k, text: v })])));
@@ -1476,6 +1607,7 @@ export class SpaceApp {
       goal: null,
       speed: this.config.speed,
       embed: this.config.embed,
+      compare: this.compare?.names() ?? null,
       lock: this.config.lock,
       contrast: this.config.contrast,
     };
@@ -1564,16 +1696,32 @@ export class SpaceApp {
   }
 
   paint() {
-    const lab = this.lab;
+    this.paintLab(this.lab, this.painter, {
+      selection: this.selection,
+      hover: this.hover,
+      preview: this.preview,
+      cursor: this.cursor,
+      focused: document.activeElement === this.canvas,
+    });
+  }
+
+  /**
+   * Paints `lab` (the page's search, or a compare pane's on the same space) with `painter`.
+   * `view`: selection, hover, preview, cursor (the keyboard cursor's node), focused, pane.
+   */
+  paintLab(lab, painter, view = {}) {
     const n = lab.nodeCount;
     const graph = this.space === 'graph';
-    const s = this.settings ?? { algo: lab.algorithm, usesH: false, weight: 1 };
+    const algo = lab.algorithm;
+    const usesH = view.pane ? algo === 'astar' || algo === 'greedy' : (this.settings?.usesH ?? false);
+    const weight = lab.weight;
     // Everything that may allocate in the wasm memory first, then the views on it.
     const labels = this.labels();
     const edges = this.edges();
     const path = [...lab.path()];
-    const numbers = graph ? n <= 60 && this.painter.radius >= 9 : this.painter.numbersShown(n);
-    const h = numbers && s.usesH ? this.hValues() : null;
+    const agent = lab.agentNode;
+    const numbers = graph ? n <= 60 && painter.radius >= 9 : painter.numbersShown(n);
+    const h = numbers && usesH ? this.hValues() : null;
     const buffer = this.spaceMemory.buffer;
     const model = {
       count: n,
@@ -1586,29 +1734,35 @@ export class SpaceApp {
       path,
       start: lab.start,
       goal: lab.goal,
+      agent: agent === undefined || agent === null ? null : agent,
       h,
     };
+    const cursor = view.cursor ?? null;
     if (graph) {
-      this.painter.paint(model, {
-        selection: this.selection,
-        hover: this.hover,
-        preview: this.preview,
+      painter.paint(model, {
+        selection: view.selection ?? null,
+        hover: view.hover ?? null,
+        preview: view.preview ?? null,
+        cursor,
+        focused: view.focused,
         numbers,
         parents: n <= 400,
-        usesH: s.usesH,
-        weight: s.weight,
-        algo: s.algo,
+        usesH,
+        weight,
+        algo,
       });
     } else {
       model.cells = new Uint8Array(buffer, lab.cellsPtr(), n);
       model.width = lab.width;
-      this.painter.paint(model, { hover: this.hover, numbers, usesH: s.usesH, weight: s.weight, algo: s.algo });
+      painter.paint(model, { hover: view.hover ?? null, cursor, focused: view.focused, numbers, usesH, weight, algo });
     }
   }
 
   destroy() {
     cancelAnimationFrame(this.frame);
     this.setPlaying(false);
+    this.compare?.destroy();
+    this.keeping?.destroy();
     this.graphEdit?.destroy();
     this.detachHex?.();
     this.resizeObserver.disconnect();
@@ -1714,6 +1868,11 @@ class SpacePanels {
       )),
       this.rows,
     );
+    // The closed list: the nodes in the order they were expanded, each with its g now.
+    this.closedSummary = el('summary', { text: 'Closed list' });
+    this.closedCells = el('ol', { class: 'pl-closed-cells pl-space-closed', testid: 'closed-cells' });
+    this.closed = el('details', { class: 'pl-closed', testid: 'closed-list' }, this.closedSummary, this.closedCells);
+    this.closed.addEventListener('toggle', () => this.showClosed());
     this.element = el(
       'section',
       { class: 'pl-study pl-full', 'aria-label': 'Inside the search' },
@@ -1724,8 +1883,44 @@ class SpacePanels {
         this.openTitle,
         this.caption,
         el('div', { class: 'pl-table-wrap', tabindex: '0', role: 'region', 'aria-labelledby': `pl-open-title-${id}` }, this.table),
+        this.closed,
       ),
     );
+  }
+
+  /** The closed list's summary (always) and, when it is open, its entries. */
+  showClosed() {
+    const app = this.app;
+    let order;
+    try {
+      order = app.lab.expansionOrder();
+    } catch {
+      order = new Uint32Array(0);
+    }
+    const what = app.space === 'graph' ? ['node', 'nodes'] : ['hex', 'hexes'];
+    const count = order.length;
+    this.closedSummary.textContent = `Closed list: ${count} ${count === 1 ? 'expansion' : 'expansions'}, in order`;
+    this.closed.dataset.count = String(count);
+    if (!this.closed.open) return;
+    const key = `${app.version}/${count}/${order[count - 1] ?? ''}`;
+    if (this.closedKey === key) return;
+    this.closedKey = key;
+    const labels = app.labels();
+    const g = new Float64Array(app.spaceMemory.buffer, app.lab.gPtr(), app.lab.nodeCount);
+    const items = [];
+    for (let k = 0; k < Math.min(count, CLOSED_ROWS); k++) {
+      const node = order[k];
+      items.push(el('li', { 'data-node': labels[node] ?? String(node), 'data-g': String(g[node]) }, el('button', {
+        type: 'button',
+        class: 'pl-cell-button',
+        text: `${k + 1}. ${labels[node] ?? node} g ${num(g[node])}`,
+        title: 'Show it on the canvas',
+        onclick: () => app.setCursor(node),
+      })));
+    }
+    if (count > CLOSED_ROWS) items.push(el('li', { class: 'pl-more', text: `and ${count - CLOSED_ROWS} more` }));
+    this.closedCells.replaceChildren(...items);
+    this.closedCells.setAttribute('aria-label', `Closed ${what[1]} in the order they were expanded (${count})`);
   }
 
   update() {
@@ -1742,6 +1937,7 @@ class SpacePanels {
     }
     this.showCode(last);
     this.showOpen(last);
+    this.showClosed();
   }
 
   showCode(last) {
@@ -1816,10 +2012,7 @@ class SpacePanels {
       else if (change) classes.push('pl-new');
       const node = el('button', {
         type: 'button', class: 'pl-cell-button', text: labels[e.node], title: 'Show it on the canvas',
-        onclick: () => {
-          app.setHover(app.space === 'graph' ? { kind: 'node', index: e.node } : e.node);
-          app.touch();
-        },
+        onclick: () => app.setCursor(e.node),
       });
       const parent = e.parent === undefined || e.parent === null ? '–' : labels[e.parent];
       return el(
