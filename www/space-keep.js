@@ -10,39 +10,21 @@
 // is named in a message, removed, and the usual first map is shown.
 //
 // Embedding: "Copy embed code" opens a dialog with the <iframe> code of what the view shows
-// now (embed.js's iframeCode: the URL and title escaped as attribute values), with the same
-// options as the grid page's (lock, start at the current step, high contrast, size) and the
-// same data-testid hooks. The code is shown in a textarea's value, never as markup.
+// now: embed.js's embedDialog, as on the grid page (the URL and title escaped as attribute
+// values; the same options: lock, start at the current step, high contrast, size; the same
+// data-testid hooks). The code is shown in a textarea's value, never as markup.
 
 import { el } from './dom.js';
 import { DEFAULTS, toQuery } from './config.js';
 import { quote } from './values.js';
 import { decodeGrid, encodeGrid } from './share.js';
-import { FRAME_SIZE, MAX_EMBED_URL, iframeCode, validFrameSize } from './embed.js';
+import { FRAME_SIZE, MAX_EMBED_URL, embedDialog } from './embed.js';
+import { reason, SAVE_DELAY, storage } from './persist.js';
 
 /** The localStorage key of the saved graph and hexes: `{ graph: {...}, hex: {...} }`. */
 export const SPACE_STORAGE_KEY = 'pathlab.spaces.v1';
-/** Milliseconds after the last change before saving. */
-const SAVE_DELAY = 400;
 /** The largest graph file or hex text saved (characters). */
 const MAX_SAVED = 2_000_000;
-
-function storage() {
-  let store;
-  try {
-    store = window.localStorage;
-  } catch (e) {
-    throw new Error(`this browser does not let the page use its storage (${e.name})`);
-  }
-  if (!store) throw new Error('this browser has no storage for pages');
-  return store;
-}
-
-function reason(e) {
-  if (e?.name === 'QuotaExceededError' || e?.code === 22) return "the browser's storage for this page is full";
-  if (e?.name === 'SecurityError') return 'the browser does not let the page use its storage';
-  return e?.message ?? String(e);
-}
 
 /** Everything saved, by space; an empty object when nothing (or nothing readable) is. */
 function readAll() {
@@ -215,141 +197,44 @@ export function attachSpaceKeeping(app, share) {
   }
 
   // ---- embedding ----
-  const id = (name) => `pl-${name}-${Math.random().toString(36).slice(2, 8)}`;
-  const openButton = el('button', {
-    type: 'button', testid: 'embed-code', class: 'pl-btn pl-small pl-primary', text: 'Copy embed code',
-    title: 'Code for an iframe that shows this example in a course page', 'aria-haspopup': 'dialog',
+  const view = graph ? 'graph' : 'hexes';
+  const embedding = embedDialog(app, {
+    hint: `An iframe with this ${what}, these settings and only the ${view} and step controls.`,
+    lockLabel: `Lock editing: students can step and play, but not edit the ${view} or change the algorithm`,
+    dialogHint: `Paste the code into the HTML of a course page. It opens with this ${what} and these settings, showing the ${view} and the step controls.`,
+    initial: { width: 720, height: 520 },
+    frame() {
+      // The canvas's shape, 720 px wide, with room for the step controls and read-outs.
+      const c = app.canvas;
+      const aspect = c.clientWidth ? c.clientHeight / c.clientWidth : 0.6;
+      const clamp = (v) => Math.min(FRAME_SIZE.max, Math.max(FRAME_SIZE.min, Math.round(v)));
+      return { width: 720, height: clamp(Math.min(600, 706 * aspect) + 170) };
+    },
+    link: embedUrl,
+    title: () => `Pathlab: ${app.algoLabel(app.lab.algorithm)} on ${app.mapTitle || app.mapName || (graph ? 'a graph' : 'hex tiles')}`,
+    note: () => '',
   });
-  const section = el(
-    'section',
-    { class: 'pl-section pl-embed-section' },
-    el('h2', { text: 'Embed in a course page' }),
-    el('p', { class: 'pl-hint', text: `An iframe with this ${what}, these settings and only the ${graph ? 'graph' : 'hexes'} and step controls.` }),
-    openButton,
-  );
+  const { section, dialog } = embedding;
   if (!embed) share.after(section);
-  const check = (testid, label) => {
-    const box = el('input', { type: 'checkbox', testid });
-    return [box, el('label', { class: 'pl-check' }, box, el('span', { text: label }))];
-  };
-  const [lock, lockField] = check('embed-lock', `Lock editing: students can step and play, but not edit the ${graph ? 'graph' : 'hexes'} or change the algorithm`);
-  const [atStep, stepField] = check('embed-step', 'Start at the current step');
-  const [contrast, contrastField] = check('embed-contrast', 'High-contrast colours');
-  const size = (testid, label) => {
-    const input = el('input', {
-      type: 'number', testid, min: String(FRAME_SIZE.min), max: String(FRAME_SIZE.max), step: '1', inputmode: 'numeric',
-    });
-    return [input, el('label', { class: 'pl-size-field' }, el('span', { text: label }), input)];
-  };
-  const [width, widthField] = size('embed-width', 'Width (px)');
-  const [height, heightField] = size('embed-height', 'Height (px)');
-  const codeId = id('embed-code');
-  const code = el('textarea', { id: codeId, testid: 'embed-snippet', class: 'pl-embed-snippet', readonly: true, rows: '6', spellcheck: 'false' });
-  const status = el('p', { testid: 'embed-status', class: 'pl-hint', 'aria-live': 'polite' });
-  const copy = el('button', { type: 'button', testid: 'embed-copy', class: 'pl-btn pl-small pl-primary', text: 'Copy' });
-  const close = el('button', { type: 'button', testid: 'embed-close', class: 'pl-btn pl-small', text: 'Close' });
-  const titleId = id('embed-title');
-  const dialog = el(
-    'dialog',
-    { class: 'pl-dialog', testid: 'embed-dialog', 'aria-labelledby': titleId },
-    el('h2', { id: titleId, text: 'Embed this example' }),
-    el('p', { class: 'pl-hint', text: `Paste the code into the HTML of a course page. It opens with this ${what} and these settings, showing the ${graph ? 'graph' : 'hexes'} and the step controls.` }),
-    lockField,
-    stepField,
-    contrastField,
-    el('div', { class: 'pl-row pl-size' }, widthField, el('span', { 'aria-hidden': 'true', text: '×' }), heightField),
-    el('label', { class: 'pl-code-label', for: codeId, text: 'Embed code' }),
-    code,
-    status,
-    el('div', { class: 'pl-row' }, copy, close),
-  );
   if (!embed) app.root.append(dialog);
-  let frame = { width: 720, height: 520 };
 
   /** The embedded example's address: `{ url }` or `{ error }`. */
-  function embedUrl() {
+  function embedUrl({ lock, step, contrast }) {
     const config = app.currentConfig();
     if (!config.map && !config.graph && !config.grid) {
       return { error: `This ${what} is too large to go in a link: export it as a file, put it next to the course page and use map=FILE instead.` };
     }
     const params = new URLSearchParams(toQuery({ ...config, embed: false, lock: false, contrast: false }));
-    if (atStep.checked && app.lab.steps > 0) params.set('step', String(app.lab.steps));
+    if (step > 0) params.set('step', String(step));
     params.set('embed', '1');
-    if (lock.checked) params.set('lock', '1');
-    if (contrast.checked) params.set('contrast', '1');
+    if (lock) params.set('lock', '1');
+    if (contrast) params.set('contrast', '1');
     const url = new URL('./index.html', import.meta.url);
     url.search = params.toString().replaceAll('%2C', ',');
     const text = url.toString();
     if (text.length > MAX_EMBED_URL) return { error: `The embed code would be ${text.length.toLocaleString('en')} characters long, more than browsers take in an address.` };
     return { url: text };
   }
-
-  function build() {
-    for (const [input, key] of [[width, 'width'], [height, 'height']]) {
-      const raw = input.value.trim();
-      const value = /^\d{1,5}$/.test(raw) ? Number(raw) : NaN;
-      if (validFrameSize(value)) {
-        frame[key] = value;
-        input.removeAttribute('aria-invalid');
-      } else {
-        input.setAttribute('aria-invalid', 'true');
-        status.textContent = `The ${key} must be a whole number of pixels from ${FRAME_SIZE.min} to ${FRAME_SIZE.max}; keeping ${frame[key]}.`;
-        input.value = String(frame[key]);
-        return false;
-      }
-    }
-    const { url, error } = embedUrl();
-    if (error) {
-      code.value = '';
-      status.textContent = error;
-      return false;
-    }
-    const algo = app.algoLabel(app.lab.algorithm);
-    const title = `Pathlab: ${algo} on ${app.mapTitle || app.mapName || (graph ? 'a graph' : 'hex tiles')}`;
-    code.value = iframeCode({ url, width: frame.width, height: frame.height, title });
-    status.textContent = '';
-    return true;
-  }
-
-  async function copyCode() {
-    if (!code.value) return;
-    try {
-      await navigator.clipboard.writeText(code.value);
-      status.textContent = `${status.textContent} Copied to the clipboard.`.trim();
-    } catch {
-      code.focus();
-      code.select();
-      status.textContent = `${status.textContent} The browser did not allow copying: the code is selected, press Ctrl+C (⌘C) to copy it.`.trim();
-    }
-  }
-
-  openButton.addEventListener('click', () => {
-    const steps = app.lab.steps;
-    stepField.querySelector('span').textContent = `Start at the current step (step ${steps})`;
-    atStep.disabled = steps === 0;
-    if (steps === 0) atStep.checked = false;
-    contrast.checked = app.root.classList.contains('pl-contrast');
-    // The canvas's shape, 720 px wide, with room for the step controls and read-outs.
-    const c = app.canvas;
-    const aspect = c.clientWidth ? c.clientHeight / c.clientWidth : 0.6;
-    const clamp = (v) => Math.min(FRAME_SIZE.max, Math.max(FRAME_SIZE.min, Math.round(v)));
-    frame = { width: 720, height: clamp(Math.min(600, 706 * aspect) + 170) };
-    width.value = String(frame.width);
-    height.value = String(frame.height);
-    const ok = build();
-    if (!dialog.open) dialog.showModal();
-    code.focus();
-    code.select();
-    if (ok) copyCode();
-  });
-  for (const input of [lock, atStep, contrast, width, height]) {
-    input.addEventListener('change', () => {
-      if (build()) copyCode();
-    });
-  }
-  copy.addEventListener('click', copyCode);
-  close.addEventListener('click', () => dialog.close());
-  dialog.addEventListener('close', () => openButton.focus());
 
   return {
     restore,
@@ -366,7 +251,7 @@ export function attachSpaceKeeping(app, share) {
       if (armed && app.lab && app.mapName === null) save();
       armed = false;
       app.root.removeEventListener('pathlab-change', onChange);
-      if (dialog.open) dialog.close();
+      embedding.destroy();
       dialog.remove();
       section.remove();
     },

@@ -6,6 +6,8 @@
 // devicePixelRatio. Each painter also answers "what is under this point" for the editors,
 // from the geometry of its last paint.
 
+import { drawMarker } from './paint.js';
+
 /** The wasm CellState values (paint.js uses the same), and the parents' "none". */
 export const STATE = { unseen: 0, open: 1, closed: 2, current: 3, path: 4, openBack: 5, closedBack: 6 };
 export const NO_PARENT = 0xffffffff;
@@ -75,31 +77,9 @@ function sizeCanvas(canvas, ctx, w, h, dpr) {
   canvas.style.height = `${ph / dpr}px`;
 }
 
-/** The start (circle, S) or goal (diamond, G) marker at (x, y), radius r, in CSS pixels. */
+/** The start (circle, S) or goal (diamond, G) marker at (x, y), radius r, in CSS pixels (paint.js's drawMarker). */
 function marker(ctx, x, y, r, colour, letter, shape) {
-  ctx.beginPath();
-  if (shape === 'circle') {
-    ctx.arc(x, y, r, 0, Math.PI * 2);
-  } else {
-    const d = r * 1.15;
-    ctx.moveTo(x, y - d);
-    ctx.lineTo(x + d, y);
-    ctx.lineTo(x, y + d);
-    ctx.lineTo(x - d, y);
-    ctx.closePath();
-  }
-  ctx.fillStyle = colour;
-  ctx.fill();
-  ctx.lineWidth = Math.max(1.5, r * 0.14);
-  ctx.strokeStyle = '#ffffff';
-  ctx.stroke();
-  if (r >= 6) {
-    ctx.fillStyle = '#ffffff';
-    ctx.font = `700 ${Math.round(r * 1.1)}px system-ui, sans-serif`;
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.fillText(letter, x, y + r * 0.06);
-  }
+  drawMarker(ctx, x, y, r, colour, letter, shape, { diamond: 1.15, minLine: 1.5, line: 0.14, minText: 6, text: 1.1 });
 }
 
 /** A rounded rectangle path. */

@@ -11,11 +11,14 @@
 
 import initSpaces, { SpaceLab, statusName } from './pkg/pathlab_spaces.js';
 import { Lab } from './pkg/pathlab_wasm.js';
-import { SPEEDS, MAX_WEIGHT, toQuery, SPACES } from './config.js';
+import { toQuery, SPACES } from './config.js';
 import { quote } from './values.js';
-import { controls, el, MessageArea, options } from './dom.js';
+import { controls, download, el, options } from './dom.js';
+import {
+  BRUSHES, formatCost, lastStepOf, mapControls, searchInputs, searchReadouts, SearchPage, selectMaker, transportBar, weightField,
+} from './page-app.js';
 import { encodeGraph, encodeGrid } from './share.js';
-import { fetchMap, detectFormat } from './maps.js';
+import { fetchMap, fetchText, detectFormat } from './maps.js';
 import { PALETTE, HIGH_CONTRAST } from './paint.js';
 import { GraphPainter, HexPainter, STATE, NO_PARENT, stateName, short } from './space-paint.js';
 import { attachGraphEditing } from './graph-edit.js';
@@ -24,6 +27,8 @@ import { pseudocodeFor, stepFacts } from './pseudocode.js';
 import { LABELS, SPACE_LABELS } from './pathlab.js';
 import { attachSpaceCompare } from './space-compare.js';
 import { attachSpaceKeeping } from './space-keep.js';
+import { Scrubber } from './timeline.js';
+import { list, markActive, num, OPEN_ROWS, studyBoxes } from './panels.js';
 
 /** Where the presets live: next to this module, so an embedding page may sit anywhere. */
 const MAPS = new URL('./maps/', import.meta.url);
@@ -34,16 +39,11 @@ export const MAX_HEX_CELLS = 128 * 128;
 /** The longest link offered (as persist.js): longer ones break in mail and chat. */
 const MAX_LINK = 8000;
 
-/** Rows of the open list shown. */
-const OPEN_ROWS = 50;
-
 /** Entries of the closed list shown when it is opened. */
 const CLOSED_ROWS = 400;
 
 /** The most steps one frame of play takes. */
 const MAX_STEPS_PER_FRAME = 5000;
-
-const MAX_MESSAGES = 12;
 
 /** What a locked page says when someone tries to edit (as embed.js). */
 const LOCKED_TEXT =
@@ -71,12 +71,6 @@ const HEURISTIC_LABELS = {
   hex: { hex: 'Hex distance', zero: 'Zero (none)' },
 };
 
-const BRUSHES = [
-  ['0', 'Walls'],
-  ['3', 'Mud (costs ×3)'],
-  ['5', 'Water (costs ×5)'],
-];
-
 /** How each open list is ordered, for the caption; and the heading of its key column. */
 const ORDER = {
   astar: ['lowest f = g + w·h first; ties: higher g, then first opened', 'f'],
@@ -85,35 +79,6 @@ const ORDER = {
   bfs: ['first in, first out', 'queue #'],
   dfs: ['last in, first out', 'stack #'],
 };
-
-/** A cost for the read-out: whole numbers as they are, others to two decimals (as the grid page). */
-function formatCost(cost) {
-  if (cost === undefined || cost === null) return '';
-  return Number.isInteger(cost) ? String(cost) : cost.toFixed(2);
-}
-
-/** A number for the tables: whole numbers as they are, others to three decimals. */
-function num(v) {
-  if (v === undefined || v === null) return '–';
-  if (!Number.isFinite(v)) return '∞';
-  return Number.isInteger(v) ? String(v) : v.toFixed(3).replace(/0+$/, '').replace(/\.$/, '');
-}
-
-/** Up to six items, then "and N more". */
-function list(items, show) {
-  const shown = items.slice(0, 6).map(show).join(', ');
-  return items.length > 6 ? `${shown} and ${items.length - 6} more` : shown;
-}
-
-/** Saves `blob` as a download called `name`. */
-function download(blob, name) {
-  const url = URL.createObjectURL(blob);
-  const a = el('a', { href: url, download: name, hidden: true });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
 
 /** Loads and starts the spaces' wasm module (pathlab_spaces) once per page; resolves to its exports. */
 let spacesReady = null;
@@ -149,17 +114,6 @@ async function loadIndex() {
     presets: (Array.isArray(index?.presets) ? index.presets : []).filter(valid),
     graphs: (Array.isArray(index?.graphs) ? index.graphs : []).filter(valid),
   };
-}
-
-async function fetchText(url, label) {
-  let response;
-  try {
-    response = await fetch(url);
-  } catch (e) {
-    throw new Error(`${quote(label)} could not be fetched (${e.message})`);
-  }
-  if (!response.ok) throw new Error(`${quote(label)} could not be loaded (HTTP ${response.status})`);
-  return response.text();
 }
 
 /** The title a graph file gives itself (`"title"`), if any. */
@@ -204,27 +158,15 @@ function gridOf(memory, lab, preset) {
   return out;
 }
 
-export class SpaceApp {
+export class SpaceApp extends SearchPage {
   constructor(root, memory, known, config) {
-    this.root = root;
-    this.memory = memory;
-    this.known = known;
-    this.config = config;
+    super(root, memory, known, config, statusName);
     this.space = config.space;
     this.lab = null;
     this.index = { presets: [], graphs: [] };
-    this.mapName = null;
-    this.mapTitle = '';
-    this.hover = null;
     this.selection = null;
     this.preview = null;
-    this.dirty = true;
-    this.playing = false;
-    this.carry = 0;
-    this.lastTime = 0;
-    this.frame = 0;
     this.version = 0;
-    this.notes = new MessageArea(MAX_MESSAGES);
     this.palette = config.contrast ? HIGH_CONTRAST : PALETTE;
     this.cache = { labels: null, edges: null, h: null, hVersion: -1, total: null, totalVersion: -1 };
     this.build();
@@ -239,10 +181,7 @@ export class SpaceApp {
     this.ui = ui;
     const graph = this.space === 'graph';
     const { button, readout } = controls(ui);
-    const select = (id, label) => {
-      ui[id] = el('select', { testid: id, id: `pl-${id}-${Math.random().toString(36).slice(2, 8)}` });
-      return el('label', { class: 'pl-field' }, el('span', { text: label }), ui[id]);
-    };
+    const select = selectMaker(ui);
     this.canvas = el('canvas', {
       testid: 'grid',
       class: 'pl-canvas',
@@ -254,14 +193,7 @@ export class SpaceApp {
     });
     ui.message = this.notes.list;
     ui.messageBox = this.notes.box;
-    ui.speed = el('input', {
-      type: 'range', testid: 'speed', min: '1', max: String(SPEEDS.length), step: '1',
-      value: String(this.config.speed), 'aria-label': 'Speed',
-    });
-    ui.speedLabel = el('span', { class: 'pl-speed-label' });
-    ui.weight = el('input', {
-      type: 'number', testid: 'weight', min: '1', max: String(MAX_WEIGHT), step: '0.1', value: '1', inputmode: 'decimal',
-    });
+    searchInputs(ui, this.config.speed);
     ui.space = el('select', { testid: 'space', 'aria-label': 'Space' });
     options(ui.space, SPACES, SPACE_LABELS);
     ui.space.value = this.space;
@@ -281,25 +213,8 @@ export class SpaceApp {
     ui.mapTitle = el('p', { testid: 'map-title', class: 'pl-map-title' });
     ui.steps = el('span', { testid: 'steps', class: 'pl-steps' });
 
-    const transport = el(
-      'div',
-      { class: 'pl-transport', role: 'toolbar', 'aria-label': 'Search controls' },
-      button('reset', 'Reset', 'Back to step 0 (Home)'),
-      button('back', '◀ Back', 'Undo one step (←)'),
-      button('step', 'Step ▶', 'One expansion (→)'),
-      button('play', 'Play', 'Play or pause (space)'),
-      button('run', 'Run to end', 'Run to the end (End)'),
-      el('label', { class: 'pl-speed' }, el('span', { class: 'pl-label', text: 'Speed' }), ui.speed, ui.speedLabel),
-    );
-    const readouts = el(
-      'div',
-      { class: 'pl-readouts' },
-      readout('status', 'Status'),
-      readout('expanded', 'Expanded'),
-      readout('open', 'Open'),
-      readout('cost', 'Path cost'),
-      ui.steps,
-    );
+    const transport = transportBar(ui, button);
+    const readouts = el('div', { class: 'pl-readouts' }, ...searchReadouts(readout), ui.steps);
     ui.readoutsBox = readouts;
     const legendItems = graph
       ? [['ground', 'not reached', this.palette.ground], ['open', 'open', this.palette.open], ['closed', 'closed', this.palette.closed],
@@ -324,13 +239,7 @@ export class SpaceApp {
         class: 'pl-subtitle',
         text: graph ? 'path-finding on a graph, one step at a time' : 'path-finding on hex tiles, one step at a time',
       })),
-      el(
-        'div',
-        { class: 'pl-map-controls' },
-        el('label', { class: 'pl-field pl-inline' }, el('span', { text: 'Space' }), ui.space),
-        el('label', { class: 'pl-field pl-inline' }, el('span', { text: graph ? 'Graph' : 'Map' }), ui.map),
-        el('label', { class: 'pl-btn pl-small pl-file' }, 'Open file…', ui.file),
-      ),
+      mapControls(ui, graph ? 'Graph' : 'Map'),
     );
 
     // Edit tools: for graphs a tool choice above the canvas and a few buttons; for hexes brushes.
@@ -418,12 +327,7 @@ export class SpaceApp {
         select('algo', 'Algorithm'),
         select('heuristic', 'Heuristic'),
         select('diagonal', 'Moves'),
-        el(
-          'label',
-          { class: 'pl-field', title: 'A* orders the open list by f = g + w·h; w above 1 trusts the estimate more.' },
-          el('span', { text: 'Weight w in f = g + w·h' }),
-          ui.weight,
-        ),
+        weightField(ui),
         ui.heuristicWarning,
         ui.note,
         ui.algoNote,
@@ -470,16 +374,7 @@ export class SpaceApp {
 
   wire() {
     const ui = this.ui;
-    ui.step.addEventListener('click', () => this.step());
-    ui.back.addEventListener('click', () => this.act(() => this.lab.back(), 'back'));
-    ui.reset.addEventListener('click', () => this.act(() => this.lab.reset(), 'reset'));
-    ui.run.addEventListener('click', () => this.act(() => this.lab.run(), 'run'));
-    ui.play.addEventListener('click', () => this.togglePlay());
-    ui.speed.addEventListener('input', () => {
-      this.config.speed = Number(ui.speed.value);
-      this.showSpeed();
-      this.changed();
-    });
+    this.wireTransport();
     ui.algo.addEventListener('change', () => this.setting('algo', () => this.lab.setAlgorithm(ui.algo.value)));
     ui.heuristic.addEventListener('change', () => {
       const value = ui.heuristic.value;
@@ -531,12 +426,6 @@ export class SpaceApp {
       }
     });
     for (const type of ['focus', 'blur']) this.canvas.addEventListener(type, () => this.touch());
-    this.onKey = (event) => this.key(event);
-    this.root.addEventListener('keydown', this.onKey);
-    this.resizeObserver = new ResizeObserver(() => this.layout());
-    this.resizeObserver.observe(ui.wrap);
-    this.onWindowResize = () => this.layout();
-    window.addEventListener('resize', this.onWindowResize);
     // Files dropped anywhere on the page open here.
     const hasFiles = (event) => [...(event.dataTransfer?.types ?? [])].includes('Files');
     this.onDragOver = (event) => {
@@ -1042,41 +931,6 @@ export class SpaceApp {
 
   // ---- actions -------------------------------------------------------------------------------
 
-  finished() {
-    const s = statusName(this.lab.status);
-    return s === 'found' || s === 'no-path';
-  }
-
-  step() {
-    this.setPlaying(false);
-    this.lab.step();
-    this.narrateStep();
-    this.touch();
-  }
-
-  act(fn, what) {
-    this.setPlaying(false);
-    fn();
-    if (what === 'run') this.narrateEnd();
-    else if (what === 'back') this.narrateStep();
-    else this.narrate('');
-    this.touch();
-  }
-
-  togglePlay() {
-    if (!this.playing && this.finished()) this.lab.reset();
-    this.setPlaying(!this.playing);
-    this.touch();
-  }
-
-  setPlaying(on) {
-    this.playing = on;
-    this.carry = 0;
-    this.lastTime = 0;
-    this.ui.play.textContent = on ? 'Pause' : 'Play';
-    this.ui.play.setAttribute('aria-pressed', on ? 'true' : 'false');
-  }
-
   /** Changes a search setting; the core re-runs to the step the search was on. */
   setting(key, fn) {
     if (this.locked()) {
@@ -1095,9 +949,8 @@ export class SpaceApp {
   }
 
   setWeight(raw) {
-    const weight = Number(raw);
-    if (!/^\s*[0-9]*\.?[0-9]+\s*$/.test(String(raw)) || !(weight >= 1 && weight <= MAX_WEIGHT)) {
-      this.say(`Weight: must be a number from 1 to ${MAX_WEIGHT}, got ${quote(raw)}; keeping ${this.lab.weight}.`);
+    const weight = this.weightOf(raw, this.lab.weight);
+    if (weight === null) {
       this.syncSettings();
       return;
     }
@@ -1105,8 +958,7 @@ export class SpaceApp {
   }
 
   key(event) {
-    const tag = event.target?.tagName;
-    if (['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON'].includes(tag) || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (this.notOurKey(event)) return;
     // On the canvas, Shift+arrows move the keyboard cursor over nodes or hexes.
     if (event.target === this.canvas && event.shiftKey && event.key.startsWith('Arrow')) {
       event.preventDefault();
@@ -1118,21 +970,11 @@ export class SpaceApp {
       this.setCursor(null);
       return;
     }
-    const actions = {
-      ' ': () => this.togglePlay(),
-      ArrowRight: () => this.step(),
-      ArrowLeft: () => this.act(() => this.lab.back(), 'back'),
-      Home: () => this.act(() => this.lab.reset(), 'reset'),
-      End: () => this.act(() => this.lab.run(), 'run'),
+    this.keyAction(event, {
       Delete: () => this.graphEdit?.removeSelected(),
       Backspace: () => this.graphEdit?.removeSelected(),
       Escape: () => this.graphEdit?.closeForm(),
-    };
-    const action = actions[event.key];
-    if (action) {
-      event.preventDefault();
-      action();
-    }
+    });
   }
 
   // ---- the keyboard cursor ---------------------------------------------------------------------
@@ -1250,29 +1092,8 @@ export class SpaceApp {
 
   // ---- messages and narration ------------------------------------------------------------------
 
-  say(text) {
-    this.notes.say(text);
-  }
-
-  clearMessages() {
-    this.notes.clear();
-  }
-
-  get messages() {
-    return this.notes.messages;
-  }
-
-  narrate(text) {
-    this.ui.narration.textContent = text;
-  }
-
   narrateStep() {
-    let last;
-    try {
-      last = this.lab.lastStep();
-    } catch {
-      last = { kind: 'none', opened: [] };
-    }
+    const last = lastStepOf(this.lab);
     if (last.kind !== 'expanded' || last.expanded === undefined || last.expanded === null) {
       this.narrateEnd();
       return;
@@ -1401,27 +1222,10 @@ export class SpaceApp {
     return [...choices].sort((a, b) => rank(a.name) - rank(b.name));
   }
 
-  showSpeed() {
-    const rate = SPEEDS[this.config.speed - 1];
-    this.ui.speed.value = String(this.config.speed);
-    this.ui.speedLabel.textContent = `${rate}/s`;
-  }
-
   readouts() {
     const lab = this.lab;
     const ui = this.ui;
-    const status = statusName(lab.status);
-    ui.status.textContent = status;
-    ui.status.dataset.status = status;
-    ui.expanded.textContent = String(lab.expanded);
-    ui.open.textContent = String(lab.openCount);
-    const cost = lab.cost;
-    ui.cost.textContent = formatCost(cost);
-    ui.cost.dataset.value = cost === undefined || cost === null ? '' : String(cost);
-    ui.steps.textContent = `step ${lab.steps}`;
-    ui.back.disabled = lab.steps === 0;
-    ui.step.disabled = status === 'found' || status === 'no-path';
-    ui.run.disabled = ui.step.disabled;
+    this.searchReadouts();
     // Why a search stopped without an answer (IDA*'s visit limit, an agent that gave up).
     let why = null;
     try {
@@ -1582,14 +1386,6 @@ export class SpaceApp {
 
   // ---- frame loop ------------------------------------------------------------------------------
 
-  touch() {
-    this.dirty = true;
-  }
-
-  changed() {
-    this.root.dispatchEvent(new CustomEvent('pathlab-change', { detail: this.currentConfig() }));
-  }
-
   currentConfig() {
     const lab = this.lab;
     const labels = this.labels();
@@ -1669,23 +1465,9 @@ export class SpaceApp {
   tick(time) {
     this.frame = requestAnimationFrame((t) => this.tick(t));
     if (!this.lab) return;
-    if (this.playing) {
-      const dt = this.lastTime ? Math.min(100, time - this.lastTime) : 1000 / 60;
-      this.lastTime = time;
-      this.carry += (SPEEDS[this.config.speed - 1] * dt) / 1000;
-      const n = Math.min(MAX_STEPS_PER_FRAME, Math.floor(this.carry));
-      if (n > 0) {
-        this.carry -= n;
-        for (let k = 0; k < n && !this.finished(); k++) this.lab.step();
-        if (n === 1) this.narrateStep();
-        else this.narrate(`Playing: step ${this.lab.steps}.`);
-        this.dirty = true;
-      }
-      if (this.finished()) {
-        this.setPlaying(false);
-        this.narrateEnd();
-      }
-    }
+    this.playFrame(time, (n) => {
+      for (let k = 0; k < n && !this.finished(); k++) this.lab.step();
+    }, MAX_STEPS_PER_FRAME);
     if (!this.dirty) return;
     this.dirty = false;
     this.paint();
@@ -1778,66 +1560,15 @@ export class SpaceApp {
   }
 }
 
-/** The scrubber under the canvas: any step of the run, from 0 to the step that ends it. */
-class SpaceTimeline {
-  constructor(app) {
-    this.app = app;
-    const id = `pl-timeline-${Math.random().toString(36).slice(2, 8)}`;
-    this.input = el('input', {
-      type: 'range', id, testid: 'timeline', class: 'pl-timeline-range', min: '0', max: '0', step: '1', value: '0',
-      'aria-describedby': `${id}-total`,
-    });
-    this.total = el('output', { id: `${id}-total`, testid: 'timeline-total', class: 'pl-timeline-total', for: id });
-    this.element = el('div', { class: 'pl-timeline' }, el('label', { for: id, class: 'pl-label', text: 'Step' }), this.input, this.total);
-    this.input.addEventListener('input', () => this.seek(Number(this.input.value)));
-    this.input.addEventListener('keydown', (event) => this.key(event));
-  }
-
+/** The scrubber under the canvas (timeline.js): any step of the run, from 0 to the step that ends it. */
+class SpaceTimeline extends Scrubber {
   update() {
     const app = this.app;
     // While playing the run's length waits: the frame belongs to the search.
     const total = app.playing && app.cache.totalVersion !== app.version ? null : app.totalSteps();
     const steps = app.lab.steps;
-    const max = total ?? steps;
-    this.input.max = String(max);
-    this.input.value = String(steps);
     const words = total === null ? `step ${steps}` : `step ${steps} of ${total}`;
-    this.input.setAttribute('aria-valuetext', words);
-    this.total.textContent = total === null ? `${steps}` : `${steps} / ${total}`;
-    this.total.dataset.total = total === null ? '' : String(total);
-    this.total.title = words;
-  }
-
-  seek(k) {
-    const app = this.app;
-    app.setPlaying(false);
-    app.lab.seek(k);
-    app.narrateStep();
-    app.touch();
-  }
-
-  key(event) {
-    if (event.altKey || event.ctrlKey || event.metaKey) return;
-    const app = this.app;
-    const steps = app.lab.steps;
-    const max = Number(this.input.max);
-    const jump = Math.max(1, Math.round(max / 10));
-    const actions = {
-      ' ': () => app.togglePlay(),
-      ArrowRight: () => app.step(),
-      ArrowUp: () => app.step(),
-      ArrowLeft: () => app.act(() => app.lab.back(), 'back'),
-      ArrowDown: () => app.act(() => app.lab.back(), 'back'),
-      Home: () => app.act(() => app.lab.reset(), 'reset'),
-      End: () => app.act(() => app.lab.run(), 'run'),
-      PageUp: () => this.seek(Math.min(max, steps + jump)),
-      PageDown: () => this.seek(Math.max(0, steps - jump)),
-    };
-    const action = actions[event.key];
-    if (action) {
-      event.preventDefault();
-      action();
-    }
+    this.show(steps, total ?? steps, words, total === null ? `${steps}` : `${steps} / ${total}`, total);
   }
 }
 
@@ -1846,46 +1577,11 @@ class SpacePanels {
   constructor(app) {
     this.app = app;
     this.codeKey = '';
-    const id = Math.random().toString(36).slice(2, 8);
-    this.codeTitle = el('h2', { id: `pl-code-title-${id}`, text: 'Pseudocode' });
-    this.code = el('ol', { class: 'pl-code', testid: 'pseudocode', 'aria-labelledby': `pl-code-title-${id}` });
-    this.openTitle = el('h2', { id: `pl-open-title-${id}`, text: 'Open list' });
-    this.caption = el('p', { class: 'pl-open-caption', testid: 'open-caption', 'aria-live': 'off' });
-    this.keyHeading = el('th', { scope: 'col', class: 'pl-num', text: 'f' });
-    this.rows = el('tbody');
-    const what = app.space === 'graph' ? 'node' : 'hex';
-    this.table = el(
-      'table',
-      { class: 'pl-open', testid: 'open-list', 'aria-labelledby': `pl-open-title-${id}` },
-      el('thead', {}, el('tr', {},
-        el('th', { scope: 'col', class: 'pl-num', text: '#' }),
-        el('th', { scope: 'col', text: what }),
-        el('th', { scope: 'col', class: 'pl-num', text: 'g' }),
-        el('th', { scope: 'col', class: 'pl-num pl-h', text: 'h' }),
-        this.keyHeading,
-        el('th', { scope: 'col', text: 'parent' }),
-        el('th', { scope: 'col', text: 'last step' }),
-      )),
-      this.rows,
-    );
-    // The closed list: the nodes in the order they were expanded, each with its g now.
-    this.closedSummary = el('summary', { text: 'Closed list' });
-    this.closedCells = el('ol', { class: 'pl-closed-cells pl-space-closed', testid: 'closed-cells' });
-    this.closed = el('details', { class: 'pl-closed', testid: 'closed-list' }, this.closedSummary, this.closedCells);
+    // The boxes as on the grid page (panels.js); the closed list: the nodes in the order they
+    // were expanded, each with its g now.
+    Object.assign(this, studyBoxes(app.space === 'graph' ? 'node' : 'hex',
+      el('ol', { class: 'pl-closed-cells pl-space-closed', testid: 'closed-cells' })));
     this.closed.addEventListener('toggle', () => this.showClosed());
-    this.element = el(
-      'section',
-      { class: 'pl-study pl-full', 'aria-label': 'Inside the search' },
-      el('div', { class: 'pl-study-box pl-code-box' }, this.codeTitle, this.code),
-      el(
-        'div',
-        { class: 'pl-study-box pl-open-box' },
-        this.openTitle,
-        this.caption,
-        el('div', { class: 'pl-table-wrap', tabindex: '0', role: 'region', 'aria-labelledby': `pl-open-title-${id}` }, this.table),
-        this.closed,
-      ),
-    );
   }
 
   /** The closed list's summary (always) and, when it is open, its entries. */
@@ -1929,12 +1625,7 @@ class SpacePanels {
     const now = performance.now();
     if (app.playing && now - (this.shown ?? 0) < 100) return;
     this.shown = now;
-    let last;
-    try {
-      last = app.lab.lastStep();
-    } catch {
-      last = { kind: 'none', opened: [] };
-    }
+    const last = lastStepOf(app.lab);
     this.showCode(last);
     this.showOpen(last);
     this.showClosed();
@@ -1954,14 +1645,7 @@ class SpacePanels {
     const status = statusName(app.lab.status);
     const expanded = last.expanded === undefined || last.expanded === null ? null : [last.expanded, 0];
     const facts = stepFacts({ ...last, expanded }, status, app.lab.steps, [app.lab.start, 0], null);
-    const active = new Set(code.active(facts));
-    this.code.dataset.active = [...active].join(' ');
-    for (const li of this.code.children) {
-      const on = active.has(li.dataset.tag);
-      li.classList.toggle('pl-active', on);
-      if (on) li.setAttribute('aria-current', 'step');
-      else li.removeAttribute('aria-current');
-    }
+    markActive(this.code, new Set(code.active(facts)));
   }
 
   /** A grid's pseudocode line in the words of this space. */
