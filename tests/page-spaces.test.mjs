@@ -463,6 +463,8 @@ describe('spaces: graphs and hexes', () => {
 
   test('the space select goes from the grid to a graph and back', async () => {
     const page = await open(env, 'map=course-5x5');
+    // A graph saved by an earlier test (space-keep.js) would come back instead of the first preset.
+    await page.evaluate(() => localStorage.removeItem('pathlab.spaces.v1'));
     await hook(page, 'space').selectOption('graph');
     await page.waitForFunction(() => document.querySelector('[data-testid="grid"]')?.dataset.space === 'graph' && document.querySelector('[data-testid="status"]')?.textContent !== '');
     await nextFrame(page);

@@ -16,6 +16,25 @@ export function el(tag, props = {}, ...children) {
   return node;
 }
 
+/** Adds the listeners in `handlers` (event type to function) to `target`; returns a function that removes them. */
+export function listen(target, handlers) {
+  const pairs = Object.entries(handlers);
+  for (const [type, fn] of pairs) target.addEventListener(type, fn);
+  return () => {
+    for (const [type, fn] of pairs) target.removeEventListener(type, fn);
+  };
+}
+
+/** Saves `blob` as a download called `name`. */
+export function download(blob, name) {
+  const url = URL.createObjectURL(blob);
+  const a = el('a', { href: url, download: name, hidden: true });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
 /** Fills a select with one option per value, labelled from `labels` where given. */
 export function options(select, values, labels) {
   select.replaceChildren(...values.map((v) => el('option', { value: v, text: labels?.[v] ?? v })));

@@ -4,6 +4,8 @@
 // that starts on the start or goal marker moves it. Every edit re-runs the search to the step
 // it stood at (the wasm layer does that), and the next frame shows the result.
 
+import { listen } from './dom.js';
+
 const GROUND = 1;
 const WALL = 0;
 
@@ -122,16 +124,5 @@ export function attachEditing(app) {
     if (!drag) app.setHover(null);
   }
 
-  canvas.addEventListener('pointerdown', onDown);
-  canvas.addEventListener('pointermove', onMove);
-  canvas.addEventListener('pointerup', onUp);
-  canvas.addEventListener('pointercancel', onUp);
-  canvas.addEventListener('pointerleave', onLeave);
-  return () => {
-    canvas.removeEventListener('pointerdown', onDown);
-    canvas.removeEventListener('pointermove', onMove);
-    canvas.removeEventListener('pointerup', onUp);
-    canvas.removeEventListener('pointercancel', onUp);
-    canvas.removeEventListener('pointerleave', onLeave);
-  };
+  return listen(canvas, { pointerdown: onDown, pointermove: onMove, pointerup: onUp, pointercancel: onUp, pointerleave: onLeave });
 }

@@ -193,12 +193,14 @@ function algorithmLabel(app) {
 }
 
 /**
- * Adds "Copy embed code" and its dialog to the panel, and enforces `lock=1`.
- * Returns `{ destroy() }`.
+ * The "Copy embed code" button, its panel section and its dialog, on every page (attachEmbed
+ * here for the square grid, space-keep.js for graphs and hexes); the caller places `section`
+ * and `dialog`. `spec`: `hint` (under the section's heading), `lockLabel`, `dialogHint`,
+ * `initial` (the frame size before the dialog first opens), `frame()` (the size it opens with),
+ * `link({ lock, step, contrast })` (`{ url }` or `{ error }`), `title()` (the iframe's title) and
+ * `note(url, code)` (what the dialog says under good code). Returns `{ section, dialog, destroy() }`.
  */
-export function attachEmbed(app) {
-  const ui = app.ui;
-  const detachLock = attachLock(app);
+export function embedDialog(app, spec) {
   const id = (name) => `pl-${name}-${Math.random().toString(36).slice(2, 8)}`;
 
   const open = el('button', {
@@ -209,17 +211,15 @@ export function attachEmbed(app) {
     'section',
     { class: 'pl-section pl-embed-section' },
     el('h2', { text: 'Embed in a course page' }),
-    el('p', { class: 'pl-hint', text: 'An iframe with this map, these settings and only the grid and step controls.' }),
+    el('p', { class: 'pl-hint', text: spec.hint }),
     open,
   );
-  const after = ui.editSection.parentElement?.querySelector('.pl-share') ?? ui.editSection;
-  after.after(section);
 
   const check = (testid, label) => {
     const box = el('input', { type: 'checkbox', testid });
     return [box, el('label', { class: 'pl-check' }, box, el('span', { text: label }))];
   };
-  const [lock, lockField] = check('embed-lock', 'Lock editing: students can step and play, but not paint or change the map or algorithm');
+  const [lock, lockField] = check('embed-lock', spec.lockLabel);
   const [atStep, stepField] = check('embed-step', 'Start at the current step');
   const [contrast, contrastField] = check('embed-contrast', 'High-contrast colours');
   const size = (testid, label) => {
@@ -242,7 +242,7 @@ export function attachEmbed(app) {
     'dialog',
     { class: 'pl-dialog', testid: 'embed-dialog', 'aria-labelledby': titleId },
     el('h2', { id: titleId, text: 'Embed this example' }),
-    el('p', { class: 'pl-hint', text: 'Paste the code into the HTML of a course page. It opens with this map and these settings, showing the grid and the step controls.' }),
+    el('p', { class: 'pl-hint', text: spec.dialogHint }),
     lockField,
     stepField,
     contrastField,
@@ -252,9 +252,8 @@ export function attachEmbed(app) {
     status,
     el('div', { class: 'pl-row' }, copy, close),
   );
-  app.root.append(dialog);
 
-  let current = { width: 720, height: 480 };
+  let current = { ...spec.initial };
 
   /** Builds the code from the options; on a problem, says what and keeps the last good code. */
   function build() {
@@ -271,19 +270,15 @@ export function attachEmbed(app) {
         return false;
       }
     }
-    const base = new URL('./index.html', import.meta.url);
     const step = atStep.checked ? app.lab.steps : 0;
-    const { url, error } = embedUrl(app, base, { lock: lock.checked, step, contrast: contrast.checked });
+    const { url, error } = spec.link({ lock: lock.checked, step, contrast: contrast.checked });
     if (error) {
       code.value = '';
       status.textContent = error;
       return false;
     }
-    const title = `Pathlab: ${algorithmLabel(app)} on ${app.mapTitle || app.mapName || 'a grid'}`;
-    code.value = iframeCode({ url, width: current.width, height: current.height, title });
-    status.textContent = url.length > MAX_LINK
-      ? `The code is ${code.value.length.toLocaleString('en')} characters long, because it carries the map itself; some course platforms cut long code.`
-      : '';
+    code.value = iframeCode({ url, width: current.width, height: current.height, title: spec.title() });
+    status.textContent = spec.note(url, code.value);
     return true;
   }
 
@@ -305,7 +300,7 @@ export function attachEmbed(app) {
     atStep.disabled = steps === 0;
     if (steps === 0) atStep.checked = false;
     contrast.checked = app.root.classList.contains('pl-contrast');
-    current = frameSize(app.lab.width, app.lab.height);
+    current = spec.frame();
     width.value = String(current.width);
     height.value = String(current.height);
     const ok = build();
@@ -324,9 +319,41 @@ export function attachEmbed(app) {
   dialog.addEventListener('close', () => open.focus());
 
   return {
+    section,
+    dialog,
+    destroy() {
+      if (dialog.open) dialog.close();
+    },
+  };
+}
+
+/**
+ * Adds "Copy embed code" and its dialog to the panel, and enforces `lock=1`.
+ * Returns `{ destroy() }`.
+ */
+export function attachEmbed(app) {
+  const ui = app.ui;
+  const detachLock = attachLock(app);
+  const embed = embedDialog(app, {
+    hint: 'An iframe with this map, these settings and only the grid and step controls.',
+    lockLabel: 'Lock editing: students can step and play, but not paint or change the map or algorithm',
+    dialogHint: 'Paste the code into the HTML of a course page. It opens with this map and these settings, showing the grid and the step controls.',
+    initial: { width: 720, height: 480 },
+    frame: () => frameSize(app.lab.width, app.lab.height),
+    link: (options) => embedUrl(app, new URL('./index.html', import.meta.url), options),
+    title: () => `Pathlab: ${algorithmLabel(app)} on ${app.mapTitle || app.mapName || 'a grid'}`,
+    note: (url, code) => (url.length > MAX_LINK
+      ? `The code is ${code.length.toLocaleString('en')} characters long, because it carries the map itself; some course platforms cut long code.`
+      : ''),
+  });
+  const after = ui.editSection.parentElement?.querySelector('.pl-share') ?? ui.editSection;
+  after.after(embed.section);
+  app.root.append(embed.dialog);
+
+  return {
     destroy() {
       detachLock();
-      if (dialog.open) dialog.close();
+      embed.destroy();
     },
   };
 }

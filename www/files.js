@@ -6,7 +6,7 @@
 // steps), so exporting never disturbs the search on show.
 
 import { Lab, statusName } from './pkg/pathlab_wasm.js';
-import { el } from './dom.js';
+import { download, el } from './dom.js';
 import { readCells } from './editor.js';
 
 /** The most steps a run export holds. */
@@ -17,16 +17,6 @@ const CHUNK = 5_000;
 
 /** The settings that make a run, as `Lab.settings()` names them. */
 export const RUN_SETTINGS = ['algo', 'heuristic', 'diagonal', 'costs', 'weight', 'lookahead', 'sensor', 'cluster', 'hand'];
-
-/** Saves `blob` as a download called `name`. */
-export function download(blob, name) {
-  const url = URL.createObjectURL(blob);
-  const a = el('a', { href: url, download: name, hidden: true });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
 
 /** A file name from the map's name or title: letters, digits, dots and dashes only. */
 function baseName(app) {

@@ -13,7 +13,7 @@
 // Every edit re-runs the search to the step it was on (the wasm layer does that). The forms
 // are small panels over the canvas; what users type is only ever set as text or a value.
 
-import { el, options } from './dom.js';
+import { el, listen, options } from './dom.js';
 import { short } from './space-paint.js';
 
 /** Pixels a press may wander and still be a click. */
@@ -468,12 +468,9 @@ export function attachGraphEditing(app) {
     if (!drag) app.setHover(null);
   }
 
-  canvas.addEventListener('pointerdown', onDown);
-  canvas.addEventListener('pointermove', onMove);
-  canvas.addEventListener('pointerup', onUp);
-  canvas.addEventListener('pointercancel', onUp);
-  canvas.addEventListener('pointerleave', onLeave);
-  canvas.addEventListener('contextmenu', onContext);
+  const unlisten = listen(canvas, {
+    pointerdown: onDown, pointermove: onMove, pointerup: onUp, pointercancel: onUp, pointerleave: onLeave, contextmenu: onContext,
+  });
 
   return {
     get tool() {
@@ -493,12 +490,7 @@ export function attachGraphEditing(app) {
       if (p) placeForm(p.x, p.y);
     },
     destroy() {
-      canvas.removeEventListener('pointerdown', onDown);
-      canvas.removeEventListener('pointermove', onMove);
-      canvas.removeEventListener('pointerup', onUp);
-      canvas.removeEventListener('pointercancel', onUp);
-      canvas.removeEventListener('pointerleave', onLeave);
-      canvas.removeEventListener('contextmenu', onContext);
+      unlisten();
       form.remove();
     },
   };

@@ -27,7 +27,8 @@ export function detectFormat(text, fileName = '') {
   return /^\s*(type|height|width)\b/i.test(first) ? 'movingai' : 'course';
 }
 
-async function fetchText(url, label) {
+/** The text at `url`; an Error naming `label` when it cannot be fetched. */
+export async function fetchText(url, label) {
   let response;
   try {
     response = await fetch(url);

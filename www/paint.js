@@ -143,6 +143,38 @@ function buildLookup(palette) {
   return lut;
 }
 
+/**
+ * Draws the start (circle) or goal (diamond) marker of radius `r` at (x, y) with its letter, on
+ * every page (Painter here; space-paint.js's painters). `style` is how it scales: `diamond` (the
+ * diamond's half-diagonal per r), `line` and `minLine` (its white outline), `text` (the
+ * letter's size per r) and `minText` (the smallest r that gets a letter).
+ */
+export function drawMarker(ctx, x, y, r, colour, letter, shape, style) {
+  ctx.beginPath();
+  if (shape === 'circle') {
+    ctx.arc(x, y, r, 0, Math.PI * 2);
+  } else {
+    const d = r * style.diamond;
+    ctx.moveTo(x, y - d);
+    ctx.lineTo(x + d, y);
+    ctx.lineTo(x, y + d);
+    ctx.lineTo(x - d, y);
+    ctx.closePath();
+  }
+  ctx.fillStyle = colour;
+  ctx.fill();
+  ctx.lineWidth = Math.max(style.minLine, r * style.line);
+  ctx.strokeStyle = '#ffffff';
+  ctx.stroke();
+  if (r >= style.minText) {
+    ctx.fillStyle = '#ffffff';
+    ctx.font = `700 ${Math.round(r * style.text)}px system-ui, sans-serif`;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    ctx.fillText(letter, x, y + r * 0.06);
+  }
+}
+
 /** A number for a cell label: whole numbers as they are, others to one decimal. */
 function short(v) {
   return Number.isInteger(v) ? String(v) : v.toFixed(1);
@@ -596,34 +628,11 @@ export class Painter {
   }
 
   marker(cx, cy, color, letter, shape) {
-    const { ctx } = this;
     const cs = this.cellPx;
     const r = this.markerRadius(this.cellCount) * cs;
-    const x = (cx + 0.5) * cs;
-    const y = (cy + 0.5) * cs;
-    ctx.beginPath();
-    if (shape === 'circle') {
-      ctx.arc(x, y, r, 0, Math.PI * 2);
-    } else {
-      const d = r * 1.12;
-      ctx.moveTo(x, y - d);
-      ctx.lineTo(x + d, y);
-      ctx.lineTo(x, y + d);
-      ctx.lineTo(x - d, y);
-      ctx.closePath();
-    }
-    ctx.fillStyle = color;
-    ctx.fill();
-    ctx.lineWidth = Math.max(1.5 * this.dpr, r * 0.12);
-    ctx.strokeStyle = '#ffffff';
-    ctx.stroke();
-    if (r >= 7 * this.dpr) {
-      ctx.fillStyle = '#ffffff';
-      ctx.font = `700 ${Math.round(r * 1.05)}px system-ui, sans-serif`;
-      ctx.textAlign = 'center';
-      ctx.textBaseline = 'middle';
-      ctx.fillText(letter, x, y + r * 0.06);
-    }
+    drawMarker(this.ctx, (cx + 0.5) * cs, (cy + 0.5) * cs, r, color, letter, shape, {
+      diamond: 1.12, minLine: 1.5 * this.dpr, line: 0.12, minText: 7 * this.dpr, text: 1.05,
+    });
   }
 
   hoverBox({ x, y }) {

@@ -6,6 +6,7 @@
 import { statusName } from './pkg/pathlab_wasm.js';
 import { el } from './dom.js';
 import { pseudocodeFor, stepFacts } from './pseudocode.js';
+import { lastStepOf } from './page-app.js';
 
 /** Rows of the open list shown; the caption gives the full count. */
 export const OPEN_ROWS = 50;
@@ -40,7 +41,7 @@ function at(p) {
 }
 
 /** Up to six items, then "and N more". */
-function list(items, show) {
+export function list(items, show) {
   const shown = items.slice(0, 6).map(show).join(', ');
   return items.length > 6 ? `${shown} and ${items.length - 6} more` : shown;
 }
@@ -86,56 +87,80 @@ export function describeStep(lab, settings, last) {
   return text;
 }
 
+/**
+ * The boxes of the study panels, on every page (Panels here; space-view.js's SpacePanels for
+ * graphs and hexes): the pseudocode, the open-list table (`what`: the heading of its place
+ * column, 'cell', 'node' or 'hex') and the closed list behind a disclosure (`closedCells`, its
+ * list). Returns the parts the panels fill in; `element` holds them all.
+ */
+export function studyBoxes(what, closedCells) {
+  const id = Math.random().toString(36).slice(2, 8);
+  const parts = {
+    codeTitle: el('h2', { id: `pl-code-title-${id}`, text: 'Pseudocode' }),
+    code: el('ol', { class: 'pl-code', testid: 'pseudocode', 'aria-labelledby': `pl-code-title-${id}` }),
+    openTitle: el('h2', { id: `pl-open-title-${id}`, text: 'Open list' }),
+    caption: el('p', { class: 'pl-open-caption', testid: 'open-caption', 'aria-live': 'off' }),
+    keyHeading: el('th', { scope: 'col', class: 'pl-num', text: 'f' }),
+    hHeading: el('th', { scope: 'col', class: 'pl-num pl-h', text: 'h' }),
+    rows: el('tbody'),
+    closedSummary: el('summary', { text: 'Closed list' }),
+    closedCells,
+  };
+  parts.table = el(
+    'table',
+    { class: 'pl-open', testid: 'open-list', 'aria-labelledby': `pl-open-title-${id}` },
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        el('th', { scope: 'col', class: 'pl-num', text: '#' }),
+        el('th', { scope: 'col', text: what }),
+        el('th', { scope: 'col', class: 'pl-num', text: 'g' }),
+        parts.hHeading,
+        parts.keyHeading,
+        el('th', { scope: 'col', text: 'parent' }),
+        el('th', { scope: 'col', text: 'last step' }),
+      ),
+    ),
+    parts.rows,
+  );
+  parts.closed = el('details', { class: 'pl-closed', testid: 'closed-list' }, parts.closedSummary, closedCells);
+  parts.element = el(
+    'section',
+    { class: 'pl-study pl-full', 'aria-label': 'Inside the search' },
+    el('div', { class: 'pl-study-box pl-code-box' }, parts.codeTitle, parts.code),
+    el(
+      'div',
+      { class: 'pl-study-box pl-open-box' },
+      parts.openTitle,
+      parts.caption,
+      el('div', { class: 'pl-table-wrap', tabindex: '0', role: 'region', 'aria-labelledby': `pl-open-title-${id}` }, parts.table),
+      parts.closed,
+    ),
+  );
+  return parts;
+}
+
+/** Marks the pseudocode lines (`code`'s items) whose tags are in `active` as the step's. */
+export function markActive(code, active) {
+  code.dataset.active = [...active].join(' ');
+  for (const li of code.children) {
+    const on = active.has(li.dataset.tag);
+    li.classList.toggle('pl-active', on);
+    if (on) li.setAttribute('aria-current', 'step');
+    else li.removeAttribute('aria-current');
+  }
+}
+
 /** The pseudocode and open-list panels of one page. */
 export class Panels {
   constructor(app) {
     this.app = app;
     this.codeKey = '';
-    const id = Math.random().toString(36).slice(2, 8);
-    this.codeTitle = el('h2', { id: `pl-code-title-${id}`, text: 'Pseudocode' });
-    this.code = el('ol', { class: 'pl-code', testid: 'pseudocode', 'aria-labelledby': `pl-code-title-${id}` });
-    this.openTitle = el('h2', { id: `pl-open-title-${id}`, text: 'Open list' });
-    this.caption = el('p', { class: 'pl-open-caption', testid: 'open-caption', 'aria-live': 'off' });
-    this.keyHeading = el('th', { scope: 'col', class: 'pl-num', text: 'f' });
-    this.hHeading = el('th', { scope: 'col', class: 'pl-num pl-h', text: 'h' });
-    this.rows = el('tbody');
-    this.table = el(
-      'table',
-      { class: 'pl-open', testid: 'open-list', 'aria-labelledby': `pl-open-title-${id}` },
-      el(
-        'thead',
-        {},
-        el(
-          'tr',
-          {},
-          el('th', { scope: 'col', class: 'pl-num', text: '#' }),
-          el('th', { scope: 'col', text: 'cell' }),
-          el('th', { scope: 'col', class: 'pl-num', text: 'g' }),
-          this.hHeading,
-          this.keyHeading,
-          el('th', { scope: 'col', text: 'parent' }),
-          el('th', { scope: 'col', text: 'last step' }),
-        ),
-      ),
-      this.rows,
-    );
-    this.closedSummary = el('summary', { text: 'Closed list' });
-    this.closedCells = el('ul', { class: 'pl-closed-cells' });
-    this.closed = el('details', { class: 'pl-closed', testid: 'closed-list' }, this.closedSummary, this.closedCells);
+    Object.assign(this, studyBoxes('cell', el('ul', { class: 'pl-closed-cells' })));
     this.closed.addEventListener('toggle', () => this.showClosed());
-    this.element = el(
-      'section',
-      { class: 'pl-study pl-full', 'aria-label': 'Inside the search' },
-      el('div', { class: 'pl-study-box pl-code-box' }, this.codeTitle, this.code),
-      el(
-        'div',
-        { class: 'pl-study-box pl-open-box' },
-        this.openTitle,
-        this.caption,
-        el('div', { class: 'pl-table-wrap', tabindex: '0', role: 'region', 'aria-labelledby': `pl-open-title-${id}` }, this.table),
-        this.closed,
-      ),
-    );
   }
 
   /** Shows the state after the last change; `overlay` is the frame's `Lab.overlay()`. */
@@ -148,12 +173,7 @@ export class Panels {
     this.shown = now;
     const lab = this.app.lab;
     const settings = this.app.settings ?? lab.settings();
-    let last;
-    try {
-      last = lab.lastStep();
-    } catch {
-      last = { kind: 'none', opened: [] };
-    }
+    const last = lastStepOf(lab);
     this.showCode(settings, last, overlay);
     this.showOpen(settings, last);
     this.closedSummary.textContent = `Closed list: ${this.closedCount()} cells`;
@@ -172,14 +192,7 @@ export class Panels {
     }
     const status = statusName(this.app.lab.status);
     const facts = stepFacts(last, status, lab.steps, settings.start, overlay);
-    const active = new Set(code.active(facts));
-    this.code.dataset.active = [...active].join(' ');
-    for (const li of this.code.children) {
-      const on = active.has(li.dataset.tag);
-      li.classList.toggle('pl-active', on);
-      if (on) li.setAttribute('aria-current', 'step');
-      else li.removeAttribute('aria-current');
-    }
+    markActive(this.code, new Set(code.active(facts)));
   }
 
   showOpen(settings, last) {

@@ -4,14 +4,17 @@
 // and messages. Every text that may come from a configuration is set with textContent.
 
 import init, { Lab, names, statusName } from './pkg/pathlab_wasm.js';
-import { readConfig, SPEEDS, MAX_WEIGHT, COUNTS, SPACES } from './config.js';
+import { readConfig, COUNTS, SPACES } from './config.js';
 import { encodeGrid } from './share.js';
 import { quote } from './values.js';
 import { loadPresets, fetchMap, detectFormat } from './maps.js';
 import { takeEarly } from './early.js';
 import { Painter, LEGEND, OVERLAY_STYLE } from './paint.js';
 import { attachEditing } from './edit.js';
-import { controls, el, MessageArea, options } from './dom.js';
+import { controls, el, options } from './dom.js';
+import {
+  BRUSHES, formatCost, lastStepOf, mapControls, searchInputs, searchReadouts, SearchPage, selectMaker, transportBar, weightField,
+} from './page-app.js';
 
 let wasmReady = null;
 
@@ -136,20 +139,6 @@ const EXTRA_SETTINGS = {
 /** The spaces' names in the space select (the hex and graph views come from space-view.js). */
 export const SPACE_LABELS = { grid: 'Square grid', hex: 'Hex tiles', graph: 'Graph (waypoints)' };
 
-const BRUSHES = [
-  ['0', 'Walls'],
-  ['3', 'Mud (costs ×3)'],
-  ['5', 'Water (costs ×5)'],
-];
-
-const MAX_MESSAGES = 12;
-
-/** A cost for the read-out: whole numbers as they are, others to two decimals. */
-export function formatCost(cost) {
-  if (cost === undefined || cost === null) return '';
-  return Number.isInteger(cost) ? String(cost) : cost.toFixed(2);
-}
-
 function formatNumber(v) {
   if (v === undefined || v === null) return '–';
   return Number.isInteger(v) ? String(v) : v.toFixed(3).replace(/0+$/, '').replace(/\.$/, '');
@@ -159,23 +148,11 @@ function at(p) {
   return `(${p[0]},${p[1]})`;
 }
 
-class App {
+class App extends SearchPage {
   constructor(root, memory, known, config) {
-    this.root = root;
-    this.memory = memory;
-    this.known = known;
-    this.config = config;
+    super(root, memory, known, config, statusName);
     this.lab = new Lab(20, 12);
     this.presets = [];
-    this.mapName = null;
-    this.mapTitle = '';
-    this.hover = null;
-    this.dirty = true;
-    this.playing = false;
-    this.carry = 0;
-    this.lastTime = 0;
-    this.frame = 0;
-    this.notes = new MessageArea(MAX_MESSAGES);
     this.lastSize = '';
     this.build();
     this.painter = new Painter(this.canvas);
@@ -218,10 +195,7 @@ class App {
     const ui = {};
     this.ui = ui;
     const { button, readout } = controls(ui);
-    const select = (id, label) => {
-      ui[id] = el('select', { testid: id, id: `pl-${id}-${Math.random().toString(36).slice(2, 8)}` });
-      return el('label', { class: 'pl-field' }, el('span', { text: label }), ui[id]);
-    };
+    const select = selectMaker(ui);
 
     this.canvas = el('canvas', {
       testid: 'grid',
@@ -232,25 +206,7 @@ class App {
     ui.message = this.notes.list;
     ui.messageBox = this.notes.box;
 
-    ui.speed = el('input', {
-      type: 'range',
-      testid: 'speed',
-      min: '1',
-      max: String(SPEEDS.length),
-      step: '1',
-      value: String(this.config.speed),
-      'aria-label': 'Speed',
-    });
-    ui.speedLabel = el('span', { class: 'pl-speed-label' });
-    ui.weight = el('input', {
-      type: 'number',
-      testid: 'weight',
-      min: '1',
-      max: String(MAX_WEIGHT),
-      step: '0.1',
-      value: '1',
-      inputmode: 'decimal',
-    });
+    searchInputs(ui, this.config.speed);
     ui.extras = {};
     for (const [key, { label }] of Object.entries(EXTRA_SETTINGS)) {
       const input =
@@ -281,23 +237,11 @@ class App {
     ui.mapTitle = el('p', { testid: 'map-title', class: 'pl-map-title' });
     ui.steps = el('span', { testid: 'steps', class: 'pl-steps' });
 
-    const transport = el(
-      'div',
-      { class: 'pl-transport', role: 'toolbar', 'aria-label': 'Search controls' },
-      button('reset', 'Reset', 'Back to step 0 (Home)'),
-      button('back', '◀ Back', 'Undo one step (←)'),
-      button('step', 'Step ▶', 'One expansion (→)'),
-      button('play', 'Play', 'Play or pause (space)'),
-      button('run', 'Run to end', 'Run to the end (End)'),
-      el('label', { class: 'pl-speed' }, el('span', { class: 'pl-label', text: 'Speed' }), ui.speed, ui.speedLabel),
-    );
+    const transport = transportBar(ui, button);
     const readouts = el(
       'div',
       { class: 'pl-readouts' },
-      readout('status', 'Status'),
-      readout('expanded', 'Expanded'),
-      readout('open', 'Open'),
-      readout('cost', 'Path cost'),
+      ...searchReadouts(readout),
       readout('agent', 'Agent'),
       readout('repair', 'Repair'),
       ui.steps,
@@ -320,13 +264,7 @@ class App {
       'header',
       { class: 'pl-header pl-full' },
       el('h1', { class: 'pl-title' }, 'Pathlab', el('span', { class: 'pl-subtitle', text: 'grid path-finding, one step at a time' })),
-      el(
-        'div',
-        { class: 'pl-map-controls' },
-        el('label', { class: 'pl-field pl-inline' }, el('span', { text: 'Space' }), ui.space),
-        el('label', { class: 'pl-field pl-inline' }, el('span', { text: 'Map' }), ui.map),
-        el('label', { class: 'pl-btn pl-small pl-file' }, 'Open file…', ui.file),
-      ),
+      mapControls(ui, 'Map'),
     );
     const panel = el(
       'aside',
@@ -339,12 +277,7 @@ class App {
         select('heuristic', 'Heuristic'),
         select('diagonal', 'Moves'),
         select('costs', 'Costs'),
-        el(
-          'label',
-          { class: 'pl-field', title: 'A* orders the open list by f = g + w·h; w above 1 trusts the estimate more.' },
-          el('span', { text: 'Weight w in f = g + w·h' }),
-          ui.weight,
-        ),
+        weightField(ui),
         ...Object.values(ui.extras),
         ui.note,
       ),
@@ -381,16 +314,7 @@ class App {
 
   wire() {
     const ui = this.ui;
-    ui.step.addEventListener('click', () => this.step());
-    ui.back.addEventListener('click', () => this.act(() => this.lab.back(), 'back'));
-    ui.reset.addEventListener('click', () => this.act(() => this.lab.reset(), 'reset'));
-    ui.run.addEventListener('click', () => this.act(() => this.lab.run(), 'run'));
-    ui.play.addEventListener('click', () => this.togglePlay());
-    ui.speed.addEventListener('input', () => {
-      this.config.speed = Number(ui.speed.value);
-      this.showSpeed();
-      this.changed();
-    });
+    this.wireTransport();
     const setters = { algo: 'setAlgorithm', heuristic: 'setHeuristic', diagonal: 'setDiagonal', costs: 'setCosts' };
     for (const [key, method] of Object.entries(setters)) {
       ui[key].addEventListener('change', () => {
@@ -423,12 +347,6 @@ class App {
       this.mapChanged('clear');
       this.touch();
     });
-    this.onKey = (event) => this.key(event);
-    this.root.addEventListener('keydown', this.onKey);
-    this.resizeObserver = new ResizeObserver(() => this.layout());
-    this.resizeObserver.observe(ui.wrap);
-    this.onWindowResize = () => this.layout();
-    window.addEventListener('resize', this.onWindowResize);
   }
 
   // ---- loading -----------------------------------------------------------------------------
@@ -507,8 +425,9 @@ class App {
     await new Promise((resolve) => setTimeout(resolve));
     await this.attachLater();
     this.persistence.start();
-    this.compare.start();
+    // Links before compare: compared searches take the map's teleports and slopes along.
     this.links.start();
+    this.compare.start();
   }
 
   /** Loads a preset or a relative path; throws with a message and keeps the current map. */
@@ -625,46 +544,9 @@ class App {
 
   // ---- actions -------------------------------------------------------------------------------
 
-  finished() {
-    const s = statusName(this.lab.status);
-    return s === 'found' || s === 'no-path';
-  }
-
-  step() {
-    this.setPlaying(false);
-    this.lab.step();
-    this.narrateStep();
-    this.touch();
-  }
-
-  act(fn, what) {
-    this.setPlaying(false);
-    fn();
-    if (what === 'run') this.narrateEnd();
-    else if (what === 'back') this.narrateStep();
-    else this.narrate('');
-    this.touch();
-  }
-
-  togglePlay() {
-    if (!this.playing && this.finished()) this.lab.reset();
-    this.setPlaying(!this.playing);
-    this.touch();
-  }
-
-  setPlaying(on) {
-    this.playing = on;
-    this.carry = 0;
-    this.lastTime = 0;
-    this.ui.play.textContent = on ? 'Pause' : 'Play';
-    this.ui.play.setAttribute('aria-pressed', on ? 'true' : 'false');
-  }
-
   setWeight(raw) {
-    const weight = Number(raw);
-    if (!/^\s*[0-9]*\.?[0-9]+\s*$/.test(String(raw)) || !(weight >= 1 && weight <= MAX_WEIGHT)) {
-      this.say(`Weight: must be a number from 1 to ${MAX_WEIGHT}, got ${quote(raw)}; keeping ${this.lab.settings().weight}.`);
-    } else {
+    const weight = this.weightOf(raw, this.lab.settings().weight);
+    if (weight !== null) {
       try {
         this.lab.setWeight(weight);
       } catch (e) {
@@ -696,20 +578,8 @@ class App {
   }
 
   key(event) {
-    const tag = event.target?.tagName;
-    if (['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON'].includes(tag) || event.altKey || event.ctrlKey || event.metaKey) return;
-    const actions = {
-      ' ': () => this.togglePlay(),
-      ArrowRight: () => this.step(),
-      ArrowLeft: () => this.act(() => this.lab.back(), 'back'),
-      Home: () => this.act(() => this.lab.reset(), 'reset'),
-      End: () => this.act(() => this.lab.run(), 'run'),
-    };
-    const action = actions[event.key];
-    if (action) {
-      event.preventDefault();
-      action();
-    }
+    if (this.notOurKey(event)) return;
+    this.keyAction(event);
   }
 
   // ---- called by the editor --------------------------------------------------------------------
@@ -756,30 +626,8 @@ class App {
 
   // ---- messages and narration ------------------------------------------------------------------
 
-  say(text) {
-    this.notes.say(text);
-  }
-
-  clearMessages() {
-    this.notes.clear();
-  }
-
-  /** The messages on show, oldest first. */
-  get messages() {
-    return this.notes.messages;
-  }
-
-  narrate(text) {
-    this.ui.narration.textContent = text;
-  }
-
   narrateStep() {
-    let last;
-    try {
-      last = this.lab.lastStep();
-    } catch {
-      last = { kind: 'none', opened: [] };
-    }
+    const last = lastStepOf(this.lab);
     if (last.kind !== 'expanded' || !last.expanded) {
       const agent = this.settings?.has_agent ? this.lab.agent() : null;
       if (agent && !this.finished()) {
@@ -881,24 +729,10 @@ class App {
     }
   }
 
-  showSpeed() {
-    const rate = SPEEDS[this.config.speed - 1];
-    this.ui.speed.value = String(this.config.speed);
-    this.ui.speedLabel.textContent = `${rate}/s`;
-  }
-
   readouts() {
     const lab = this.lab;
     const ui = this.ui;
-    const status = statusName(lab.status);
-    ui.status.textContent = status;
-    ui.status.dataset.status = status;
-    ui.expanded.textContent = String(lab.expanded);
-    ui.open.textContent = String(lab.openCount);
-    const cost = lab.cost;
-    ui.cost.textContent = formatCost(cost);
-    ui.cost.dataset.value = cost === undefined || cost === null ? '' : String(cost);
-    ui.steps.textContent = `step ${lab.steps}`;
+    this.searchReadouts();
     this.timeline?.update();
     if (this.settings?.has_agent) {
       const agent = lab.agent();
@@ -913,9 +747,6 @@ class App {
       ui.repair.dataset.reExpanded = repair ? String(repair.re_expanded) : '';
       ui.repair.dataset.fresh = repair ? String(repair.fresh_expanded) : '';
     }
-    ui.back.disabled = lab.steps === 0;
-    ui.step.disabled = status === 'found' || status === 'no-path';
-    ui.run.disabled = ui.step.disabled;
     const c = this.canvas;
     c.dataset.width = String(lab.width);
     c.dataset.height = String(lab.height);
@@ -953,14 +784,6 @@ class App {
   }
 
   // ---- frame loop ------------------------------------------------------------------------------
-
-  touch() {
-    this.dirty = true;
-  }
-
-  changed() {
-    this.root.dispatchEvent(new CustomEvent('pathlab-change', { detail: this.currentConfig() }));
-  }
 
   currentConfig() {
     const s = this.lab.settings();
@@ -1006,27 +829,7 @@ class App {
   tick(time) {
     this.frame = requestAnimationFrame((t) => this.tick(t));
     this.timeline?.frame();
-    if (this.playing) {
-      const dt = this.lastTime ? Math.min(100, time - this.lastTime) : 1000 / 60;
-      this.lastTime = time;
-      this.carry += (SPEEDS[this.config.speed - 1] * dt) / 1000;
-      const n = Math.floor(this.carry);
-      if (n > 0) {
-        this.carry -= n;
-        if (n === 1) {
-          this.lab.step();
-          this.narrateStep();
-        } else {
-          this.lab.advance(n);
-          this.narrate(`Playing: step ${this.lab.steps}.`);
-        }
-        this.dirty = true;
-      }
-      if (this.finished()) {
-        this.setPlaying(false);
-        this.narrateEnd();
-      }
-    }
+    this.playFrame(time, (n) => (n === 1 ? this.lab.step() : this.lab.advance(n)));
     if (!this.dirty) return;
     this.dirty = false;
     const overlay = this.lab.overlay();

@@ -22,7 +22,7 @@ export const MAX_LINK = 8000;
 const SETTINGS = ['algo', 'heuristic', 'diagonal', 'costs', 'weight', 'lookahead', 'sensor', 'cluster', 'hand'];
 
 /** localStorage, or a thrown Error saying why it cannot be used. */
-function storage() {
+export function storage() {
   let store;
   try {
     store = window.localStorage;
@@ -34,7 +34,7 @@ function storage() {
 }
 
 /** Why a write failed, in words. */
-function reason(e) {
+export function reason(e) {
   if (e?.name === 'QuotaExceededError' || e?.code === 22) return "the browser's storage for this page is full";
   if (e?.name === 'SecurityError') return 'the browser does not let the page use its storage';
   return e?.message ?? String(e);

@@ -6,9 +6,13 @@
 // devicePixelRatio. Each painter also answers "what is under this point" for the editors,
 // from the geometry of its last paint.
 
+import { drawMarker } from './paint.js';
+
 /** The wasm CellState values (paint.js uses the same), and the parents' "none". */
 export const STATE = { unseen: 0, open: 1, closed: 2, current: 3, path: 4, openBack: 5, closedBack: 6 };
 export const NO_PARENT = 0xffffffff;
+/** The walking agent's marker (violet: apart from the state colours, start and goal). */
+export const AGENT_COLOUR = '#6a2c91';
 const STATE_NAMES = ['unseen', 'open', 'closed', 'current', 'path', 'open', 'closed'];
 
 const SQRT3 = Math.sqrt(3);
@@ -73,31 +77,9 @@ function sizeCanvas(canvas, ctx, w, h, dpr) {
   canvas.style.height = `${ph / dpr}px`;
 }
 
-/** The start (circle, S) or goal (diamond, G) marker at (x, y), radius r, in CSS pixels. */
+/** The start (circle, S) or goal (diamond, G) marker at (x, y), radius r, in CSS pixels (paint.js's drawMarker). */
 function marker(ctx, x, y, r, colour, letter, shape) {
-  ctx.beginPath();
-  if (shape === 'circle') {
-    ctx.arc(x, y, r, 0, Math.PI * 2);
-  } else {
-    const d = r * 1.15;
-    ctx.moveTo(x, y - d);
-    ctx.lineTo(x + d, y);
-    ctx.lineTo(x, y + d);
-    ctx.lineTo(x - d, y);
-    ctx.closePath();
-  }
-  ctx.fillStyle = colour;
-  ctx.fill();
-  ctx.lineWidth = Math.max(1.5, r * 0.14);
-  ctx.strokeStyle = '#ffffff';
-  ctx.stroke();
-  if (r >= 6) {
-    ctx.fillStyle = '#ffffff';
-    ctx.font = `700 ${Math.round(r * 1.1)}px system-ui, sans-serif`;
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.fillText(letter, x, y + r * 0.06);
-  }
+  drawMarker(ctx, x, y, r, colour, letter, shape, { diamond: 1.15, minLine: 1.5, line: 0.14, minText: 6, text: 1.1 });
 }
 
 /** A rounded rectangle path. */
@@ -399,6 +381,11 @@ export class GraphPainter {
     }
     const hoverNode = v.hover?.kind === 'node' ? v.hover.index : null;
     if (hoverNode !== null && hoverNode < m.count) this.outline(nodes[hoverNode], 7, palette.hover, 2, []);
+    // The keyboard cursor: a thick ring, white under blue, that stands out on any fill.
+    if (v.cursor !== null && v.cursor !== undefined && v.cursor < m.count) {
+      this.outline(nodes[v.cursor], 9, '#ffffff', 7, []);
+      this.outline(nodes[v.cursor], 9, v.focused === false ? '#5b6473' : '#0072b2', 4, []);
+    }
     if (v.selection?.kind === 'node' && v.selection.index < m.count) this.outline(nodes[v.selection.index], 8, '#0072b2', 3, [5, 4]);
 
     // Where the cost labels and markers go, so that the g, h, f tags can keep clear of them.
@@ -449,6 +436,11 @@ export class GraphPainter {
       ctx.fillText(e.text, b.x + b.w / 2, b.y + b.h / 2 + 0.5);
     }
     for (const b of badges) marker(ctx, b.x, b.y, b.r, b.colour, b.letter, b.shape);
+    // A walking agent (D* Lite, LRTA*, RTA*): a violet marker under its node.
+    if (m.agent !== null && m.agent !== undefined && m.agent < m.count) {
+      const n = nodes[m.agent];
+      marker(ctx, n.x, n.y + n.r * 0.95, badgeR, AGENT_COLOUR, 'A', 'circle');
+    }
 
     // A drag that is making an edge: a dashed line to the pointer, the node it would join ringed.
     const p = v.preview;
@@ -821,6 +813,10 @@ export class HexPainter {
     };
     end(m.start, palette.start, 'S', 'circle');
     end(m.goal, palette.goal, 'G', 'diamond');
+    if (m.agent !== null && m.agent !== undefined && m.agent < m.count) {
+      const [x, y] = centre(m.agent);
+      marker(ctx, x, y + (withNumbers(m.agent) ? s * 0.45 : 0), Math.max(6, Math.min(this.markerRadius() * 0.8, s * 0.4)), AGENT_COLOUR, 'A', 'circle');
+    }
     if (v.hover !== null && v.hover !== undefined && v.hover < m.count) {
       const ring = new Path2D();
       const [x, y] = centre(v.hover);
@@ -832,6 +828,18 @@ export class HexPainter {
       this.hexPath(inner, x, y, s - 1.5 - Math.max(2, s * 0.08));
       ctx.strokeStyle = palette.hover;
       ctx.stroke(inner);
+    }
+    if (v.cursor !== null && v.cursor !== undefined && v.cursor < m.count) {
+      const [x, y] = centre(v.cursor);
+      const w = Math.max(2.5, s * 0.12);
+      const outer = new Path2D();
+      this.hexPath(outer, x, y, s - w / 2);
+      ctx.lineWidth = w + 3;
+      ctx.strokeStyle = '#ffffff';
+      ctx.stroke(outer);
+      ctx.lineWidth = w;
+      ctx.strokeStyle = v.focused === false ? '#5b6473' : '#0072b2';
+      ctx.stroke(outer);
     }
     this.centres = centre;
   }

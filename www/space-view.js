@@ -11,17 +11,24 @@
 
 import initSpaces, { SpaceLab, statusName } from './pkg/pathlab_spaces.js';
 import { Lab } from './pkg/pathlab_wasm.js';
-import { SPEEDS, MAX_WEIGHT, toQuery, SPACES } from './config.js';
+import { toQuery, SPACES } from './config.js';
 import { quote } from './values.js';
-import { controls, el, MessageArea, options } from './dom.js';
+import { controls, download, el, options } from './dom.js';
+import {
+  BRUSHES, formatCost, lastStepOf, mapControls, searchInputs, searchReadouts, SearchPage, selectMaker, transportBar, weightField,
+} from './page-app.js';
 import { encodeGraph, encodeGrid } from './share.js';
-import { fetchMap, detectFormat } from './maps.js';
+import { fetchMap, fetchText, detectFormat } from './maps.js';
 import { PALETTE, HIGH_CONTRAST } from './paint.js';
 import { GraphPainter, HexPainter, STATE, NO_PARENT, stateName, short } from './space-paint.js';
 import { attachGraphEditing } from './graph-edit.js';
 import { attachHexEditing } from './hex-edit.js';
 import { pseudocodeFor, stepFacts } from './pseudocode.js';
 import { LABELS, SPACE_LABELS } from './pathlab.js';
+import { attachSpaceCompare } from './space-compare.js';
+import { attachSpaceKeeping } from './space-keep.js';
+import { Scrubber } from './timeline.js';
+import { list, markActive, num, OPEN_ROWS, studyBoxes } from './panels.js';
 
 /** Where the presets live: next to this module, so an embedding page may sit anywhere. */
 const MAPS = new URL('./maps/', import.meta.url);
@@ -32,13 +39,11 @@ export const MAX_HEX_CELLS = 128 * 128;
 /** The longest link offered (as persist.js): longer ones break in mail and chat. */
 const MAX_LINK = 8000;
 
-/** Rows of the open list shown. */
-const OPEN_ROWS = 50;
+/** Entries of the closed list shown when it is opened. */
+const CLOSED_ROWS = 400;
 
 /** The most steps one frame of play takes. */
 const MAX_STEPS_PER_FRAME = 5000;
-
-const MAX_MESSAGES = 12;
 
 /** What a locked page says when someone tries to edit (as embed.js). */
 const LOCKED_TEXT =
@@ -66,12 +71,6 @@ const HEURISTIC_LABELS = {
   hex: { hex: 'Hex distance', zero: 'Zero (none)' },
 };
 
-const BRUSHES = [
-  ['0', 'Walls'],
-  ['3', 'Mud (costs ×3)'],
-  ['5', 'Water (costs ×5)'],
-];
-
 /** How each open list is ordered, for the caption; and the heading of its key column. */
 const ORDER = {
   astar: ['lowest f = g + w·h first; ties: higher g, then first opened', 'f'],
@@ -80,35 +79,6 @@ const ORDER = {
   bfs: ['first in, first out', 'queue #'],
   dfs: ['last in, first out', 'stack #'],
 };
-
-/** A cost for the read-out: whole numbers as they are, others to two decimals (as the grid page). */
-function formatCost(cost) {
-  if (cost === undefined || cost === null) return '';
-  return Number.isInteger(cost) ? String(cost) : cost.toFixed(2);
-}
-
-/** A number for the tables: whole numbers as they are, others to three decimals. */
-function num(v) {
-  if (v === undefined || v === null) return '–';
-  if (!Number.isFinite(v)) return '∞';
-  return Number.isInteger(v) ? String(v) : v.toFixed(3).replace(/0+$/, '').replace(/\.$/, '');
-}
-
-/** Up to six items, then "and N more". */
-function list(items, show) {
-  const shown = items.slice(0, 6).map(show).join(', ');
-  return items.length > 6 ? `${shown} and ${items.length - 6} more` : shown;
-}
-
-/** Saves `blob` as a download called `name`. */
-function download(blob, name) {
-  const url = URL.createObjectURL(blob);
-  const a = el('a', { href: url, download: name, hidden: true });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
 
 /** Loads and starts the spaces' wasm module (pathlab_spaces) once per page; resolves to its exports. */
 let spacesReady = null;
@@ -144,17 +114,6 @@ async function loadIndex() {
     presets: (Array.isArray(index?.presets) ? index.presets : []).filter(valid),
     graphs: (Array.isArray(index?.graphs) ? index.graphs : []).filter(valid),
   };
-}
-
-async function fetchText(url, label) {
-  let response;
-  try {
-    response = await fetch(url);
-  } catch (e) {
-    throw new Error(`${quote(label)} could not be fetched (${e.message})`);
-  }
-  if (!response.ok) throw new Error(`${quote(label)} could not be loaded (HTTP ${response.status})`);
-  return response.text();
 }
 
 /** The title a graph file gives itself (`"title"`), if any. */
@@ -199,27 +158,15 @@ function gridOf(memory, lab, preset) {
   return out;
 }
 
-export class SpaceApp {
+export class SpaceApp extends SearchPage {
   constructor(root, memory, known, config) {
-    this.root = root;
-    this.memory = memory;
-    this.known = known;
-    this.config = config;
+    super(root, memory, known, config, statusName);
     this.space = config.space;
     this.lab = null;
     this.index = { presets: [], graphs: [] };
-    this.mapName = null;
-    this.mapTitle = '';
-    this.hover = null;
     this.selection = null;
     this.preview = null;
-    this.dirty = true;
-    this.playing = false;
-    this.carry = 0;
-    this.lastTime = 0;
-    this.frame = 0;
     this.version = 0;
-    this.notes = new MessageArea(MAX_MESSAGES);
     this.palette = config.contrast ? HIGH_CONTRAST : PALETTE;
     this.cache = { labels: null, edges: null, h: null, hVersion: -1, total: null, totalVersion: -1 };
     this.build();
@@ -234,29 +181,19 @@ export class SpaceApp {
     this.ui = ui;
     const graph = this.space === 'graph';
     const { button, readout } = controls(ui);
-    const select = (id, label) => {
-      ui[id] = el('select', { testid: id, id: `pl-${id}-${Math.random().toString(36).slice(2, 8)}` });
-      return el('label', { class: 'pl-field' }, el('span', { text: label }), ui[id]);
-    };
+    const select = selectMaker(ui);
     this.canvas = el('canvas', {
       testid: 'grid',
       class: 'pl-canvas',
       tabindex: '0',
       'data-space': this.space,
       'aria-label': graph
-        ? 'Graph: click to add a node, drag a node to move it, Shift+drag between nodes to join them, click an edge to set its cost'
-        : 'Hex tiles: drag to paint walls, drag S or G to move the start or goal',
+        ? 'Graph: click to add a node, drag a node to move it, Shift+drag between nodes to join them, click an edge to set its cost. Keys: right arrow steps, left arrow goes back, Shift+arrows move a cursor over the nodes and read each one out, Escape hides it.'
+        : 'Hex tiles: drag to paint walls, drag S or G to move the start or goal. Keys: right arrow steps, left arrow goes back, Shift+arrows move a cursor over the hexes and read each one out, Escape hides it.',
     });
     ui.message = this.notes.list;
     ui.messageBox = this.notes.box;
-    ui.speed = el('input', {
-      type: 'range', testid: 'speed', min: '1', max: String(SPEEDS.length), step: '1',
-      value: String(this.config.speed), 'aria-label': 'Speed',
-    });
-    ui.speedLabel = el('span', { class: 'pl-speed-label' });
-    ui.weight = el('input', {
-      type: 'number', testid: 'weight', min: '1', max: String(MAX_WEIGHT), step: '0.1', value: '1', inputmode: 'decimal',
-    });
+    searchInputs(ui, this.config.speed);
     ui.space = el('select', { testid: 'space', 'aria-label': 'Space' });
     options(ui.space, SPACES, SPACE_LABELS);
     ui.space.value = this.space;
@@ -270,32 +207,15 @@ export class SpaceApp {
     ui.note = el('p', { testid: 'note', class: 'pl-note' });
     ui.algoNote = el('p', { testid: 'algo-note', class: 'pl-hint' });
     ui.heuristicWarning = el('p', { testid: 'heuristic-warning', class: 'pl-space-warning', role: 'status', hidden: true });
-    ui.compareNote = el('p', {
-      testid: 'compare-note', class: 'pl-hint',
-      text: 'Compare mode (several searches side by side) works on the square grid only for now.',
-    });
+    ui.gaveUp = el('p', { testid: 'gave-up', class: 'pl-space-warning', role: 'status', hidden: true });
+    // What the keyboard cursor stands on, for screen readers (Shift+arrows on the canvas).
+    ui.cursorLive = el('div', { class: 'pl-sr-only', testid: 'cursor', 'aria-live': 'polite' });
     ui.mapTitle = el('p', { testid: 'map-title', class: 'pl-map-title' });
     ui.steps = el('span', { testid: 'steps', class: 'pl-steps' });
 
-    const transport = el(
-      'div',
-      { class: 'pl-transport', role: 'toolbar', 'aria-label': 'Search controls' },
-      button('reset', 'Reset', 'Back to step 0 (Home)'),
-      button('back', '◀ Back', 'Undo one step (←)'),
-      button('step', 'Step ▶', 'One expansion (→)'),
-      button('play', 'Play', 'Play or pause (space)'),
-      button('run', 'Run to end', 'Run to the end (End)'),
-      el('label', { class: 'pl-speed' }, el('span', { class: 'pl-label', text: 'Speed' }), ui.speed, ui.speedLabel),
-    );
-    const readouts = el(
-      'div',
-      { class: 'pl-readouts' },
-      readout('status', 'Status'),
-      readout('expanded', 'Expanded'),
-      readout('open', 'Open'),
-      readout('cost', 'Path cost'),
-      ui.steps,
-    );
+    const transport = transportBar(ui, button);
+    const readouts = el('div', { class: 'pl-readouts' }, ...searchReadouts(readout), ui.steps);
+    ui.readoutsBox = readouts;
     const legendItems = graph
       ? [['ground', 'not reached', this.palette.ground], ['open', 'open', this.palette.open], ['closed', 'closed', this.palette.closed],
           ['current', 'current', this.palette.current], ['path', 'path', this.palette.path], ['start', 'start', this.palette.start],
@@ -319,13 +239,7 @@ export class SpaceApp {
         class: 'pl-subtitle',
         text: graph ? 'path-finding on a graph, one step at a time' : 'path-finding on hex tiles, one step at a time',
       })),
-      el(
-        'div',
-        { class: 'pl-map-controls' },
-        el('label', { class: 'pl-field pl-inline' }, el('span', { text: 'Space' }), ui.space),
-        el('label', { class: 'pl-field pl-inline' }, el('span', { text: graph ? 'Graph' : 'Map' }), ui.map),
-        el('label', { class: 'pl-btn pl-small pl-file' }, 'Open file…', ui.file),
-      ),
+      mapControls(ui, graph ? 'Graph' : 'Map'),
     );
 
     // Edit tools: for graphs a tool choice above the canvas and a few buttons; for hexes brushes.
@@ -413,21 +327,17 @@ export class SpaceApp {
         select('algo', 'Algorithm'),
         select('heuristic', 'Heuristic'),
         select('diagonal', 'Moves'),
-        el(
-          'label',
-          { class: 'pl-field', title: 'A* orders the open list by f = g + w·h; w above 1 trusts the estimate more.' },
-          el('span', { text: 'Weight w in f = g + w·h' }),
-          ui.weight,
-        ),
+        weightField(ui),
         ui.heuristicWarning,
         ui.note,
         ui.algoNote,
-        ui.compareNote,
       ),
+      // The read-out of the node under the pointer or the keyboard cursor, high in the panel so
+      // that it is in view while the cursor moves.
+      el('section', { class: 'pl-section pl-node-section' }, el('h2', { text: graph ? 'Node' : 'Hex' }), ui.cellInfo),
       ui.editSection,
       files,
       share,
-      el('section', { class: 'pl-section' }, el('h2', { text: graph ? 'Node' : 'Hex' }), ui.cellInfo),
       el('section', { class: 'pl-section' }, el('h2', { text: 'Last step' }), ui.narration),
       el('section', { class: 'pl-section' }, el('h2', { text: 'Legend' }), legend),
     );
@@ -435,7 +345,7 @@ export class SpaceApp {
     ui.diagonal.disabled = true;
     ui.diagonal.title = graph ? 'On a graph the moves are its edges.' : 'Each hex has six neighbours.';
 
-    ui.wrap = el('div', { class: 'pl-grid-wrap pl-space-wrap' }, this.canvas);
+    ui.wrap = el('div', { class: 'pl-grid-wrap pl-space-wrap' }, this.canvas, ui.cursorLive);
     this.timeline = new SpaceTimeline(this);
     this.panels = new SpacePanels(this);
     const stage = el(
@@ -447,27 +357,24 @@ export class SpaceApp {
       transport,
       this.timeline.element,
       readouts,
+      ui.gaveUp,
       this.panels.element,
     );
     this.root.classList.add('pathlab', 'pl-space', `pl-space-${this.space}`);
     this.root.classList.toggle('pl-embed', this.config.embed);
     this.root.classList.toggle('pl-contrast', this.config.contrast);
     this.root.replaceChildren(header, ui.messageBox, el('div', { class: 'pl-main' }, stage, panel));
+    // Compare mode (space-compare.js): its section goes under the Search section.
+    this.compare = attachSpaceCompare(this);
+    panel.querySelector('.pl-node-section')?.after(this.compare.section);
+    // Saving in the browser and the embed dialog (space-keep.js), beside Share.
+    this.keeping = attachSpaceKeeping(this, share);
     this.wire();
   }
 
   wire() {
     const ui = this.ui;
-    ui.step.addEventListener('click', () => this.step());
-    ui.back.addEventListener('click', () => this.act(() => this.lab.back(), 'back'));
-    ui.reset.addEventListener('click', () => this.act(() => this.lab.reset(), 'reset'));
-    ui.run.addEventListener('click', () => this.act(() => this.lab.run(), 'run'));
-    ui.play.addEventListener('click', () => this.togglePlay());
-    ui.speed.addEventListener('input', () => {
-      this.config.speed = Number(ui.speed.value);
-      this.showSpeed();
-      this.changed();
-    });
+    this.wireTransport();
     ui.algo.addEventListener('change', () => this.setting('algo', () => this.lab.setAlgorithm(ui.algo.value)));
     ui.heuristic.addEventListener('change', () => {
       const value = ui.heuristic.value;
@@ -518,12 +425,7 @@ export class SpaceApp {
         this.narrate('The browser did not allow copying: the link is selected, press Ctrl+C (⌘C) to copy it.');
       }
     });
-    this.onKey = (event) => this.key(event);
-    this.root.addEventListener('keydown', this.onKey);
-    this.resizeObserver = new ResizeObserver(() => this.layout());
-    this.resizeObserver.observe(ui.wrap);
-    this.onWindowResize = () => this.layout();
-    window.addEventListener('resize', this.onWindowResize);
+    for (const type of ['focus', 'blur']) this.canvas.addEventListener(type, () => this.touch());
     // Files dropped anywhere on the page open here.
     const hasFiles = (event) => [...(event.dataTransfer?.types ?? [])].includes('Files');
     this.onDragOver = (event) => {
@@ -565,17 +467,21 @@ export class SpaceApp {
     this.applySettings();
     this.attachEditing();
     this.syncSettings();
+    this.compare.fillPicks();
     if (this.lab.steps > 0) this.narrateStep();
     this.showSpeed();
     this.layout(true);
     this.touch();
     if (this.config.autoplay && !this.finished()) this.setPlaying(true);
     this.frame = requestAnimationFrame((t) => this.tick(t));
+    this.keeping.start();
+    if (this.config.compare) this.compare.enter(this.config.compare, { step: this.config.step, autoplay: this.config.autoplay });
   }
 
   async startGraph() {
     const config = this.config;
     const fallback = this.index.graphs[0]?.name ?? null;
+    if (this.keeping.restore()) return;
     if (config.graph) {
       try {
         this.useGraph(config.graph, { name: null, title: graphTitle(config.graph) ?? 'Graph from the link' });
@@ -606,6 +512,7 @@ export class SpaceApp {
   async startHex() {
     const config = this.config;
     const fallback = this.index.presets[0]?.name ?? null;
+    if (this.keeping.restore()) return;
     if (config.grid) {
       try {
         this.useHex({ ...config.grid, start: null, goal: null }, { name: null, title: 'Hexes from the link' });
@@ -678,6 +585,7 @@ export class SpaceApp {
     this.narrate('');
     this.layout(true);
     this.touch();
+    this.compare?.refresh();
   }
 
   /** A grid preset by name (or a relative path) shown as hexes. */
@@ -750,9 +658,11 @@ export class SpaceApp {
     this.painter.setCells(this.places(), lab.layout);
     this.showMap(title);
     this.hover = null;
+    this.cursor = null;
     this.narrate('');
     this.layout(true);
     this.touch();
+    this.compare?.refresh();
   }
 
   /** The settings of the link or mount() configuration, once the space is loaded. */
@@ -796,7 +706,6 @@ export class SpaceApp {
         this.say(`Parameter "${key}": ${e.message}; keeping the ${key} ${before}.`);
       }
     }
-    if (config.compare) this.say('Parameter "compare": compare mode works on the square grid only so far; showing one search.');
     if (config.step > 0) lab.seek(config.step);
     this.version++;
   }
@@ -1022,41 +931,6 @@ export class SpaceApp {
 
   // ---- actions -------------------------------------------------------------------------------
 
-  finished() {
-    const s = statusName(this.lab.status);
-    return s === 'found' || s === 'no-path';
-  }
-
-  step() {
-    this.setPlaying(false);
-    this.lab.step();
-    this.narrateStep();
-    this.touch();
-  }
-
-  act(fn, what) {
-    this.setPlaying(false);
-    fn();
-    if (what === 'run') this.narrateEnd();
-    else if (what === 'back') this.narrateStep();
-    else this.narrate('');
-    this.touch();
-  }
-
-  togglePlay() {
-    if (!this.playing && this.finished()) this.lab.reset();
-    this.setPlaying(!this.playing);
-    this.touch();
-  }
-
-  setPlaying(on) {
-    this.playing = on;
-    this.carry = 0;
-    this.lastTime = 0;
-    this.ui.play.textContent = on ? 'Pause' : 'Play';
-    this.ui.play.setAttribute('aria-pressed', on ? 'true' : 'false');
-  }
-
   /** Changes a search setting; the core re-runs to the step the search was on. */
   setting(key, fn) {
     if (this.locked()) {
@@ -1075,9 +949,8 @@ export class SpaceApp {
   }
 
   setWeight(raw) {
-    const weight = Number(raw);
-    if (!/^\s*[0-9]*\.?[0-9]+\s*$/.test(String(raw)) || !(weight >= 1 && weight <= MAX_WEIGHT)) {
-      this.say(`Weight: must be a number from 1 to ${MAX_WEIGHT}, got ${quote(raw)}; keeping ${this.lab.weight}.`);
+    const weight = this.weightOf(raw, this.lab.weight);
+    if (weight === null) {
       this.syncSettings();
       return;
     }
@@ -1085,23 +958,89 @@ export class SpaceApp {
   }
 
   key(event) {
-    const tag = event.target?.tagName;
-    if (['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON'].includes(tag) || event.altKey || event.ctrlKey || event.metaKey) return;
-    const actions = {
-      ' ': () => this.togglePlay(),
-      ArrowRight: () => this.step(),
-      ArrowLeft: () => this.act(() => this.lab.back(), 'back'),
-      Home: () => this.act(() => this.lab.reset(), 'reset'),
-      End: () => this.act(() => this.lab.run(), 'run'),
+    if (this.notOurKey(event)) return;
+    // On the canvas, Shift+arrows move the keyboard cursor over nodes or hexes.
+    if (event.target === this.canvas && event.shiftKey && event.key.startsWith('Arrow')) {
+      event.preventDefault();
+      this.moveCursor(event.key.slice(5).toLowerCase());
+      return;
+    }
+    if (event.target === this.canvas && event.key === 'Escape' && this.cursor !== null && this.cursor !== undefined && this.wrap.querySelector('.pl-space-form')?.hidden !== false) {
+      event.preventDefault();
+      this.setCursor(null);
+      return;
+    }
+    this.keyAction(event, {
       Delete: () => this.graphEdit?.removeSelected(),
       Backspace: () => this.graphEdit?.removeSelected(),
       Escape: () => this.graphEdit?.closeForm(),
-    };
-    const action = actions[event.key];
-    if (action) {
-      event.preventDefault();
-      action();
+    });
+  }
+
+  // ---- the keyboard cursor ---------------------------------------------------------------------
+
+  /**
+   * Moves the keyboard cursor one node or hex towards `direction` (left, right, up, down); it
+   * starts on the start. On hexes it goes to the next hex in the row or the row above or
+   * below; on a graph to the nearest node that lies that way (within 60 degrees either side).
+   */
+  moveCursor(direction) {
+    const lab = this.lab;
+    const n = lab.nodeCount;
+    if (this.cursor === null || this.cursor === undefined || this.cursor >= n) {
+      this.setCursor(lab.start);
+      return;
     }
+    const [dx, dy] = { left: [-1, 0], right: [1, 0], up: [0, -1], down: [0, 1] }[direction] ?? [0, 0];
+    let next = this.cursor;
+    if (this.space === 'hex') {
+      const w = lab.width;
+      const x = Math.min(w - 1, Math.max(0, (this.cursor % w) + dx));
+      const y = Math.min(lab.height - 1, Math.max(0, Math.floor(this.cursor / w) + dy));
+      next = y * w + x;
+    } else {
+      const places = new Float64Array(this.spaceMemory.buffer, lab.placesPtr(), 2 * n);
+      const [cx, cy] = [places[2 * this.cursor], places[2 * this.cursor + 1]];
+      let best = Infinity;
+      for (let i = 0; i < n; i++) {
+        if (i === this.cursor) continue;
+        const ux = places[2 * i] - cx;
+        const uy = places[2 * i + 1] - cy;
+        const d = Math.hypot(ux, uy);
+        if (d === 0) continue;
+        const along = (ux * dx + uy * dy) / d;
+        if (along < 0.5) continue;
+        // Nearer first, and straighter ahead breaks near ties.
+        const score = d * (2 - along);
+        if (score < best) {
+          best = score;
+          next = i;
+        }
+      }
+    }
+    this.setCursor(next);
+  }
+
+  /** Puts the keyboard cursor on node `node` (null hides it) and reads the node out. */
+  setCursor(node) {
+    this.cursor = node;
+    this.hover = null;
+    const live = this.ui.cursorLive;
+    if (node === null || node === undefined) {
+      live.textContent = '';
+    } else {
+      try {
+        const info = this.lab.nodeInfo(node);
+        const labels = this.labels();
+        const parent = info.parent === undefined || info.parent === null ? 'none' : labels[info.parent];
+        const extra = info.extra_label ? `, ${info.extra_label} ${num(info.extra ?? Infinity)}` : '';
+        live.textContent = `${info.label}: ${info.state}, g ${num(info.g)}, h ${num(info.h)}, f ${num(info.f)}${extra}, parent ${parent}${info.agent ? ', the agent is here' : ''}.`;
+      } catch {
+        live.textContent = '';
+      }
+    }
+    this.ui.cellInfo.dataset.shown = '';
+    this.touch();
   }
 
   // ---- called by the editors -----------------------------------------------------------------
@@ -1153,29 +1092,8 @@ export class SpaceApp {
 
   // ---- messages and narration ------------------------------------------------------------------
 
-  say(text) {
-    this.notes.say(text);
-  }
-
-  clearMessages() {
-    this.notes.clear();
-  }
-
-  get messages() {
-    return this.notes.messages;
-  }
-
-  narrate(text) {
-    this.ui.narration.textContent = text;
-  }
-
   narrateStep() {
-    let last;
-    try {
-      last = this.lab.lastStep();
-    } catch {
-      last = { kind: 'none', opened: [] };
-    }
+    const last = lastStepOf(this.lab);
     if (last.kind !== 'expanded' || last.expanded === undefined || last.expanded === null) {
       this.narrateEnd();
       return;
@@ -1237,10 +1155,7 @@ export class SpaceApp {
     const ui = this.ui;
     const lab = this.lab;
     const algo = lab.algorithm;
-    const choices = lab.algorithms();
-    const order = Object.keys(LABELS.algo);
-    const rank = (v) => (order.includes(v) ? order.indexOf(v) : order.length);
-    const sorted = [...choices].sort((a, b) => rank(a.name) - rank(b.name));
+    const sorted = this.sortedChoices(lab.algorithms());
     const key = sorted.map((c) => `${c.name}:${c.ok}`).join(',');
     if (ui.algo.dataset.key !== key) {
       ui.algo.dataset.key = key;
@@ -1254,9 +1169,11 @@ export class SpaceApp {
         });
       }));
       const off = sorted.filter((c) => !c.ok).map((c) => LABELS.algo[c.name] ?? c.name);
+      const on = sorted.filter((c) => c.ok).map((c) => LABELS.algo[c.name] ?? c.name);
       ui.algoNote.textContent = off.length
-        ? `${off.length} algorithms are greyed out: they need the square grid (hover over one for the reason). Breadth-first, depth-first, Dijkstra, greedy best-first and A* run on ${this.space === 'graph' ? 'graphs' : 'hexes'}.`
+        ? `${off.length} algorithms are greyed out: they need the square grid (hover over one for the reason). ${on.join(', ')} run on ${this.space === 'graph' ? 'graphs' : 'hexes'}.`
         : '';
+      this.compare?.fillPicks();
     }
     ui.algo.value = algo;
     const heuristics = this.space === 'graph' ? HEURISTIC_LABELS.graph : HEURISTIC_LABELS.hex;
@@ -1265,7 +1182,9 @@ export class SpaceApp {
     if (ui.layout) ui.layout.value = lab.layout;
     const weight = lab.weight;
     if (document.activeElement !== ui.weight || Number(ui.weight.value) !== weight) ui.weight.value = String(weight);
-    const usesH = algo === 'astar' || algo === 'greedy';
+    // Every search but these three is guided by the estimate (A*, greedy, and those the core
+    // adds for spaces: bidirectional A*, IDA*, LPA*, D* Lite, LRTA*, RTA*).
+    const usesH = !['bfs', 'dfs', 'dijkstra'].includes(algo);
     ui.heuristic.disabled = !usesH;
     ui.weight.disabled = algo !== 'astar';
     const admissible = lab.admissible;
@@ -1291,29 +1210,36 @@ export class SpaceApp {
     this.settings = { algo, usesH, weight };
   }
 
-  showSpeed() {
-    const rate = SPEEDS[this.config.speed - 1];
-    this.ui.speed.value = String(this.config.speed);
-    this.ui.speedLabel.textContent = `${rate}/s`;
+  /** The algorithm's name as the selects show it. */
+  algoLabel(algo) {
+    return LABELS.algo[algo] ?? algo;
+  }
+
+  /** The core's algorithm choices in the order of the grid page's select. */
+  sortedChoices(choices) {
+    const order = Object.keys(LABELS.algo);
+    const rank = (v) => (order.includes(v) ? order.indexOf(v) : order.length);
+    return [...choices].sort((a, b) => rank(a.name) - rank(b.name));
   }
 
   readouts() {
     const lab = this.lab;
     const ui = this.ui;
-    const status = statusName(lab.status);
-    ui.status.textContent = status;
-    ui.status.dataset.status = status;
-    ui.expanded.textContent = String(lab.expanded);
-    ui.open.textContent = String(lab.openCount);
-    const cost = lab.cost;
-    ui.cost.textContent = formatCost(cost);
-    ui.cost.dataset.value = cost === undefined || cost === null ? '' : String(cost);
-    ui.steps.textContent = `step ${lab.steps}`;
-    ui.back.disabled = lab.steps === 0;
-    ui.step.disabled = status === 'found' || status === 'no-path';
-    ui.run.disabled = ui.step.disabled;
+    this.searchReadouts();
+    // Why a search stopped without an answer (IDA*'s visit limit, an agent that gave up).
+    let why = null;
+    try {
+      why = lab.gaveUp() ?? null;
+    } catch {
+      why = null;
+    }
+    ui.gaveUp.hidden = !why;
+    if (ui.gaveUp.textContent !== (why ?? '')) ui.gaveUp.textContent = why ?? '';
     const c = this.canvas;
     const labels = this.labels();
+    const agent = lab.agentNode;
+    c.dataset.agent = agent === undefined || agent === null ? '' : labels[agent] ?? '';
+    c.dataset.cursor = this.cursor === null || this.cursor === undefined ? '' : labels[this.cursor] ?? '';
     if (this.space === 'graph') {
       c.dataset.nodes = String(lab.nodeCount);
       c.dataset.edges = String(this.edges().length);
@@ -1332,12 +1258,18 @@ export class SpaceApp {
 
   cellInfo() {
     const box = this.ui.cellInfo;
-    const hover = this.hover;
     const graph = this.space === 'graph';
+    // The pointer first; else the keyboard cursor.
+    let hover = this.hover;
+    if ((hover === null || hover === undefined) && this.cursor !== null && this.cursor !== undefined) {
+      hover = graph ? { kind: 'node', index: this.cursor } : this.cursor;
+    }
     if (hover === null || hover === undefined) {
       if (!box.dataset.shown) {
         box.dataset.shown = '1';
-        box.textContent = graph ? 'Point at a node to see its g, h, f and parent, or at an edge for its cost.' : 'Point at a hex to see its g, h, f and parent.';
+        box.textContent = graph
+          ? 'Point at a node to see its g, h, f and parent, or at an edge for its cost. With the canvas focused, Shift+arrows move a cursor from node to node.'
+          : 'Point at a hex to see its g, h, f and parent. With the canvas focused, Shift+arrows move a cursor from hex to hex.';
       }
       return;
     }
@@ -1365,6 +1297,7 @@ export class SpaceApp {
         const v = this.cells()[node];
         head = `${info.label} · ${v === 0 ? 'wall' : v === 1 ? 'ground' : `terrain ×${v}`} · ${info.state}`;
       }
+      if (info.agent) head += ' · the agent is here';
       rows = [
         [graph ? 'node' : 'hex', head],
         ['g', num(info.g)],
@@ -1372,6 +1305,8 @@ export class SpaceApp {
         ['f', num(info.f)],
         ['parent', parent],
       ];
+      // The search's second number (LPA*'s rhs, LRTA*'s learned h), when it keeps one.
+      if (info.extra_label) rows.splice(4, 0, [info.extra_label, num(info.extra ?? Infinity)]);
     }
     box.dataset.shown = '';
     box.replaceChildren(el('dl', {}, ...rows.flatMap(([k, v]) => [el('dt', { text: k }), el('dd', { 'data-key': k, text: v })])));
@@ -1451,14 +1386,6 @@ export class SpaceApp {
 
   // ---- frame loop ------------------------------------------------------------------------------
 
-  touch() {
-    this.dirty = true;
-  }
-
-  changed() {
-    this.root.dispatchEvent(new CustomEvent('pathlab-change', { detail: this.currentConfig() }));
-  }
-
   currentConfig() {
     const lab = this.lab;
     const labels = this.labels();
@@ -1476,6 +1403,7 @@ export class SpaceApp {
       goal: null,
       speed: this.config.speed,
       embed: this.config.embed,
+      compare: this.compare?.names() ?? null,
       lock: this.config.lock,
       contrast: this.config.contrast,
     };
@@ -1537,23 +1465,9 @@ export class SpaceApp {
   tick(time) {
     this.frame = requestAnimationFrame((t) => this.tick(t));
     if (!this.lab) return;
-    if (this.playing) {
-      const dt = this.lastTime ? Math.min(100, time - this.lastTime) : 1000 / 60;
-      this.lastTime = time;
-      this.carry += (SPEEDS[this.config.speed - 1] * dt) / 1000;
-      const n = Math.min(MAX_STEPS_PER_FRAME, Math.floor(this.carry));
-      if (n > 0) {
-        this.carry -= n;
-        for (let k = 0; k < n && !this.finished(); k++) this.lab.step();
-        if (n === 1) this.narrateStep();
-        else this.narrate(`Playing: step ${this.lab.steps}.`);
-        this.dirty = true;
-      }
-      if (this.finished()) {
-        this.setPlaying(false);
-        this.narrateEnd();
-      }
-    }
+    this.playFrame(time, (n) => {
+      for (let k = 0; k < n && !this.finished(); k++) this.lab.step();
+    }, MAX_STEPS_PER_FRAME);
     if (!this.dirty) return;
     this.dirty = false;
     this.paint();
@@ -1564,16 +1478,32 @@ export class SpaceApp {
   }
 
   paint() {
-    const lab = this.lab;
+    this.paintLab(this.lab, this.painter, {
+      selection: this.selection,
+      hover: this.hover,
+      preview: this.preview,
+      cursor: this.cursor,
+      focused: document.activeElement === this.canvas,
+    });
+  }
+
+  /**
+   * Paints `lab` (the page's search, or a compare pane's on the same space) with `painter`.
+   * `view`: selection, hover, preview, cursor (the keyboard cursor's node), focused, pane.
+   */
+  paintLab(lab, painter, view = {}) {
     const n = lab.nodeCount;
     const graph = this.space === 'graph';
-    const s = this.settings ?? { algo: lab.algorithm, usesH: false, weight: 1 };
+    const algo = lab.algorithm;
+    const usesH = view.pane ? algo === 'astar' || algo === 'greedy' : (this.settings?.usesH ?? false);
+    const weight = lab.weight;
     // Everything that may allocate in the wasm memory first, then the views on it.
     const labels = this.labels();
     const edges = this.edges();
     const path = [...lab.path()];
-    const numbers = graph ? n <= 60 && this.painter.radius >= 9 : this.painter.numbersShown(n);
-    const h = numbers && s.usesH ? this.hValues() : null;
+    const agent = lab.agentNode;
+    const numbers = graph ? n <= 60 && painter.radius >= 9 : painter.numbersShown(n);
+    const h = numbers && usesH ? this.hValues() : null;
     const buffer = this.spaceMemory.buffer;
     const model = {
       count: n,
@@ -1586,29 +1516,35 @@ export class SpaceApp {
       path,
       start: lab.start,
       goal: lab.goal,
+      agent: agent === undefined || agent === null ? null : agent,
       h,
     };
+    const cursor = view.cursor ?? null;
     if (graph) {
-      this.painter.paint(model, {
-        selection: this.selection,
-        hover: this.hover,
-        preview: this.preview,
+      painter.paint(model, {
+        selection: view.selection ?? null,
+        hover: view.hover ?? null,
+        preview: view.preview ?? null,
+        cursor,
+        focused: view.focused,
         numbers,
         parents: n <= 400,
-        usesH: s.usesH,
-        weight: s.weight,
-        algo: s.algo,
+        usesH,
+        weight,
+        algo,
       });
     } else {
       model.cells = new Uint8Array(buffer, lab.cellsPtr(), n);
       model.width = lab.width;
-      this.painter.paint(model, { hover: this.hover, numbers, usesH: s.usesH, weight: s.weight, algo: s.algo });
+      painter.paint(model, { hover: view.hover ?? null, cursor, focused: view.focused, numbers, usesH, weight, algo });
     }
   }
 
   destroy() {
     cancelAnimationFrame(this.frame);
     this.setPlaying(false);
+    this.compare?.destroy();
+    this.keeping?.destroy();
     this.graphEdit?.destroy();
     this.detachHex?.();
     this.resizeObserver.disconnect();
@@ -1624,66 +1560,15 @@ export class SpaceApp {
   }
 }
 
-/** The scrubber under the canvas: any step of the run, from 0 to the step that ends it. */
-class SpaceTimeline {
-  constructor(app) {
-    this.app = app;
-    const id = `pl-timeline-${Math.random().toString(36).slice(2, 8)}`;
-    this.input = el('input', {
-      type: 'range', id, testid: 'timeline', class: 'pl-timeline-range', min: '0', max: '0', step: '1', value: '0',
-      'aria-describedby': `${id}-total`,
-    });
-    this.total = el('output', { id: `${id}-total`, testid: 'timeline-total', class: 'pl-timeline-total', for: id });
-    this.element = el('div', { class: 'pl-timeline' }, el('label', { for: id, class: 'pl-label', text: 'Step' }), this.input, this.total);
-    this.input.addEventListener('input', () => this.seek(Number(this.input.value)));
-    this.input.addEventListener('keydown', (event) => this.key(event));
-  }
-
+/** The scrubber under the canvas (timeline.js): any step of the run, from 0 to the step that ends it. */
+class SpaceTimeline extends Scrubber {
   update() {
     const app = this.app;
     // While playing the run's length waits: the frame belongs to the search.
     const total = app.playing && app.cache.totalVersion !== app.version ? null : app.totalSteps();
     const steps = app.lab.steps;
-    const max = total ?? steps;
-    this.input.max = String(max);
-    this.input.value = String(steps);
     const words = total === null ? `step ${steps}` : `step ${steps} of ${total}`;
-    this.input.setAttribute('aria-valuetext', words);
-    this.total.textContent = total === null ? `${steps}` : `${steps} / ${total}`;
-    this.total.dataset.total = total === null ? '' : String(total);
-    this.total.title = words;
-  }
-
-  seek(k) {
-    const app = this.app;
-    app.setPlaying(false);
-    app.lab.seek(k);
-    app.narrateStep();
-    app.touch();
-  }
-
-  key(event) {
-    if (event.altKey || event.ctrlKey || event.metaKey) return;
-    const app = this.app;
-    const steps = app.lab.steps;
-    const max = Number(this.input.max);
-    const jump = Math.max(1, Math.round(max / 10));
-    const actions = {
-      ' ': () => app.togglePlay(),
-      ArrowRight: () => app.step(),
-      ArrowUp: () => app.step(),
-      ArrowLeft: () => app.act(() => app.lab.back(), 'back'),
-      ArrowDown: () => app.act(() => app.lab.back(), 'back'),
-      Home: () => app.act(() => app.lab.reset(), 'reset'),
-      End: () => app.act(() => app.lab.run(), 'run'),
-      PageUp: () => this.seek(Math.min(max, steps + jump)),
-      PageDown: () => this.seek(Math.max(0, steps - jump)),
-    };
-    const action = actions[event.key];
-    if (action) {
-      event.preventDefault();
-      action();
-    }
+    this.show(steps, total ?? steps, words, total === null ? `${steps}` : `${steps} / ${total}`, total);
   }
 }
 
@@ -1692,40 +1577,46 @@ class SpacePanels {
   constructor(app) {
     this.app = app;
     this.codeKey = '';
-    const id = Math.random().toString(36).slice(2, 8);
-    this.codeTitle = el('h2', { id: `pl-code-title-${id}`, text: 'Pseudocode' });
-    this.code = el('ol', { class: 'pl-code', testid: 'pseudocode', 'aria-labelledby': `pl-code-title-${id}` });
-    this.openTitle = el('h2', { id: `pl-open-title-${id}`, text: 'Open list' });
-    this.caption = el('p', { class: 'pl-open-caption', testid: 'open-caption', 'aria-live': 'off' });
-    this.keyHeading = el('th', { scope: 'col', class: 'pl-num', text: 'f' });
-    this.rows = el('tbody');
-    const what = app.space === 'graph' ? 'node' : 'hex';
-    this.table = el(
-      'table',
-      { class: 'pl-open', testid: 'open-list', 'aria-labelledby': `pl-open-title-${id}` },
-      el('thead', {}, el('tr', {},
-        el('th', { scope: 'col', class: 'pl-num', text: '#' }),
-        el('th', { scope: 'col', text: what }),
-        el('th', { scope: 'col', class: 'pl-num', text: 'g' }),
-        el('th', { scope: 'col', class: 'pl-num pl-h', text: 'h' }),
-        this.keyHeading,
-        el('th', { scope: 'col', text: 'parent' }),
-        el('th', { scope: 'col', text: 'last step' }),
-      )),
-      this.rows,
-    );
-    this.element = el(
-      'section',
-      { class: 'pl-study pl-full', 'aria-label': 'Inside the search' },
-      el('div', { class: 'pl-study-box pl-code-box' }, this.codeTitle, this.code),
-      el(
-        'div',
-        { class: 'pl-study-box pl-open-box' },
-        this.openTitle,
-        this.caption,
-        el('div', { class: 'pl-table-wrap', tabindex: '0', role: 'region', 'aria-labelledby': `pl-open-title-${id}` }, this.table),
-      ),
-    );
+    // The boxes as on the grid page (panels.js); the closed list: the nodes in the order they
+    // were expanded, each with its g now.
+    Object.assign(this, studyBoxes(app.space === 'graph' ? 'node' : 'hex',
+      el('ol', { class: 'pl-closed-cells pl-space-closed', testid: 'closed-cells' })));
+    this.closed.addEventListener('toggle', () => this.showClosed());
+  }
+
+  /** The closed list's summary (always) and, when it is open, its entries. */
+  showClosed() {
+    const app = this.app;
+    let order;
+    try {
+      order = app.lab.expansionOrder();
+    } catch {
+      order = new Uint32Array(0);
+    }
+    const what = app.space === 'graph' ? ['node', 'nodes'] : ['hex', 'hexes'];
+    const count = order.length;
+    this.closedSummary.textContent = `Closed list: ${count} ${count === 1 ? 'expansion' : 'expansions'}, in order`;
+    this.closed.dataset.count = String(count);
+    if (!this.closed.open) return;
+    const key = `${app.version}/${count}/${order[count - 1] ?? ''}`;
+    if (this.closedKey === key) return;
+    this.closedKey = key;
+    const labels = app.labels();
+    const g = new Float64Array(app.spaceMemory.buffer, app.lab.gPtr(), app.lab.nodeCount);
+    const items = [];
+    for (let k = 0; k < Math.min(count, CLOSED_ROWS); k++) {
+      const node = order[k];
+      items.push(el('li', { 'data-node': labels[node] ?? String(node), 'data-g': String(g[node]) }, el('button', {
+        type: 'button',
+        class: 'pl-cell-button',
+        text: `${k + 1}. ${labels[node] ?? node} g ${num(g[node])}`,
+        title: 'Show it on the canvas',
+        onclick: () => app.setCursor(node),
+      })));
+    }
+    if (count > CLOSED_ROWS) items.push(el('li', { class: 'pl-more', text: `and ${count - CLOSED_ROWS} more` }));
+    this.closedCells.replaceChildren(...items);
+    this.closedCells.setAttribute('aria-label', `Closed ${what[1]} in the order they were expanded (${count})`);
   }
 
   update() {
@@ -1734,14 +1625,10 @@ class SpacePanels {
     const now = performance.now();
     if (app.playing && now - (this.shown ?? 0) < 100) return;
     this.shown = now;
-    let last;
-    try {
-      last = app.lab.lastStep();
-    } catch {
-      last = { kind: 'none', opened: [] };
-    }
+    const last = lastStepOf(app.lab);
     this.showCode(last);
     this.showOpen(last);
+    this.showClosed();
   }
 
   showCode(last) {
@@ -1758,14 +1645,7 @@ class SpacePanels {
     const status = statusName(app.lab.status);
     const expanded = last.expanded === undefined || last.expanded === null ? null : [last.expanded, 0];
     const facts = stepFacts({ ...last, expanded }, status, app.lab.steps, [app.lab.start, 0], null);
-    const active = new Set(code.active(facts));
-    this.code.dataset.active = [...active].join(' ');
-    for (const li of this.code.children) {
-      const on = active.has(li.dataset.tag);
-      li.classList.toggle('pl-active', on);
-      if (on) li.setAttribute('aria-current', 'step');
-      else li.removeAttribute('aria-current');
-    }
+    markActive(this.code, new Set(code.active(facts)));
   }
 
   /** A grid's pseudocode line in the words of this space. */
@@ -1816,10 +1696,7 @@ class SpacePanels {
       else if (change) classes.push('pl-new');
       const node = el('button', {
         type: 'button', class: 'pl-cell-button', text: labels[e.node], title: 'Show it on the canvas',
-        onclick: () => {
-          app.setHover(app.space === 'graph' ? { kind: 'node', index: e.node } : e.node);
-          app.touch();
-        },
+        onclick: () => app.setCursor(e.node),
       });
       const parent = e.parent === undefined || e.parent === null ? '–' : labels[e.parent];
       return el(

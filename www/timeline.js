@@ -18,10 +18,14 @@ import { el } from './dom.js';
 /** Milliseconds per frame the background exploration aims to use. */
 const EXPLORE_MS = 6;
 
-export class Timeline {
+/**
+ * The scrubber itself, on every page (Timeline here for the square grid; space-view.js's
+ * SpaceTimeline for graphs and hexes): the range and its read-out, seeking, and the keys.
+ * `app` is the page (pathlab.js's App or space-view.js's SpaceApp).
+ */
+export class Scrubber {
   constructor(app) {
     this.app = app;
-    this.slice = 4000;
     const id = `pl-timeline-${Math.random().toString(36).slice(2, 8)}`;
     this.input = el('input', {
       type: 'range',
@@ -46,37 +50,13 @@ export class Timeline {
     this.input.addEventListener('keydown', (event) => this.key(event));
   }
 
-  /**
-   * Once per frame: another slice of the background run, while there is exploring left to do
-   * (not while playing: the frame then belongs to the search and the painting).
-   */
-  frame() {
-    const lab = this.app.lab;
-    if (!lab.exploring || this.app.playing) return;
-    const t0 = performance.now();
-    lab.explore(this.slice);
-    const ms = performance.now() - t0;
-    this.slice = Math.min(400000, Math.max(500, Math.round((this.slice * EXPLORE_MS) / Math.max(ms, 0.25))));
-    this.update();
-  }
-
-  /** Shows where the search stands on the run. */
-  update() {
-    const lab = this.app.lab;
-    const steps = lab.steps;
-    const total = lab.totalSteps;
-    const max = total ?? Math.max(lab.exploredSteps, steps);
+  /** Shows step `steps` on a run of `max` steps; `words` says it, `total` is the run's length if known. */
+  show(steps, max, words, label, total) {
     this.input.max = String(max);
     this.input.value = String(steps);
-    let words;
-    if (total !== undefined) words = `step ${steps} of ${total}`;
-    // The core stopped looking after millions of steps (an agent walking in circles), or
-    // does not look at all on maps too large to copy.
-    else if (!lab.exploring) words = `step ${steps} of at least ${max}`;
-    else words = `step ${steps} of at least ${max} (finding the end…)`;
     this.input.setAttribute('aria-valuetext', words);
-    this.total.textContent = total !== undefined ? `${steps} / ${total}` : `${steps} / ${max}+`;
-    this.total.dataset.total = total === undefined ? '' : String(total);
+    this.total.textContent = label;
+    this.total.dataset.total = total === null || total === undefined ? '' : String(total);
     this.total.title = words;
   }
 
@@ -112,5 +92,41 @@ export class Timeline {
       event.preventDefault();
       action();
     }
+  }
+}
+
+export class Timeline extends Scrubber {
+  constructor(app) {
+    super(app);
+    this.slice = 4000;
+  }
+
+  /**
+   * Once per frame: another slice of the background run, while there is exploring left to do
+   * (not while playing: the frame then belongs to the search and the painting).
+   */
+  frame() {
+    const lab = this.app.lab;
+    if (!lab.exploring || this.app.playing) return;
+    const t0 = performance.now();
+    lab.explore(this.slice);
+    const ms = performance.now() - t0;
+    this.slice = Math.min(400000, Math.max(500, Math.round((this.slice * EXPLORE_MS) / Math.max(ms, 0.25))));
+    this.update();
+  }
+
+  /** Shows where the search stands on the run. */
+  update() {
+    const lab = this.app.lab;
+    const steps = lab.steps;
+    const total = lab.totalSteps;
+    const max = total ?? Math.max(lab.exploredSteps, steps);
+    let words;
+    if (total !== undefined) words = `step ${steps} of ${total}`;
+    // The core stopped looking after millions of steps (an agent walking in circles), or
+    // does not look at all on maps too large to copy.
+    else if (!lab.exploring) words = `step ${steps} of at least ${max}`;
+    else words = `step ${steps} of at least ${max} (finding the end…)`;
+    this.show(steps, max, words, total !== undefined ? `${steps} / ${total}` : `${steps} / ${max}+`, total);
   }
 }

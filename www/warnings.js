@@ -7,6 +7,7 @@
 
 import { el } from './dom.js';
 import { statusName } from './pkg/pathlab_wasm.js';
+import { formatCost } from './page-app.js';
 
 /** Short names of the algorithms, for sentences and the comparison chart. */
 export const NAMES = {
@@ -130,11 +131,8 @@ export function warns(items) {
   return items.some((w) => w.kind !== 'optimal');
 }
 
-/** A cost as the page shows it: whole numbers as they are, others to two decimals. */
-export function formatCost(cost) {
-  if (cost === undefined || cost === null) return '';
-  return Number.isInteger(cost) ? String(cost) : cost.toFixed(2);
-}
+/** A cost as the page shows it (page-app.js). */
+export { formatCost };
 
 /** How much `cost` exceeds `optimal`, in percent (negative when below). */
 export function excessPercent(cost, optimal) {

@@ -2,15 +2,20 @@
 //! tiles. A module of its own (`pathlab_spaces`), so that the grid page never downloads the
 //! graph file reader.
 //!
-//! A [`SpaceLab`] holds one space and the basic search shown on it (BFS, DFS, Dijkstra,
-//! greedy best-first, A*). Like the grid page's `Lab` it hands the page pointers to its
-//! per-node buffers (state, g, parent, node places) for zero-copy views, and every edit
-//! re-runs the search to the step it was on.
+//! A [`SpaceLab`] holds one space and the search shown on it: any algorithm the core's
+//! [`build_on`] builds for a space (today BFS, DFS, Dijkstra, greedy best-first and A*; more as
+//! the core adds them), held as a `Box<dyn SpaceStepper<_>>`. Like the grid page's `Lab` it
+//! hands the page pointers to its per-node buffers (state, g, parent, node places, the extra
+//! value such as rhs or a learned h) for zero-copy views. An edit goes to the search with the
+//! nodes whose edges changed ([`SpaceStepper::edit_space`]): the incremental searches keep their
+//! steps and repair, the others re-run to the step they were on.
 
 use pathlab_core::formats::graph as graph_file;
 use pathlab_core::grid::{Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
-use pathlab_core::search::{Algorithm, CellState, EventLog, Search, SearchConfig, StepEvent, NO_PARENT};
+use pathlab_core::search::{
+    build_on, Algorithm, CellState, EventLog, SearchConfig, SpaceStepper, StepEvent, NO_PARENT,
+};
 use pathlab_core::space::{Graph, HexGrid, HexLayout, Space};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -67,8 +72,8 @@ where
 /// The space behind a [`SpaceLab`], with its search.
 #[derive(Clone)]
 enum Searched {
-    Graph(Search<Graph>),
-    Hex(Search<HexGrid>),
+    Graph(Box<dyn SpaceStepper<Graph>>),
+    Hex(Box<dyn SpaceStepper<HexGrid>>),
 }
 
 /// Runs `$body` with `$s` bound to the search, whichever space it is on.
@@ -110,6 +115,12 @@ struct NodeInfo {
     h: f64,
     f: Option<f64>,
     parent: Option<u32>,
+    /// The search's second number for the node (`rhs`, `learned h`), when it keeps one.
+    extra_label: Option<&'static str>,
+    /// Its value (none where infinite).
+    extra: Option<f64>,
+    /// True when the walking agent stands here.
+    agent: bool,
 }
 
 /// One neighbour the last step opened or improved.
@@ -143,6 +154,8 @@ pub struct SpaceLab {
     searched: Searched,
     log: EventLog,
     last: StepEvent<()>,
+    /// The nodes expanded since step 0, in order (a node expanded again comes again).
+    order: Vec<u32>,
     /// Hex centres (x, y pairs), for the view behind `placesPtr` on a hex grid.
     hex_places: Vec<f64>,
 }
@@ -178,7 +191,7 @@ impl SpaceLab {
             return Err(err("the graph has no nodes"));
         }
         let (s, g) = default_nodes(graph.node_count());
-        Self::with(Searched::Graph(Search::on(graph, s, g, SearchConfig::new(Algorithm::AStar)).map_err(err)?))
+        Self::with(Searched::Graph(build_on(graph, s, g, SearchConfig::new(Algorithm::AStar)).map_err(err)?))
     }
 
     /// An open hex grid of `width` x `height` cells, `pointy` or `flat` topped.
@@ -191,7 +204,7 @@ impl SpaceLab {
         let (s, g) =
             (grid.index(Point::new(inset, y)) as u32, grid.index(Point::new(grid.width() - 1 - inset, y)) as u32);
         let hex = HexGrid::new(grid, layout);
-        Self::with(Searched::Hex(Search::on(hex, s, g, SearchConfig::new(Algorithm::AStar)).map_err(err)?))
+        Self::with(Searched::Hex(build_on(hex, s, g, SearchConfig::new(Algorithm::AStar)).map_err(err)?))
     }
 
     #[allow(clippy::unnecessary_wraps)]
@@ -200,7 +213,20 @@ impl SpaceLab {
             Searched::Hex(s) => hex_places(s.space()),
             Searched::Graph(_) => Vec::new(),
         };
-        Ok(SpaceLab { searched, log: EventLog::default(), last: StepEvent::Finished, hex_places })
+        Ok(SpaceLab { searched, log: EventLog::default(), last: StepEvent::Finished, order: Vec::new(), hex_places })
+    }
+
+    /// A copy of this space, start and goal with the same settings but `algorithm`, at step
+    /// 0: a pane of compare mode. Refused, with the reason, for an algorithm that cannot run
+    /// on this space.
+    #[wasm_bindgen(js_name = cloneWith)]
+    pub fn clone_with(&self, algorithm: &str) -> Result<SpaceLab, JsError> {
+        let algorithm: Algorithm = parse(algorithm)?;
+        let searched = match &self.searched {
+            Searched::Graph(s) => Searched::Graph(rebuilt(s.as_ref(), s.space().clone(), |c| c.algorithm = algorithm)?),
+            Searched::Hex(s) => Searched::Hex(rebuilt(s.as_ref(), s.space().clone(), |c| c.algorithm = algorithm)?),
+        };
+        Self::with(searched)
     }
 
     /// `graph` or `hex`.
@@ -216,7 +242,7 @@ impl SpaceLab {
     pub fn algorithms(&self) -> Result<JsValue, JsError> {
         let list: Vec<AlgorithmChoice> = Algorithm::ALL
             .iter()
-            .map(|a| AlgorithmChoice { name: a.name(), ok: a.runs_on_any_space(), why: a.square_grid_only() })
+            .map(|a| AlgorithmChoice { name: a.name(), ok: a.square_grid_only().is_none(), why: a.square_grid_only() })
             .collect();
         serde_wasm_bindgen::to_value(&list).map_err(err)
     }
@@ -241,16 +267,18 @@ impl SpaceLab {
     pub fn set_heuristic(&mut self, name: &str) -> Result<(), JsError> {
         let h: Heuristic = parse(name)?;
         let steps = self.steps();
+        // A new estimate changes every node's h: the search starts again (even an incremental
+        // one, whose keys depend on h) and re-runs to the step it was on.
         match &mut self.searched {
             Searched::Graph(s) => {
                 let mut graph = s.space().clone();
                 graph.set_heuristic(h);
-                s.set_space(graph).map_err(err)?;
+                *s = rebuilt(s.as_ref(), graph, |_| {})?;
             }
             Searched::Hex(s) => {
                 let mut hex = s.space().clone();
                 hex.heuristic = h;
-                s.set_space(hex).map_err(err)?;
+                *s = rebuilt(s.as_ref(), hex, |_| {})?;
             }
         }
         self.rerun(steps);
@@ -300,19 +328,46 @@ impl SpaceLab {
 
     fn configure(&mut self, change: impl FnOnce(&mut SearchConfig)) -> Result<(), JsError> {
         let steps = self.steps();
-        let mut config = with_search!(&self.searched, s => s.config());
-        change(&mut config);
-        with_search!(&mut self.searched, s => s.set_algorithm(config)).map_err(err)?;
+        match &mut self.searched {
+            Searched::Graph(s) => *s = rebuilt(s.as_ref(), s.space().clone(), change)?,
+            Searched::Hex(s) => *s = rebuilt(s.as_ref(), s.space().clone(), change)?,
+        }
         self.rerun(steps);
         Ok(())
     }
 
     /// Back to step 0, then forward to step `steps` (or the end), recording the last step.
     fn rerun(&mut self, steps: usize) {
+        self.restart();
+        self.seek(steps as u32);
+    }
+
+    /// Back to step 0, forgetting the last step and the expansion order.
+    fn restart(&mut self) {
         with_search!(&mut self.searched, s => s.reset());
         self.log.clear();
         self.last = StepEvent::Finished;
-        self.seek(steps as u32);
+        self.order.clear();
+    }
+
+    /// Steps on (each step logged, so the last one is recorded and every expansion joins the
+    /// order) until step `k` or the end.
+    fn advance_to(&mut self, k: usize) {
+        while self.steps() < k && !self.finished() {
+            self.step();
+        }
+    }
+
+    /// After the search was handed an edited space: an incremental search keeps its steps
+    /// (and its order) and repairs from here; the others went back to step 0 and go forward
+    /// again to the step they were on.
+    fn after_edit(&mut self, steps: usize) {
+        self.log.clear();
+        self.last = StepEvent::Finished;
+        if self.steps() < steps || self.steps() == 0 {
+            self.order.clear();
+            self.advance_to(steps);
+        }
     }
 
     /// How many nodes.
@@ -459,9 +514,11 @@ impl SpaceLab {
 
     /// One step; returns the status after it.
     pub fn step(&mut self) -> Status {
-        self.log.clear();
         let log = &mut self.log;
-        self.last = with_search!(&mut self.searched, s => forget(s.step_with(log)));
+        self.last = with_search!(&mut self.searched, s => forget(s.step_logged(log)));
+        if let Some(n) = self.log.expanded {
+            self.order.push(n);
+        }
         self.status()
     }
 
@@ -477,20 +534,14 @@ impl SpaceLab {
     pub fn seek(&mut self, k: u32) {
         let k = k as usize;
         if k < self.steps() {
-            with_search!(&mut self.searched, s => s.reset());
-            self.log.clear();
-            self.last = StepEvent::Finished;
+            self.restart();
         }
-        let before = k.saturating_sub(1);
-        with_search!(&mut self.searched, s => { s.seek(before.max(s.steps())); });
-        if self.steps() < k && !self.finished() {
-            self.step();
-        }
+        self.advance_to(k);
     }
 
     /// To the end.
     pub fn run(&mut self) -> Status {
-        with_search!(&mut self.searched, s => { s.seek(usize::MAX - 1); });
+        self.advance_to(usize::MAX);
         self.status()
     }
 
@@ -549,6 +600,51 @@ impl SpaceLab {
         serde_wasm_bindgen::to_value(&entries).map_err(err)
     }
 
+    /// The nodes expanded since step 0, in the order they were expanded (a node the search
+    /// expanded again, as the incremental ones do after an edit, comes again).
+    #[wasm_bindgen(js_name = expansionOrder)]
+    pub fn expansion_order(&self) -> Vec<u32> {
+        self.order.clone()
+    }
+
+    /// Where the walking agent stands, for the algorithms that have one; none otherwise.
+    #[wasm_bindgen(getter, js_name = agentNode)]
+    pub fn agent_node(&self) -> Option<u32> {
+        with_search!(&self.searched, s => s.agent_node())
+    }
+
+    /// Why the search gave up without an answer although the goal may be reachable; none
+    /// otherwise.
+    #[wasm_bindgen(js_name = gaveUp)]
+    pub fn gave_up(&self) -> Option<String> {
+        with_search!(&self.searched, s => s.gave_up())
+    }
+
+    /// The name of the second number the search keeps per node (`rhs`, `learned h`), or none
+    /// when it keeps none.
+    #[wasm_bindgen(getter, js_name = cellValuesLabel)]
+    pub fn cell_values_label(&self) -> Option<String> {
+        with_search!(&self.searched, s => s.cell_values().map(|v| v.label.to_string()))
+    }
+
+    /// True when the second number is best painted as a heat map (a learned h).
+    #[wasm_bindgen(getter, js_name = cellValuesHeat)]
+    pub fn cell_values_heat(&self) -> bool {
+        with_search!(&self.searched, s => s.cell_values().is_some_and(|v| v.heat))
+    }
+
+    /// Pointer to the second number per node (one f64 per node, infinite where unknown), as
+    /// `gPtr`; null when the search keeps none. Build the view after any call that may
+    /// allocate.
+    #[wasm_bindgen(js_name = cellValuesPtr)]
+    pub fn cell_values_ptr(&self) -> *const f64 {
+        let n = self.node_count() as usize;
+        with_search!(&self.searched, s => match s.cell_values() {
+            Some(v) if v.values.len() >= n => v.values.as_ptr(),
+            _ => std::ptr::null(),
+        })
+    }
+
     /// A node's state, g, h, f and parent.
     #[wasm_bindgen(js_name = nodeInfo)]
     pub fn node_info(&self, node: u32) -> Result<JsValue, JsError> {
@@ -559,6 +655,7 @@ impl SpaceLab {
             let g = g.is_finite().then_some(g);
             let h = s.h_of(node);
             let parent = s.parents()[i];
+            let values = s.cell_values();
             NodeInfo {
                 node,
                 label: s.space().label(node),
@@ -567,6 +664,9 @@ impl SpaceLab {
                 h,
                 f: g.map(|g| g + s.config().weight * h),
                 parent: (parent != NO_PARENT).then_some(parent),
+                extra_label: values.as_ref().map(|v| v.label),
+                extra: values.and_then(|v| v.values.get(i).copied()).filter(|v| v.is_finite()),
+                agent: s.agent_node() == Some(node),
             }
         });
         serde_wasm_bindgen::to_value(&info).map_err(err)
@@ -603,17 +703,35 @@ impl SpaceLab {
         }
     }
 
-    /// Changes the graph with `edit`; the search re-runs to the step it was on. On error
-    /// nothing changes.
-    fn edit_graph<T>(&mut self, edit: impl FnOnce(&mut Graph) -> Result<T, JsError>) -> Result<T, JsError> {
+    /// Changes the graph with `edit`, which also returns the nodes whose edges changed, or
+    /// none when the change reaches further (nodes added or moved: every estimate may change).
+    /// The search gets the edited graph with those nodes and repairs, or starts again, and
+    /// goes back to the step it was on. On error nothing changes.
+    fn edit_graph<T>(
+        &mut self,
+        edit: impl FnOnce(&mut Graph) -> Result<(T, Option<Vec<u32>>), JsError>,
+    ) -> Result<T, JsError> {
         let steps = self.steps();
         let Searched::Graph(s) = &mut self.searched else {
             return Err(err("only a graph can be edited this way"));
         };
         let mut graph = s.space().clone();
-        let out = edit(&mut graph)?;
-        s.set_space(graph).map_err(err)?;
-        self.rerun(steps);
+        let ratio = graph.ratio();
+        let (out, changed) = edit(&mut graph)?;
+        // The estimate is scaled by the smallest cost per unit of length: when that moved,
+        // every h moved with it and the search starts again.
+        #[allow(clippy::float_cmp)]
+        let same_h = graph.ratio() == ratio && graph.node_count() == s.space().node_count();
+        match changed {
+            Some(changed) if same_h => {
+                s.edit_space(graph, &changed).map_err(err)?;
+                self.after_edit(steps);
+            }
+            _ => {
+                *s = rebuilt(s.as_ref(), graph, |_| {})?;
+                self.rerun(steps);
+            }
+        }
         Ok(out)
     }
 
@@ -623,20 +741,20 @@ impl SpaceLab {
     pub fn add_node(&mut self, x: f64, y: f64) -> Result<u32, JsError> {
         self.edit_graph(|g| {
             let id = free_id(g);
-            g.add_node(&id, x, y).map_err(err)
+            Ok((g.add_node(&id, x, y).map_err(err)?, None))
         })
     }
 
     /// Moves a node.
     #[wasm_bindgen(js_name = moveNode)]
     pub fn move_node(&mut self, node: u32, x: f64, y: f64) -> Result<(), JsError> {
-        self.edit_graph(|g| g.move_node(node, x, y).map_err(err))
+        self.edit_graph(|g| Ok((g.move_node(node, x, y).map_err(err)?, None)))
     }
 
     /// Renames a node.
     #[wasm_bindgen(js_name = renameNode)]
     pub fn rename_node(&mut self, node: u32, id: &str) -> Result<(), JsError> {
-        self.edit_graph(|g| g.rename_node(node, id).map_err(err))
+        self.edit_graph(|g| Ok((g.rename_node(node, id).map_err(err)?, Some(Vec::new()))))
     }
 
     /// Removes a node and its edges; the start or goal cannot be removed.
@@ -653,7 +771,7 @@ impl SpaceLab {
         let mut graph = s.space().clone();
         graph.remove_node(node).map_err(err)?;
         let shift = |n: u32| n - u32::from(n > node);
-        *s = Search::on(graph, shift(start), shift(goal), s.config()).map_err(err)?;
+        *s = build_on(graph, shift(start), shift(goal), s.config()).map_err(err)?;
         self.rerun(steps);
         Ok(())
     }
@@ -661,19 +779,27 @@ impl SpaceLab {
     /// Adds an edge; returns its number.
     #[wasm_bindgen(js_name = addEdge)]
     pub fn add_edge(&mut self, from: u32, to: u32, cost: f64, directed: bool) -> Result<u32, JsError> {
-        self.edit_graph(|g| g.add_edge(from, to, cost, directed).map(|i| i as u32).map_err(err))
+        self.edit_graph(|g| Ok((g.add_edge(from, to, cost, directed).map_err(err)? as u32, Some(vec![from, to]))))
     }
 
     /// Changes an edge's cost and direction.
     #[wasm_bindgen(js_name = setEdge)]
     pub fn set_edge(&mut self, edge: u32, cost: f64, directed: bool) -> Result<(), JsError> {
-        self.edit_graph(|g| g.set_edge(edge as usize, cost, directed).map_err(err))
+        self.edit_graph(|g| {
+            let ends = edge_ends(g, edge);
+            g.set_edge(edge as usize, cost, directed).map_err(err)?;
+            Ok(((), ends))
+        })
     }
 
     /// Removes an edge.
     #[wasm_bindgen(js_name = removeEdge)]
     pub fn remove_edge(&mut self, edge: u32) -> Result<(), JsError> {
-        self.edit_graph(|g| g.remove_edge(edge as usize).map(|_| ()).map_err(err))
+        self.edit_graph(|g| {
+            let ends = edge_ends(g, edge);
+            g.remove_edge(edge as usize).map_err(err)?;
+            Ok(((), ends))
+        })
     }
 
     /// Replaces the graph with a graph file or weight matrix, keeping the settings; start
@@ -689,7 +815,7 @@ impl SpaceLab {
             graph.set_heuristic(s.space().heuristic());
         }
         let (s, g) = default_nodes(graph.node_count());
-        self.searched = Searched::Graph(Search::on(graph, s, g, config).map_err(err)?);
+        self.searched = Searched::Graph(build_on(graph, s, g, config).map_err(err)?);
         self.hex_places.clear();
         self.rerun(0);
         Ok(())
@@ -725,6 +851,7 @@ impl SpaceLab {
         };
         let mut hex = s.space().clone();
         let mut changed = 0;
+        let mut touched = Vec::new();
         for &c in cells {
             if (c == start || c == goal) && value == WALL {
                 continue;
@@ -736,11 +863,23 @@ impl SpaceLab {
                 let p = hex.grid.point_at(c as usize);
                 hex.grid.set(p, value).map_err(err)?;
                 changed += 1;
+                touched.push(c);
             }
         }
         if changed > 0 {
-            s.set_space(hex).map_err(err)?;
-            self.rerun(steps);
+            // The painted hexes and their neighbours (open before or after: a wall has none).
+            let mut nodes = touched.clone();
+            for &c in &touched {
+                for space in [s.space(), &hex] {
+                    let at = space.at(c);
+                    space.for_each_neighbour(c, at, |n, _, _| nodes.push(n));
+                    space.for_each_predecessor(c, at, |n, _, _| nodes.push(n));
+                }
+            }
+            nodes.sort_unstable();
+            nodes.dedup();
+            s.edit_space(hex, &nodes).map_err(err)?;
+            self.after_edit(steps);
         }
         Ok(changed)
     }
@@ -771,6 +910,26 @@ impl SpaceLab {
         let p = hex.cell(rx as i64, ry as i64)?;
         Some(hex.grid.index(p) as u32)
     }
+}
+
+/// A new search with the settings, start and goal of `old` (its settings changed by
+/// `change`) on `space`, at step 0.
+fn rebuilt<S>(
+    old: &dyn SpaceStepper<S>,
+    space: S,
+    change: impl FnOnce(&mut SearchConfig),
+) -> Result<Box<dyn SpaceStepper<S>>, JsError>
+where
+    S: Space + Clone + 'static,
+{
+    let mut config = old.config();
+    change(&mut config);
+    build_on(space, old.start_node(), old.goal_node(), config).map_err(err)
+}
+
+/// Both ends of edge `edge`, or none when there is no such edge (the edit then fails).
+fn edge_ends(g: &Graph, edge: u32) -> Option<Vec<u32>> {
+    g.edges().get(edge as usize).map(|e| vec![e.from, e.to])
 }
 
 /// Reads a graph file (JSON, when the text starts with `{`) or a weight matrix.
