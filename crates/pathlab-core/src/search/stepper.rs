@@ -2,6 +2,7 @@
 
 use super::{Algorithm, EventLog, NodeTable, Path, Search, SearchConfig, SearchError, Status, StepEvent};
 use crate::grid::{named_enum, Grid, Point};
+use crate::space::{LinkedGrid, SquareGrid};
 
 /// A search that advances one unit of work per step and exposes per-cell buffers.
 ///
@@ -284,18 +285,22 @@ pub fn build(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Res
         Algorithm::Bfs | Algorithm::Dfs | Algorithm::Dijkstra | Algorithm::Greedy | Algorithm::AStar => {
             Ok(Box::new(Search::new(grid, start, goal, config)?))
         }
-        Algorithm::BiAStar => Ok(Box::new(super::bi_astar::BiAStar::new(grid, start, goal, config)?)),
-        Algorithm::Ida => Ok(Box::new(super::ida::Ida::new(grid, start, goal, config)?)),
+        // One compiled copy of each of these serves the plain grid and the grid with links.
+        Algorithm::BiAStar
+        | Algorithm::Ida
+        | Algorithm::Lpa
+        | Algorithm::DStarLite
+        | Algorithm::Lrta
+        | Algorithm::Rta => {
+            build_on_grid(LinkedGrid::Plain(SquareGrid::with_config(grid, &config)), start, goal, config)
+        }
         Algorithm::Theta | Algorithm::LazyTheta => {
             Ok(Box::new(super::theta::ThetaStar::new(grid, start, goal, config)?))
         }
         Algorithm::AStarSmoothed => Ok(Box::new(super::smoothed::SmoothedAStar::new(grid, start, goal, config)?)),
         Algorithm::Jps => Ok(Box::new(super::jps::Jps::new(grid, start, goal, config)?)),
         Algorithm::JpsPlus => Ok(Box::new(super::jps_plus::JpsPlus::new(grid, start, goal, config)?)),
-        Algorithm::Lpa => Ok(Box::new(super::lpa::Lpa::new(grid, start, goal, config)?)),
-        Algorithm::DStarLite => Ok(Box::new(super::dstar_lite::DStarLite::new(grid, start, goal, config)?)),
         Algorithm::Hpa => Ok(Box::new(super::hpa::Hpa::new(grid, start, goal, config)?)),
-        Algorithm::Lrta | Algorithm::Rta => Ok(Box::new(super::lrta::Lrta::new(grid, start, goal, config)?)),
         Algorithm::CrashTurn => Ok(Box::new(super::crash_turn::CrashTurn::new(grid, start, goal, config)?)),
     }
 }
@@ -350,7 +355,7 @@ pub fn build_linked(
     config: SearchConfig,
     links: &GridLinks,
 ) -> Result<Box<dyn Stepper>, SearchError> {
-    use crate::space::{Slopes, SquareGrid, Teleports};
+    use crate::space::{Slopes, Teleports};
     if *links == GridLinks::None {
         return build(grid, start, goal, config);
     }
@@ -361,38 +366,43 @@ pub fn build_linked(
         )));
     }
     super::engine::check_ends(&grid, start, goal)?;
-    let (s, g) = (grid.index(start) as u32, grid.index(goal) as u32);
     let base = SquareGrid::with_config(grid, &config);
     match links {
         GridLinks::None => unreachable!("handled above"),
         GridLinks::Teleports { list, heuristic } => {
             let space = Teleports::new(base, list.clone(), *heuristic).map_err(SearchError::Unsupported)?;
-            build_on_grid(space, start, goal, s, g, config)
+            build_on_grid(LinkedGrid::Teleports(space), start, goal, config)
         }
         GridLinks::Slopes { heights, uphill, downhill } => {
             let space = Slopes::new(base, heights.clone(), *uphill, *downhill).map_err(SearchError::Unsupported)?;
-            build_on_grid(space, start, goal, s, g, config)
+            build_on_grid(LinkedGrid::Slopes(space), start, goal, config)
         }
     }
 }
 
-/// The grid stepper for `config.algorithm` on a space made of a grid's cells, for the
-/// algorithms that run on any space.
-fn build_on_grid<S: crate::space::OnGrid>(
-    space: S,
+/// The grid stepper for `config.algorithm` on a grid, plain or with links, for the algorithms
+/// that run on any space (see [`LinkedGrid`] for why one type serves every kind of grid).
+fn build_on_grid(
+    space: LinkedGrid,
     start: Point,
     goal: Point,
-    s: u32,
-    g: u32,
     config: SearchConfig,
 ) -> Result<Box<dyn Stepper>, SearchError> {
+    use crate::space::OnGrid;
     match config.algorithm {
         Algorithm::Lpa => Ok(Box::new(super::lpa::Lpa::on_grid(space, start, goal, config)?)),
         Algorithm::DStarLite => Ok(Box::new(super::dstar_lite::DStarLite::on_grid(space, start, goal, config)?)),
-        Algorithm::BiAStar => Ok(Box::new(super::bi_astar::BiAStar::on(space, s, g, config)?)),
-        Algorithm::Ida => Ok(Box::new(super::ida::Ida::on(space, s, g, config)?)),
-        Algorithm::Lrta | Algorithm::Rta => Ok(Box::new(super::lrta::Lrta::on(space, s, g, config)?)),
-        _ => Ok(Box::new(Search::on(space, s, g, config)?)),
+        _ => {
+            config.validate()?;
+            super::engine::check_ends(space.grid(), start, goal)?;
+            let (s, g) = (space.grid().index(start) as u32, space.grid().index(goal) as u32);
+            match config.algorithm {
+                Algorithm::BiAStar => Ok(Box::new(super::bi_astar::BiAStar::on(space, s, g, config)?)),
+                Algorithm::Ida => Ok(Box::new(super::ida::Ida::on(space, s, g, config)?)),
+                Algorithm::Lrta | Algorithm::Rta => Ok(Box::new(super::lrta::Lrta::on(space, s, g, config)?)),
+                _ => Ok(Box::new(Search::on(space, s, g, config)?)),
+            }
+        }
     }
 }
 

@@ -16,6 +16,7 @@
 //! | `hex.rs` | [`HexGrid`] | hexagonal cells (axial coordinates, pointy or flat top) | 6 moves, terrain on the cell entered | hex distance |
 //! | `graph.rs` | [`Graph`] | waypoints, rooms, junctions with ids | directed or undirected, any cost >= 0 | straight line x the smallest cost per unit of length |
 //! | `teleport.rs` | [`Teleports`] | a square grid's cells | the grid's moves plus teleports (one cell to another at a chosen cost) | the grid's, or one that knows the teleports |
+//! | `linked.rs` | [`LinkedGrid`] | teleports or slopes as one type, so the grid page compiles each search once for both | | |
 //! | `slopes.rs` | [`Slopes`] | a square grid's cells | the grid's moves, dearer uphill than downhill | the grid's |
 //!
 //! ```
@@ -31,12 +32,14 @@
 
 pub mod graph;
 pub mod hex;
+pub mod linked;
 pub mod slopes;
 pub mod square;
 pub mod teleport;
 
 pub use graph::{Graph, GraphError};
 pub use hex::{HexGrid, HexLayout};
+pub use linked::LinkedGrid;
 pub use slopes::Slopes;
 pub use square::SquareGrid;
 pub use teleport::{Teleport, TeleportHeuristic, Teleports};
