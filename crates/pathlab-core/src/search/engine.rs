@@ -212,13 +212,14 @@ impl<S: Space> Search<S> {
     /// off the open list (skipping closed ones) and makes it current. Returns it, or the event
     /// that ends the step: the goal taken off (found), the open list empty (no path), or the
     /// search already over.
-    #[inline]
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
     pub(super) fn take_next<R: Recorder>(&mut self, recorder: &mut R) -> Result<(u32, S::At), StepEvent<S::At>> {
         if self.nodes.status.is_finished() {
             return Err(StepEvent::Finished);
         }
         if self.current != NO_PARENT {
-            self.nodes.set_state(self.current, CellState::Closed);
+            self.nodes.mark(self.current, CellState::Closed);
             self.current = NO_PARENT;
         }
         self.nodes.steps += 1;
@@ -240,7 +241,7 @@ impl<S: Space> Search<S> {
             self.nodes.status = Status::Found;
             return Err(StepEvent::Found { cost: self.nodes.g()[node as usize] });
         }
-        self.nodes.set_state(node, CellState::Current);
+        self.nodes.mark(node, CellState::Current);
         self.current = node;
         self.nodes.expanded += 1;
         recorder.expanded(node);
@@ -250,7 +251,8 @@ impl<S: Space> Search<S> {
     /// Looks at every neighbour of `node` (whose `At` is `at`) that is not closed and puts it
     /// on the open list, with `node` as parent, when `accept(already_open, its g, new g)` says
     /// so: the algorithm's rule.
-    #[inline]
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
     pub(super) fn expand_by<R: Recorder>(
         &mut self,
         node: u32,

@@ -128,6 +128,14 @@ impl NodeTable {
         self.state[node as usize] = state as u8;
     }
 
+    /// Sets the state byte of a node already touched (open, current or closed): the search
+    /// loop's hot path, without the touched check.
+    #[inline(always)]
+    pub(crate) fn mark(&mut self, node: u32, state: CellState) {
+        debug_assert!(self.state[node as usize] != UNSEEN);
+        self.state[node as usize] = state as u8;
+    }
+
     /// Sets a node's cost and parent without changing its state, noting it as touched.
     #[inline]
     pub fn set_g(&mut self, node: u32, g: f64, parent: u32) {
