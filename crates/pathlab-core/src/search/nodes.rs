@@ -130,7 +130,7 @@ impl NodeTable {
 
     /// Sets the state byte of a node already touched (open, current or closed): the search
     /// loop's hot path, without the touched check.
-    #[inline(always)]
+    #[inline]
     pub(crate) fn mark(&mut self, node: u32, state: CellState) {
         debug_assert!(self.state[node as usize] != UNSEEN);
         self.state[node as usize] = state as u8;
