@@ -14,7 +14,7 @@ use std::time::Instant;
 use pathlab_core::formats::{course, graph as graph_file, movingai};
 use pathlab_core::grid::{Grid, Point};
 use pathlab_core::heuristic::Heuristic;
-use pathlab_core::search::{build, Algorithm, Search, SearchConfig};
+use pathlab_core::search::{build, build_on, Algorithm, SearchConfig, SpaceStepper};
 use pathlab_core::space::{Graph, HexGrid, HexLayout, Space};
 
 use crate::problems::{in_file, read_text};
@@ -226,14 +226,19 @@ fn on_graph(run: &PathRun, text: &str) -> Result<Found, Failure> {
 }
 
 /// A search run on a space: the search itself (for the path's names), and its time.
-fn solve<S: Space>(space: S, start: u32, goal: u32, config: SearchConfig) -> Result<(Search<S>, f64), Failure> {
-    let mut search = Search::on(space, start, goal, config).map_err(|e| Failure::input(e.to_string()))?;
+fn solve<S: Space + Clone + 'static>(
+    space: S,
+    start: u32,
+    goal: u32,
+    config: SearchConfig,
+) -> Result<(Box<dyn SpaceStepper<S>>, f64), Failure> {
+    let mut search = build_on(space, start, goal, config).map_err(|e| Failure::input(e.to_string()))?;
     let clock = Instant::now();
     search.run();
     Ok((search, clock.elapsed().as_secs_f64() * 1e6))
 }
 
-fn found_with<S: Space>((search, micros): (Search<S>, f64), name: impl Fn(&S, u32) -> String) -> Found {
+fn found_with<S: Space>((search, micros): (Box<dyn SpaceStepper<S>>, f64), name: impl Fn(&S, u32) -> String) -> Found {
     let path = search.path_indices().iter().map(|&n| name(search.space(), n)).collect();
     Found { cost: search.cost(), path, expanded: search.expanded(), micros }
 }

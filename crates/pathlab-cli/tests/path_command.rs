@@ -164,3 +164,17 @@ fn bad_graphs_and_ends_exit_2_naming_the_problem() {
     let err = fails(&["path", "x.json", "--start", "A", "--goal", "B", "--space", "torus"]);
     assert!(err.contains("torus"), "{err}");
 }
+
+/// Every search that runs on any space answers the slides' question on the five-vertex graph:
+/// from B to E the direct edge costs 14, but B-C-A-E costs 4 + 2 + 5 = 11. The optimal ones
+/// return that path; the walking agents (LRTA*, RTA*, D* Lite) walk it too on this small graph,
+/// since from B the estimate points along it.
+#[test]
+fn every_search_that_runs_on_any_space_costs_the_slides_b_to_e_at_11() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../maps/graphs/slides-5.json");
+    for algo in ["dijkstra", "astar", "bi-astar", "ida", "lpa", "dstar-lite", "lrta", "rta"] {
+        let out = ok(&["path", file, "--start", "B", "--goal", "E", "--algo", algo]);
+        assert_eq!(field(&out, "cost"), "11", "{algo}: {out}");
+        assert_eq!(field(&out, "path"), r#"["B", "C", "A", "E"]"#, "{algo}: {out}");
+    }
+}
