@@ -1016,6 +1016,10 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for BiAStar<S> {
         self.step_with(log)
     }
 
+    fn step(&mut self) -> StepEvent<S::At> {
+        BiAStar::step(self)
+    }
+
     fn reset(&mut self) {
         BiAStar::reset(self);
     }

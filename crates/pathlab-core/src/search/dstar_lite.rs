@@ -69,7 +69,7 @@
 //! minimising `c + g` (the first such in the space's order) and pays what that edge costs in
 //! the true space, and `h` is the space's estimate from the agent to each node. The estimate
 //! must never overestimate and be consistent, and every edge must cost more than 0 (a space
-//! with a free edge is refused; see [`incremental`](super::incremental)).
+//! with a free edge is refused; see `search/incremental.rs`).
 //!
 //! [`edit_space`](DStarLite::edit_space) changes the true space; what the agent learns of it
 //! is what the sensor means on a space that is not a grid:
@@ -944,6 +944,10 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for DStarLite<S> {
     fn step_logged(&mut self, log: &mut EventLog) -> StepEvent<S::At> {
         log.clear();
         self.step_with(log)
+    }
+
+    fn step(&mut self) -> StepEvent<S::At> {
+        DStarLite::step(self)
     }
 
     fn reset(&mut self) {

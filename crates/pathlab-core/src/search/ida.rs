@@ -677,6 +677,10 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Ida<S> {
         self.step_with(log)
     }
 
+    fn step(&mut self) -> StepEvent<S::At> {
+        Ida::step(self)
+    }
+
     fn reset(&mut self) {
         Ida::reset(self);
     }

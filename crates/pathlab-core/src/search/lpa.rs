@@ -84,7 +84,7 @@
 //! overestimate and be consistent (the graph's with Euclidean, Chebyshev or zero, the hex
 //! distance, the teleport-aware estimate, a slope's admissible grid heuristic). Every edge
 //! must cost more than 0: a space with a free edge is refused (see
-//! [`incremental`](super::incremental)).
+//! `search/incremental.rs`).
 //!
 //! [`edit_space`](Lpa::edit_space) is `paint` for any space: it takes the edited space and
 //! the nodes whose edges changed (both ends of every edge added, removed or repriced), keeps
@@ -604,6 +604,10 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Lpa<S> {
     fn step_logged(&mut self, log: &mut EventLog) -> StepEvent<S::At> {
         log.clear();
         self.step_with(log)
+    }
+
+    fn step(&mut self) -> StepEvent<S::At> {
+        Lpa::step(self)
     }
 
     fn reset(&mut self) {

@@ -1074,6 +1074,10 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Lrta<S> {
         self.step_with(log)
     }
 
+    fn step(&mut self) -> StepEvent<S::At> {
+        Lrta::step(self)
+    }
+
     fn reset(&mut self) {
         Lrta::reset(self);
     }

@@ -122,10 +122,8 @@ pub trait SpaceStepper<S: Space> {
     /// A copy at the same step.
     fn boxed_clone(&self) -> Box<dyn SpaceStepper<S>>;
 
-    /// Performs one step without recording.
-    fn step(&mut self) -> StepEvent<S::At> {
-        self.step_logged(&mut EventLog::default())
-    }
+    /// Performs one step without recording: what `advance`, `run` and `seek` use.
+    fn step(&mut self) -> StepEvent<S::At>;
 
     /// Runs `n` steps, or fewer if the search finishes; returns how many were taken.
     fn advance(&mut self, n: usize) -> usize {
@@ -190,6 +188,10 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Search<S> {
     fn step_logged(&mut self, log: &mut EventLog) -> StepEvent<S::At> {
         log.clear();
         self.step_with(log)
+    }
+
+    fn step(&mut self) -> StepEvent<S::At> {
+        Search::step(self)
     }
 
     fn reset(&mut self) {
