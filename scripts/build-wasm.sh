@@ -13,7 +13,7 @@ cargo build --release --target wasm32-unknown-unknown -p pathlab-wasm -p pathlab
 strip=(--remove-name-section --remove-producers-section)
 if [ "${PATHLAB_WASM_NAMES:-0}" = 1 ]; then strip=(); fi
 for module in pathlab_wasm pathlab_world pathlab_crowd pathlab_spaces; do
-  wasm-bindgen --target web --no-typescript "${strip[@]}" --out-dir www/pkg \
+  wasm-bindgen --target web "${strip[@]}" --out-dir www/pkg \
     target/wasm32-unknown-unknown/release/$module.wasm
   # wasm-opt: binaryen from npm (a pinned devDependency, installed by `npm ci`), else a system
   # one. Debian 12's wasm-opt (binaryen 108) exports the wrong table as wasm-bindgen's externref

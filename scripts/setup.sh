@@ -36,8 +36,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
 fi
 
-# 4. npm packages for the end-to-end tests (playwright-core drives Debian's Chromium).
-if [ ! -d node_modules/playwright-core ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+# 4. npm packages, pinned in package-lock.json: playwright-core (drives Debian's Chromium in the
+#    end-to-end tests), axe-core, binaryen (wasm-opt) and typescript (the type check of www/).
+if [ ! -d node_modules/playwright-core ] || [ ! -x node_modules/.bin/tsc ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   say "installing npm packages"
   if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
 fi

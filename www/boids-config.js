@@ -11,7 +11,15 @@ export const BOID_KEYS = ['scenario', 'agents', 'seed', 'embed'];
 /** The most agents a world holds (the core's MAX_AGENTS; the page checks before asking). */
 export const MAX_AGENTS = 100_000;
 
-/** Defaults; `agents: null` means the scenario's own default count. */
+/**
+ * The boid page's settings.
+ * @typedef {{ scenario: string, agents: number | null, seed: number, embed: boolean }} BoidConfig
+ */
+
+/**
+ * Defaults; `agents: null` means the scenario's own default count.
+ * @type {Readonly<BoidConfig>}
+ */
 export const BOID_DEFAULTS = Object.freeze({
   scenario: 'flock',
   agents: null,
@@ -25,6 +33,7 @@ export const BOID_DEFAULTS = Object.freeze({
  * message that starts with the parameter's name.
  */
 export function readBoidConfig(raw, scenarios) {
+  /** @type {BoidConfig} */
   const config = { ...BOID_DEFAULTS };
   const messages = [];
   const say = (key, detail) => messages.push(`Parameter "${key}": ${detail}`);

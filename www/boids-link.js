@@ -76,7 +76,7 @@ export class WorldLink {
             return r;
           };
         }
-        if (CHANGES.has(prop)) {
+        if (typeof prop === 'string' && CHANGES.has(prop)) {
           return (...args) => {
             try {
               return value.apply(target, args);

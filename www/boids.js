@@ -83,6 +83,8 @@ class BoidApp {
     this.pathError = null;
     this.notes = new MessageArea(MAX_MESSAGES);
     this.frames = 0;
+    /** The pending requestAnimationFrame (set by startFrames; 0 before it starts). */
+    this.frame = 0;
     this.fpsSince = 0;
     this.fps = 0;
     this.stepMs = null;

@@ -35,7 +35,44 @@ export const SPEEDS = [1, 2, 4, 8, 15, 30, 60, 120, 300, 600, 1500, 6000];
 /** The largest A* weight the core accepts. */
 export const MAX_WEIGHT = 100;
 
-/** Defaults; `null` means "from the map preset, else the core's default". */
+/**
+ * A page configuration, as readConfig returns it (`given`: the keys the URL gave a value for).
+ * @typedef {object} PageConfig
+ * @property {string} space
+ * @property {string | null} layout
+ * @property {string | null} map
+ * @property {{ width: number, height: number, cells: Uint8Array } | null} grid
+ * @property {object | null} graph
+ * @property {string} algo
+ * @property {string | null} heuristic
+ * @property {string | null} diagonal
+ * @property {string | null} costs
+ * @property {number} weight
+ * @property {number} lookahead
+ * @property {number} sensor
+ * @property {number} cluster
+ * @property {string} hand
+ * @property {[number, number] | string | null} start
+ * @property {[number, number] | string | null} goal
+ * @property {number} step
+ * @property {boolean} autoplay
+ * @property {number} speed
+ * @property {boolean} embed
+ * @property {object | null} compare
+ * @property {boolean} lock
+ * @property {boolean} contrast
+ * @property {string | string[] | null} teleports
+ * @property {string | string[] | null} teleport-h
+ * @property {string | string[] | null} heights
+ * @property {string | string[] | null} uphill
+ * @property {string | string[] | null} downhill
+ * @property {string[]} [given]
+ */
+
+/**
+ * Defaults; `null` means "from the map preset, else the core's default".
+ * @type {Readonly<PageConfig>}
+ */
 export const DEFAULTS = Object.freeze({
   space: 'grid',
   layout: null,
@@ -99,6 +136,7 @@ export function isRelativeMapPath(value) {
  * `grid` (a share link's map, see share.js) becomes `{ width, height, cells }`.
  */
 export function readConfig(raw, known) {
+  /** @type {PageConfig} */
   const config = { ...DEFAULTS };
   const messages = [];
   const say = (key, detail) => messages.push(`Parameter "${key}": ${detail}`);

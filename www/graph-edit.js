@@ -444,6 +444,7 @@ export function attachGraphEditing(app) {
         closeForm();
       } else if (!app.locked()) {
         const [x, y] = place(px, py);
+        /** @type {number | null} */
         let node = null;
         if (attempt(() => (node = app.lab.addNode(x, y)))) {
           const id = app.labels(true)[node];

@@ -118,7 +118,7 @@ export function parseSlopeCost(value) {
 /** Adds links.css to the document once. */
 function ensureStylesheet() {
   const href = new URL('./links.css', import.meta.url).href;
-  if ([...document.querySelectorAll('link[rel="stylesheet"]')].some((l) => l.href === href)) return;
+  if ([.../** @type {NodeListOf<HTMLLinkElement>} */ (document.querySelectorAll('link[rel="stylesheet"]'))].some((l) => l.href === href)) return;
   document.head.append(el('link', { rel: 'stylesheet', href }));
 }
 

@@ -116,6 +116,16 @@ export class SearchPage {
     this.known = known;
     this.config = config;
     this.statusName = statusName;
+    /**
+     * The page's search (a Lab; a SpaceLab on graphs and hexes), set by the page's class.
+     * @type {any}
+     */
+    this.lab = null;
+    /**
+     * The page's elements by name (`play`, `speed`, `wrap`, ...), set by the page's build().
+     * @type {any}
+     */
+    this.ui = null;
     this.mapName = null;
     this.mapTitle = '';
     this.hover = null;
@@ -125,6 +135,39 @@ export class SearchPage {
     this.lastTime = 0;
     this.frame = 0;
     this.notes = new MessageArea(MAX_MESSAGES);
+  }
+
+  // ---- provided by each page's class (these only say so if one is missing) ----------------
+
+  /**
+   * Handles a key on the page's root.
+   * @param {KeyboardEvent} _event
+   */
+  key(_event) {
+    throw new Error('SearchPage.key: the page class provides it');
+  }
+
+  /** Fits the canvas to its box. */
+  layout() {
+    throw new Error('SearchPage.layout: the page class provides it');
+  }
+
+  /** Reads the last step out (narrate). */
+  narrateStep() {
+    throw new Error('SearchPage.narrateStep: the page class provides it');
+  }
+
+  /** Reads the end of the search out (narrate). */
+  narrateEnd() {
+    throw new Error('SearchPage.narrateEnd: the page class provides it');
+  }
+
+  /**
+   * The settings as the page URL gives them (the `pathlab-change` event's detail).
+   * @returns {object}
+   */
+  currentConfig() {
+    throw new Error('SearchPage.currentConfig: the page class provides it');
   }
 
   /**

@@ -89,58 +89,67 @@ export function describeStep(lab, settings, last) {
 
 /**
  * The boxes of the study panels, on every page (Panels here; space-view.js's SpacePanels for
- * graphs and hexes): the pseudocode, the open-list table (`what`: the heading of its place
- * column, 'cell', 'node' or 'hex') and the closed list behind a disclosure (`closedCells`, its
- * list). Returns the parts the panels fill in; `element` holds them all.
+ * graphs and hexes extend it): the pseudocode, the open-list table (`what`: the heading of its
+ * place column, 'cell', 'node' or 'hex') and the closed list behind a disclosure (`closedCells`,
+ * its list). `element` holds them all; the closed list's toggle calls `showClosed`.
  */
-export function studyBoxes(what, closedCells) {
-  const id = Math.random().toString(36).slice(2, 8);
-  const parts = {
-    codeTitle: el('h2', { id: `pl-code-title-${id}`, text: 'Pseudocode' }),
-    code: el('ol', { class: 'pl-code', testid: 'pseudocode', 'aria-labelledby': `pl-code-title-${id}` }),
-    openTitle: el('h2', { id: `pl-open-title-${id}`, text: 'Open list' }),
-    caption: el('p', { class: 'pl-open-caption', testid: 'open-caption', 'aria-live': 'off' }),
-    keyHeading: el('th', { scope: 'col', class: 'pl-num', text: 'f' }),
-    hHeading: el('th', { scope: 'col', class: 'pl-num pl-h', text: 'h' }),
-    rows: el('tbody'),
-    closedSummary: el('summary', { text: 'Closed list' }),
-    closedCells,
-  };
-  parts.table = el(
-    'table',
-    { class: 'pl-open', testid: 'open-list', 'aria-labelledby': `pl-open-title-${id}` },
-    el(
-      'thead',
-      {},
+export class StudyBoxes {
+  /**
+   * @param {string} what
+   * @param {HTMLElement} closedCells
+   */
+  constructor(what, closedCells) {
+    const id = Math.random().toString(36).slice(2, 8);
+    this.codeTitle = el('h2', { id: `pl-code-title-${id}`, text: 'Pseudocode' });
+    this.code = el('ol', { class: 'pl-code', testid: 'pseudocode', 'aria-labelledby': `pl-code-title-${id}` });
+    this.openTitle = el('h2', { id: `pl-open-title-${id}`, text: 'Open list' });
+    this.caption = el('p', { class: 'pl-open-caption', testid: 'open-caption', 'aria-live': 'off' });
+    this.keyHeading = el('th', { scope: 'col', class: 'pl-num', text: 'f' });
+    this.hHeading = el('th', { scope: 'col', class: 'pl-num pl-h', text: 'h' });
+    this.rows = el('tbody');
+    this.closedSummary = el('summary', { text: 'Closed list' });
+    this.closedCells = closedCells;
+    this.table = el(
+      'table',
+      { class: 'pl-open', testid: 'open-list', 'aria-labelledby': `pl-open-title-${id}` },
       el(
-        'tr',
+        'thead',
         {},
-        el('th', { scope: 'col', class: 'pl-num', text: '#' }),
-        el('th', { scope: 'col', text: what }),
-        el('th', { scope: 'col', class: 'pl-num', text: 'g' }),
-        parts.hHeading,
-        parts.keyHeading,
-        el('th', { scope: 'col', text: 'parent' }),
-        el('th', { scope: 'col', text: 'last step' }),
+        el(
+          'tr',
+          {},
+          el('th', { scope: 'col', class: 'pl-num', text: '#' }),
+          el('th', { scope: 'col', text: what }),
+          el('th', { scope: 'col', class: 'pl-num', text: 'g' }),
+          this.hHeading,
+          this.keyHeading,
+          el('th', { scope: 'col', text: 'parent' }),
+          el('th', { scope: 'col', text: 'last step' }),
+        ),
       ),
-    ),
-    parts.rows,
-  );
-  parts.closed = el('details', { class: 'pl-closed', testid: 'closed-list' }, parts.closedSummary, closedCells);
-  parts.element = el(
-    'section',
-    { class: 'pl-study pl-full', 'aria-label': 'Inside the search' },
-    el('div', { class: 'pl-study-box pl-code-box' }, parts.codeTitle, parts.code),
-    el(
-      'div',
-      { class: 'pl-study-box pl-open-box' },
-      parts.openTitle,
-      parts.caption,
-      el('div', { class: 'pl-table-wrap', tabindex: '0', role: 'region', 'aria-labelledby': `pl-open-title-${id}` }, parts.table),
-      parts.closed,
-    ),
-  );
-  return parts;
+      this.rows,
+    );
+    this.closed = el('details', { class: 'pl-closed', testid: 'closed-list' }, this.closedSummary, closedCells);
+    this.element = el(
+      'section',
+      { class: 'pl-study pl-full', 'aria-label': 'Inside the search' },
+      el('div', { class: 'pl-study-box pl-code-box' }, this.codeTitle, this.code),
+      el(
+        'div',
+        { class: 'pl-study-box pl-open-box' },
+        this.openTitle,
+        this.caption,
+        el('div', { class: 'pl-table-wrap', tabindex: '0', role: 'region', 'aria-labelledby': `pl-open-title-${id}` }, this.table),
+        this.closed,
+      ),
+    );
+    this.closed.addEventListener('toggle', () => this.showClosed());
+  }
+
+  /** The closed list's entries, when it is open (each page's panels fill it in). */
+  showClosed() {
+    throw new Error('StudyBoxes.showClosed: the panels class provides it');
+  }
 }
 
 /** Marks the pseudocode lines (`code`'s items) whose tags are in `active` as the step's. */
@@ -155,12 +164,11 @@ export function markActive(code, active) {
 }
 
 /** The pseudocode and open-list panels of one page. */
-export class Panels {
+export class Panels extends StudyBoxes {
   constructor(app) {
+    super('cell', el('ul', { class: 'pl-closed-cells' }));
     this.app = app;
     this.codeKey = '';
-    Object.assign(this, studyBoxes('cell', el('ul', { class: 'pl-closed-cells' })));
-    this.closed.addEventListener('toggle', () => this.showClosed());
   }
 
   /** Shows the state after the last change; `overlay` is the frame's `Lab.overlay()`. */

@@ -21,8 +21,9 @@ let wasmReady = null;
 // ---- the parts the first grid does without ----------------------------------------------------
 // Editor, files, saving and sharing, warnings, compare, embed, grid keys and contrast, timeline
 // and panels come by dynamic import() once the first grid is painted (App.attachLater), so the
-// first paint waits only for the grid's own code (tests/page-perf.test.mjs counts it).
+// first paint waits only for the grid's own code (tests/page-modules.test.mjs counts it).
 let laterReady = null;
+/** @type {typeof import('./panels.js').describeStep} */
 let describeStep = () => '';
 
 /** Fetches the deferred modules once per page; resolves to the names App.attachLater uses. */
@@ -148,10 +149,21 @@ function at(p) {
   return `(${p[0]},${p[1]})`;
 }
 
+/**
+ * The Lab setters the page calls by name with one value from the URL or an input.
+ * @typedef {'setAlgorithm' | 'setWeight' | 'setDiagonal' | 'setCosts' | 'setHeuristic' | 'setLookahead' | 'setSensor' | 'setCluster' | 'setHand'} LabSetter
+ */
+
 class App extends SearchPage {
   constructor(root, memory, known, config) {
     super(root, memory, known, config, statusName);
     this.lab = new Lab(20, 12);
+    /**
+     * What mount() fetched while the wasm module compiled (fetchEarly), set by mount() once
+     * the page is built; start() and loadNamed() take it.
+     * @type {ReturnType<typeof fetchEarly> | null}
+     */
+    this.early = null;
     this.presets = [];
     this.lastSize = '';
     this.build();
@@ -383,10 +395,16 @@ class App extends SearchPage {
       }
     }
 
+    /**
+     * @param {string} key
+     * @param {LabSetter} method
+     * @param {unknown} value
+     */
     const apply = (key, method, value) => {
       if (value === null || value === undefined) return;
       try {
-        this.lab[method](value);
+        // Each setter takes a string or a number; the core throws on a value it cannot use.
+        this.lab[method](/** @type {never} */ (value));
       } catch (e) {
         this.say(`Parameter "${key}": ${e.message}`);
       }
@@ -560,6 +578,7 @@ class App extends SearchPage {
 
   /** Sets one of the algorithm-specific settings (look-ahead, sensor, cluster, hand). */
   setExtra(key, raw) {
+    /** @type {LabSetter} */
     const method = { lookahead: 'setLookahead', sensor: 'setSensor', cluster: 'setCluster', hand: 'setHand' }[key];
     const range = COUNTS[key];
     const value = range ? Number(raw) : raw;
@@ -567,7 +586,8 @@ class App extends SearchPage {
       this.say(`${EXTRA_SETTINGS[key].label}: expected a whole number from ${range.min} to ${range.max}, got ${quote(raw)}; keeping ${this.lab.settings()[key]}.`);
     } else {
       try {
-        this.lab[method](value);
+        // A number for the counts, a name for `hand` (see apply in start()).
+        this.lab[method](/** @type {never} */ (value));
       } catch (e) {
         this.say(`${EXTRA_SETTINGS[key].label}: ${e.message}`);
       }
@@ -846,7 +866,7 @@ class App extends SearchPage {
     this.readouts();
     this.panels?.update(overlay);
     if (!this.gridShown) {
-      // For tests/page-perf.test.mjs: the time from navigation to the first painted grid.
+      // For bench/page-perf.bench.mjs: the time from navigation to the first painted grid.
       this.gridShown = true;
       performance.mark('pathlab-first-grid');
       this.gridPainted();

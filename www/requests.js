@@ -23,7 +23,15 @@ export const MAX_AGENTS = 2000;
 /** The largest budget per frame (the core accepts up to a million). */
 export const MAX_BUDGET = 100_000;
 
-/** Defaults for every key. */
+/**
+ * The requests page's settings.
+ * @typedef {{ map: string, agents: number, budget: number, aging: boolean, seed: number, embed: boolean }} RequestConfig
+ */
+
+/**
+ * Defaults for every key.
+ * @type {Readonly<RequestConfig>}
+ */
 export const REQUEST_DEFAULTS = Object.freeze({
   map: 'arena',
   agents: 40,
@@ -60,6 +68,7 @@ const COLOURS = {
  * name is only checked for its characters here; whether it exists is known once fetched.
  */
 export function readRequestConfig(raw) {
+  /** @type {RequestConfig} */
   const config = { ...REQUEST_DEFAULTS };
   const messages = [];
   const say = (key, detail) => messages.push(`Parameter "${key}": ${detail}`);

@@ -40,10 +40,15 @@ export function attachSpaceCompare(app) {
       canvas: { 'data-space': app.space, 'aria-label': `${labelOf(algo)} on the ${graph ? 'graph' : 'hexes'}` },
       wrapClass: 'pl-grid-wrap pl-compare-wrap pl-space-wrap',
       painter(canvas) {
-        const painter = graph ? new GraphPainter(canvas) : new HexPainter(canvas);
+        if (graph) {
+          const painter = new GraphPainter(canvas);
+          painter.setPalette(app.palette);
+          painter.setWorld(app.painter.world);
+          return painter;
+        }
+        const painter = new HexPainter(canvas);
         painter.setPalette(app.palette);
-        if (graph) painter.setWorld(app.painter.world);
-        else painter.setCells(app.places(), app.lab.layout);
+        painter.setCells(app.places(), app.lab.layout);
         return painter;
       },
     }),

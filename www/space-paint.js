@@ -17,6 +17,11 @@ const STATE_NAMES = ['unseen', 'open', 'closed', 'current', 'path', 'open', 'clo
 
 const SQRT3 = Math.sqrt(3);
 
+/**
+ * The red, green and blue of a #rrggbb colour.
+ * @param {string} hex
+ * @returns {[number, number, number]}
+ */
 function rgb(hex) {
   const n = parseInt(hex.slice(1), 16);
   return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
@@ -26,8 +31,15 @@ function css([r, g, b]) {
   return `rgb(${r}, ${g}, ${b})`;
 }
 
+/**
+ * `a` moved the fraction `t` of the way towards `b`, channel by channel.
+ * @param {[number, number, number]} a
+ * @param {[number, number, number]} b
+ * @param {number} t
+ * @returns {[number, number, number]}
+ */
 function mix(a, b, t) {
-  return a.map((v, i) => Math.round(v * (1 - t) + b[i] * t));
+  return /** @type {[number, number, number]} */ (a.map((v, i) => Math.round(v * (1 - t) + b[i] * t)));
 }
 
 /** Relative luminance of a #rrggbb colour. */
@@ -67,8 +79,8 @@ function segmentDistance(px, py, ax, ay, bx, by) {
   return Math.hypot(px - (ax + t * dx), py - (ay + t * dy));
 }
 
-/** Sizes a canvas to `w` x `h` CSS pixels at `dpr`; returns the 2D context scaled to CSS pixels. */
-function sizeCanvas(canvas, ctx, w, h, dpr) {
+/** Sizes a canvas to `w` x `h` CSS pixels at `dpr` (the painters scale their context to CSS pixels). */
+function sizeCanvas(canvas, w, h, dpr) {
   const pw = Math.max(1, Math.round(w * dpr));
   const ph = Math.max(1, Math.round(h * dpr));
   if (canvas.width !== pw) canvas.width = pw;
@@ -177,7 +189,7 @@ export class GraphPainter {
     this.width = width;
     this.height = height;
     this.dpr = dpr;
-    sizeCanvas(this.canvas, this.ctx, width, height, dpr);
+    sizeCanvas(this.canvas, width, height, dpr);
     this.place();
   }
 
@@ -717,7 +729,7 @@ export class HexPainter {
     this.width = (x1 - x0) * scale;
     this.height = (y1 - y0) * scale;
     this.dpr = dpr;
-    sizeCanvas(this.canvas, this.ctx, this.width, this.height, dpr);
+    sizeCanvas(this.canvas, this.width, this.height, dpr);
   }
 
   toScreen(x, y) {

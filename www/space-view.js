@@ -28,7 +28,7 @@ import { LABELS, SPACE_LABELS } from './pathlab.js';
 import { attachSpaceCompare } from './space-compare.js';
 import { attachSpaceKeeping } from './space-keep.js';
 import { Scrubber } from './timeline.js';
-import { list, markActive, num, OPEN_ROWS, studyBoxes } from './panels.js';
+import { list, markActive, num, OPEN_ROWS, StudyBoxes } from './panels.js';
 
 /** Where the presets live: next to this module, so an embedding page may sit anywhere. */
 const MAPS = new URL('./maps/', import.meta.url);
@@ -92,7 +92,7 @@ let styleReady = null;
 function loadStyle() {
   styleReady ??= new Promise((resolve) => {
     const href = new URL('./space.css', import.meta.url).href;
-    if ([...document.querySelectorAll('link[rel="stylesheet"]')].some((l) => l.href === href)) {
+    if ([.../** @type {NodeListOf<HTMLLinkElement>} */ (document.querySelectorAll('link[rel="stylesheet"]'))].some((l) => l.href === href)) {
       resolve();
       return;
     }
@@ -397,7 +397,8 @@ export class SpaceApp extends SearchPage {
       ui.toolConnect.addEventListener('click', () => setTool('connect'));
       ui.newGraph.addEventListener('click', () => this.newGraph());
       ui.fit.addEventListener('click', () => {
-        this.painter.fitTo(this.places());
+        // The button is on the graph's tool bar only.
+        /** @type {GraphPainter} */ (this.painter).fitTo(this.places());
         this.layout(true);
       });
       ui.exportJson.addEventListener('click', () => this.exportText(() => this.lab.toJson(), 'json', 'application/json'));
@@ -579,8 +580,10 @@ export class SpaceApp extends SearchPage {
     this.mapName = name;
     this.mapTitle = title;
     this.structureChanged();
-    if (world) this.painter.setWorld(world);
-    else this.painter.fitTo(this.places());
+    // A graph is loaded: the painter is a GraphPainter.
+    const painter = /** @type {GraphPainter} */ (this.painter);
+    if (world) painter.setWorld(world);
+    else painter.fitTo(this.places());
     this.showMap(title);
     this.narrate('');
     this.layout(true);
@@ -655,7 +658,8 @@ export class SpaceApp extends SearchPage {
     this.mapName = name;
     this.mapTitle = title;
     this.structureChanged();
-    this.painter.setCells(this.places(), lab.layout);
+    // Hexes are loaded: the painter is a HexPainter.
+    /** @type {HexPainter} */ (this.painter).setCells(this.places(), lab.layout);
     this.showMap(title);
     this.hover = null;
     this.cursor = null;
@@ -1430,14 +1434,16 @@ export class SpaceApp extends SearchPage {
       const rect = this.canvas.getBoundingClientRect();
       return { x: rect.left + p.x, y: rect.top + p.y };
     };
+    // Nodes, edges and badges are drawn on graphs only.
+    const graphPainter = () => (this.painter instanceof GraphPainter ? this.painter : null);
     return {
       nodePoint: (node) => {
         const i = typeof node === 'string' ? this.labels().indexOf(node) : node;
-        return i < 0 ? null : client(this.painter.nodePoint?.(i));
+        return i < 0 ? null : client(graphPainter()?.nodePoint(i));
       },
-      edgePoint: (i) => client(this.painter.edgePoint?.(i)),
+      edgePoint: (i) => client(graphPainter()?.edgePoint(i)),
       /** The start and goal markers on a graph: `{ which, x, y, r }` in canvas pixels. */
-      badges: () => (this.painter.geometry?.badges ?? []).map(({ which, x, y, r }) => ({ which, x, y, r })),
+      badges: () => (graphPainter()?.geometry?.badges ?? []).map(({ which, x, y, r }) => ({ which, x, y, r })),
       hexPoint: (x, y) => {
         if (this.space !== 'hex') return null;
         const [px, py] = this.centre(y * this.lab.width + x);
@@ -1573,15 +1579,13 @@ class SpaceTimeline extends Scrubber {
 }
 
 /** The pseudocode with the lines the last step ran, and the open list by node. */
-class SpacePanels {
+class SpacePanels extends StudyBoxes {
   constructor(app) {
-    this.app = app;
-    this.codeKey = '';
     // The boxes as on the grid page (panels.js); the closed list: the nodes in the order they
     // were expanded, each with its g now.
-    Object.assign(this, studyBoxes(app.space === 'graph' ? 'node' : 'hex',
-      el('ol', { class: 'pl-closed-cells pl-space-closed', testid: 'closed-cells' })));
-    this.closed.addEventListener('toggle', () => this.showClosed());
+    super(app.space === 'graph' ? 'node' : 'hex', el('ol', { class: 'pl-closed-cells pl-space-closed', testid: 'closed-cells' }));
+    this.app = app;
+    this.codeKey = '';
   }
 
   /** The closed list's summary (always) and, when it is open, its entries. */

@@ -163,7 +163,7 @@ export function cheapestCost(lab) {
 /** Adds compare.css (compare mode and warnings) to the document once, if the page lacks it. */
 export function ensureStylesheet() {
   const href = new URL('./compare.css', import.meta.url).href;
-  if ([...document.querySelectorAll('link[rel="stylesheet"]')].some((l) => l.href === href)) return;
+  if ([.../** @type {NodeListOf<HTMLLinkElement>} */ (document.querySelectorAll('link[rel="stylesheet"]'))].some((l) => l.href === href)) return;
   document.head.append(el('link', { rel: 'stylesheet', href }));
 }
 

@@ -1,5 +1,5 @@
 //! Benchmark entry points for the crowd techniques, timed by JavaScript in the browser (see
-//! `tests/crowd-bench.test.mjs`): each call does a fixed amount of work in Rust and returns a
+//! `bench/crowd-bench.bench.mjs`): each call does a fixed amount of work in Rust and returns a
 //! small summary, so the caller can time it with `performance.now()` and check the answer.
 
 use pathlab_core::crowd::avoid::{AvoidParams, Crowd, Method, Scenario};

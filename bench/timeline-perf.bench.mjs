@@ -6,17 +6,16 @@
 // steps). The figures are printed and saved to tests/artifacts/timeline-perf.json.
 //
 // The bar (any step of a 100,000-step run under 50 ms) is checked only with
-// TIMELINE_PERF_STRICT=1: on a shared or busy machine the figures say more about the
-// machine. Without it the test insists on a generous 250 ms.
+// BENCH_STRICT=1 (scripts/bench.sh): on a shared or busy machine the figures say more about the
+// machine.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARTIFACTS, open, start } from './support/browser.mjs';
+import { ARTIFACTS, open, start } from '../tests/support/browser.mjs';
 
-const STRICT = process.env.TIMELINE_PERF_STRICT === '1';
+const STRICT = process.env.BENCH_STRICT === '1';
 const BAR_MS = 50;
-const GENEROUS_MS = 250;
 
 describe('timeline performance', () => {
   let env;
@@ -170,7 +169,6 @@ describe('timeline performance', () => {
     assert.ok(figures.runs.some((r) => r.total >= 100000), 'at least one run of 100,000 steps');
     for (const r of figures.runs) {
       assert.ok(r.checkpoints > 0, `${r.algo}: the exploration left checkpoints`);
-      assert.ok(r.seekMaxMs < GENEROUS_MS, `${r.algo}: the slowest seek took ${r.seekMaxMs} ms`);
       if (STRICT) assert.ok(r.seekMaxMs < BAR_MS, `${r.algo}: the slowest seek took ${r.seekMaxMs} ms (bar ${BAR_MS})`);
     }
     assert.deepEqual(page.errors, []);

@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARTIFACTS, start, text } from './support/browser.mjs';
+import { ARTIFACTS, start, text } from '../tests/support/browser.mjs';
 
 describe('crowd performance', () => {
   let env;
@@ -72,7 +72,7 @@ describe('crowd performance', () => {
       t.diagnostic(`wasm ${result.scene}, ${r.agents} agents (asked ${r.asked}): ${r.stepMs} ms per step, ${us} µs per agent`);
     }
     assert.ok(result.rows.length >= 1);
-    for (const r of result.rows) assert.ok(Number.isFinite(r.stepMs) && r.stepMs >= 0);
+    for (const r of result.rows) assert.ok(r.stepMs > 0, `${r.agents} agents: a step takes time (${r.stepMs} ms)`);
     await page.close();
   });
 

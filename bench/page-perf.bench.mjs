@@ -5,22 +5,17 @@
 //   60 fps while A* plays 600 steps a second: frame intervals from requestAnimationFrame
 //   time stamps over 3 s, and the script time of each frame's callbacks, beside the same
 //   figures for the page at rest, which show what the machine gives at all;
-// - wasm + JS gzipped (node's zlib, default level), per page: what index.html loads for its
-//   first paint (main.js's static import graph and the wasm module it imports), bar 250 KB;
-//   what it loads in all (with the modules it import()s after the first grid); boids.html's
-//   (boids-main.js's graph and its own wasm module); and every www/*.js and www/pkg/* file.
+// (What each page downloads, and its size ceilings, are tests: tests/page-modules.test.mjs.)
 // The figures are printed and saved to tests/artifacts/page-perf.json. The bars are checked
-// only with PAGE_PERF_STRICT=1 (on a shared, busy machine they say more about the machine);
-// without it the test insists on generous bounds that catch a page gone badly wrong.
+// only with BENCH_STRICT=1 (scripts/bench.sh): on a shared, busy machine they say more about the
+// machine. Without it only what is not a timing is checked.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, normalize } from 'node:path';
-import { gzipSync } from 'node:zlib';
-import { ARTIFACTS, ROOT, nextFrame, start, text } from './support/browser.mjs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ARTIFACTS, nextFrame, start, text } from '../tests/support/browser.mjs';
 
-const STRICT = process.env.PAGE_PERF_STRICT === '1';
-const WWW = join(ROOT, 'www');
+const STRICT = process.env.BENCH_STRICT === '1';
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))];
 const round = (v, digits = 1) => Number(v.toFixed(digits));
@@ -56,37 +51,6 @@ async function frames(page, ms) {
     scriptMaxMs: round(Math.max(...work), 2),
     steps: steps1 - steps0,
   };
-}
-
-/** The relative imports of an ES module's text: static ones, and with `dynamic` import()s too. */
-function imports(file, dynamic) {
-  const source = readFileSync(file, 'utf8');
-  const found = new Set();
-  for (const m of source.matchAll(/(?:import|export)\s[^'"]*?from\s*['"](\.[^'"]+)['"]|import\s*\(\s*['"](\.[^'"]+)['"]\s*\)|import\s+['"](\.[^'"]+)['"]/g)) {
-    if (m[2] && !dynamic) continue;
-    found.add(normalize(join(dirname(file), m[1] ?? m[2] ?? m[3])));
-  }
-  return [...found];
-}
-
-/**
- * What a page loads from its entry module: the module graph (static imports, and with `dynamic`
- * the import()s too) and the wasm module of each wasm-bindgen glue file in it (pkg/X.js loads
- * pkg/X_bg.wasm). Paths relative to www/, sorted.
- */
-function pageFiles(entry, dynamic) {
-  const seen = new Set();
-  const queue = [join(WWW, entry)];
-  while (queue.length) {
-    const file = queue.pop();
-    if (seen.has(file)) continue;
-    seen.add(file);
-    queue.push(...imports(file, dynamic));
-  }
-  for (const file of [...seen]) {
-    if (dirname(file) === join(WWW, 'pkg') && file.endsWith('.js')) seen.add(file.replace(/\.js$/, '_bg.wasm'));
-  }
-  return [...seen].map((f) => f.slice(WWW.length + 1)).sort();
 }
 
 describe('page performance', () => {
@@ -133,7 +97,6 @@ describe('page performance', () => {
     save();
     t.diagnostic(`first contentful paint ${round(fcp)} ms, first grid ${round(grid)} ms (median of 5 fresh loads)`);
     assert.ok(Number.isFinite(fcp), 'Chromium reports first-contentful-paint');
-    assert.ok(grid < 5000, `the grid appears at all: ${grid} ms`);
     if (STRICT) {
       assert.ok(fcp < 300, `first contentful paint under 300 ms: ${fcp}`);
       assert.ok(grid < 300, `first grid under 300 ms: ${grid}`);
@@ -215,58 +178,11 @@ describe('page performance', () => {
     t.diagnostic(`1024 x 1024 playing: ${playing.fps} fps (interval median ${playing.intervalMedianMs} ms, p95 ${playing.intervalP95Ms} ms), script per frame median ${playing.scriptMedianMs} ms, p95 ${playing.scriptP95Ms} ms, ${playing.steps} steps in 3 s`);
     assert.equal(status, 'searching', 'the search was still playing when measured');
     assert.ok(playing.steps > 300, `the search advanced: ${playing.steps} steps`);
-    assert.ok(playing.scriptMedianMs < 100, `script per frame ${playing.scriptMedianMs} ms`);
     if (STRICT) {
       assert.ok(playing.intervalMedianMs <= 17.5, `60 fps: median frame interval ${playing.intervalMedianMs} ms`);
       assert.ok(playing.scriptP95Ms < 16.7, `each frame's script fits a 60 fps frame: p95 ${playing.scriptP95Ms} ms`);
     }
     assert.deepEqual(page.errors, []);
     await page.close();
-  });
-
-  test('wasm + JS gzipped', (t) => {
-    const gz = (file) => gzipSync(readFileSync(join(WWW, file))).length;
-    const all = [
-      ...readdirSync(WWW).filter((f) => f.endsWith('.js')),
-      ...readdirSync(join(WWW, 'pkg')).map((f) => `pkg/${f}`),
-    ];
-    const sizes = Object.fromEntries(all.map((f) => [f, gz(f)]));
-    const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
-    /** A set of files' gzipped bytes: in all, the wasm modules, and the JS. */
-    const weigh = (files) => {
-      const wasmBytes = files.filter((f) => f.endsWith('.wasm')).reduce((sum, f) => sum + gz(f), 0);
-      const jsBytes = files.filter((f) => !f.endsWith('.wasm')).reduce((sum, f) => sum + gz(f), 0);
-      return { bytes: wasmBytes + jsBytes, wasmBytes, jsBytes, files };
-    };
-    const pages = {
-      // index.html's first paint: main.js and what it imports statically (modulepreloaded).
-      indexFirstPaint: weigh(pageFiles('main.js', false)),
-      // Everything index.html loads, with the modules pathlab.js import()s after the first grid.
-      indexAll: weigh(pageFiles('main.js', true)),
-      boids: weigh(pageFiles('boids-main.js', true)),
-      crowd: weigh(pageFiles('crowd-main.js', true)),
-      all: weigh(all),
-    };
-    figures.gzip = { ...pages, sizes };
-    save();
-    for (const [name, p] of Object.entries(pages)) {
-      t.diagnostic(`gzipped, ${name}: ${kb(p.bytes)} (wasm ${kb(p.wasmBytes)}, JS ${kb(p.jsBytes)}, ${p.files.length} files)`);
-    }
-    const { indexFirstPaint: first, indexAll: index, boids, crowd } = pages;
-    assert.ok(index.files.includes('embed.js') && index.files.includes('pkg/pathlab_wasm_bg.wasm'), 'the import graph was followed, import()s too');
-    assert.ok(first.files.includes('paint.js') && first.files.includes('pkg/pathlab_wasm.js'), 'the static import graph was followed');
-    assert.ok(!first.files.includes('embed.js') && !first.files.includes('compare.js'), 'the first paint does without embed.js and compare.js');
-    assert.ok(boids.files.includes('pkg/pathlab_world_bg.wasm') && !boids.files.some((f) => f.startsWith('pkg/pathlab_wasm')), "boids.html loads its own wasm module, not the path-finding one");
-    assert.ok(!index.files.some((f) => f.startsWith('pkg/pathlab_world') || f.startsWith('pkg/pathlab_crowd')), 'index.html does not load the agent worlds');
-    assert.ok(!boids.files.some((f) => f.startsWith('pkg/pathlab_crowd')), 'boids.html does not load the crowd scenes');
-    const crowdWasm = crowd.files.filter((f) => f.endsWith('.wasm'));
-    assert.deepEqual(crowdWasm, ['pkg/pathlab_crowd_bg.wasm'], 'crowd.html loads only its own wasm module');
-    // index.html fetches its static graph at once (modulepreload), so the list there must match it.
-    const html = readFileSync(join(WWW, 'index.html'), 'utf8');
-    const preloaded = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]).sort();
-    const graph = first.files.filter((f) => f.endsWith('.js') && f !== 'main.js');
-    assert.deepEqual(preloaded, graph, 'index.html preloads exactly the modules main.js imports statically');
-    assert.ok(pages.all.bytes < 1024 * 1024, `under a megabyte: ${kb(pages.all.bytes)}`);
-    if (STRICT) assert.ok(first.bytes < 250 * 1024, `index.html's first paint under 250 KB: ${kb(first.bytes)}`);
   });
 });

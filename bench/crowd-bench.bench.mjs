@@ -2,17 +2,17 @@
 // 512 x 512 MovingAI map AR0011SR with three goals (bar: under 20 ms), and the ORCA crowd step
 // at 500, 2,000 and 8,000 agents in the crossing scenario (bar: 2,000 agents under 8 ms). The
 // figures are printed and saved to tests/artifacts/crowd-bench.json; the bars are checked only
-// with CROWD_PERF_STRICT=1, since on a shared machine the timings say more about the machine.
+// with BENCH_STRICT=1 (scripts/bench.sh), since on a shared machine the timings say more about the machine.
 // What is always checked: the field reaches exactly the cells an independent Dijkstra reaches,
 // and its largest distance is that Dijkstra's.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARTIFACTS, ROOT, start } from './support/browser.mjs';
-import { distances, readMovingAi } from './support/dijkstra.mjs';
+import { ARTIFACTS, ROOT, start } from '../tests/support/browser.mjs';
+import { distances, readMovingAi } from '../tests/support/dijkstra.mjs';
 
-const STRICT = process.env.CROWD_PERF_STRICT === '1';
+const STRICT = process.env.BENCH_STRICT === '1';
 const MAP = join(ROOT, 'maps', 'movingai', 'AR0011SR.map');
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 

@@ -1,0 +1,131 @@
+// What each page downloads, read from the files (no browser, no timing): the module graph of
+// each page's entry module (static imports, and the import()s that follow the first grid), the
+// wasm module each wasm-bindgen glue file loads, index.html's modulepreload list (it must be
+// exactly main.js's static graph), which page loads which wasm module, and a ceiling on the
+// gzipped size of what each page downloads (node's zlib, default level). The sizes are printed
+// and saved to tests/artifacts/page-size.json. Timings are benchmarks: scripts/bench.sh.
+//
+// The ceilings: index.html's first paint has the design notes' bar of 250 KB; the other
+// ceilings sit about a tenth above the sizes when they were set, so that growth is a decision
+// (raise a ceiling here, saying why) rather than an accident.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { ARTIFACTS, ROOT } from './support/browser.mjs';
+
+const WWW = join(ROOT, 'www');
+const KB = 1024;
+
+/** Gzipped ceilings, in bytes, of what each page downloads (wasm + JS). */
+const CEILINGS = {
+  indexFirstPaint: 250 * KB,
+  indexAll: 520 * KB,
+  boids: 145 * KB,
+  crowd: 210 * KB,
+  requests: 265 * KB,
+  all: 1024 * KB,
+};
+
+/** The relative imports of an ES module's text: static ones, and with `dynamic` import()s too. */
+function imports(file, source, dynamic) {
+  const found = new Set();
+  for (const m of source.matchAll(/(?:import|export)\s[^'"]*?from\s*['"](\.[^'"]+)['"]|import\s*\(\s*['"](\.[^'"]+)['"]\s*\)|import\s+['"](\.[^'"]+)['"]/g)) {
+    if (m[2] && !dynamic) continue;
+    found.add(normalize(join(dirname(file), m[1] ?? m[2] ?? m[3])));
+  }
+  return [...found];
+}
+
+/**
+ * What a page loads from its entry module (a file in www/, or `{ inline, html }`: the module
+ * script written into an HTML page): the module graph (static imports, and with `dynamic` the
+ * import()s too) and the wasm module of each wasm-bindgen glue file in it (pkg/X.js loads
+ * pkg/X_bg.wasm). Paths relative to www/, sorted; the entry itself when it is a file.
+ */
+function pageFiles(entry, dynamic) {
+  const seen = new Set();
+  const queue = [];
+  if (typeof entry === 'string') queue.push(join(WWW, entry));
+  else queue.push(...imports(join(WWW, entry.html), entry.inline, dynamic));
+  while (queue.length) {
+    const file = queue.pop();
+    if (seen.has(file)) continue;
+    seen.add(file);
+    queue.push(...imports(file, readFileSync(file, 'utf8'), dynamic));
+  }
+  for (const file of [...seen]) {
+    if (dirname(file) === join(WWW, 'pkg') && file.endsWith('.js')) seen.add(file.replace(/\.js$/, '_bg.wasm'));
+  }
+  return [...seen].map((f) => f.slice(WWW.length + 1)).sort();
+}
+
+/** The module script written into an HTML page (requests.html has its entry point inline). */
+function inlineModule(html) {
+  const source = readFileSync(join(WWW, html), 'utf8');
+  const m = source.match(/<script type="module">([\s\S]*?)<\/script>/);
+  assert.ok(m, `${html} has an inline module script`);
+  return { html, inline: m[1] };
+}
+
+describe('what each page downloads', () => {
+  test('the module graphs, the preload list, the wasm module of each page, and their gzipped sizes', (t) => {
+    assert.ok(existsSync(join(WWW, 'pkg', 'pathlab_wasm_bg.wasm')), 'www/pkg is built: run ./scripts/build-wasm.sh first');
+    const gz = (file) => gzipSync(readFileSync(join(WWW, file))).length;
+    // Every file the pages can download: www/*.js and the wasm modules with their glue (not
+    // the .d.ts files wasm-bindgen writes for the type check).
+    const all = [
+      ...readdirSync(WWW).filter((f) => f.endsWith('.js')),
+      ...readdirSync(join(WWW, 'pkg')).filter((f) => !f.endsWith('.d.ts')).map((f) => `pkg/${f}`),
+    ];
+    const kb = (n) => `${(n / KB).toFixed(1)} KB`;
+    /** A set of files' gzipped bytes: in all, the wasm modules, and the JS. */
+    const weigh = (files) => {
+      const wasmBytes = files.filter((f) => f.endsWith('.wasm')).reduce((sum, f) => sum + gz(f), 0);
+      const jsBytes = files.filter((f) => !f.endsWith('.wasm')).reduce((sum, f) => sum + gz(f), 0);
+      return { bytes: wasmBytes + jsBytes, wasmBytes, jsBytes, files };
+    };
+    const pages = {
+      // index.html's first paint: main.js and what it imports statically (modulepreloaded).
+      indexFirstPaint: weigh(pageFiles('main.js', false)),
+      // Everything index.html loads, with the modules pathlab.js import()s after the first grid.
+      indexAll: weigh(pageFiles('main.js', true)),
+      boids: weigh(pageFiles('boids-main.js', true)),
+      crowd: weigh(pageFiles('crowd-main.js', true)),
+      requests: weigh(pageFiles(inlineModule('requests.html'), true)),
+      all: weigh(all),
+    };
+    mkdirSync(ARTIFACTS, { recursive: true });
+    writeFileSync(join(ARTIFACTS, 'page-size.json'), `${JSON.stringify(pages, null, 2)}\n`);
+    for (const [name, p] of Object.entries(pages)) {
+      t.diagnostic(`gzipped, ${name}: ${kb(p.bytes)} (wasm ${kb(p.wasmBytes)}, JS ${kb(p.jsBytes)}, ${p.files.length} files; ceiling ${kb(CEILINGS[name])})`);
+    }
+
+    const { indexFirstPaint: first, indexAll: index, boids, crowd, requests } = pages;
+    assert.ok(index.files.includes('embed.js') && index.files.includes('pkg/pathlab_wasm_bg.wasm'), 'the import graph was followed, import()s too');
+    assert.ok(first.files.includes('paint.js') && first.files.includes('pkg/pathlab_wasm.js'), 'the static import graph was followed');
+    assert.ok(!first.files.includes('embed.js') && !first.files.includes('compare.js'), 'the first paint does without embed.js and compare.js');
+    assert.ok(boids.files.includes('pkg/pathlab_world_bg.wasm') && !boids.files.some((f) => f.startsWith('pkg/pathlab_wasm')), 'boids.html loads its own wasm module, not the path-finding one');
+    assert.ok(!index.files.some((f) => f.startsWith('pkg/pathlab_world') || f.startsWith('pkg/pathlab_crowd')), 'index.html does not load the agent worlds');
+    assert.ok(!boids.files.some((f) => f.startsWith('pkg/pathlab_crowd')), 'boids.html does not load the crowd scenes');
+    assert.deepEqual(crowd.files.filter((f) => f.endsWith('.wasm')), ['pkg/pathlab_crowd_bg.wasm'], 'crowd.html loads only its own wasm module');
+    assert.deepEqual(requests.files.filter((f) => f.endsWith('.wasm')), ['pkg/pathlab_wasm_bg.wasm'], 'requests.html loads only the path-finding module');
+    // index.html fetches its static graph at once (modulepreload), so the list there must match it.
+    const html = readFileSync(join(WWW, 'index.html'), 'utf8');
+    const preloaded = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]).sort();
+    const graph = first.files.filter((f) => f.endsWith('.js') && f !== 'main.js');
+    assert.deepEqual(preloaded, graph, 'index.html preloads exactly the modules main.js imports statically');
+    // Each page's preloads are files it loads.
+    for (const [page, files] of [['boids.html', boids.files], ['crowd.html', crowd.files], ['requests.html', requests.files]]) {
+      const source = readFileSync(join(WWW, page), 'utf8');
+      for (const m of source.matchAll(/<link rel="(?:modulepreload|preload)" href="([^"]+)"/g)) {
+        assert.ok(files.includes(m[1]), `${page} preloads ${m[1]}, which it loads`);
+      }
+    }
+
+    for (const [name, p] of Object.entries(pages)) {
+      assert.ok(p.bytes < CEILINGS[name], `${name}: ${kb(p.bytes)} gzipped, over its ceiling of ${kb(CEILINGS[name])}`);
+    }
+  });
+});
