@@ -5,9 +5,11 @@
 // gzipped size of what each page downloads (node's zlib, default level). The sizes are printed
 // and saved to tests/artifacts/page-size.json. Timings are benchmarks: scripts/bench.sh.
 //
-// The ceilings: index.html's first paint has the design notes' bar of 250 KB; the other
-// ceilings sit about a tenth above the sizes when they were set, so that growth is a decision
-// (raise a ceiling here, saying why) rather than an accident.
+// The ceilings sit a little above the sizes when they were set, so that growth is a decision
+// (raise a ceiling here, saying why) rather than an accident. The design notes' bar for
+// index.html's first paint is 250 KB: since the generic searches came to the grid page (one
+// compiled copy each on a grid with or without links) it is 287 KB, so its ceiling here is
+// 300 KB until the wasm module is made smaller (the performance issue's work).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -20,11 +22,11 @@ const KB = 1024;
 
 /** Gzipped ceilings, in bytes, of what each page downloads (wasm + JS). */
 const CEILINGS = {
-  indexFirstPaint: 250 * KB,
-  indexAll: 520 * KB,
+  indexFirstPaint: 300 * KB,
+  indexAll: 610 * KB,
   boids: 145 * KB,
   crowd: 210 * KB,
-  requests: 265 * KB,
+  requests: 290 * KB,
   all: 1024 * KB,
 };
 
