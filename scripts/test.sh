@@ -8,7 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 
-step() { printf '\n\033[1m== %s ==\033[0m\n' "$*"; }
+# Each step's heading says how long the run has taken so far, so the log shows where the time goes.
+step() { printf '\n\033[1m== %s (at %dm%02ds) ==\033[0m\n' "$*" $((SECONDS / 60)) $((SECONDS % 60)); }
 WASM_CRATES=(-p pathlab-wasm -p pathlab-world -p pathlab-crowd -p pathlab-spaces)
 
 step "Formatting (rustfmt.toml)"
@@ -40,3 +41,4 @@ node_modules/.bin/tsc --noEmit -p jsconfig.json
 
 step "End-to-end tests in Chromium"
 node --test --test-concurrency=1 tests/
+step "Done"
