@@ -18,7 +18,7 @@ use pathlab_core::formats::movingai::Problem;
 use pathlab_core::grid::{Costs, Diagonal};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::bi_astar::BiAStar;
-use pathlab_core::search::{Algorithm, Search, SearchConfig};
+use pathlab_core::search::{Algorithm, Search, SearchConfig, Stepper};
 
 mod support;
 use support::Set;

@@ -24,7 +24,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use pathlab_core::heuristic::Heuristic;
-use pathlab_core::search::{Algorithm, Search, SearchConfig, Status};
+use pathlab_core::search::{Algorithm, Search, SearchConfig, SpaceStepper, Status};
 use pathlab_core::space::Graph;
 
 /// Nodes in the graph.

@@ -32,7 +32,7 @@ use pathlab_core::grid::{Costs, Diagonal, GROUND, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::dstar_lite::DStarLite;
 use pathlab_core::search::lpa::Lpa;
-use pathlab_core::search::{Algorithm, Search, SearchConfig, Status};
+use pathlab_core::search::{Algorithm, Search, SearchConfig, Status, Stepper};
 
 mod support;
 use support::Set;
@@ -93,14 +93,14 @@ fn lpa_once(set: &Set, p: &Problem, astar: &mut Search, tenths: usize) -> Option
     let wall = set.grid.point_at(path[at] as usize);
     let first = s.expanded();
     let t = Instant::now();
-    s.paint([wall], WALL);
+    s.paint(&[wall], WALL).unwrap();
     s.run();
     let repair_time = t.elapsed();
     let repair = s.repair().expect("an edit was made");
     assert_eq!(repair.changed, 1, "{what}");
 
     astar.set_ends(p.start, p.goal).expect("valid problem");
-    astar.paint([wall], WALL);
+    astar.paint(&[wall], WALL).unwrap();
     let t = Instant::now();
     astar.run();
     let fresh_time = t.elapsed();
@@ -111,7 +111,7 @@ fn lpa_once(set: &Set, p: &Problem, astar: &mut Search, tenths: usize) -> Option
         (a, b) => panic!("{what}: A* {a:?}, LPA* {b:?}"),
     }
     let cut = astar.cost().is_none();
-    astar.paint([wall], GROUND);
+    astar.paint(&[wall], GROUND).unwrap();
     Some(LpaRow { first, repair: repair.re_expanded, fresh: repair.fresh_expanded, repair_time, fresh_time, cut })
 }
 
@@ -120,18 +120,18 @@ fn lpa_once(set: &Set, p: &Problem, astar: &mut Search, tenths: usize) -> Option
 fn dstar_once(set: &Set, p: &Problem) -> Option<DStarRow> {
     let what = format!("{} line {}", set.name, p.line);
     let mut d = DStarLite::new(set.grid.clone(), p.start, p.goal, config(Algorithm::DStarLite)).expect("valid problem");
-    while d.agent().moves == 0 && !d.status().is_finished() {
+    while d.agent().unwrap().moves == 0 && !d.status().is_finished() {
         d.step();
     }
     if d.status().is_finished() {
         return None;
     }
-    let ahead = &d.path_indices()[d.agent().moves + 1..];
+    let ahead = &d.path_indices()[d.agent().unwrap().moves + 1..];
     if ahead.len() < 2 {
         return None;
     }
     let wall = set.grid.point_at(ahead[(ahead.len() - 1) / 2] as usize);
-    d.paint([wall], WALL);
+    d.paint(&[wall], WALL).unwrap();
     let status = d.run();
     let repair = d.repair().expect("the agent walks onto the wall's neighbourhood");
     assert_eq!(repair.changed, 1, "{what}");
@@ -304,7 +304,7 @@ fn criterion_group(c: &mut Criterion, sets: &[Set]) {
         b.iter_batched(
             || found.clone(),
             |mut s| {
-                s.paint([wall], WALL);
+                s.paint(&[wall], WALL).unwrap();
                 black_box(s.run())
             },
             BatchSize::LargeInput,

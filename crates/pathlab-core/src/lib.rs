@@ -4,7 +4,7 @@
 //!
 //! ```
 //! use pathlab_core::formats::course;
-//! use pathlab_core::search::{Algorithm, Search, SearchConfig};
+//! use pathlab_core::search::{Algorithm, Search, SearchConfig, Stepper};
 //! use pathlab_core::grid::{Costs, Diagonal};
 //! use pathlab_core::heuristic::Heuristic;
 //! let map = course::parse("3\n3\nA00\n010\n00B\n").unwrap();

@@ -27,7 +27,7 @@ use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::bi_astar::BiAStar;
 use pathlab_core::search::ida::Ida;
 use pathlab_core::search::{
-    build_linked, build_on, Algorithm, CellState, GridLinks, Search, SearchConfig, Status, StepEvent,
+    build_linked, build_on, Algorithm, CellState, GridLinks, Search, SearchConfig, SpaceStepper, Status, StepEvent,
 };
 use pathlab_core::space::{Graph, HexGrid, Space, SquareGrid, Teleport, TeleportHeuristic, Teleports};
 use proptest::prelude::*;

@@ -7,7 +7,7 @@ use common::check_path;
 use pathlab_core::formats::course;
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point};
 use pathlab_core::heuristic::Heuristic;
-use pathlab_core::search::{Algorithm, CellState, Search, SearchConfig, Status, StepEvent};
+use pathlab_core::search::{Algorithm, CellState, Search, SearchConfig, Status, StepEvent, Stepper};
 
 /// The course's data file: 5 rows, 5 columns, 0 open, 1 wall, A start, B goal.
 const COURSE_5X5: &str = "5\n5\n00000\n001A0\n00110\nB0000\n00000\n";

@@ -37,19 +37,19 @@ fn config(rule: Diagonal, costs: Costs, sensor: u32) -> SearchConfig {
 }
 
 fn agent_at(s: &DStarLite) -> Point {
-    s.agent().at
+    s.agent().unwrap().at
 }
 
 /// Steps `s` once, checking that the agent stays off walls and moves legally on `s`'s true
 /// grid as it was before the step.
 fn checked_step(s: &mut DStarLite) -> Result<(), TestCaseError> {
     let (grid, rule, from) = (s.grid().clone(), s.config().diagonal, agent_at(s));
-    let moves = s.agent().moves;
+    let moves = s.agent().unwrap().moves;
     s.step();
     let to = agent_at(s);
     prop_assert!(s.grid().is_passable(to), "the agent stands on a wall at {}", to);
-    if s.agent().moves > moves {
-        prop_assert_eq!(s.agent().moves, moves + 1);
+    if s.agent().unwrap().moves > moves {
+        prop_assert_eq!(s.agent().unwrap().moves, moves + 1);
         let (dx, dy) = (to.x as i64 - from.x as i64, to.y as i64 - from.y as i64);
         prop_assert!(
             dx.abs() <= 1 && dy.abs() <= 1 && legal(&grid, rule, from.x as i64, from.y as i64, dx, dy),
@@ -83,12 +83,12 @@ proptest! {
             let walked = walk(&case.grid, case.rule, case.costs, case.start, case.goal, &trail)
                 .map_err(TestCaseError::fail)?;
             prop_assert!(same(walked, cost));
-            prop_assert_eq!(s.agent().moves, trail.len() - 1);
-            prop_assert_eq!(s.agent().revisits, 0);
+            prop_assert_eq!(s.agent().unwrap().moves, trail.len() - 1);
+            prop_assert_eq!(s.agent().unwrap().revisits, 0);
             prop_assert!(s.repair().is_none());
         } else {
             prop_assert_eq!(s.status(), Status::NoPath);
-            prop_assert_eq!(s.agent().moves, 0);
+            prop_assert_eq!(s.agent().unwrap().moves, 0);
             prop_assert!(s.gave_up().is_none());
             let note = format!("the goal became unreachable from {}", case.start);
             prop_assert!(s.overlay().notes.iter().any(|(_, v)| *v == note));
@@ -121,7 +121,7 @@ proptest! {
                 seen.push(snap(&s));
             }
             let (cells, value) = random_stroke(&mut rng, s.grid());
-            if s.paint(cells, value) > 0 {
+            if s.paint(&cells, value).unwrap() > 0 {
                 let last = seen.len() - 1;
                 seen[last] = snap(&s);
             }
@@ -186,10 +186,10 @@ fn walk_with_edits(case: &Case, sensor: u32, seed: u64) -> Result<Option<bool>, 
                 (cells, value)
             }
         };
-        if s.paint(cells, value) > 0 {
+        if s.paint(&cells, value).unwrap() > 0 {
             painted_any = true;
             at_last_edit = agent_at(&s);
-            travelled_at_last_edit = s.agent().travelled;
+            travelled_at_last_edit = s.agent().unwrap().travelled;
         }
     }
     let mut guard = 0;
@@ -246,11 +246,11 @@ fn a_repair_whose_key_ties_the_first_within_rounding_is_not_skipped() {
         (y0..=y1).flat_map(|y| (x0..=x1).map(move |x| Point::new(x, y))).collect::<Vec<_>>()
     };
     steps(&mut s, 8);
-    assert_eq!(s.paint(block(7, 3, 7, 4), 3), 2);
+    assert_eq!(s.paint(&block(7, 3, 7, 4), 3).unwrap(), 2);
     steps(&mut s, 2);
-    assert_eq!(s.paint(block(1, 3, 3, 4), 2), 6);
+    assert_eq!(s.paint(&block(1, 3, 3, 4), 2).unwrap(), 6);
     steps(&mut s, 3);
-    assert_eq!(s.paint(block(1, 2, 1, 4), WALL), 2, "never over the goal");
+    assert_eq!(s.paint(&block(1, 2, 1, 4), WALL).unwrap(), 2, "never over the goal");
     assert_eq!(agent_at(&s), maze.start);
     let best = optimum(s.grid(), maze.start, maze.goal, rule, costs).unwrap();
     while !s.status().is_finished() {
@@ -339,7 +339,7 @@ fn sensor_zero_sees_a_painted_wall_at_once_and_a_sensor_of_two_only_when_near() 
     // Sensor 0: the wall at (6,0) is known as soon as it is painted, with the agent at (1,0).
     let mut s = DStarLite::new(grid.clone(), start, goal, config(rule, Costs::Real, 0)).unwrap();
     walk_to(&mut s, 1);
-    assert_eq!(s.paint([Point::new(6, 0)], WALL), 1);
+    assert_eq!(s.paint(&[Point::new(6, 0)], WALL).unwrap(), 1);
     assert_eq!(s.discovered(), &[6]);
     assert_eq!(s.belief().get(Point::new(6, 0)), Some(WALL));
     assert_eq!(s.repair().unwrap().changed, 1);
@@ -347,12 +347,12 @@ fn sensor_zero_sees_a_painted_wall_at_once_and_a_sensor_of_two_only_when_near() 
     assert_eq!(s.run(), Status::Found);
     // From (1,0) it turns back: (0,0), down to row 2, along it and up: 1 + 1 + 2 + 9 + 2.
     assert_eq!(s.cost(), Some(15.0));
-    assert_eq!(s.agent().revisits, 1, "it stood on (0,0) before");
+    assert_eq!(s.agent().unwrap().revisits, 1, "it stood on (0,0) before");
 
     // Sensor 2: the wall is seen from (4,0), two cells away; the agent then goes back.
     let mut s = DStarLite::new(grid, start, goal, config(rule, Costs::Real, 2)).unwrap();
     walk_to(&mut s, 1);
-    assert_eq!(s.paint([Point::new(6, 0)], WALL), 1);
+    assert_eq!(s.paint(&[Point::new(6, 0)], WALL).unwrap(), 1);
     assert!(s.discovered().is_empty());
     assert_eq!(s.belief().get(Point::new(6, 0)), Some(1));
     assert!(s.repair().is_none());
@@ -391,7 +391,7 @@ fn the_agent_stops_with_no_path_when_the_goal_is_cut_off_and_goes_on_when_freed(
     let mut s = DStarLite::new(grid, start, goal, config(Diagonal::NoCornerCutting, Costs::Real, 1)).unwrap();
     walk_to(&mut s, 3);
     // Cut both ways in: (8,0) and (9,1).
-    assert_eq!(s.paint([Point::new(8, 0), Point::new(9, 1)], WALL), 2);
+    assert_eq!(s.paint(&[Point::new(8, 0), Point::new(9, 1)], WALL).unwrap(), 2);
     assert_eq!(s.run(), Status::NoPath);
     assert!(s.gave_up().is_none());
     let stopped = agent_at(&s);
@@ -403,12 +403,12 @@ fn the_agent_stops_with_no_path_when_the_goal_is_cut_off_and_goes_on_when_freed(
     assert_eq!(s.belief().get(Point::new(8, 0)), Some(WALL));
     assert_eq!(s.belief().get(Point::new(9, 1)), Some(WALL));
     // Freeing (8,0), out of its sight, changes nothing for it.
-    s.paint([Point::new(8, 0)], 1);
+    s.paint(&[Point::new(8, 0)], 1).unwrap();
     assert_eq!(s.status(), Status::NoPath, "out of its sight");
     // Freeing (9,1), next to it, lets it finish: (9,2), (9,1), the goal.
-    s.paint([Point::new(9, 1)], 1);
+    s.paint(&[Point::new(9, 1)], 1).unwrap();
     assert_eq!(s.status(), Status::Searching);
-    let walked = s.agent().travelled;
+    let walked = s.agent().unwrap().travelled;
     assert_eq!(s.run(), Status::Found);
     assert_eq!(agent_at(&s), goal);
     assert_eq!(s.cost(), Some(walked + 3.0));
@@ -419,7 +419,7 @@ fn reset_keeps_the_painted_map_as_the_new_belief() {
     let (grid, start, goal) = corridor();
     let mut s = DStarLite::new(grid, start, goal, config(Diagonal::Never, Costs::Real, 2)).unwrap();
     walk_to(&mut s, 2);
-    s.paint([Point::new(5, 0)], WALL);
+    s.paint(&[Point::new(5, 0)], WALL).unwrap();
     s.run();
     // Seen from (3,0): 3 moves out, 3 back, down 2, along row 2, up 2.
     assert_eq!(s.cost(), Some(3.0 + 3.0 + 2.0 + 9.0 + 2.0));
@@ -434,7 +434,7 @@ fn reset_keeps_the_painted_map_as_the_new_belief() {
     assert!(s.repair().is_none());
     // A stroke at step 0 is the map the agent starts with.
     s.reset();
-    s.paint([Point::new(0, 1)], WALL);
+    s.paint(&[Point::new(0, 1)], WALL).unwrap();
     assert_eq!(s.belief().get(Point::new(0, 1)), Some(WALL));
     assert_eq!(s.run(), Status::NoPath);
 }
@@ -456,7 +456,7 @@ fn the_overlay_shows_the_agent_its_trail_and_its_clipped_sensor() {
     let path: Vec<u32> = s.path_indices().to_vec();
     assert_eq!(path, (0..10).collect::<Vec<u32>>());
     assert_eq!(s.cell_values().unwrap().label, "rhs");
-    let agent = s.agent();
+    let agent = s.agent().unwrap();
     assert_eq!((agent.at, agent.moves, agent.travelled, agent.revisits), (Point::new(2, 0), 2, 2.0, 0));
     assert!(Algorithm::DStarLite.has_agent() && Algorithm::DStarLite.is_incremental());
 }

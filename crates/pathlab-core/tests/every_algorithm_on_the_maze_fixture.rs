@@ -6,7 +6,9 @@ mod common;
 
 use common::{all_configs, check_path, describe, hand_cost, mazes, reference_costs, reference_hops, same_cost, Maze};
 use pathlab_core::grid::{Costs, Diagonal};
-use pathlab_core::search::{astar, bfs, dfs, dijkstra, greedy, Algorithm, CellState, Search, Status, StepEvent};
+use pathlab_core::search::{
+    astar, bfs, dfs, dijkstra, greedy, Algorithm, CellState, Search, Status, StepEvent, Stepper,
+};
 
 /// The reference itself agrees with every hand-worked optimum in the fixture, so the
 /// reference is not trusted blindly.

@@ -7,7 +7,7 @@ mod common;
 
 use pathlab_core::grid::{Costs, Diagonal, Point};
 use pathlab_core::heuristic::Heuristic;
-use pathlab_core::search::{Algorithm, EventLog, Opened, Search, SearchConfig, Status, StepEvent};
+use pathlab_core::search::{Algorithm, EventLog, Opened, Search, SearchConfig, Status, StepEvent, Stepper};
 
 fn p(x: usize, y: usize) -> Point {
     Point::new(x, y)

@@ -139,7 +139,7 @@ fn the_limit_is_configurable_and_stopping_at_it_is_not_no_path() {
     assert_eq!(small.run(), Status::NoPath);
     assert_eq!(small.visits(), 50);
     assert!(small.gave_up().unwrap().contains("limit of 50 node visits"));
-    assert_eq!(Stepper::gave_up(&small).as_deref(), small.gave_up());
+    assert_eq!(Stepper::gave_up(&small), pathlab_core::search::SpaceStepper::gave_up(&small));
 
     let mut large = Ida::new(grid, start, goal, config).unwrap();
     assert_eq!(large.visit_limit(), DEFAULT_VISIT_LIMIT);

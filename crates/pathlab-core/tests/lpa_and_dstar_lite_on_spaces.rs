@@ -249,7 +249,7 @@ proptest! {
             }
             let changed = edit_graph(&mut case, edit);
             s.edit_space(case.graph(Heuristic::Euclidean), &changed).unwrap();
-            (from, before, agent) = (s.moves(), s.travelled(), s.agent_node() as usize);
+            (from, before, agent) = (s.moves(), s.travelled(), s.agent_node().unwrap() as usize);
         }
         finish_within(&mut s, 20 * n + 40)?;
         let arcs = case.arcs();
@@ -312,11 +312,11 @@ proptest! {
             let at = when(*roll, n);
             s.advance(at.saturating_sub(s.steps()));
             d.advance(at.saturating_sub(d.steps()));
-            let keep = [start, goal, d.agent_node() as usize];
+            let keep = [start, goal, d.agent_node().unwrap() as usize];
             let changed = paint_rolls(&mut grid, rolls, &keep, Some(case.layout));
             s.edit_space(space(&grid), &changed).unwrap();
             d.edit_space(space(&grid), &changed).unwrap();
-            (from, before, agent) = (d.moves(), d.travelled(), d.agent_node() as usize);
+            (from, before, agent) = (d.moves(), d.travelled(), d.agent_node().unwrap() as usize);
         }
         let arcs = hex_arcs(&grid, case.layout);
         let opt = optimum(&dijkstra(&arcs, start), goal);
@@ -350,12 +350,12 @@ proptest! {
             let at = when(*roll, n);
             s.advance(at.saturating_sub(s.steps()));
             d.advance(at.saturating_sub(d.steps()));
-            let mut keep = vec![start, goal, d.agent_node() as usize];
+            let mut keep = vec![start, goal, d.agent_node().unwrap() as usize];
             keep.extend_from_slice(&ends);
             let changed = paint_rolls(&mut tele.grid, rolls, &keep, None);
             s.edit_space(tele.space(TeleportHeuristic::Teleports), &changed).unwrap();
             d.edit_space(tele.space(TeleportHeuristic::Teleports), &changed).unwrap();
-            (from, before, agent) = (d.moves(), d.travelled(), d.agent_node() as usize);
+            (from, before, agent) = (d.moves(), d.travelled(), d.agent_node().unwrap() as usize);
         }
         let arcs = tele.arcs();
         let opt = optimum(&dijkstra(&arcs, start), goal);

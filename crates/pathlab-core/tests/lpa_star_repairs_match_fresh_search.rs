@@ -71,13 +71,13 @@ fn edits_match_reference(case: &Case, seed: u64, edits: usize) -> Result<(usize,
         } else {
             random_stroke(&mut rng, s.grid())
         };
-        s.paint(cells.iter().copied(), value);
+        s.paint(&cells, value).unwrap();
         let what = format!("edit {k} ({} cells to {value})", cells.len());
         if rng.below(3) == 0 {
             // Edit again in the middle of the repair.
             s.advance(rng.below(6));
             let (cells, value) = random_stroke(&mut rng, s.grid());
-            s.paint(cells, value);
+            s.paint(&cells, value).unwrap();
         }
         s.run();
         match check(&s, &what)? {
@@ -114,7 +114,7 @@ proptest! {
                 seen.push(snap(&s));
             }
             let (cells, value) = random_stroke(&mut rng, s.grid());
-            if s.paint(cells, value) > 0 {
+            if s.paint(&cells, value).unwrap() > 0 {
                 // The state right after the edit is what the step number now shows.
                 let last = seen.len() - 1;
                 seen[last] = snap(&s);
@@ -195,7 +195,7 @@ fn repairs_on_the_movingai_arena_match_the_reference() {
                 }
                 _ => random_stroke(&mut rng, s.grid()),
             };
-            s.paint(cells, value);
+            s.paint(&cells, value).unwrap();
             s.run();
             check(&s, &format!("arena problem {k} edit {e} under {rule}")).unwrap();
             checked += 1;
@@ -235,7 +235,7 @@ fn a_wall_in_the_corridor_forces_a_detour_repaired_in_four_expansions() {
     assert_eq!(s.steps(), 17, "16 expansions and the step that finds the search settled");
     let before = snap(&s);
 
-    assert_eq!(s.paint([Point::new(6, 1)], WALL), 1);
+    assert_eq!(s.paint(&[Point::new(6, 1)], WALL).unwrap(), 1);
     assert_eq!(s.status(), Status::Searching);
     assert_eq!(s.steps(), 17, "painting keeps the steps");
     let marked: Vec<u32> =
@@ -303,9 +303,9 @@ fn reset_and_set_ends_keep_the_painted_map_even_after_going_back() {
         Lpa::new(grid, Point::new(0, 4), Point::new(11, 4), config(Diagonal::NoCornerCutting, Costs::Real)).unwrap();
     s.advance(10);
     let wall: Vec<Point> = (0..8).map(|y| Point::new(6, y)).collect();
-    assert_eq!(s.paint(wall.iter().copied(), WALL), 8);
+    assert_eq!(s.paint(&wall, WALL).unwrap(), 8);
     s.run();
-    s.paint([Point::new(3, 8)], 5);
+    s.paint(&[Point::new(3, 8)], 5).unwrap();
     s.run();
     let painted = s.grid().clone();
     Stepper::seek(&mut s, 4);
@@ -323,9 +323,9 @@ fn reset_and_set_ends_keep_the_painted_map_even_after_going_back() {
 
     // Going back and painting moves the later strokes to now: nothing painted is lost.
     Stepper::seek(&mut s, 12);
-    s.paint([Point::new(9, 2)], WALL);
+    s.paint(&[Point::new(9, 2)], WALL).unwrap();
     Stepper::seek(&mut s, 5);
-    s.paint([Point::new(2, 2)], WALL);
+    s.paint(&[Point::new(2, 2)], WALL).unwrap();
     assert_eq!(s.grid().get(Point::new(9, 2)), Some(WALL), "the later stroke is made again at step 5");
     s.set_ends(Point::new(0, 0), Point::new(11, 8)).unwrap();
     assert_eq!(s.grid().get(Point::new(9, 2)), Some(WALL));
@@ -336,7 +336,7 @@ fn reset_and_set_ends_keep_the_painted_map_even_after_going_back() {
 
     // A stroke at step 0 changes the map itself.
     s.reset();
-    s.paint([Point::new(5, 5)], WALL);
+    s.paint(&[Point::new(5, 5)], WALL).unwrap();
     assert_eq!(s.repair(), None);
     assert_eq!(s.edits(), 0);
     s.run();
@@ -353,9 +353,9 @@ fn the_fresh_count_is_a_fresh_astar_on_the_edited_grid_and_walls_skip_the_ends()
     s.run();
     assert!((s.cost().unwrap() - p.optimal).abs() <= p.tolerance);
     let first = s.expanded();
-    assert_eq!(s.paint([p.start, p.goal], WALL), 0, "walls never cover the ends");
+    assert_eq!(s.paint(&[p.start, p.goal], WALL).unwrap(), 0, "walls never cover the ends");
     let middle = s.grid().point_at(s.path_indices()[s.path_indices().len() / 2] as usize);
-    assert_eq!(s.paint([middle], WALL), 1);
+    assert_eq!(s.paint(&[middle], WALL).unwrap(), 1);
     s.run();
     let mut astar = Search::new(
         s.grid().clone(),
@@ -406,7 +406,7 @@ fn the_overlay_caps_its_inconsistent_marks_and_says_so() {
     s.run();
     // Terrain over a large block changes the cost of every cell in it.
     let block: Vec<Point> = (10..110).flat_map(|y| (10..110).map(move |x| Point::new(x, y))).collect();
-    assert_eq!(s.paint(block, 2), 10_000);
+    assert_eq!(s.paint(&block, 2).unwrap(), 10_000);
     let overlay = s.overlay();
     let marks = overlay.marks.iter().filter(|m| m.kind == MarkKind::Inconsistent).count();
     assert_eq!(marks, 5_000);

@@ -124,10 +124,10 @@ fn walk_and_check<S: Space + Clone + 'static>(s: &mut Lrta<S>, arcs: &Arcs) -> R
     prop_assert!(s.is_reachable());
     let mut walked = 0.0;
     loop {
-        let from = s.agent_node() as usize;
+        let from = s.agent_node().unwrap() as usize;
         let before = s.travelled();
         let event = s.step();
-        let to = s.agent_node() as usize;
+        let to = s.agent_node().unwrap() as usize;
         prop_assert_eq!(s.moves() + 1, s.path_indices().len());
         prop_assert_eq!(s.path_indices().last().copied(), Some(to as u32));
         if to == from {
@@ -164,12 +164,12 @@ fn walk_and_check<S: Space + Clone + 'static>(s: &mut Lrta<S>, arcs: &Arcs) -> R
     }
     // The node-level view every space page reads.
     let view: &dyn SpaceStepper<S> = s;
-    prop_assert_eq!(view.agent_node(), Some(s.agent_node()));
+    prop_assert_eq!(view.agent_node(), Some(s.agent_node().unwrap()));
     prop_assert_eq!(view.path_indices(), s.path_indices());
     prop_assert_eq!(view.cell_values().unwrap().values, s.learned());
     prop_assert_eq!(view.cost(), s.cost());
     if s.status() == Status::NoPath {
-        let at = s.agent_node();
+        let at = s.agent_node().unwrap();
         let why = s.gave_up().unwrap_or_default();
         prop_assert!(s.moves() < LIMIT, "{}: stopped at the move limit: {}", what, why);
         prop_assert!(why.contains("cannot be reached"), "{}: {}", what, why);
@@ -434,7 +434,7 @@ fn lrta_star_on_a_small_graph_matches_the_hand_worked_table() {
         }
         let u = s.last_update().unwrap();
         assert_eq!((u.at, u.old, u.new), (at, old, new), "step {}", k + 1);
-        assert_eq!(s.agent_node(), to, "step {}", k + 1);
+        assert_eq!(s.agent_node().unwrap(), to, "step {}", k + 1);
     }
     assert_eq!(s.status(), Status::Found);
     assert_eq!((s.steps(), s.moves(), s.cost()), (11, 11, Some(19.0)));
@@ -475,7 +475,7 @@ fn rta_star_on_the_small_graph_leaves_the_dead_end_for_good() {
         s.step();
         let u: Update<u32> = s.last_update().unwrap();
         assert_eq!((u.at, u.old, u.new, u.best, u.second), (at, old, new, best, second), "step {}", k + 1);
-        assert_eq!(s.agent_node(), to, "step {}", k + 1);
+        assert_eq!(s.agent_node().unwrap(), to, "step {}", k + 1);
     }
     assert_eq!(s.status(), Status::Found);
     assert_eq!(s.cost(), Some(13.0));

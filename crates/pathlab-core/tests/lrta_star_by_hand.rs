@@ -56,6 +56,7 @@ use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::lrta::{Lrta, Rule, DEFAULT_MOVE_LIMIT};
 use pathlab_core::search::{
     build, Algorithm, BoxKind, CellState, EventLog, LineKind, MarkKind, SearchConfig, SearchError, Status, StepEvent,
+    Stepper,
 };
 
 const CORRIDOR: [&str; 3] = ["G#..S", ".###.", "....."];
@@ -101,19 +102,19 @@ fn lrta_star_on_the_dead_end_corridor_matches_the_hand_worked_table() {
         assert_eq!(s.step(), StepEvent::Expanded(from), "step {}", k + 1);
         let u = s.last_update().unwrap();
         assert_eq!((u.at, u.old, u.new), (from, old, new), "step {}", k + 1);
-        assert_eq!(s.agent().at, to, "step {}", k + 1);
+        assert_eq!(s.agent().unwrap().at, to, "step {}", k + 1);
     }
     let rest = [p(3, 2), p(2, 2), p(1, 2), p(0, 2), p(0, 1)];
     for (k, &to) in rest.iter().enumerate() {
-        let from = s.agent().at;
+        let from = s.agent().unwrap().at;
         assert_eq!(s.step(), StepEvent::Expanded(from));
-        assert_eq!(s.agent().at, to, "step {}", 13 + k);
+        assert_eq!(s.agent().unwrap().at, to, "step {}", 13 + k);
     }
     assert_eq!(s.step(), StepEvent::Found { cost: 18.0 });
     assert_eq!(s.status(), Status::Found);
     assert_eq!(s.steps(), 18);
     assert_eq!(s.cost(), Some(18.0));
-    let agent = s.agent();
+    let agent = s.agent().unwrap();
     assert_eq!((agent.at, agent.moves, agent.travelled), (goal, 18, 18.0));
     // Revisits: (3,0) x3, (2,0) x1, (4,0) x3, (4,1) x1 = moves onto cells stood on before.
     assert_eq!(agent.revisits, 8);
@@ -156,11 +157,11 @@ fn rta_star_on_the_dead_end_corridor_marks_it_never_worth_returning_to() {
         s.step();
         let u = s.last_update().unwrap();
         assert_eq!((u.at, u.old, u.new, u.best, u.second), (from, old, new, best, second), "step {}", k + 1);
-        assert_eq!(s.agent().at, to, "step {}", k + 1);
+        assert_eq!(s.agent().unwrap().at, to, "step {}", k + 1);
     }
     assert_eq!(s.run(), Status::Found);
     assert_eq!(s.cost(), Some(12.0));
-    assert_eq!(s.agent().revisits, 2);
+    assert_eq!(s.agent().unwrap().revisits, 2);
     // The whole corridor it walked through is at infinity, apart from the cells it has not left.
     for (x, y) in [(2, 0), (3, 0), (4, 0), (4, 1), (4, 2), (3, 2), (2, 2), (1, 2), (0, 2), (0, 1)] {
         assert_eq!(learned(&s, x, y), inf, "({x},{y})");
@@ -278,10 +279,10 @@ fn the_settings_are_checked_and_the_move_limit_stops_a_long_walk() {
     assert_eq!(s.move_limit(), DEFAULT_MOVE_LIMIT);
     let mut s2 = s.clone().with_move_limit(10);
     assert_eq!(s2.run(), Status::NoPath);
-    assert_eq!((s2.steps(), s2.agent().moves), (11, 10));
+    assert_eq!((s2.steps(), s2.agent().unwrap().moves), (11, 10));
     let why = s2.gave_up().unwrap();
     assert!(why.contains("limit of 10 moves") && why.contains("can be reached"), "{why}");
-    assert!(s2.overlay().notes.iter().any(|(k, v)| *k == "stopped" && v == why));
+    assert!(s2.overlay().notes.iter().any(|(k, v)| *k == "stopped" && *v == why));
     assert!(s2.cost().is_none());
     // The same walk without the limit arrives.
     assert_eq!(s.run(), Status::Found);
@@ -313,7 +314,7 @@ fn mean_moves(problems: &[(Grid, Point, Point)], rule: Diagonal, depths: &[u32])
                         .lookahead(d);
                     let mut search = Lrta::new(grid.clone(), *s, *g, config).unwrap();
                     assert_eq!(search.run(), Status::Found, "depth {d} on a {}x{} map", grid.width(), grid.height());
-                    search.agent().moves
+                    search.agent().unwrap().moves
                 })
                 .sum();
             total as f64 / problems.len() as f64

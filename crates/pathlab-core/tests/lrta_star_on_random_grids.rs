@@ -147,7 +147,7 @@ proptest! {
         }
         let cost = check_arrived(&case, &s)?;
         prop_assert!(cost <= bound + eps, "walked {} but the bound is {}", cost, bound);
-        prop_assert!(s.agent().moves as f64 * case.costs.straight() <= bound + eps);
+        prop_assert!(s.agent().unwrap().moves as f64 * case.costs.straight() <= bound + eps);
         prop_assert!(s.gave_up().is_none());
     }
 

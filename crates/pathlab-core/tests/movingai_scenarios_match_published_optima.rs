@@ -11,7 +11,7 @@ mod common;
 use common::{check_path, load_movingai, reference_costs};
 use pathlab_core::grid::{Costs, Diagonal};
 use pathlab_core::heuristic::Heuristic;
-use pathlab_core::search::{Algorithm, Search, SearchConfig};
+use pathlab_core::search::{Algorithm, Search, SearchConfig, Stepper};
 
 /// Checks every `every`-th problem; the reference runs on every `reference_every`-th.
 fn check(family_map: &str, every: usize, reference_every: usize) -> usize {

@@ -310,7 +310,7 @@ impl Stepper for Plain {
         self.0.set_ends(start, goal)
     }
     fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
-        Ok(self.0.paint(cells.iter().copied(), value))
+        self.0.paint(cells, value)
     }
 }
 

@@ -13,7 +13,7 @@ mod common;
 use common::{check_path, grid_with_ends, reference_costs, reference_hops, same_cost};
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
-use pathlab_core::search::{Algorithm, Search, SearchConfig, Status, StepEvent};
+use pathlab_core::search::{Algorithm, Search, SearchConfig, Status, StepEvent, Stepper};
 use proptest::prelude::*;
 use proptest::sample::{select, Index};
 
@@ -331,7 +331,7 @@ proptest! {
         let edited = Grid::from_cells(w, case.grid.height(), edited).unwrap();
 
         let points: Vec<Point> = strokes.iter().map(|&(x, y)| Point::new(x, y)).collect();
-        prop_assert_eq!(s.paint(points, value), changed);
+        prop_assert_eq!(s.paint(&points, value).unwrap(), changed);
         prop_assert_eq!(s.grid(), &edited);
         if changed == 0 {
             prop_assert_eq!(s.steps(), steps_before, "a paint that changes nothing keeps the step");
@@ -400,7 +400,7 @@ proptest! {
         prop_assert!(same(boxed.as_ref(), &plain), "after back from {}", k);
         let points: Vec<Point> = strokes.iter().map(|&(x, y)| Point::new(x, y)).collect();
         let changed = boxed.paint(&points, value).unwrap();
-        prop_assert_eq!(changed, Search::paint(&mut plain, points.iter().copied(), value));
+        prop_assert_eq!(changed, Stepper::paint(&mut plain, &points, value).unwrap());
         boxed.seek(k);
         Search::seek(&mut plain, k);
         prop_assert!(same(boxed.as_ref(), &plain), "after paint and seek({})", k);

@@ -25,7 +25,7 @@ mod space_support;
 
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point};
 use pathlab_core::heuristic::Heuristic;
-use pathlab_core::search::{Algorithm, Search, SearchConfig};
+use pathlab_core::search::{Algorithm, Search, SearchConfig, SpaceStepper};
 use pathlab_core::space::{Graph, HexGrid, Slopes, Space, SquareGrid, Teleport, TeleportHeuristic, Teleports};
 use proptest::prelude::*;
 use proptest::sample::{select, Index};

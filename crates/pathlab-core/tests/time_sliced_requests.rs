@@ -13,7 +13,7 @@ use pathlab_core::formats::movingai;
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, GROUND, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::slicing::{FramePlanner, RequestId, RequestStatus, Tick, MAX_URGENCY};
-use pathlab_core::search::{Algorithm, Path, Search, SearchConfig, SearchError, Status};
+use pathlab_core::search::{Algorithm, Path, Search, SearchConfig, SearchError, Status, Stepper};
 use proptest::prelude::*;
 use reference_dijkstra::{optimum, same, walk, Rng};
 

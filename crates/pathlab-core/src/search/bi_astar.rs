@@ -114,8 +114,8 @@ use super::engine::{check_ends, check_node, paint_cells};
 use super::open_list::OpenList;
 use super::stepper::{MarkKind, Overlay, OverlayMark};
 use super::{
-    astar, CellState, EventLog, NoRecord, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError, SpaceStepper,
-    Status, StepEvent, Stepper, NO_PARENT,
+    astar, CellState, EventLog, GridStepper, NoRecord, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError,
+    SpaceStepper, Status, StepEvent, NO_PARENT,
 };
 use crate::grid::{Grid, Point};
 use crate::space::{OnGrid, Space, SquareGrid};
@@ -214,7 +214,7 @@ impl Side {
 /// ```
 /// use pathlab_core::grid::{Grid, Point};
 /// use pathlab_core::search::bi_astar::BiAStar;
-/// use pathlab_core::search::{Algorithm, SearchConfig, Status};
+/// use pathlab_core::search::{Algorithm, SearchConfig, Status, Stepper};
 /// let grid = Grid::new(6, 1).unwrap();
 /// let config = SearchConfig::new(Algorithm::BiAStar);
 /// let mut s = BiAStar::new(grid, Point::new(0, 0), Point::new(5, 0), config).unwrap();
@@ -253,7 +253,7 @@ impl<S: Space> BiAStar<S> {
     ///
     /// ```
     /// use pathlab_core::search::bi_astar::BiAStar;
-    /// use pathlab_core::search::{Algorithm, SearchConfig, Status};
+    /// use pathlab_core::search::{Algorithm, SearchConfig, Status, SpaceStepper};
     /// use pathlab_core::space::Graph;
     /// let mut g = Graph::new(true);
     /// let a = g.add_node("A", 0.0, 0.0).unwrap();
@@ -456,11 +456,6 @@ impl<S: Space> BiAStar<S> {
     /// The side the last step expanded, if it expanded one.
     pub fn last_direction(&self) -> Option<Direction> {
         self.last
-    }
-
-    /// Performs one step: one expansion on one side, or the final check.
-    pub fn step(&mut self) -> StepEvent<S::At> {
-        self.step_with(&mut NoRecord)
     }
 
     /// Performs one step, telling `recorder` what it expanded and opened (on either side;
@@ -673,68 +668,6 @@ impl<S: Space> BiAStar<S> {
         self.nodes.path = path;
     }
 
-    /// Runs `n` steps, or fewer if the search finishes; returns how many were taken.
-    pub fn advance(&mut self, n: usize) -> usize {
-        let mut done = 0;
-        while done < n && !self.nodes.status.is_finished() {
-            self.step();
-            done += 1;
-        }
-        done
-    }
-
-    /// Runs to the end and returns the final status.
-    pub fn run(&mut self) -> Status {
-        while !self.nodes.status.is_finished() {
-            self.step();
-        }
-        self.nodes.status
-    }
-
-    /// Puts the search at step `k` (or at its end, if it finishes sooner) by replay.
-    pub fn seek(&mut self, k: usize) {
-        if k < self.nodes.steps {
-            self.reset();
-        }
-        let remaining = k - self.nodes.steps;
-        self.advance(remaining);
-    }
-
-    /// The space searched.
-    pub fn space(&self) -> &S {
-        &self.space
-    }
-
-    /// The start node.
-    pub fn start_node(&self) -> u32 {
-        self.start
-    }
-
-    /// The goal node.
-    pub fn goal_node(&self) -> u32 {
-        self.goal
-    }
-
-    /// The settings.
-    pub fn config(&self) -> SearchConfig {
-        self.config
-    }
-
-    /// Where the search stands.
-    pub fn status(&self) -> Status {
-        self.nodes.status
-    }
-
-    /// Steps taken since step 0.
-    pub fn steps(&self) -> usize {
-        self.nodes.steps
-    }
-
-    /// Expansions on both sides.
-    pub fn expanded(&self) -> usize {
-        self.fwd.expanded + self.back.expanded
-    }
-
     /// Expansions of the forward search.
     pub fn expanded_forward(&self) -> usize {
         self.fwd.expanded
@@ -750,36 +683,6 @@ impl<S: Space> BiAStar<S> {
         self.fwd.nipped + self.back.nipped
     }
 
-    /// Nodes on the two open lists (a node open on both counts twice).
-    pub fn open_count(&self) -> usize {
-        self.fwd.open_cells + self.back.open_cells
-    }
-
-    /// The path's cost once found.
-    pub fn cost(&self) -> Option<f64> {
-        (self.nodes.status == Status::Found).then_some(self.cost)
-    }
-
-    /// The path once found, as node numbers from start to goal (empty before).
-    pub fn path_indices(&self) -> &[u32] {
-        &self.nodes.path
-    }
-
-    /// One [`CellState`] byte per node.
-    pub fn states(&self) -> &[u8] {
-        self.nodes.state()
-    }
-
-    /// The forward search's cost from the start to each node (infinite where unknown).
-    pub fn g_values(&self) -> &[f64] {
-        self.nodes.g()
-    }
-
-    /// The forward search's parents (toward the start), or [`NO_PARENT`].
-    pub fn parents(&self) -> &[u32] {
-        self.nodes.parent()
-    }
-
     /// The backward search's cost from each node to the goal (infinite where unknown).
     pub fn g_back(&self) -> &[f64] {
         &self.g_back
@@ -788,11 +691,6 @@ impl<S: Space> BiAStar<S> {
     /// The backward search's parents: the next node toward the goal, or [`NO_PARENT`].
     pub fn parents_back(&self) -> &[u32] {
         &self.parent_back
-    }
-
-    /// The forward estimate from `node` to the goal (before the weight).
-    pub fn h_of(&self, node: u32) -> f64 {
-        self.h_side(Direction::Forward, node)
     }
 
     /// The backward estimate of `node`: from the start to it (before the weight).
@@ -840,41 +738,6 @@ impl BiAStar<SquareGrid> {
 }
 
 impl<S: OnGrid> BiAStar<S> {
-    /// Moves the start and goal; the search goes back to step 0.
-    pub fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        let grid = self.space.grid();
-        check_ends(grid, start, goal)?;
-        let (s, g) = (grid.index(start) as u32, grid.index(goal) as u32);
-        self.set_end_nodes(s, g)
-    }
-
-    /// Sets every listed cell to `value` as a brush stroke does (cells outside the grid are
-    /// skipped, and so are the start and goal when `value` is a wall); returns how many
-    /// changed. When any did, the search goes back to step 0.
-    pub fn paint(&mut self, cells: impl IntoIterator<Item = Point>, value: u8) -> usize {
-        let (start, goal) = (self.start_at, self.goal_at);
-        let changed = paint_cells(self.space.grid_mut(), start, goal, cells, value);
-        if changed > 0 {
-            self.reset();
-        }
-        changed
-    }
-
-    /// The grid searched.
-    pub fn grid(&self) -> &Grid {
-        self.space.grid()
-    }
-
-    /// The start cell.
-    pub fn start(&self) -> Point {
-        self.start_at
-    }
-
-    /// The goal cell.
-    pub fn goal(&self) -> Point {
-        self.goal_at
-    }
-
     /// The cell that gives [`mu`](Self::mu), once the frontiers have met.
     pub fn meeting(&self) -> Option<Point> {
         self.meeting_node().map(|n| self.space.at(n))
@@ -931,14 +794,15 @@ fn round6(v: f64) -> f64 {
     (v * 1e6).round() / 1e6
 }
 
-impl<S: OnGrid> Stepper for BiAStar<S> {
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
+impl<S: Space + Clone + 'static> SpaceStepper<S> for BiAStar<S> {
+    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent<S::At> {
         log.clear();
         self.step_with(log)
     }
 
-    fn step(&mut self) -> StepEvent {
-        BiAStar::step(self)
+    /// One expansion on one side, or the final check.
+    fn step(&mut self) -> StepEvent<S::At> {
+        self.step_with(&mut NoRecord)
     }
 
     fn reset(&mut self) {
@@ -950,98 +814,23 @@ impl<S: OnGrid> Stepper for BiAStar<S> {
         &self.nodes
     }
 
-    /// Both sides' expansions.
+    /// Expansions on both sides.
     fn expanded(&self) -> usize {
-        BiAStar::expanded(self)
+        self.fwd.expanded + self.back.expanded
     }
 
-    /// Both sides' open nodes.
+    /// Nodes on the two open lists (a node open on both counts twice).
     fn open_count(&self) -> usize {
-        BiAStar::open_count(self)
+        self.fwd.open_cells + self.back.open_cells
     }
 
     fn cost(&self) -> Option<f64> {
-        BiAStar::cost(self)
+        (self.nodes.status == Status::Found).then_some(self.cost)
     }
 
-    fn run(&mut self) -> Status {
-        BiAStar::run(self)
-    }
-
-    fn start(&self) -> Point {
-        self.start_at
-    }
-
-    fn goal(&self) -> Point {
-        self.goal_at
-    }
-
-    fn config(&self) -> SearchConfig {
-        self.config
-    }
-
-    fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        BiAStar::set_ends(self, start, goal)
-    }
-
-    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
-        Ok(BiAStar::paint(self, cells.iter().copied(), value))
-    }
-
-    fn h(&self, p: Point) -> f64 {
-        self.h_forward(p)
-    }
-
-    fn grid(&self) -> &Grid {
-        self.space.grid()
-    }
-
-    fn overlay(&self) -> Overlay {
-        BiAStar::overlay(self)
-    }
-
-    fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
-        BiAStar::open_entries(self, limit)
-    }
-
-    /// Two sides' costs and parents: 36 bytes per cell.
-    fn approx_bytes(&self) -> usize {
-        self.flags.len() * 36 + self.open_count() * 24
-    }
-}
-
-impl<S: Space + Clone + 'static> SpaceStepper<S> for BiAStar<S> {
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent<S::At> {
-        log.clear();
-        self.step_with(log)
-    }
-
-    fn step(&mut self) -> StepEvent<S::At> {
-        BiAStar::step(self)
-    }
-
-    fn reset(&mut self) {
-        BiAStar::reset(self);
-    }
-
-    fn nodes(&self) -> &NodeTable {
-        &self.nodes
-    }
-
-    fn expanded(&self) -> usize {
-        BiAStar::expanded(self)
-    }
-
-    fn open_count(&self) -> usize {
-        BiAStar::open_count(self)
-    }
-
-    fn cost(&self) -> Option<f64> {
-        BiAStar::cost(self)
-    }
-
+    /// The forward estimate from `node` to the goal (before the weight).
     fn h_of(&self, node: u32) -> f64 {
-        BiAStar::h_of(self, node)
+        self.h_side(Direction::Forward, node)
     }
 
     fn space(&self) -> &S {
@@ -1075,8 +864,32 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for BiAStar<S> {
     fn boxed_clone(&self) -> Box<dyn SpaceStepper<S>> {
         Box::new(self.clone())
     }
+}
 
-    fn seek(&mut self, k: usize) {
-        BiAStar::seek(self, k);
+impl<S: OnGrid> GridStepper for BiAStar<S> {
+    type Cells = S;
+
+    fn h(&self, p: Point) -> f64 {
+        self.h_forward(p)
+    }
+
+    /// Sets every listed cell to `value` as a brush stroke does; when any changed, the search
+    /// goes back to step 0.
+    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
+        let (start, goal) = (self.start_at, self.goal_at);
+        let changed = paint_cells(self.space.grid_mut(), start, goal, cells.iter().copied(), value);
+        if changed > 0 {
+            BiAStar::reset(self);
+        }
+        Ok(changed)
+    }
+
+    fn overlay(&self) -> Overlay {
+        BiAStar::overlay(self)
+    }
+
+    /// Two sides' costs and parents: 36 bytes per cell.
+    fn bytes_per_cell(&self) -> usize {
+        36
     }
 }

@@ -22,7 +22,7 @@
 //!   move steps before it return [`Expanded`](StepEvent::Expanded) with the cell moved to.
 //! - When the plan is consistent and the agent's `g` is infinite, the goal is unreachable as
 //!   far as the agent knows: the step returns [`NoPath`](StepEvent::NoPath) and the agent
-//!   stops (a real "no path", not [`gave_up`](Stepper::gave_up)); the overlay says from where.
+//!   stops (a real "no path", not [`gave_up`](super::Stepper::gave_up)); the overlay says from where.
 //!
 //! Ties on the queue go as in LPA*: first part, then second part (smaller first), then the
 //! cell that got its key first.
@@ -40,7 +40,7 @@
 //!
 //! Edits are logged and replayed like LPA*'s (see [`lpa`](super::lpa)): going back before an
 //! edit replays from step 0's grid with the edits made at the same steps;
-//! [`reset`](DStarLite::reset) and [`set_ends`](DStarLite::set_ends) go to step 0 on the
+//! [`reset`](DStarLite::reset) and [`set_ends`](super::Stepper::set_ends) go to step 0 on the
 //! latest painted map (which becomes the agent's belief) and forget the log.
 //!
 //! # What the page sees
@@ -50,7 +50,7 @@
 //! - [`path_indices`](DStarLite::path_indices): the cells walked so far (start to agent),
 //!   followed by the plan from the agent to the goal while the plan is consistent.
 //! - [`g_values`](DStarLite::g_values): the cost to the goal as planned;
-//!   [`cell_values`](Stepper::cell_values): `rhs`; [`parents`](DStarLite::parents): the
+//!   [`cell_values`](super::Stepper::cell_values): `rhs`; [`parents`](super::SpaceStepper::parents): the
 //!   neighbour each `rhs` came from (the next cell towards the goal).
 //! - [`agent`](DStarLite::agent): where it stands, its moves, the cost walked and its
 //!   revisits; [`cost`](DStarLite::cost) once found: the cost walked.
@@ -89,15 +89,15 @@
 
 use super::engine::check_ends;
 use super::incremental::{
-    check_config, check_costs, check_node, check_space_config, incremental_run_methods, mark_inconsistent, stroke,
-    Change, Core, Direction, EditLog, RepairRecord,
+    check_config, check_costs, check_node, check_space_config, mark_inconsistent, stroke, Change, Core, Direction,
+    EditLog, RepairRecord,
 };
 use super::stepper::{
     Agent, BoxKind, CellValues, LineKind, MarkKind, Overlay, OverlayBox, OverlayLine, OverlayMark, Repair,
 };
 use super::{
-    Algorithm, EventLog, NoRecord, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError, SpaceStepper, Status,
-    StepEvent, Stepper,
+    Algorithm, EventLog, GridStepper, NoRecord, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError,
+    SpaceStepper, Status, StepEvent,
 };
 use crate::grid::{Grid, Point, WALL};
 use crate::space::{OnGrid, Space, SquareGrid};
@@ -113,7 +113,7 @@ type PaintTruth<S> = fn(&mut S, &[Point], u8, u32) -> Vec<u32>;
 /// use pathlab_core::grid::{Diagonal, Grid, Point, WALL};
 /// use pathlab_core::heuristic::Heuristic;
 /// use pathlab_core::search::dstar_lite::DStarLite;
-/// use pathlab_core::search::{Algorithm, SearchConfig, Status};
+/// use pathlab_core::search::{Algorithm, SearchConfig, Status, Stepper};
 /// let config = SearchConfig::new(Algorithm::DStarLite)
 ///     .diagonal(Diagonal::Never)
 ///     .heuristic(Heuristic::Manhattan)
@@ -121,7 +121,7 @@ type PaintTruth<S> = fn(&mut S, &[Point], u8, u32) -> Vec<u32>;
 /// let mut s = DStarLite::new(Grid::new(5, 3).unwrap(), Point::new(0, 1), Point::new(4, 1), config).unwrap();
 /// s.advance(6); // plan, then start walking
 /// // A wall appears ahead; the agent sees it only when next to it, and walks round.
-/// s.paint([Point::new(3, 1)], WALL);
+/// s.paint(&[Point::new(3, 1)], WALL).unwrap();
 /// assert_eq!(s.run(), Status::Found);
 /// assert_eq!(s.cost(), Some(6.0));
 /// assert_eq!(s.repair().unwrap().changed, 1);
@@ -174,7 +174,7 @@ impl<S: Space + Clone> DStarLite<S> {
     ///
     /// ```
     /// use pathlab_core::search::dstar_lite::DStarLite;
-    /// use pathlab_core::search::{Algorithm, SearchConfig, Status};
+    /// use pathlab_core::search::{Algorithm, SearchConfig, Status, SpaceStepper};
     /// use pathlab_core::space::Graph;
     /// let mut g = Graph::new(false);
     /// let (a, b, c) = (g.add_node("A", 0.0, 0.0).unwrap(), g.add_node("B", 1.0, 0.0).unwrap(), g.add_node("C", 2.0, 0.0).unwrap());
@@ -183,7 +183,7 @@ impl<S: Space + Clone> DStarLite<S> {
     /// g.add_edge(a, c, 9.0, false).unwrap(); // edge 2
     /// let config = SearchConfig::new(Algorithm::DStarLite).sensor(0);
     /// let mut s = DStarLite::on(g.clone(), a, c, config).unwrap();
-    /// while s.agent_node() == a {
+    /// while s.agent_node() == Some(a) {
     ///     s.step();
     /// }
     /// // At B, the way on gets dear: the agent repairs its plan and goes back by A.
@@ -288,7 +288,9 @@ impl<S: Space + Clone> DStarLite<S> {
         self.truth.clone_from(&self.log.base);
         self.core.space.clone_from(&self.log.base);
         self.restart();
-        self.apply_due();
+        for k in self.log.due(self.steps) {
+            self.apply_one(k);
+        }
     }
 
     /// Moves the start and goal (node numbers); back to step 0 on the latest edited space.
@@ -326,7 +328,9 @@ impl<S: Space + Clone> DStarLite<S> {
             self.restart();
         } else {
             let due = self.log.record(self.steps, Change::Space { space, changed: changed.to_vec() });
-            self.apply(due);
+            for k in due {
+                self.apply_one(k);
+            }
         }
         Ok(())
     }
@@ -475,13 +479,6 @@ impl<S: Space + Clone> DStarLite<S> {
         self.core.mark_path(&self.path);
     }
 
-    /// Performs one step: one ComputeShortestPath iteration while the plan is not
-    /// consistent at the agent, otherwise one move (or the step that finds the goal
-    /// unreachable).
-    pub fn step(&mut self) -> StepEvent<S::At> {
-        self.step_with(&mut NoRecord)
-    }
-
     /// Performs one step, telling `recorder` the node expanded and each `rhs` that changed
     /// (`opened(node, parent, old rhs, new rhs)`); a move records nothing.
     pub fn step_with<R: Recorder>(&mut self, recorder: &mut R) -> StepEvent<S::At> {
@@ -492,7 +489,9 @@ impl<S: Space + Clone> DStarLite<S> {
         self.core.clear_current();
         self.discovered.clear();
         let event = self.act(recorder);
-        self.apply_due();
+        for k in self.log.due(self.steps) {
+            self.apply_one(k);
+        }
         event
     }
 
@@ -554,17 +553,10 @@ impl<S: Space + Clone> DStarLite<S> {
         cost.unwrap_or_else(|| self.core.g()[a as usize] - self.core.g()[next as usize])
     }
 
-    incremental_run_methods!();
-
     /// What the last discovery cost: the nodes discovered, the expansions since, and a fresh
     /// A*'s expansions on the belief from where the agent stood (`None` before any).
     pub fn repair(&self) -> Option<Repair> {
         self.repair.as_ref().map(|r| r.report(self.core.expanded, &self.core.space, self.goal))
-    }
-
-    /// The node the agent stands on.
-    pub fn agent_node(&self) -> u32 {
-        self.agent
     }
 
     /// The cost of the moves made so far.
@@ -582,31 +574,6 @@ impl<S: Space + Clone> DStarLite<S> {
         &self.core.space
     }
 
-    /// The space as it is.
-    pub fn space(&self) -> &S {
-        &self.truth
-    }
-
-    /// The start node.
-    pub fn start_node(&self) -> u32 {
-        self.start
-    }
-
-    /// The goal node.
-    pub fn goal_node(&self) -> u32 {
-        self.goal
-    }
-
-    /// The settings.
-    pub fn config(&self) -> SearchConfig {
-        self.config
-    }
-
-    /// The estimate D* Lite's keys use: from the agent to `node`.
-    pub fn h_of(&self, node: u32) -> f64 {
-        self.core.h(node)
-    }
-
     /// The key offset `km`.
     pub fn km(&self) -> f64 {
         self.core.km
@@ -615,47 +582,6 @@ impl<S: Space + Clone> DStarLite<S> {
     /// The nodes discovered in the last step (or edit), in increasing order.
     pub fn discovered(&self) -> &[u32] {
         &self.discovered
-    }
-
-    /// Where the search stands.
-    pub fn status(&self) -> Status {
-        self.status
-    }
-
-    /// Steps taken since step 0.
-    pub fn steps(&self) -> usize {
-        self.steps
-    }
-
-    /// Expansions since step 0, repairs included.
-    pub fn expanded(&self) -> usize {
-        self.core.expanded
-    }
-
-    /// The cost walked, once the agent stands on the goal.
-    pub fn cost(&self) -> Option<f64> {
-        (self.status == Status::Found).then_some(self.travelled)
-    }
-
-    /// The nodes walked (start to agent), then the plan to the goal when consistent.
-    pub fn path_indices(&self) -> &[u32] {
-        &self.path
-    }
-
-    /// One [`CellState`](super::CellState) byte per node.
-    pub fn states(&self) -> &[u8] {
-        self.core.nodes.state()
-    }
-
-    /// `g` per node: the planned cost to the goal (infinite where not settled).
-    pub fn g_values(&self) -> &[f64] {
-        self.core.g()
-    }
-
-    /// The node each `rhs` came from (its next node towards the goal), or
-    /// [`NO_PARENT`](super::NO_PARENT).
-    pub fn parents(&self) -> &[u32] {
-        self.core.nodes.parent()
     }
 
     /// The overlay, with `sensor` as the sensor's box when it has one.
@@ -710,39 +636,6 @@ impl<S: OnGrid> DStarLite<S> {
         Ok(Self::build(space, s, g, config, Some(paint_truth::<S>), Some(Self::take_in_cells)))
     }
 
-    /// Moves the start and goal; back to step 0 on the latest painted map.
-    pub fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        check_ends(self.log.latest.grid(), start, goal)?;
-        let grid = self.log.latest.grid();
-        self.set_end_nodes(grid.index(start) as u32, grid.index(goal) as u32)
-    }
-
-    /// Sets every listed cell of the true grid to `value` as a brush stroke does (cells
-    /// outside the grid are skipped, and so are the start, the goal and the agent's cell
-    /// under a wall); returns how many changed. At step 0 the stroke changes the map the
-    /// agent starts with; later, the agent learns of it through its sensor and repairs (see
-    /// the [module documentation](self)).
-    pub fn paint(&mut self, cells: impl IntoIterator<Item = Point>, value: u8) -> usize {
-        let cells: Vec<Point> = cells.into_iter().collect();
-        let keep = [self.start(), self.goal(), self.agent_at()];
-        let changed = stroke(self.truth.grid(), &cells, value, &keep);
-        let count = changed.len();
-        if count == 0 {
-            return 0;
-        }
-        self.log.paint_latest(&changed, value);
-        if self.steps == 0 {
-            self.log.forget();
-            self.truth.clone_from(&self.log.latest);
-            self.core.space.clone_from(&self.log.latest);
-            self.restart();
-        } else {
-            let due = self.log.record(self.steps, Change::Cells { cells: changed, value });
-            self.apply(due);
-        }
-        count
-    }
-
     /// Takes in the painted cells within sensor range (Chebyshev distance; 0 sees all): the
     /// belief, `km` and the `rhs` around them. Returns true when there were any.
     fn take_in_cells(&mut self) -> bool {
@@ -789,41 +682,9 @@ impl<S: OnGrid> DStarLite<S> {
         self.truth.at(self.agent)
     }
 
-    /// The agent: where it stands, its moves, the cost walked and its revisits.
-    pub fn agent(&self) -> Agent {
-        Agent { at: self.agent_at(), moves: self.moves, travelled: self.travelled, revisits: self.revisits }
-    }
-
     /// The grid as the agent believes it to be.
     pub fn belief(&self) -> &Grid {
         self.core.space.grid()
-    }
-
-    /// The true grid.
-    pub fn grid(&self) -> &Grid {
-        self.truth.grid()
-    }
-
-    /// The start cell.
-    pub fn start(&self) -> Point {
-        self.truth.at(self.start)
-    }
-
-    /// The goal cell.
-    pub fn goal(&self) -> Point {
-        self.truth.at(self.goal)
-    }
-
-    /// The overlay: agent, trail, discoveries, sensor range, inconsistent cells and notes.
-    pub fn overlay(&self) -> Overlay {
-        let r = self.config.sensor as usize;
-        let sensor = (r > 0).then(|| {
-            let (agent, grid) = (self.agent_at(), self.truth.grid());
-            let min = Point::new(agent.x.saturating_sub(r), agent.y.saturating_sub(r));
-            let max = Point::new((agent.x + r).min(grid.width() - 1), (agent.y + r).min(grid.height() - 1));
-            OverlayBox { min, max, kind: BoxKind::Sensor }
-        });
-        self.overlay_with(sensor)
     }
 }
 
@@ -843,111 +704,16 @@ fn paint_truth<S: OnGrid>(truth: &mut S, cells: &[Point], value: u8, agent: u32)
     changed
 }
 
-impl<S: OnGrid> Stepper for DStarLite<S> {
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
-        log.clear();
-        self.step_with(log)
-    }
-
-    fn step(&mut self) -> StepEvent {
-        DStarLite::step(self)
-    }
-
-    fn reset(&mut self) {
-        DStarLite::reset(self);
-    }
-
-    /// States, g and parents; the counters and the path are this stepper's own, since
-    /// edits made at later steps are replayed as it steps.
-    fn nodes(&self) -> &NodeTable {
-        &self.core.nodes
-    }
-
-    fn status(&self) -> Status {
-        self.status
-    }
-
-    fn steps(&self) -> usize {
-        self.steps
-    }
-
-    fn expanded(&self) -> usize {
-        self.core.expanded
-    }
-
-    fn open_count(&self) -> usize {
-        self.core.queue.len()
-    }
-
-    fn cost(&self) -> Option<f64> {
-        DStarLite::cost(self)
-    }
-
-    fn path_indices(&self) -> &[u32] {
-        &self.path
-    }
-
-    fn run(&mut self) -> Status {
-        DStarLite::run(self)
-    }
-
-    fn seek(&mut self, k: usize) {
-        DStarLite::seek(self, k);
-    }
-
-    fn start(&self) -> Point {
-        DStarLite::start(self)
-    }
-
-    fn goal(&self) -> Point {
-        DStarLite::goal(self)
-    }
-
-    fn config(&self) -> SearchConfig {
-        self.config
-    }
-
-    fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        DStarLite::set_ends(self, start, goal)
-    }
-
-    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
-        Ok(DStarLite::paint(self, cells.iter().copied(), value))
-    }
-
-    fn repair(&self) -> Option<Repair> {
-        DStarLite::repair(self)
-    }
-
-    fn cell_values(&self) -> Option<CellValues<'_>> {
-        Some(self.core.rhs_values())
-    }
-
-    fn overlay(&self) -> Overlay {
-        DStarLite::overlay(self)
-    }
-
-    fn h(&self, p: Point) -> f64 {
-        self.core.h_at(p)
-    }
-
-    fn grid(&self) -> &Grid {
-        DStarLite::grid(self)
-    }
-
-    fn agent(&self) -> Option<Agent> {
-        Some(DStarLite::agent(self))
-    }
-}
-
 impl<S: Space + Clone + 'static> SpaceStepper<S> for DStarLite<S> {
     fn step_logged(&mut self, log: &mut EventLog) -> StepEvent<S::At> {
         log.clear();
         self.step_with(log)
     }
 
+    /// One ComputeShortestPath iteration while the plan is not consistent at the agent,
+    /// otherwise one move (or the step that finds the goal unreachable).
     fn step(&mut self) -> StepEvent<S::At> {
-        DStarLite::step(self)
+        self.step_with(&mut NoRecord)
     }
 
     fn reset(&mut self) {
@@ -974,16 +740,21 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for DStarLite<S> {
         self.core.queue.len()
     }
 
+    /// The cost walked, once the agent stands on the goal.
     fn cost(&self) -> Option<f64> {
-        DStarLite::cost(self)
+        (self.status == Status::Found).then_some(self.travelled)
     }
 
     fn path_indices(&self) -> &[u32] {
         &self.path
     }
 
+    /// Going back replays from step 0's space with the logged edits made at their steps.
     fn seek(&mut self, k: usize) {
-        DStarLite::seek(self, k);
+        if k < self.steps {
+            self.rewind();
+        }
+        self.advance(k - self.steps);
     }
 
     fn h_of(&self, node: u32) -> f64 {
@@ -1028,5 +799,61 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for DStarLite<S> {
 
     fn agent_node(&self) -> Option<u32> {
         Some(self.agent)
+    }
+}
+
+impl<S: OnGrid> GridStepper for DStarLite<S> {
+    type Cells = S;
+
+    fn h(&self, p: Point) -> f64 {
+        self.core.h_at(p)
+    }
+
+    /// Sets every listed cell of the true grid to `value` as a brush stroke does (cells
+    /// outside the grid are skipped, and so are the start, the goal and the agent's cell
+    /// under a wall); returns how many changed. At step 0 the stroke changes the map the
+    /// agent starts with; later, the agent learns of it through its sensor and repairs (see
+    /// the [module documentation](self)).
+    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
+        let keep = [self.truth.at(self.start), self.truth.at(self.goal), self.agent_at()];
+        let changed = stroke(self.truth.grid(), cells, value, &keep);
+        let count = changed.len();
+        if count == 0 {
+            return Ok(0);
+        }
+        self.log.paint_latest(&changed, value);
+        if self.steps == 0 {
+            self.log.forget();
+            self.truth.clone_from(&self.log.latest);
+            self.core.space.clone_from(&self.log.latest);
+            self.restart();
+        } else {
+            let due = self.log.record(self.steps, Change::Cells { cells: changed, value });
+            for k in due {
+                self.apply_one(k);
+            }
+        }
+        Ok(count)
+    }
+
+    fn repair(&self) -> Option<Repair> {
+        DStarLite::repair(self)
+    }
+
+    /// The agent: where it stands, its moves, the cost walked and its revisits.
+    fn agent(&self) -> Option<Agent> {
+        Some(Agent { at: self.agent_at(), moves: self.moves, travelled: self.travelled, revisits: self.revisits })
+    }
+
+    /// The overlay: agent, trail, discoveries, sensor range, inconsistent cells and notes.
+    fn overlay(&self) -> Overlay {
+        let r = self.config.sensor as usize;
+        let sensor = (r > 0).then(|| {
+            let (agent, grid) = (self.agent_at(), self.truth.grid());
+            let min = Point::new(agent.x.saturating_sub(r), agent.y.saturating_sub(r));
+            let max = Point::new((agent.x + r).min(grid.width() - 1), (agent.y + r).min(grid.height() - 1));
+            OverlayBox { min, max, kind: BoxKind::Sensor }
+        });
+        self.overlay_with(sensor)
     }
 }

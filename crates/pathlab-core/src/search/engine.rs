@@ -10,8 +10,8 @@ use std::collections::VecDeque;
 
 use super::open_list::OpenList;
 use super::{
-    astar, bfs, dfs, dijkstra, greedy, Algorithm, CellState, EventLog, NoRecord, NodeTable, OpenEntry, Path, Recorder,
-    SearchConfig, SearchError, Status, StepEvent, Stepper,
+    astar, bfs, dfs, dijkstra, greedy, Algorithm, CellState, EventLog, GridStepper, NoRecord, NodeTable, OpenEntry,
+    Recorder, SearchConfig, SearchError, SpaceStepper, Status, StepEvent,
 };
 use crate::grid::{Grid, Point};
 use crate::space::{OnGrid, Space, SquareGrid};
@@ -109,7 +109,7 @@ impl<S: Space> Search<S> {
     /// not a node of the space or is a wall, or the settings are not allowed.
     ///
     /// ```
-    /// use pathlab_core::search::{Algorithm, Search, SearchConfig};
+    /// use pathlab_core::search::{Algorithm, Search, SearchConfig, SpaceStepper};
     /// use pathlab_core::space::Graph;
     /// let mut g = Graph::new(false);
     /// let (a, b, c) = (g.add_node("A", 0.0, 0.0).unwrap(), g.add_node("B", 1.0, 0.0).unwrap(), g.add_node("C", 2.0, 0.0).unwrap());
@@ -190,11 +190,6 @@ impl<S: Space> Search<S> {
         self.frontier = Frontier::new(&config);
         self.reset();
         Ok(())
-    }
-
-    /// Performs one step (one expansion, or the final pop of the goal).
-    pub fn step(&mut self) -> StepEvent<S::At> {
-        self.step_with(&mut NoRecord)
     }
 
     /// Performs one step, telling `recorder` what it opened and improved. The step itself is
@@ -306,163 +301,9 @@ impl<S: Space> Search<S> {
         }
     }
 
-    /// The estimate from node `node` to the goal that this search uses (before the weight;
-    /// 0 for the algorithms that use none).
-    pub fn h_of(&self, node: u32) -> f64 {
-        self.estimate(self.space.at(node))
-    }
-
-    /// Runs `n` steps, or fewer if the search finishes; returns how many were taken.
-    pub fn advance(&mut self, n: usize) -> usize {
-        let mut done = 0;
-        while done < n && !self.nodes.status.is_finished() {
-            self.step_with(&mut NoRecord);
-            done += 1;
-        }
-        done
-    }
-
-    /// Runs to the end and returns the final status.
-    pub fn run(&mut self) -> Status {
-        while !self.nodes.status.is_finished() {
-            self.step_with(&mut NoRecord);
-        }
-        self.nodes.status
-    }
-
-    /// Puts the search at step `k` (or at its end, if it finishes sooner) by replay.
-    pub fn seek(&mut self, k: usize) {
-        if k < self.nodes.steps {
-            self.reset();
-        }
-        let remaining = k - self.nodes.steps;
-        self.advance(remaining);
-    }
-
-    /// Undoes the last step (by replay); does nothing at step 0.
-    pub fn back(&mut self) {
-        if self.nodes.steps > 0 {
-            self.seek(self.nodes.steps - 1);
-        }
-    }
-
-    /// The space searched.
-    pub fn space(&self) -> &S {
-        &self.space
-    }
-
-    /// The start node.
-    pub fn start_node(&self) -> u32 {
-        self.start
-    }
-
-    /// The goal node.
-    pub fn goal_node(&self) -> u32 {
-        self.goal
-    }
-
-    /// The settings.
-    pub fn config(&self) -> SearchConfig {
-        self.config
-    }
-
-    /// Where the search stands.
-    pub fn status(&self) -> Status {
-        self.nodes.status
-    }
-
-    /// Steps taken since the start (a step that finds the goal or the dead end counts).
-    pub fn steps(&self) -> usize {
-        self.nodes.steps
-    }
-
-    /// Nodes expanded (the goal, once popped, is not expanded).
-    pub fn expanded(&self) -> usize {
-        self.nodes.expanded
-    }
-
-    /// Nodes on the open list.
-    pub fn open_count(&self) -> usize {
-        self.nodes.open
-    }
-
-    /// The path's cost once found.
-    pub fn cost(&self) -> Option<f64> {
-        (self.nodes.status == Status::Found).then(|| self.nodes.g()[self.goal as usize])
-    }
-
-    /// The path once found, as node numbers from start to goal (empty before).
-    pub fn path_indices(&self) -> &[u32] {
-        self.nodes.path()
-    }
-
-    /// One [`CellState`] byte per node.
-    pub fn states(&self) -> &[u8] {
-        self.nodes.state()
-    }
-
-    /// The best cost known to each node (infinite where unseen).
-    pub fn g_values(&self) -> &[f64] {
-        self.nodes.g()
-    }
-
-    /// Each node's parent, or [`NO_PARENT`].
-    pub fn parents(&self) -> &[u32] {
-        self.nodes.parent()
-    }
-
-    /// The per-node state: states, g, parents, counters and path.
-    pub fn nodes(&self) -> &NodeTable {
-        &self.nodes
-    }
-
     /// The node the last step expanded, if the search is not finished.
     pub fn current_node(&self) -> Option<u32> {
         (self.current != NO_PARENT).then_some(self.current)
-    }
-
-    /// The open list in exactly the order the next steps take its nodes off (if nothing more
-    /// were put on it), at most `limit` entries: the first is the node the next step expands
-    /// (or, when it is the goal, finds). Breadth-first search lists its queue from the front,
-    /// depth-first search its stack from the top; the others list their open list by their
-    /// key and the tie-break rule. Nodes the search would skip (already closed, or pushed
-    /// again by depth-first search) are left out. Each entry's [`key`](OpenEntry::key) is
-    /// what the algorithm orders by.
-    ///
-    /// ```
-    /// use pathlab_core::grid::{Grid, Point};
-    /// use pathlab_core::search::{Algorithm, Search, SearchConfig, StepEvent};
-    /// let grid = Grid::new(5, 5).unwrap();
-    /// let mut s = Search::new(grid.clone(), Point::new(0, 0), Point::new(4, 4), SearchConfig::new(Algorithm::AStar)).unwrap();
-    /// s.step();
-    /// let next = s.open_entries(1)[0];
-    /// assert_eq!(s.step(), StepEvent::Expanded(grid.point_at(next.cell as usize)));
-    /// ```
-    pub fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
-        let state = self.nodes.state();
-        let skip = |n: u32| state[n as usize] != OPEN;
-        let cells = match &self.frontier {
-            Frontier::Fifo(q) => first_unique(q.iter().copied(), limit, skip),
-            Frontier::Lifo(s) => first_unique(s.iter().rev().copied(), limit, skip),
-            Frontier::Queue(q) => q.leaving_order(limit, skip),
-        };
-        let weight = self.config.weight;
-        cells
-            .into_iter()
-            .enumerate()
-            .map(|(place, cell)| {
-                let i = cell as usize;
-                let g = self.nodes.g()[i];
-                let h = self.h_of(cell);
-                let key = match self.config.algorithm {
-                    Algorithm::Bfs | Algorithm::Dfs => place as f64,
-                    Algorithm::Dijkstra => g,
-                    Algorithm::Greedy => h,
-                    _ => g + weight * h,
-                };
-                OpenEntry { cell, g, h, key, parent: self.nodes.parent()[i] }
-            })
-            .collect()
     }
 }
 
@@ -491,13 +332,6 @@ impl Search<SquareGrid> {
 }
 
 impl<S: OnGrid> Search<S> {
-    /// Moves the start and goal; the search goes back to step 0.
-    pub fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        check_ends(self.space.grid(), start, goal)?;
-        let grid = self.space.grid();
-        self.set_end_nodes(grid.index(start) as u32, grid.index(goal) as u32)
-    }
-
     /// Changes the settings; the search goes back to step 0.
     pub fn set_config(&mut self, config: SearchConfig) -> Result<(), SearchError> {
         check_basic(&config)?;
@@ -509,7 +343,7 @@ impl<S: OnGrid> Search<S> {
     /// refused.
     pub fn set_cell(&mut self, at: Point, value: u8) -> Result<(), SearchError> {
         if value == crate::grid::WALL {
-            for (which, end) in [("start", self.start()), ("goal", self.goal())] {
+            for (which, end) in [("start", self.space.at(self.start)), ("goal", self.goal_at)] {
                 if end == at {
                     return Err(SearchError::OnWall { which, at });
                 }
@@ -518,46 +352,6 @@ impl<S: OnGrid> Search<S> {
         self.space.grid_mut().set(at, value).map_err(|error| SearchError::OutOfBounds { which: "cell", error })?;
         self.reset();
         Ok(())
-    }
-
-    /// Sets every listed cell to `value`, as a brush stroke does: cells outside the grid are
-    /// skipped, and so are the start and goal when `value` is a wall. Returns how many cells
-    /// changed; when any did, the search goes back to step 0.
-    pub fn paint(&mut self, cells: impl IntoIterator<Item = Point>, value: u8) -> usize {
-        let (start, goal) = (self.start(), self.goal());
-        let changed = paint_cells(self.space.grid_mut(), start, goal, cells, value);
-        if changed > 0 {
-            self.reset();
-        }
-        changed
-    }
-
-    /// The estimate from `p` to the goal that this search uses (before the weight; 0 for
-    /// the algorithms that use none).
-    pub fn h(&self, p: Point) -> f64 {
-        self.estimate(p)
-    }
-
-    /// The grid searched.
-    pub fn grid(&self) -> &Grid {
-        self.space.grid()
-    }
-
-    /// The start cell.
-    pub fn start(&self) -> Point {
-        self.space.at(self.start)
-    }
-
-    /// The goal cell.
-    pub fn goal(&self) -> Point {
-        self.space.at(self.goal)
-    }
-
-    /// The path once found.
-    pub fn path(&self) -> Option<Path> {
-        let cost = self.cost()?;
-        let points = self.nodes.path().iter().map(|&i| self.space.at(i)).collect();
-        Some(Path { points, cost })
     }
 
     /// The cell the last step expanded, if the search is not finished.
@@ -660,14 +454,15 @@ pub(crate) fn paint_cells(
     changed
 }
 
-impl<S: OnGrid> Stepper for Search<S> {
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
+impl<S: Space + Clone + 'static> SpaceStepper<S> for Search<S> {
+    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent<S::At> {
         log.clear();
         self.step_with(log)
     }
 
-    fn step(&mut self) -> StepEvent {
-        Search::step(self)
+    /// One expansion, or the final pop of the goal.
+    fn step(&mut self) -> StepEvent<S::At> {
+        self.step_with(&mut NoRecord)
     }
 
     fn reset(&mut self) {
@@ -679,46 +474,118 @@ impl<S: OnGrid> Stepper for Search<S> {
     }
 
     fn cost(&self) -> Option<f64> {
-        Search::cost(self)
+        (self.nodes.status == Status::Found).then(|| self.nodes.g()[self.goal as usize])
     }
 
-    fn run(&mut self) -> Status {
-        Search::run(self)
+    /// The estimate from `node` to the goal that this search uses (before the weight; 0 for
+    /// the algorithms that use none).
+    fn h_of(&self, node: u32) -> f64 {
+        self.estimate(self.space.at(node))
     }
 
-    fn start(&self) -> Point {
-        Search::start(self)
+    fn space(&self) -> &S {
+        &self.space
     }
 
-    fn goal(&self) -> Point {
-        Search::goal(self)
+    fn start_node(&self) -> u32 {
+        self.start
+    }
+
+    fn goal_node(&self) -> u32 {
+        self.goal
     }
 
     fn config(&self) -> SearchConfig {
         self.config
     }
 
-    fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        Search::set_ends(self, start, goal)
+    fn set_end_nodes(&mut self, start: u32, goal: u32) -> Result<(), SearchError> {
+        Search::set_end_nodes(self, start, goal)
     }
 
-    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
-        Ok(Search::paint(self, cells.iter().copied(), value))
+    fn edit_space(&mut self, space: S, _changed: &[u32]) -> Result<(), SearchError> {
+        self.set_space(space)
     }
+
+    /// The open list in exactly the order the next steps take its nodes off (if nothing more
+    /// were put on it), at most `limit` entries: the first is the node the next step expands
+    /// (or, when it is the goal, finds). Breadth-first search lists its queue from the front,
+    /// depth-first search its stack from the top; the others list their open list by their
+    /// key and the tie-break rule. Nodes the search would skip (already closed, or pushed
+    /// again by depth-first search) are left out. Each entry's [`key`](OpenEntry::key) is
+    /// what the algorithm orders by.
+    ///
+    /// ```
+    /// use pathlab_core::grid::{Grid, Point};
+    /// use pathlab_core::search::{Algorithm, Search, SearchConfig, StepEvent, Stepper};
+    /// let grid = Grid::new(5, 5).unwrap();
+    /// let mut s = Search::new(grid.clone(), Point::new(0, 0), Point::new(4, 4), SearchConfig::new(Algorithm::AStar)).unwrap();
+    /// s.step();
+    /// let next = s.open_entries(1)[0];
+    /// assert_eq!(s.step(), StepEvent::Expanded(grid.point_at(next.cell as usize)));
+    /// ```
+    fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
+        let state = self.nodes.state();
+        let skip = |n: u32| state[n as usize] != OPEN;
+        let cells = match &self.frontier {
+            Frontier::Fifo(q) => first_unique(q.iter().copied(), limit, skip),
+            Frontier::Lifo(s) => first_unique(s.iter().rev().copied(), limit, skip),
+            Frontier::Queue(q) => q.leaving_order(limit, skip),
+        };
+        let weight = self.config.weight;
+        cells
+            .into_iter()
+            .enumerate()
+            .map(|(place, cell)| {
+                let i = cell as usize;
+                let g = self.nodes.g()[i];
+                let h = self.h_of(cell);
+                let key = match self.config.algorithm {
+                    Algorithm::Bfs | Algorithm::Dfs => place as f64,
+                    Algorithm::Dijkstra => g,
+                    Algorithm::Greedy => h,
+                    _ => g + weight * h,
+                };
+                OpenEntry { cell, g, h, key, parent: self.nodes.parent()[i] }
+            })
+            .collect()
+    }
+
+    fn boxed_clone(&self) -> Box<dyn SpaceStepper<S>> {
+        Box::new(self.clone())
+    }
+}
+
+impl<S: OnGrid> GridStepper for Search<S> {
+    type Cells = S;
 
     fn h(&self, p: Point) -> f64 {
-        Search::h(self, p)
+        self.estimate(p)
     }
 
-    fn grid(&self) -> &Grid {
-        self.space.grid()
+    /// Sets every listed cell to `value`, as a brush stroke does: cells outside the grid are
+    /// skipped, and so are the start and goal when `value` is a wall. Returns how many cells
+    /// changed; when any did, the search goes back to step 0.
+    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
+        let (start, goal) = (self.space.at(self.start), self.goal_at);
+        let changed = paint_cells(self.space.grid_mut(), start, goal, cells.iter().copied(), value);
+        if changed > 0 {
+            Search::reset(self);
+        }
+        Ok(changed)
     }
+}
 
-    fn seek(&mut self, k: usize) {
-        Search::seek(self, k);
-    }
-
-    fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
-        Search::open_entries(self, limit)
+/// Expansions of a fresh A* (this stepper, weight 1) on `space`, with its estimate, from
+/// `from` to `goal`: what an incremental search's repair is compared with.
+pub(crate) fn fresh_astar<S: Space + Clone>(space: &S, from: u32, goal: u32) -> usize {
+    match Search::on(space.clone(), from, goal, SearchConfig::new(Algorithm::AStar)) {
+        Ok(mut search) => {
+            while !search.nodes.status.is_finished() {
+                search.step_with(&mut NoRecord);
+            }
+            search.nodes.expanded
+        }
+        Err(_) => 0,
     }
 }

@@ -19,7 +19,7 @@
 //! exponentially many visits. Hence the **visit limit** ([`DEFAULT_VISIT_LIMIT`] unless set
 //! with [`Ida::with_visit_limit`]): when it is reached the search stops with status
 //! [`NoPath`](Status::NoPath), and [`gave_up`](Ida::gave_up) (also
-//! [`Stepper::gave_up`]) and the overlay's `"stopped"` note say why, which is not the same
+//! [`Stepper::gave_up`](super::Stepper::gave_up)) and the overlay's `"stopped"` note say why, which is not the same
 //! as "no path".
 //!
 //! # One step
@@ -58,8 +58,8 @@
 use super::engine::{check_ends, check_node, paint_cells};
 use super::stepper::{MarkKind, Overlay, OverlayMark};
 use super::{
-    CellState, EventLog, NoRecord, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError, SpaceStepper, Status,
-    StepEvent, Stepper, NO_PARENT,
+    CellState, EventLog, GridStepper, NoRecord, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError,
+    SpaceStepper, Status, StepEvent, NO_PARENT,
 };
 use crate::grid::{Grid, Point};
 use crate::space::{OnGrid, Space, SquareGrid};
@@ -98,7 +98,7 @@ struct Edge<A> {
 /// use pathlab_core::grid::{Diagonal, Grid, Point, WALL};
 /// use pathlab_core::heuristic::Heuristic;
 /// use pathlab_core::search::ida::Ida;
-/// use pathlab_core::search::{Algorithm, SearchConfig, Status};
+/// use pathlab_core::search::{Algorithm, SearchConfig, Status, Stepper};
 /// let mut grid = Grid::new(3, 3).unwrap();
 /// grid.set(Point::new(1, 1), WALL).unwrap();
 /// let config = SearchConfig::new(Algorithm::Ida).diagonal(Diagonal::Never).heuristic(Heuristic::Manhattan);
@@ -138,7 +138,7 @@ impl<S: Space> Ida<S> {
     ///
     /// ```
     /// use pathlab_core::search::ida::Ida;
-    /// use pathlab_core::search::{Algorithm, SearchConfig, Status};
+    /// use pathlab_core::search::{Algorithm, SearchConfig, Status, SpaceStepper};
     /// use pathlab_core::space::Graph;
     /// let mut g = Graph::new(false);
     /// let a = g.add_node("A", 0.0, 0.0).unwrap();
@@ -264,16 +264,6 @@ impl<S: Space> Ida<S> {
         g + self.config.weight * self.h(at)
     }
 
-    /// The estimate from `node` to the goal (before the weight).
-    pub fn h_of(&self, node: u32) -> f64 {
-        self.h(self.space.at(node))
-    }
-
-    /// Performs one step: one node visit (or the step that ends the search).
-    pub fn step(&mut self) -> StepEvent<S::At> {
-        self.step_with(&mut NoRecord)
-    }
-
     /// Performs one step, telling `recorder` about the visit: `opened(node, parent, old_g,
     /// g)` for every visit (`old_g`: its cost at its previous visit in this iteration), and
     /// `expanded(node)` when the visit pushes it onto the stack.
@@ -382,38 +372,6 @@ impl<S: Space> Ida<S> {
         StepEvent::Expanded(at)
     }
 
-    /// Runs `n` steps, or fewer if the search finishes; returns how many were taken.
-    pub fn advance(&mut self, n: usize) -> usize {
-        let mut done = 0;
-        while done < n && !self.nodes.status.is_finished() {
-            self.step();
-            done += 1;
-        }
-        done
-    }
-
-    /// Runs to the end (found, no path, or the visit limit) and returns the final status.
-    pub fn run(&mut self) -> Status {
-        while !self.nodes.status.is_finished() {
-            self.step();
-        }
-        self.nodes.status
-    }
-
-    /// Puts the search at step `k` (or at its end, if it finishes sooner) by replay.
-    pub fn seek(&mut self, k: usize) {
-        if k < self.nodes.steps {
-            self.reset();
-        }
-        let remaining = k - self.nodes.steps;
-        self.advance(remaining);
-    }
-
-    /// Why the search stopped without an answer, when the visit limit stopped it.
-    pub fn gave_up(&self) -> Option<&str> {
-        self.gave_up.as_deref()
-    }
-
     /// The threshold of the current iteration.
     pub fn threshold(&self) -> f64 {
         self.threshold
@@ -438,87 +396,6 @@ impl<S: Space> Ida<S> {
     /// The nodes on the stack, from the start up.
     pub fn stack_nodes(&self) -> impl Iterator<Item = u32> + '_ {
         self.stack.iter().map(|frame| frame.node)
-    }
-
-    /// The space searched.
-    pub fn space(&self) -> &S {
-        &self.space
-    }
-
-    /// The start node.
-    pub fn start_node(&self) -> u32 {
-        self.start
-    }
-
-    /// The goal node.
-    pub fn goal_node(&self) -> u32 {
-        self.goal
-    }
-
-    /// The settings.
-    pub fn config(&self) -> SearchConfig {
-        self.config
-    }
-
-    /// Where the search stands.
-    pub fn status(&self) -> Status {
-        self.nodes.status
-    }
-
-    /// Steps taken since step 0.
-    pub fn steps(&self) -> usize {
-        self.nodes.steps
-    }
-
-    /// Visits that pushed a node onto the stack, over all iterations.
-    pub fn expanded(&self) -> usize {
-        self.nodes.expanded
-    }
-
-    /// The stack depth.
-    pub fn open_count(&self) -> usize {
-        self.stack.len()
-    }
-
-    /// The path's cost once found.
-    pub fn cost(&self) -> Option<f64> {
-        (self.nodes.status == Status::Found).then_some(self.cost)
-    }
-
-    /// The path once found, as node numbers from start to goal (empty before).
-    pub fn path_indices(&self) -> &[u32] {
-        &self.nodes.path
-    }
-
-    /// One [`CellState`] byte per node.
-    pub fn states(&self) -> &[u8] {
-        self.nodes.state()
-    }
-
-    /// The cost of each node's latest visit in this iteration (infinite where not visited).
-    pub fn g_values(&self) -> &[f64] {
-        self.nodes.g()
-    }
-
-    /// The parent of each node's latest visit in this iteration, or [`NO_PARENT`].
-    pub fn parents(&self) -> &[u32] {
-        self.nodes.parent()
-    }
-
-    /// IDA* keeps no open list: this is its stack (the current path), deepest node first,
-    /// which is where the next visit starts from (after backing out of nodes with no edge
-    /// left). Each key is the node's f.
-    pub fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
-        self.stack
-            .iter()
-            .rev()
-            .take(limit)
-            .map(|frame| {
-                let h = self.h_of(frame.node);
-                let parent = self.nodes.parent()[frame.node as usize];
-                OpenEntry { cell: frame.node, g: frame.g, h, key: frame.g + self.config.weight * h, parent }
-            })
-            .collect()
     }
 
     /// The overlay: the stack nodes, and the threshold, next threshold and iteration.
@@ -550,41 +427,6 @@ impl Ida<SquareGrid> {
 }
 
 impl<S: OnGrid> Ida<S> {
-    /// Moves the start and goal; the search goes back to step 0.
-    pub fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        let grid = self.space.grid();
-        check_ends(grid, start, goal)?;
-        let (s, g) = (grid.index(start) as u32, grid.index(goal) as u32);
-        self.set_end_nodes(s, g)
-    }
-
-    /// Sets every listed cell to `value` as a brush stroke does (cells outside the grid are
-    /// skipped, and so are the start and goal when `value` is a wall); returns how many
-    /// changed. When any did, the search goes back to step 0.
-    pub fn paint(&mut self, cells: impl IntoIterator<Item = Point>, value: u8) -> usize {
-        let (start, goal) = (self.start(), self.goal());
-        let changed = paint_cells(self.space.grid_mut(), start, goal, cells, value);
-        if changed > 0 {
-            self.reset();
-        }
-        changed
-    }
-
-    /// The grid searched.
-    pub fn grid(&self) -> &Grid {
-        self.space.grid()
-    }
-
-    /// The start cell.
-    pub fn start(&self) -> Point {
-        self.space.at(self.start)
-    }
-
-    /// The goal cell.
-    pub fn goal(&self) -> Point {
-        self.goal_at
-    }
-
     /// The cells on the stack, from the start up.
     pub fn stack(&self) -> impl Iterator<Item = Point> + '_ {
         self.stack.iter().map(|frame| self.space.at(frame.node))
@@ -596,95 +438,23 @@ fn round6(v: f64) -> f64 {
     (v * 1e6).round() / 1e6
 }
 
-impl<S: OnGrid> Stepper for Ida<S> {
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
-        log.clear();
-        self.step_with(log)
-    }
-
-    fn step(&mut self) -> StepEvent {
-        Ida::step(self)
-    }
-
-    fn reset(&mut self) {
-        Ida::reset(self);
-    }
-
-    fn nodes(&self) -> &NodeTable {
-        &self.nodes
-    }
-
-    /// The stack depth: IDA* keeps no open list.
-    fn open_count(&self) -> usize {
-        self.stack.len()
-    }
-
-    fn cost(&self) -> Option<f64> {
-        Ida::cost(self)
-    }
-
-    fn run(&mut self) -> Status {
-        Ida::run(self)
-    }
-
-    fn start(&self) -> Point {
-        Ida::start(self)
-    }
-
-    fn goal(&self) -> Point {
-        self.goal_at
-    }
-
-    fn config(&self) -> SearchConfig {
-        self.config
-    }
-
-    fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        Ida::set_ends(self, start, goal)
-    }
-
-    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
-        Ok(Ida::paint(self, cells.iter().copied(), value))
-    }
-
-    fn h(&self, p: Point) -> f64 {
-        Ida::h(self, p)
-    }
-
-    fn grid(&self) -> &Grid {
-        self.space.grid()
-    }
-
-    fn overlay(&self) -> Overlay {
-        Ida::overlay(self)
-    }
-
-    /// IDA* keeps no open list: this is its stack (the current path), deepest cell first,
-    /// which is where the next visit starts from (after backing out of cells with no move
-    /// left). Each key is the cell's f.
-    fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
-        Ida::open_entries(self, limit)
-    }
-
-    fn gave_up(&self) -> Option<String> {
-        self.gave_up.clone()
-    }
-}
-
 impl<S: Space + Clone + 'static> SpaceStepper<S> for Ida<S> {
     fn step_logged(&mut self, log: &mut EventLog) -> StepEvent<S::At> {
         log.clear();
         self.step_with(log)
     }
 
+    /// One node visit (or the step that ends the search).
     fn step(&mut self) -> StepEvent<S::At> {
-        Ida::step(self)
+        self.step_with(&mut NoRecord)
     }
 
     fn reset(&mut self) {
         Ida::reset(self);
     }
 
+    /// States, the cost and parent of each node's latest visit in this iteration, the
+    /// counters (expanded: visits that pushed a node onto the stack) and the path.
     fn nodes(&self) -> &NodeTable {
         &self.nodes
     }
@@ -695,11 +465,12 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Ida<S> {
     }
 
     fn cost(&self) -> Option<f64> {
-        Ida::cost(self)
+        (self.nodes.status == Status::Found).then_some(self.cost)
     }
 
+    /// The estimate from `node` to the goal (before the weight).
     fn h_of(&self, node: u32) -> f64 {
-        Ida::h_of(self, node)
+        self.h(self.space.at(node))
     }
 
     fn space(&self) -> &S {
@@ -726,10 +497,23 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Ida<S> {
         self.set_space(space)
     }
 
+    /// IDA* keeps no open list: this is its stack (the current path), deepest node first,
+    /// which is where the next visit starts from (after backing out of nodes with no edge
+    /// left). Each key is the node's f.
     fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
-        Ida::open_entries(self, limit)
+        self.stack
+            .iter()
+            .rev()
+            .take(limit)
+            .map(|frame| {
+                let h = self.h_of(frame.node);
+                let parent = self.nodes.parent()[frame.node as usize];
+                OpenEntry { cell: frame.node, g: frame.g, h, key: frame.g + self.config.weight * h, parent }
+            })
+            .collect()
     }
 
+    /// Why the search stopped without an answer, when the visit limit stopped it.
     fn gave_up(&self) -> Option<String> {
         self.gave_up.clone()
     }
@@ -737,8 +521,27 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Ida<S> {
     fn boxed_clone(&self) -> Box<dyn SpaceStepper<S>> {
         Box::new(self.clone())
     }
+}
 
-    fn seek(&mut self, k: usize) {
-        Ida::seek(self, k);
+impl<S: OnGrid> GridStepper for Ida<S> {
+    type Cells = S;
+
+    fn h(&self, p: Point) -> f64 {
+        Ida::h(self, p)
+    }
+
+    /// Sets every listed cell to `value` as a brush stroke does; when any changed, the search
+    /// goes back to step 0.
+    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
+        let (start, goal) = (self.space.at(self.start), self.goal_at);
+        let changed = paint_cells(self.space.grid_mut(), start, goal, cells.iter().copied(), value);
+        if changed > 0 {
+            Ida::reset(self);
+        }
+        Ok(changed)
+    }
+
+    fn overlay(&self) -> Overlay {
+        Ida::overlay(self)
     }
 }

@@ -35,9 +35,7 @@
 use std::cell::OnceCell;
 
 use super::stepper::{MarkKind, Overlay, OverlayMark};
-use super::{
-    Algorithm, CellState, NoRecord, NodeTable, OpenEntry, Recorder, Search, SearchConfig, SearchError, NO_PARENT,
-};
+use super::{Algorithm, CellState, NoRecord, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError, NO_PARENT};
 use crate::grid::{Grid, Point, WALL};
 use crate::heuristic::Heuristic;
 use crate::space::{OnGrid, Space, SquareGrid};
@@ -927,20 +925,8 @@ impl RepairRecord {
 
     /// The report, running the fresh A* on `space` to `goal` the first time.
     pub(crate) fn report<S: Space + Clone>(&self, expanded: usize, space: &S, goal: u32) -> super::Repair {
-        let fresh = *self.fresh.get_or_init(|| fresh_astar(space, self.from, goal));
+        let fresh = *self.fresh.get_or_init(|| super::engine::fresh_astar(space, self.from, goal));
         super::Repair { changed: self.changed, re_expanded: expanded - self.expanded_before, fresh_expanded: fresh }
-    }
-}
-
-/// Expansions of a fresh A* (the plain stepper, weight 1) on `space`, with its estimate, from
-/// `from` to `goal`.
-pub(crate) fn fresh_astar<S: Space + Clone>(space: &S, from: u32, goal: u32) -> usize {
-    match Search::on(space.clone(), from, goal, SearchConfig::new(Algorithm::AStar)) {
-        Ok(mut search) => {
-            search.run();
-            search.expanded()
-        }
-        Err(_) => 0,
     }
 }
 
@@ -1022,59 +1008,6 @@ pub(crate) fn mark_inconsistent<S: Space>(core: &Core<S>, overlay: &mut Overlay)
     };
     overlay.notes.push(("inconsistent", shown));
 }
-
-/// The inherent methods LPA* and D* Lite share: `advance`, `run` and `seek`, and the replay
-/// of logged edits (`apply_due`, `apply`). The type needs the fields `status`, `steps` and
-/// `log` ([`EditLog`]), and the methods `step()`, `rewind()` (step 0 on step 0's space,
-/// keeping the edit log) and `apply_one(k)` (makes logged edit `k`).
-macro_rules! incremental_run_methods {
-    () => {
-        /// Makes the edits due after the steps taken so far.
-        fn apply_due(&mut self) {
-            let due = self.log.due(self.steps);
-            if !due.is_empty() {
-                self.apply(due);
-            }
-        }
-
-        /// Makes the logged edits in `range`, one by one as they were made.
-        fn apply(&mut self, range: std::ops::Range<usize>) {
-            for k in range {
-                self.apply_one(k);
-            }
-        }
-
-        /// Runs `n` steps, or fewer if the search finishes; returns how many were taken.
-        pub fn advance(&mut self, n: usize) -> usize {
-            let mut done = 0;
-            while done < n && !self.status.is_finished() {
-                self.step();
-                done += 1;
-            }
-            done
-        }
-
-        /// Runs to the end and returns the final status.
-        pub fn run(&mut self) -> Status {
-            while !self.status.is_finished() {
-                self.step();
-            }
-            self.status
-        }
-
-        /// Puts the search at step `k` (or at its end, if it finishes sooner): going back replays
-        /// from step 0's space with the logged edits made at their steps.
-        pub fn seek(&mut self, k: usize) {
-            if k < self.steps {
-                self.rewind();
-            }
-            while self.steps < k && !self.status.is_finished() {
-                self.step();
-            }
-        }
-    };
-}
-pub(crate) use incremental_run_methods;
 
 #[cfg(test)]
 mod tests {

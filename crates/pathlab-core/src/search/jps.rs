@@ -75,16 +75,17 @@
 //! assert_eq!(s.path_indices().len(), 7); // every cell of the path, not only jump points
 //! ```
 
-use super::engine::check_ends;
+use super::engine::{check_ends, check_node};
 use super::open_list::OpenList;
 use super::stepper::{CellTable, LineKind, MarkKind, Overlay, OverlayLine, OverlayMark};
 use super::NO_PARENT;
 use super::{
-    astar, CellState, EventLog, NoRecord, NodeTable, OpenEntry, Path, Recorder, SearchConfig, SearchError, Status,
-    StepEvent, Stepper,
+    astar, CellState, EventLog, GridStepper, NoRecord, NodeTable, OpenEntry, Path, Recorder, SearchConfig, SearchError,
+    SpaceStepper, Status, StepEvent, Stepper,
 };
 use crate::grid::{Diagonal, Grid, Point, GROUND, WALL};
 use crate::heuristic::Heuristic;
+use crate::space::{Space, SquareGrid};
 
 /// Column step of each direction, in the order N, NE, E, SE, S, SW, W, NW.
 pub(crate) const DX: [i64; 8] = [0, 1, 1, 1, 0, -1, -1, -1];
@@ -511,7 +512,8 @@ impl Trace for Tracer<'_> {
 /// points, counters, and the path with its runs filled in.
 #[derive(Clone, Debug)]
 pub(crate) struct JumpCore {
-    pub(crate) grid: Grid,
+    /// The cells, with the search's diagonal rule, costs and estimate.
+    pub(crate) space: SquareGrid,
     pub(crate) start: Point,
     pub(crate) goal: Point,
     pub(crate) config: SearchConfig,
@@ -528,7 +530,7 @@ impl JumpCore {
         check_ends(&grid, start, goal)?;
         let n = grid.len();
         let mut core = Self {
-            grid,
+            space: SquareGrid::with_config(grid, &config),
             start,
             goal,
             config,
@@ -549,7 +551,7 @@ impl JumpCore {
         self.nodes.reset();
         self.open_list.clear();
         self.current = NO_PARENT;
-        let s = self.grid.index(self.start);
+        let s = self.space.grid.index(self.start);
         self.nodes.open(s as u32, 0.0, NO_PARENT);
         let (key, tie) = astar::priority(0.0, self.h(self.start), self.config.weight);
         self.open_list.push(key, tie, s as u32);
@@ -557,7 +559,7 @@ impl JumpCore {
 
     /// Moves the ends; back to step 0.
     pub(crate) fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        check_ends(&self.grid, start, goal)?;
+        check_ends(&self.space.grid, start, goal)?;
         self.start = start;
         self.goal = goal;
         self.reset();
@@ -597,7 +599,7 @@ impl JumpCore {
             }
         };
         self.nodes.open -= 1;
-        if node == self.grid.index(self.goal) {
+        if node == self.space.grid.index(self.goal) {
             self.nodes.set_state(node as u32, CellState::Closed);
             self.finish_path();
             self.nodes.status = Status::Found;
@@ -636,9 +638,9 @@ impl JumpCore {
 
     /// The path from the start to the goal through the jump points, every cell listed.
     fn finish_path(&mut self) {
-        let w = self.grid.width();
+        let w = self.space.grid.width();
         let mut corners = Vec::new();
-        let mut at = self.grid.index(self.goal) as u32;
+        let mut at = self.space.grid.index(self.goal) as u32;
         while at != NO_PARENT {
             corners.push(at as usize);
             at = self.nodes.parent()[at as usize];
@@ -646,7 +648,7 @@ impl JumpCore {
         corners.reverse();
         let mut path = vec![corners[0] as u32];
         for pair in corners.windows(2) {
-            let (a, b) = (self.grid.point_at(pair[0]), self.grid.point_at(pair[1]));
+            let (a, b) = (self.space.grid.point_at(pair[0]), self.space.grid.point_at(pair[1]));
             let dx = (b.x as i64 - a.x as i64).signum();
             let dy = (b.y as i64 - a.y as i64).signum();
             let (mut x, mut y) = (a.x as i64, a.y as i64);
@@ -660,7 +662,7 @@ impl JumpCore {
     }
 
     pub(crate) fn cost(&self) -> Option<f64> {
-        (self.nodes.status == Status::Found).then(|| self.nodes.g()[self.grid.index(self.goal)])
+        (self.nodes.status == Status::Found).then(|| self.nodes.g()[self.space.grid.index(self.goal)])
     }
 
     /// Checks a brush stroke against the rules and applies it to the grid: returns the cells
@@ -672,10 +674,10 @@ impl JumpCore {
         let mut changed = Vec::new();
         for &p in cells {
             let blocked_end = value == WALL && (p == self.start || p == self.goal);
-            if blocked_end || self.grid.get(p).is_none_or(|v| v == value) {
+            if blocked_end || self.space.grid.get(p).is_none_or(|v| v == value) {
                 continue;
             }
-            self.grid.set(p, value).expect("checked inside");
+            self.space.grid.set(p, value).expect("checked inside");
             changed.push(p);
         }
         if !changed.is_empty() {
@@ -708,7 +710,7 @@ impl JumpCore {
             .into_iter()
             .map(|cell| {
                 let i = cell as usize;
-                let (g, h) = (self.nodes.g()[i], self.h(self.grid.point_at(i)));
+                let (g, h) = (self.nodes.g()[i], self.h(self.space.grid.point_at(i)));
                 OpenEntry { cell, g, h, key: g + weight * h, parent: self.nodes.parent()[i] }
             })
             .collect()
@@ -750,7 +752,7 @@ pub fn jps(grid: &Grid, start: Point, goal: Point, diagonal: Diagonal) -> Result
     let config =
         SearchConfig::new(super::Algorithm::Jps).diagonal(diagonal).heuristic(Heuristic::default_for(diagonal));
     let mut search = Jps::new(grid.clone(), start, goal, config)?;
-    search.run();
+    Stepper::run(&mut search);
     Ok(search.path())
 }
 
@@ -783,12 +785,12 @@ impl Jps {
             Ok(node) => node,
             Err(event) => return event,
         };
-        let at = self.core.grid.point_at(node);
+        let at = self.core.space.grid.point_at(node);
         let (jumps, count) = scans(&self.walls, &self.core, node, at, &mut NoTrace);
         let base = self.core.nodes.g()[node];
         for &(d, k) in &jumps[..count] {
             let p = JumpCore::moved(at, d, k);
-            let succ = self.core.grid.index(p);
+            let succ = self.core.space.grid.index(p);
             let g = base + self.core.run_cost(d, k);
             self.core.relax(succ, p, node, g, d, recorder);
         }
@@ -860,7 +862,7 @@ pub(crate) trait JumpSearch: Clone + std::fmt::Debug + 'static {
     const BYTES_PER_CELL: usize;
 }
 
-impl<T: JumpSearch> Stepper for T {
+impl<T: JumpSearch> SpaceStepper<SquareGrid> for T {
     fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
         log.clear();
         self.step_with(log)
@@ -882,28 +884,63 @@ impl<T: JumpSearch> Stepper for T {
         self.core().cost()
     }
 
-    fn h(&self, p: Point) -> f64 {
-        self.core().h(p)
+    fn h_of(&self, node: u32) -> f64 {
+        let core = self.core();
+        core.h(core.space.grid.point_at(node as usize))
     }
 
-    fn grid(&self) -> &Grid {
-        &self.core().grid
+    fn space(&self) -> &SquareGrid {
+        &self.core().space
     }
 
-    fn start(&self) -> Point {
-        self.core().start
+    fn start_node(&self) -> u32 {
+        let core = self.core();
+        core.space.grid.index(core.start) as u32
     }
 
-    fn goal(&self) -> Point {
-        self.core().goal
+    fn goal_node(&self) -> u32 {
+        let core = self.core();
+        core.space.grid.index(core.goal) as u32
     }
 
     fn config(&self) -> SearchConfig {
         self.core().config
     }
 
-    fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
+    fn set_end_nodes(&mut self, start: u32, goal: u32) -> Result<(), SearchError> {
+        let space = &self.core().space;
+        check_node(space, "start", start)?;
+        check_node(space, "goal", goal)?;
+        let (start, goal) = (space.at(start), space.at(goal));
         self.core_mut().set_ends(start, goal)
+    }
+
+    /// Takes the cells of `space` that `changed` lists as brush strokes do (the rules and the
+    /// grid's size stay the search's own).
+    fn edit_space(&mut self, space: SquareGrid, changed: &[u32]) -> Result<(), SearchError> {
+        for &node in changed {
+            let p = space.grid.point_at(node as usize);
+            if let Some(value) = space.grid.get(p) {
+                JumpSearch::paint(self, &[p], value)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
+        self.core().open_entries(limit)
+    }
+
+    fn boxed_clone(&self) -> Box<dyn SpaceStepper<SquareGrid>> {
+        Box::new(self.clone())
+    }
+}
+
+impl<T: JumpSearch> GridStepper for T {
+    type Cells = SquareGrid;
+
+    fn h(&self, p: Point) -> f64 {
+        self.core().h(p)
     }
 
     fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
@@ -918,12 +955,8 @@ impl<T: JumpSearch> Stepper for T {
         JumpSearch::cell_table(self)
     }
 
-    fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
-        self.core().open_entries(limit)
-    }
-
-    fn approx_bytes(&self) -> usize {
-        self.core().grid.len() * Self::BYTES_PER_CELL + self.core().nodes.open_count() * 24
+    fn bytes_per_cell(&self) -> usize {
+        Self::BYTES_PER_CELL
     }
 }
 
@@ -957,11 +990,11 @@ impl JumpSearch for Jps {
         }
         // Replays the scans of the last expansion with a recording trace: they only read.
         let node = node as usize;
-        let at = self.core.grid.point_at(node);
+        let at = self.core.space.grid.point_at(node);
         let mut tracer = Tracer::new(&self.walls);
         let (jumps, count) = scans(&self.walls, &self.core, node, at, &mut tracer);
         let children: Vec<usize> =
-            jumps[..count].iter().map(|&(d, k)| self.core.grid.index(JumpCore::moved(at, d, k))).collect();
+            jumps[..count].iter().map(|&(d, k)| self.core.space.grid.index(JumpCore::moved(at, d, k))).collect();
         self.core.mark_children(&mut tracer, &children);
         tracer.overlay
     }

@@ -118,7 +118,7 @@ pub fn jps_plus(grid: &Grid, start: Point, goal: Point, diagonal: Diagonal) -> R
     let config =
         SearchConfig::new(super::Algorithm::JpsPlus).diagonal(diagonal).heuristic(Heuristic::default_for(diagonal));
     let mut search = JpsPlus::new(grid.clone(), start, goal, config)?;
-    search.run();
+    Stepper::run(&mut search);
     Ok(search.path())
 }
 
@@ -165,12 +165,12 @@ impl JpsPlus {
             Ok(node) => node,
             Err(event) => return event,
         };
-        let at = self.core.grid.point_at(node);
+        let at = self.core.space.grid.point_at(node);
         let (jumps, count) = self.jumps(node, at);
         let base = self.core.nodes.g()[node];
         for &(d, k) in &jumps[..count] {
             let p = JumpCore::moved(at, d, k);
-            let succ = self.core.grid.index(p);
+            let succ = self.core.space.grid.index(p);
             let g = base + self.core.run_cost(d, k);
             self.core.relax(succ, p, node, g, d, recorder);
         }
@@ -235,7 +235,7 @@ impl JpsPlus {
     /// True when `(x, y)` is an open cell; cells just outside the grid are walls.
     #[inline]
     fn open(&self, x: i64, y: i64) -> bool {
-        self.walls.is_open(((y + 1) as usize) * (self.core.grid.width() + 2) + (x + 1) as usize)
+        self.walls.is_open(((y + 1) as usize) * (self.core.space.grid.width() + 2) + (x + 1) as usize)
     }
 
     /// The entry of direction `d` at `(x, y)`, from the entries of the next cell.
@@ -249,7 +249,7 @@ impl JpsPlus {
         if !allowed {
             return 0;
         }
-        let next = (ny as usize * self.core.grid.width() + nx as usize) * 8;
+        let next = (ny as usize * self.core.space.grid.width() + nx as usize) * 8;
         let jump_point = if Self::diagonal_like(eight, d) {
             let (c1, c2) = if is_diagonal(d) { ((d + 1) & 7, (d + 7) & 7) } else { (E, W) };
             self.table[next + c1] > 0 || self.table[next + c2] > 0
@@ -289,7 +289,7 @@ impl JpsPlus {
         ys: std::ops::Range<i64>,
         sign_changed: &mut Vec<usize>,
     ) {
-        let w = self.core.grid.width();
+        let w = self.core.space.grid.width();
         let ys: Vec<i64> = if DY[d] > 0 { ys.rev().collect() } else { ys.collect() };
         let xs: Vec<i64> = if DX[d] > 0 { xs.rev().collect() } else { xs.collect() };
         for &y in &ys {
@@ -306,7 +306,7 @@ impl JpsPlus {
 
     /// Builds the whole table.
     fn build_all(&mut self) {
-        let (w, h) = (self.core.grid.width() as i64, self.core.grid.height() as i64);
+        let (w, h) = (self.core.space.grid.width() as i64, self.core.space.grid.height() as i64);
         let (straight, diagonal) = self.direction_kinds();
         self.table.fill(0);
         let mut ignored = Vec::new();
@@ -325,11 +325,11 @@ impl JpsPlus {
     /// Updates the table after the cells `changed` were painted (see the module
     /// documentation for what is recomputed and why).
     fn update(&mut self, changed: &[Point]) {
-        if changed.len() * 8 > self.core.grid.len() {
+        if changed.len() * 8 > self.core.space.grid.len() {
             self.build_all();
             return;
         }
-        let (w, h) = (self.core.grid.width() as i64, self.core.grid.height() as i64);
+        let (w, h) = (self.core.space.grid.width() as i64, self.core.space.grid.height() as i64);
         let eight = self.eight();
         let (_, diagonal) = self.direction_kinds();
         let around = |v: usize, limit: i64| (v as i64 - 1).max(0)..(v as i64 + 2).min(limit);
@@ -422,7 +422,7 @@ impl JumpSearch for JpsPlus {
             return Overlay::default();
         }
         let node = node as usize;
-        let at = self.core.grid.point_at(node);
+        let at = self.core.space.grid.point_at(node);
         let mut tracer = Tracer::new(&self.walls);
         let eight = self.eight();
         let dirs = self.walls.directions(self.walls.pad(at), self.core.arrived[node], eight);
@@ -435,7 +435,7 @@ impl JumpSearch for JpsPlus {
             }
             if let Some(&(_, k)) = jumps.iter().find(|j| j.0 == d) {
                 let p = JumpCore::moved(at, d, k);
-                let child = self.core.grid.index(p);
+                let child = self.core.space.grid.index(p);
                 tracer.line(node as u32, child as u32, true);
                 children.push(child);
                 if !Self::diagonal_like(eight, d) && p != self.core.goal {
@@ -443,13 +443,13 @@ impl JumpSearch for JpsPlus {
                     for s in [(d + 2) & 7, (d + 6) & 7] {
                         if self.walls.forced_side(n, d, s) {
                             let side = JumpCore::moved(p, s, 1);
-                            tracer.mark(self.core.grid.index(side) as u32, MarkKind::Forced);
+                            tracer.mark(self.core.space.grid.index(side) as u32, MarkKind::Forced);
                         }
                     }
                 }
             } else {
                 let k = self.table[node * 8 + d].unsigned_abs() as usize;
-                let end = self.core.grid.index(JumpCore::moved(at, d, k));
+                let end = self.core.space.grid.index(JumpCore::moved(at, d, k));
                 tracer.line(node as u32, end as u32, false);
             }
         }

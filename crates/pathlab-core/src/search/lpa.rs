@@ -47,7 +47,7 @@
 //! terrain), queues the inconsistent ones, and the status goes back to
 //! [`Searching`](Status::Searching) unless the answer still stands; the steps that follow
 //! repair. Each stroke is logged with the step number at which it was made, so going back
-//! ([`seek`](Lpa::seek), [`back`](Stepper::back)) to a step before it replays from the grid
+//! ([`seek`](super::SpaceStepper::seek), [`back`](super::Stepper::back)) to a step before it replays from the grid
 //! as it was at step 0 and makes the same strokes at the same steps: stepping back and
 //! forward through an edit lands in exactly the states seen the first time.
 //! - A stroke at step 0 is a change of map: it becomes part of step 0's grid.
@@ -55,7 +55,7 @@
 //!   strokes to this step (they are made again now, before it), so the painted map stays
 //!   whole.
 //! - [`reset`](Lpa::reset) goes to step 0 on the latest painted map and forgets the log; so
-//!   does [`set_ends`](Lpa::set_ends). The user's map is never lost.
+//!   does [`set_ends`](super::Stepper::set_ends). The user's map is never lost.
 //!
 //! [`repair`](Lpa::repair) tells what the last edit cost: the cells it changed, the
 //! expansions since, and what a fresh A* (the plain stepper, same heuristic, diagonal rule
@@ -66,7 +66,7 @@
 //! - [`states`](Lpa::states): `open` for cells on the queue (the inconsistent ones),
 //!   `closed` for cells expanded at least once, `current` for the cell the last step
 //!   expanded, `path` for the path once found.
-//! - [`g_values`](Lpa::g_values): `g`; [`cell_values`](Stepper::cell_values): `rhs`;
+//! - [`g_values`](super::SpaceStepper::g_values): `g`; [`cell_values`](super::Stepper::cell_values): `rhs`;
 //!   [`parents`](Lpa::parents): the neighbour each `rhs` came from.
 //! - The overlay marks the inconsistent cells (at most 5,000; a note says when there are
 //!   more) and notes the first key on the queue, the goal's key, and after an edit what it
@@ -94,13 +94,13 @@
 
 use super::engine::check_ends;
 use super::incremental::{
-    check_config, check_costs, check_node, check_space_config, incremental_run_methods, mark_inconsistent, paint_space,
-    stroke, Change, Core, Direction, EditLog, RepairRecord,
+    check_config, check_costs, check_node, check_space_config, mark_inconsistent, paint_space, stroke, Change, Core,
+    Direction, EditLog, RepairRecord,
 };
 use super::stepper::{CellValues, Overlay, Repair};
 use super::{
-    Algorithm, EventLog, NoRecord, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError, SpaceStepper, Status,
-    StepEvent, Stepper,
+    Algorithm, EventLog, GridStepper, NoRecord, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError,
+    SpaceStepper, Status, StepEvent,
 };
 use crate::grid::{Grid, Point};
 use crate::space::{OnGrid, Space, SquareGrid};
@@ -117,13 +117,13 @@ type PaintCells<S> = fn(&mut Core<S>, &[Point], u8) -> Vec<u32>;
 /// use pathlab_core::grid::{Diagonal, Grid, Point, WALL};
 /// use pathlab_core::heuristic::Heuristic;
 /// use pathlab_core::search::lpa::Lpa;
-/// use pathlab_core::search::{Algorithm, SearchConfig, Status};
+/// use pathlab_core::search::{Algorithm, SearchConfig, Status, Stepper};
 /// let config = SearchConfig::new(Algorithm::Lpa).diagonal(Diagonal::Never).heuristic(Heuristic::Manhattan);
 /// let mut s = Lpa::new(Grid::new(5, 3).unwrap(), Point::new(0, 1), Point::new(4, 1), config).unwrap();
 /// assert_eq!(s.run(), Status::Found);
 /// assert_eq!(s.cost(), Some(4.0));
 /// // A wall across the straight way: the search repairs instead of starting over.
-/// s.paint([Point::new(2, 1)], WALL);
+/// s.paint(&[Point::new(2, 1)], WALL).unwrap();
 /// assert_eq!(s.status(), Status::Searching);
 /// assert_eq!(s.run(), Status::Found);
 /// assert_eq!(s.cost(), Some(6.0));
@@ -152,7 +152,7 @@ impl<S: Space + Clone> Lpa<S> {
     ///
     /// ```
     /// use pathlab_core::search::lpa::Lpa;
-    /// use pathlab_core::search::{Algorithm, SearchConfig, Status};
+    /// use pathlab_core::search::{Algorithm, SearchConfig, Status, SpaceStepper};
     /// use pathlab_core::space::Graph;
     /// let mut g = Graph::new(false);
     /// let (a, b, c) = (g.add_node("A", 0.0, 0.0).unwrap(), g.add_node("B", 1.0, 0.0).unwrap(), g.add_node("C", 2.0, 0.0).unwrap());
@@ -217,7 +217,9 @@ impl<S: Space + Clone> Lpa<S> {
         self.log.rewind();
         self.core.space.clone_from(&self.log.base);
         self.restart();
-        self.apply_due();
+        for k in self.log.due(self.steps) {
+            self.apply_one(k);
+        }
     }
 
     /// Moves the start and goal (node numbers); back to step 0 on the latest edited space.
@@ -252,7 +254,9 @@ impl<S: Space + Clone> Lpa<S> {
             self.restart();
         } else {
             let due = self.log.record(self.steps, Change::Space { space, changed: changed.to_vec() });
-            self.apply(due);
+            for k in due {
+                self.apply_one(k);
+            }
         }
         Ok(())
     }
@@ -303,12 +307,6 @@ impl<S: Space + Clone> Lpa<S> {
         StepEvent::Found { cost }
     }
 
-    /// Performs one step: one ComputeShortestPath iteration, or the step that finds the
-    /// search settled.
-    pub fn step(&mut self) -> StepEvent<S::At> {
-        self.step_with(&mut NoRecord)
-    }
-
     /// Performs one step, telling `recorder` the node expanded and each `rhs` that changed
     /// (`opened(node, parent, old rhs, new rhs)`).
     pub fn step_with<R: Recorder>(&mut self, recorder: &mut R) -> StepEvent<S::At> {
@@ -325,11 +323,11 @@ impl<S: Space + Clone> Lpa<S> {
             }
             None => self.finish(),
         };
-        self.apply_due();
+        for k in self.log.due(self.steps) {
+            self.apply_one(k);
+        }
         event
     }
-
-    incremental_run_methods!();
 
     /// What the last edit cost, once there has been one (`None` before).
     pub fn repair(&self) -> Option<Repair> {
@@ -341,80 +339,9 @@ impl<S: Space + Clone> Lpa<S> {
         self.log.edits.len()
     }
 
-    /// Where the search stands.
-    pub fn status(&self) -> Status {
-        self.status
-    }
-
-    /// Steps taken since step 0.
-    pub fn steps(&self) -> usize {
-        self.steps
-    }
-
-    /// Expansions since step 0, repairs included.
-    pub fn expanded(&self) -> usize {
-        self.core.expanded
-    }
-
-    /// Nodes on the queue: the inconsistent ones.
-    pub fn open_count(&self) -> usize {
-        self.core.queue.len()
-    }
-
-    /// The path's cost once found.
-    pub fn cost(&self) -> Option<f64> {
-        (self.status == Status::Found).then(|| self.core.g()[self.goal as usize])
-    }
-
-    /// The path once found, as node numbers (row-major indices on a grid) from start to goal
-    /// (empty before).
-    pub fn path_indices(&self) -> &[u32] {
-        &self.path
-    }
-
-    /// One [`CellState`](super::CellState) byte per node.
-    pub fn states(&self) -> &[u8] {
-        self.core.nodes.state()
-    }
-
-    /// `g` per node (infinite where not settled).
-    pub fn g_values(&self) -> &[f64] {
-        self.core.g()
-    }
-
     /// `rhs` per node (infinite where no edge offers a cost).
     pub fn rhs_values(&self) -> &[f64] {
         &self.core.rhs
-    }
-
-    /// The node each `rhs` came from, or [`NO_PARENT`](super::NO_PARENT).
-    pub fn parents(&self) -> &[u32] {
-        self.core.nodes.parent()
-    }
-
-    /// The space searched (with the edits made so far).
-    pub fn space(&self) -> &S {
-        &self.core.space
-    }
-
-    /// The start node.
-    pub fn start_node(&self) -> u32 {
-        self.start
-    }
-
-    /// The goal node.
-    pub fn goal_node(&self) -> u32 {
-        self.goal
-    }
-
-    /// The settings.
-    pub fn config(&self) -> SearchConfig {
-        self.config
-    }
-
-    /// The estimate from `node` to the goal.
-    pub fn h_of(&self, node: u32) -> f64 {
-        self.core.h(node)
     }
 
     /// The overlay: the inconsistent nodes and the keys, and what the last edit cost.
@@ -451,51 +378,6 @@ impl<S: OnGrid> Lpa<S> {
         space.aim(g);
         Ok(Self::build(space, s, g, config, Some(paint_core::<S>)))
     }
-
-    /// Moves the start and goal; back to step 0 on the latest painted map.
-    pub fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        check_ends(self.log.latest.grid(), start, goal)?;
-        let grid = self.log.latest.grid();
-        self.set_end_nodes(grid.index(start) as u32, grid.index(goal) as u32)
-    }
-
-    /// Sets every listed cell to `value` as a brush stroke does (cells outside the grid are
-    /// skipped, and so are the start and goal under a wall); returns how many changed. At
-    /// step 0 the stroke changes the map; later, the search keeps its steps and repairs in
-    /// the steps that follow (see the [module documentation](self)).
-    pub fn paint(&mut self, cells: impl IntoIterator<Item = Point>, value: u8) -> usize {
-        let cells: Vec<Point> = cells.into_iter().collect();
-        let changed = stroke(self.core.space.grid(), &cells, value, &[self.start(), self.goal()]);
-        let count = changed.len();
-        if count == 0 {
-            return 0;
-        }
-        self.log.paint_latest(&changed, value);
-        if self.steps == 0 {
-            self.log.forget();
-            self.core.space.clone_from(&self.log.latest);
-            self.restart();
-        } else {
-            let due = self.log.record(self.steps, Change::Cells { cells: changed, value });
-            self.apply(due);
-        }
-        count
-    }
-
-    /// The grid searched (with the edits made so far).
-    pub fn grid(&self) -> &Grid {
-        self.core.space.grid()
-    }
-
-    /// The start cell.
-    pub fn start(&self) -> Point {
-        self.core.space.at(self.start)
-    }
-
-    /// The goal cell.
-    pub fn goal(&self) -> Point {
-        self.core.space.at(self.goal)
-    }
 }
 
 /// [`PaintCells`] for a space made of a grid's cells.
@@ -507,107 +389,15 @@ fn paint_core<S: OnGrid>(core: &mut Core<S>, cells: &[Point], value: u8) -> Vec<
     changed
 }
 
-impl<S: OnGrid> Stepper for Lpa<S> {
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
-        log.clear();
-        self.step_with(log)
-    }
-
-    fn step(&mut self) -> StepEvent {
-        Lpa::step(self)
-    }
-
-    fn reset(&mut self) {
-        Lpa::reset(self);
-    }
-
-    /// States, g and parents; the counters and the path are this stepper's own, since
-    /// edits made at later steps are replayed as it steps.
-    fn nodes(&self) -> &NodeTable {
-        &self.core.nodes
-    }
-
-    fn status(&self) -> Status {
-        self.status
-    }
-
-    fn steps(&self) -> usize {
-        self.steps
-    }
-
-    fn expanded(&self) -> usize {
-        self.core.expanded
-    }
-
-    fn open_count(&self) -> usize {
-        self.core.queue.len()
-    }
-
-    fn cost(&self) -> Option<f64> {
-        Lpa::cost(self)
-    }
-
-    fn path_indices(&self) -> &[u32] {
-        &self.path
-    }
-
-    fn run(&mut self) -> Status {
-        Lpa::run(self)
-    }
-
-    fn seek(&mut self, k: usize) {
-        Lpa::seek(self, k);
-    }
-
-    fn start(&self) -> Point {
-        Lpa::start(self)
-    }
-
-    fn goal(&self) -> Point {
-        Lpa::goal(self)
-    }
-
-    fn config(&self) -> SearchConfig {
-        self.config
-    }
-
-    fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        Lpa::set_ends(self, start, goal)
-    }
-
-    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
-        Ok(Lpa::paint(self, cells.iter().copied(), value))
-    }
-
-    fn repair(&self) -> Option<Repair> {
-        Lpa::repair(self)
-    }
-
-    fn cell_values(&self) -> Option<CellValues<'_>> {
-        Some(self.core.rhs_values())
-    }
-
-    fn overlay(&self) -> Overlay {
-        Lpa::overlay(self)
-    }
-
-    fn h(&self, p: Point) -> f64 {
-        self.core.h_at(p)
-    }
-
-    fn grid(&self) -> &Grid {
-        Lpa::grid(self)
-    }
-}
-
 impl<S: Space + Clone + 'static> SpaceStepper<S> for Lpa<S> {
     fn step_logged(&mut self, log: &mut EventLog) -> StepEvent<S::At> {
         log.clear();
         self.step_with(log)
     }
 
+    /// One ComputeShortestPath iteration, or the step that finds the search settled.
     fn step(&mut self) -> StepEvent<S::At> {
-        Lpa::step(self)
+        self.step_with(&mut NoRecord)
     }
 
     fn reset(&mut self) {
@@ -635,15 +425,19 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Lpa<S> {
     }
 
     fn cost(&self) -> Option<f64> {
-        Lpa::cost(self)
+        (self.status == Status::Found).then(|| self.core.g()[self.goal as usize])
     }
 
     fn path_indices(&self) -> &[u32] {
         &self.path
     }
 
+    /// Going back replays from step 0's space with the logged edits made at their steps.
     fn seek(&mut self, k: usize) {
-        Lpa::seek(self, k);
+        if k < self.steps {
+            self.rewind();
+        }
+        self.advance(k - self.steps);
     }
 
     fn h_of(&self, node: u32) -> f64 {
@@ -684,5 +478,50 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Lpa<S> {
 
     fn boxed_clone(&self) -> Box<dyn SpaceStepper<S>> {
         Box::new(self.clone())
+    }
+}
+
+impl<S: OnGrid> GridStepper for Lpa<S> {
+    type Cells = S;
+
+    fn h(&self, p: Point) -> f64 {
+        self.core.h_at(p)
+    }
+
+    /// Sets every listed cell to `value` as a brush stroke does (cells outside the grid are
+    /// skipped, and so are the start and goal under a wall); returns how many changed. At
+    /// step 0 the stroke changes the map; later, the search keeps its steps and repairs in
+    /// the steps that follow (see the [module documentation](self)).
+    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
+        let changed = stroke(
+            self.core.space.grid(),
+            cells,
+            value,
+            &[self.core.space.at(self.start), self.core.space.at(self.goal)],
+        );
+        let count = changed.len();
+        if count == 0 {
+            return Ok(0);
+        }
+        self.log.paint_latest(&changed, value);
+        if self.steps == 0 {
+            self.log.forget();
+            self.core.space.clone_from(&self.log.latest);
+            self.restart();
+        } else {
+            let due = self.log.record(self.steps, Change::Cells { cells: changed, value });
+            for k in due {
+                self.apply_one(k);
+            }
+        }
+        Ok(count)
+    }
+
+    fn repair(&self) -> Option<Repair> {
+        Lpa::repair(self)
+    }
+
+    fn overlay(&self) -> Overlay {
+        Lpa::overlay(self)
     }
 }

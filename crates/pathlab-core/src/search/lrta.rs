@@ -110,8 +110,8 @@ use super::engine::{check_ends, check_node, paint_cells};
 use super::stepper::{Agent, BoxKind, CellValues, Overlay, OverlayBox};
 use super::walk::{self, number, Walk};
 use super::{
-    Algorithm, CellState, EventLog, NoRecord, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError, SpaceStepper,
-    Status, StepEvent, Stepper, NO_PARENT,
+    Algorithm, CellState, EventLog, GridStepper, NoRecord, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError,
+    SpaceStepper, Status, StepEvent, NO_PARENT,
 };
 use crate::grid::{Grid, Point};
 use crate::space::{OnGrid, Space, SquareGrid};
@@ -210,7 +210,7 @@ impl LookAhead {
 /// use pathlab_core::grid::{Diagonal, Grid, Point};
 /// use pathlab_core::heuristic::Heuristic;
 /// use pathlab_core::search::lrta::Lrta;
-/// use pathlab_core::search::{Algorithm, SearchConfig, Status};
+/// use pathlab_core::search::{Algorithm, SearchConfig, Status, Stepper};
 /// // G # . . S     Manhattan points S west, into the dead end at (2,0);
 /// // . # # # .     the way is down, along the bottom row and up (8 moves).
 /// // . . . . .
@@ -229,7 +229,7 @@ impl LookAhead {
 /// ```
 /// # use pathlab_core::grid::{Diagonal, Grid, Point, WALL};
 /// # use pathlab_core::search::lrta::Lrta;
-/// # use pathlab_core::search::{Algorithm, SearchConfig, Status};
+/// # use pathlab_core::search::{Algorithm, SearchConfig, Status, Stepper};
 /// let mut grid = Grid::new(3, 2).unwrap();
 /// grid.set(Point::new(1, 1), WALL).unwrap();
 /// grid.set(Point::new(2, 0), WALL).unwrap();
@@ -287,7 +287,7 @@ impl<S: Space> Lrta<S> {
     ///
     /// ```
     /// use pathlab_core::search::lrta::Lrta;
-    /// use pathlab_core::search::{Algorithm, SearchConfig, Status};
+    /// use pathlab_core::search::{Algorithm, SearchConfig, Status, SpaceStepper};
     /// use pathlab_core::space::Graph;
     /// // A -1- B -1- C, and a dear shortcut A -5- C. With no estimate (zero heuristic)
     /// // the agent tries the cheap edge first and learns its way along.
@@ -431,7 +431,7 @@ impl<S: Space> Lrta<S> {
     /// use pathlab_core::grid::{Diagonal, Grid, Point};
     /// use pathlab_core::heuristic::Heuristic;
     /// use pathlab_core::search::lrta::Lrta;
-    /// use pathlab_core::search::{Algorithm, SearchConfig};
+    /// use pathlab_core::search::{Algorithm, SearchConfig, Stepper};
     /// let rows = ["G#..S", ".###.", "....."];
     /// let cells = rows.iter().flat_map(|r| r.bytes().map(|b| u8::from(b != b'#'))).collect();
     /// let grid = Grid::from_cells(5, 3, cells).unwrap();
@@ -485,11 +485,6 @@ impl<S: Space> Lrta<S> {
         self.rebuild();
         self.reset();
         Ok(())
-    }
-
-    /// Performs one step: one look-ahead, update and move (or the step that ends the walk).
-    pub fn step(&mut self) -> StepEvent<S::At> {
-        self.step_with(&mut NoRecord)
     }
 
     /// Performs one step, telling `recorder` about the look-ahead: `expanded(agent's node)`,
@@ -695,45 +690,6 @@ impl<S: Space> Lrta<S> {
         }
     }
 
-    /// Runs to the end (found, no path, or the move limit) and returns the final status.
-    pub fn run(&mut self) -> Status {
-        while !self.status.is_finished() {
-            self.step();
-        }
-        self.status
-    }
-
-    /// Runs `n` steps, or fewer if the search finishes; returns how many were taken.
-    pub fn advance(&mut self, n: usize) -> usize {
-        let mut done = 0;
-        while done < n && !self.status.is_finished() {
-            self.step();
-            done += 1;
-        }
-        done
-    }
-
-    /// Puts the search at step `k` (or at its end, if it finishes sooner) by replay.
-    pub fn seek(&mut self, k: usize) {
-        if k < self.steps {
-            self.reset();
-        }
-        self.advance(k - self.steps);
-    }
-
-    /// Undoes the last step (by replay); does nothing at step 0.
-    pub fn back(&mut self) {
-        if self.steps > 0 {
-            self.seek(self.steps - 1);
-        }
-    }
-
-    /// Why the walk stopped without reaching a goal that could be reached from the start (the
-    /// move limit, or a one-way edge into a node the goal cannot be reached from).
-    pub fn gave_up(&self) -> Option<&str> {
-        self.gave_up.as_deref()
-    }
-
     /// The learned estimate of every node (row-major on grids).
     pub fn learned(&self) -> &[f64] {
         &self.learned
@@ -749,21 +705,6 @@ impl<S: Space> Lrta<S> {
         self.reachable
     }
 
-    /// The node the agent stands on.
-    pub fn agent_node(&self) -> u32 {
-        self.agent
-    }
-
-    /// Where the search stands.
-    pub fn status(&self) -> Status {
-        self.status
-    }
-
-    /// Steps taken since step 0.
-    pub fn steps(&self) -> usize {
-        self.steps
-    }
-
     /// The cost of the moves made so far (at every step, not only once found).
     pub fn travelled(&self) -> f64 {
         self.walk.travelled
@@ -772,86 +713,6 @@ impl<S: Space> Lrta<S> {
     /// Moves made so far.
     pub fn moves(&self) -> usize {
         self.walk.moves()
-    }
-
-    /// The cost walked, once the agent stands on the goal.
-    pub fn cost(&self) -> Option<f64> {
-        (self.status == Status::Found).then_some(self.walk.travelled)
-    }
-
-    /// The trail so far as node numbers (row-major indices on grids), start first, repeats
-    /// included.
-    pub fn path_indices(&self) -> &[u32] {
-        &self.walk.trail
-    }
-
-    /// One [`CellState`] byte per node.
-    pub fn states(&self) -> &[u8] {
-        self.nodes.state()
-    }
-
-    /// Nodes whose moves a look-ahead examined, over all steps.
-    pub fn expanded(&self) -> usize {
-        self.expanded
-    }
-
-    /// Nodes examined by the last look-ahead, besides the agent's.
-    pub fn open_count(&self) -> usize {
-        self.open
-    }
-
-    /// The last look-ahead's cost from the agent's previous node to each node it examined
-    /// (infinite elsewhere).
-    pub fn g_values(&self) -> &[f64] {
-        self.nodes.g()
-    }
-
-    /// The node before each examined node on the last look-ahead's cheapest walk to it, or
-    /// [`NO_PARENT`].
-    pub fn parents(&self) -> &[u32] {
-        self.nodes.parent()
-    }
-
-    /// The space walked.
-    pub fn space(&self) -> &S {
-        &self.space
-    }
-
-    /// The start node.
-    pub fn start_node(&self) -> u32 {
-        self.start
-    }
-
-    /// The goal node.
-    pub fn goal_node(&self) -> u32 {
-        self.goal
-    }
-
-    /// The settings.
-    pub fn config(&self) -> SearchConfig {
-        self.config
-    }
-
-    /// The nodes the last look-ahead examined (those shown open), as the grid's open-list
-    /// read-out lists open cells: lowest `g + weight x learned h` first, then highest g, then lowest number; at
-    /// most `limit`. (A real-time agent has no open list: the next step looks ahead afresh.)
-    pub fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
-        let weight = self.config.weight;
-        let (state, g, parent) = (self.nodes.state(), self.nodes.g(), self.nodes.parent());
-        let entries: Vec<OpenEntry> = self
-            .look
-            .cells
-            .iter()
-            .filter(|&&c| state[c as usize] == OPEN)
-            .map(|&c| {
-                let i = c as usize;
-                let h = self.learned[i];
-                OpenEntry { cell: c, g: g[i], h, key: g[i] + weight * h, parent: parent[i] }
-            })
-            .collect();
-        let order =
-            |a: &OpenEntry, b: &OpenEntry| a.key.total_cmp(&b.key).then(b.g.total_cmp(&a.g)).then(a.cell.cmp(&b.cell));
-        super::order::least(entries, limit, &order)
     }
 }
 
@@ -869,102 +730,6 @@ impl Lrta<SquareGrid> {
     }
 }
 
-impl<S: OnGrid> Lrta<S> {
-    /// Moves the start and goal; the search goes back to step 0 with fresh estimates.
-    pub fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        let grid = self.space.grid();
-        check_ends(grid, start, goal)?;
-        let (s, g) = (grid.index(start) as u32, grid.index(goal) as u32);
-        self.set_end_nodes(s, g)
-    }
-
-    /// Sets every listed cell to `value` as a brush stroke does (cells outside the grid are
-    /// skipped, and so are the start and goal when `value` is a wall); returns how many
-    /// changed. When any did, the search goes back to step 0, forgets what it learned and
-    /// checks again whether the goal can be reached. Every value is accepted: terrain only
-    /// makes moves dearer.
-    pub fn paint(&mut self, cells: impl IntoIterator<Item = Point>, value: u8) -> usize {
-        let (start, goal) = (self.start(), self.goal());
-        let changed = paint_cells(self.space.grid_mut(), start, goal, cells, value);
-        if changed > 0 {
-            self.reset();
-            self.rebuild();
-        }
-        changed
-    }
-
-    /// The grid walked.
-    pub fn grid(&self) -> &Grid {
-        self.space.grid()
-    }
-
-    /// The start cell.
-    pub fn start(&self) -> Point {
-        self.space.at(self.start)
-    }
-
-    /// The goal cell.
-    pub fn goal(&self) -> Point {
-        self.space.at(self.goal)
-    }
-
-    /// The learned estimate at `p` (the starting one outside the grid).
-    pub fn h(&self, p: Point) -> f64 {
-        match self.grid().get(p) {
-            Some(_) => self.learned[self.grid().index(p)],
-            None => self.config.weight * self.space.estimate(p, self.goal_at),
-        }
-    }
-
-    /// The walking agent.
-    pub fn agent(&self) -> Agent {
-        self.walk.agent(self.space.grid())
-    }
-
-    /// The overlay: agent, trail, revisited cells, the look-ahead's box and the notes.
-    pub fn overlay(&self) -> Overlay {
-        let mut overlay = Overlay::default();
-        let rule = match self.rule {
-            Rule::Learning => "LRTA*: h = max(h, best look-ahead value)",
-            Rule::SecondBest => "RTA*: h = second-best look-ahead value",
-        };
-        overlay.notes.push(("rule", rule.to_string()));
-        if self.look.cells.len() > 1 {
-            let mut min = self.space.at(self.look.cells[0]);
-            let mut max = min;
-            for &c in &self.look.cells {
-                let p = self.space.at(c);
-                min = Point::new(min.x.min(p.x), min.y.min(p.y));
-                max = Point::new(max.x.max(p.x), max.y.max(p.y));
-            }
-            overlay.boxes.push(OverlayBox { min, max, kind: BoxKind::Lookahead });
-        }
-        overlay
-            .notes
-            .push(("look-ahead", format!("{} move(s) deep, {} cells examined", self.config.lookahead, self.open)));
-        if let Some(u) = self.update {
-            let text = if u.new > u.old {
-                format!("raised h at {}: {} -> {}", u.at, number(u.old), number(u.new))
-            } else if u.new < u.old {
-                format!("lowered h at {}: {} -> {}", u.at, number(u.old), number(u.new))
-            } else {
-                format!("kept h at {}: {}", u.at, number(u.old))
-            };
-            overlay.notes.push(("update", text));
-        }
-        self.walk.draw(&mut overlay);
-        let unreachable = self.status == Status::NoPath && !self.reachable;
-        walk::note_outcome(
-            &mut overlay,
-            unreachable,
-            (self.start(), self.goal()),
-            self.config.diagonal,
-            self.gave_up.as_deref(),
-        );
-        overlay
-    }
-}
-
 /// True when `v` beats `best` by more than rounding (a relative 1e-9).
 #[inline]
 fn better(v: f64, best: f64) -> bool {
@@ -975,114 +740,24 @@ fn better(v: f64, best: f64) -> bool {
     }
 }
 
-impl<S: OnGrid> Stepper for Lrta<S> {
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
-        log.clear();
-        self.step_with(log)
-    }
-
-    fn step(&mut self) -> StepEvent {
-        Lrta::step(self)
-    }
-
-    fn reset(&mut self) {
-        Lrta::reset(self);
-    }
-
-    /// State, look-ahead cost and parent per node. The counters are the walk's.
-    fn nodes(&self) -> &NodeTable {
-        &self.nodes
-    }
-
-    fn cost(&self) -> Option<f64> {
-        Lrta::cost(self)
-    }
-
-    fn run(&mut self) -> Status {
-        Lrta::run(self)
-    }
-
-    fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        Lrta::set_ends(self, start, goal)
-    }
-
-    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
-        Ok(Lrta::paint(self, cells.iter().copied(), value))
-    }
-
-    fn status(&self) -> Status {
-        self.status
-    }
-
-    fn steps(&self) -> usize {
-        self.steps
-    }
-
-    fn start(&self) -> Point {
-        Lrta::start(self)
-    }
-
-    fn goal(&self) -> Point {
-        Lrta::goal(self)
-    }
-
-    fn config(&self) -> SearchConfig {
-        self.config
-    }
-
-    fn path_indices(&self) -> &[u32] {
-        &self.walk.trail
-    }
-
-    fn grid(&self) -> &Grid {
-        self.space.grid()
-    }
-
-    fn agent(&self) -> Option<Agent> {
-        Some(Lrta::agent(self))
-    }
-
-    fn overlay(&self) -> Overlay {
-        Lrta::overlay(self)
-    }
-
-    fn gave_up(&self) -> Option<String> {
-        self.gave_up.clone()
-    }
-
-    fn expanded(&self) -> usize {
-        self.expanded
-    }
-
-    fn open_count(&self) -> usize {
-        self.open
-    }
-
-    /// The learned estimate at `p` (the starting one outside the grid).
-    fn h(&self, p: Point) -> f64 {
-        Lrta::h(self, p)
-    }
-
-    fn cell_values(&self) -> Option<CellValues<'_>> {
-        Some(CellValues { label: "learned h", values: &self.learned, heat: true })
-    }
-}
-
 impl<S: Space + Clone + 'static> SpaceStepper<S> for Lrta<S> {
     fn step_logged(&mut self, log: &mut EventLog) -> StepEvent<S::At> {
         log.clear();
         self.step_with(log)
     }
 
+    /// One look-ahead, update and move (or the step that ends the walk).
     fn step(&mut self) -> StepEvent<S::At> {
-        Lrta::step(self)
+        self.step_with(&mut NoRecord)
     }
 
     fn reset(&mut self) {
         Lrta::reset(self);
     }
 
-    /// State, look-ahead cost and parent per node. The counters are the walk's.
+    /// State, look-ahead cost and parent per node: the last look-ahead's cost from the
+    /// agent's previous node to each node it examined, and the node before it on the
+    /// cheapest walk there. The counters are the walk's.
     fn nodes(&self) -> &NodeTable {
         &self.nodes
     }
@@ -1095,17 +770,19 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Lrta<S> {
         self.steps
     }
 
+    /// Nodes whose moves a look-ahead examined, over all steps.
     fn expanded(&self) -> usize {
         self.expanded
     }
 
+    /// Nodes examined by the last look-ahead, besides the agent's.
     fn open_count(&self) -> usize {
         self.open
     }
 
-    /// What the walk cost, once the agent stands on the goal.
+    /// The cost walked, once the agent stands on the goal.
     fn cost(&self) -> Option<f64> {
-        Lrta::cost(self)
+        (self.status == Status::Found).then_some(self.walk.travelled)
     }
 
     /// The trail so far, start first, repeats included.
@@ -1142,18 +819,39 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Lrta<S> {
         self.set_space(space)
     }
 
+    /// The nodes the last look-ahead examined (those shown open), as the grid's open-list
+    /// read-out lists open cells: lowest `g + weight x learned h` first, then highest g, then lowest number; at
+    /// most `limit`. (A real-time agent has no open list: the next step looks ahead afresh.)
     fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
-        Lrta::open_entries(self, limit)
+        let weight = self.config.weight;
+        let (state, g, parent) = (self.nodes.state(), self.nodes.g(), self.nodes.parent());
+        let entries: Vec<OpenEntry> = self
+            .look
+            .cells
+            .iter()
+            .filter(|&&c| state[c as usize] == OPEN)
+            .map(|&c| {
+                let i = c as usize;
+                let h = self.learned[i];
+                OpenEntry { cell: c, g: g[i], h, key: g[i] + weight * h, parent: parent[i] }
+            })
+            .collect();
+        let order =
+            |a: &OpenEntry, b: &OpenEntry| a.key.total_cmp(&b.key).then(b.g.total_cmp(&a.g)).then(a.cell.cmp(&b.cell));
+        super::order::least(entries, limit, &order)
     }
 
     fn cell_values(&self) -> Option<CellValues<'_>> {
         Some(CellValues { label: "learned h", values: &self.learned, heat: true })
     }
 
+    /// The node the agent stands on.
     fn agent_node(&self) -> Option<u32> {
         Some(self.agent)
     }
 
+    /// Why the walk stopped without reaching a goal that could be reached from the start (the
+    /// move limit, or a one-way edge into a node the goal cannot be reached from).
     fn gave_up(&self) -> Option<String> {
         self.gave_up.clone()
     }
@@ -1161,8 +859,78 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Lrta<S> {
     fn boxed_clone(&self) -> Box<dyn SpaceStepper<S>> {
         Box::new(self.clone())
     }
+}
 
-    fn seek(&mut self, k: usize) {
-        Lrta::seek(self, k);
+impl<S: OnGrid> GridStepper for Lrta<S> {
+    type Cells = S;
+
+    /// The learned estimate at `p` (the starting one outside the grid).
+    fn h(&self, p: Point) -> f64 {
+        let grid = self.space.grid();
+        match grid.get(p) {
+            Some(_) => self.learned[grid.index(p)],
+            None => self.config.weight * self.space.estimate(p, self.goal_at),
+        }
+    }
+
+    /// Sets every listed cell to `value` as a brush stroke does; when any changed, the search
+    /// goes back to step 0, forgets what it learned and checks again whether the goal can be
+    /// reached. Every value is accepted: terrain only makes moves dearer.
+    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
+        let (start, goal) = (self.space.at(self.start), self.goal_at);
+        let changed = paint_cells(self.space.grid_mut(), start, goal, cells.iter().copied(), value);
+        if changed > 0 {
+            Lrta::reset(self);
+            self.rebuild();
+        }
+        Ok(changed)
+    }
+
+    /// The walking agent.
+    fn agent(&self) -> Option<Agent> {
+        Some(self.walk.agent(self.space.grid()))
+    }
+
+    /// The overlay: agent, trail, revisited cells, the look-ahead's box and the notes.
+    fn overlay(&self) -> Overlay {
+        let mut overlay = Overlay::default();
+        let rule = match self.rule {
+            Rule::Learning => "LRTA*: h = max(h, best look-ahead value)",
+            Rule::SecondBest => "RTA*: h = second-best look-ahead value",
+        };
+        overlay.notes.push(("rule", rule.to_string()));
+        if self.look.cells.len() > 1 {
+            let mut min = self.space.at(self.look.cells[0]);
+            let mut max = min;
+            for &c in &self.look.cells {
+                let p = self.space.at(c);
+                min = Point::new(min.x.min(p.x), min.y.min(p.y));
+                max = Point::new(max.x.max(p.x), max.y.max(p.y));
+            }
+            overlay.boxes.push(OverlayBox { min, max, kind: BoxKind::Lookahead });
+        }
+        overlay
+            .notes
+            .push(("look-ahead", format!("{} move(s) deep, {} cells examined", self.config.lookahead, self.open)));
+        if let Some(u) = self.update {
+            let text = if u.new > u.old {
+                format!("raised h at {}: {} -> {}", u.at, number(u.old), number(u.new))
+            } else if u.new < u.old {
+                format!("lowered h at {}: {} -> {}", u.at, number(u.old), number(u.new))
+            } else {
+                format!("kept h at {}: {}", u.at, number(u.old))
+            };
+            overlay.notes.push(("update", text));
+        }
+        self.walk.draw(&mut overlay);
+        let unreachable = self.status == Status::NoPath && !self.reachable;
+        walk::note_outcome(
+            &mut overlay,
+            unreachable,
+            (self.space.at(self.start), self.goal_at),
+            self.config.diagonal,
+            self.gave_up.as_deref(),
+        );
+        overlay
     }
 }

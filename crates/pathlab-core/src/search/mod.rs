@@ -12,6 +12,16 @@
 //!   only what the search touched, the counters and the path. The [`Stepper`] and
 //!   [`SpaceStepper`] accessors read it by default; a stepper says more only where its
 //!   numbers mean something else (a walking agent's path is its trail).
+//! - **Two views, one impl.** [`SpaceStepper`] is a search on any space, in node numbers;
+//!   [`Stepper`] is what the grid page, the CLI and the timeline step, in cells. A search
+//!   written over a space implements [`SpaceStepper`] once, and [`GridStepper`] for what only
+//!   a grid has (a brush, the overlay, the walking agent's cell); the impl of [`Stepper`] for
+//!   every [`GridStepper`] turns cells into nodes and back. So BFS, DFS, Dijkstra, greedy, A*,
+//!   bidirectional A*, IDA*, LPA*, D* Lite, LRTA* and RTA* each have one stepper impl, and JPS
+//!   and JPS+ (a square grid's searches, sharing their bookkeeping in `JumpSearch`) get theirs
+//!   the same way. The any-angle searches, HPA* and crash and turn, whose moves are not the
+//!   grid's edges, implement [`Stepper`] directly. A type with both views in scope needs the
+//!   trait named where both have a method (`Stepper::run(&mut s)`); import the one you use.
 //! - **Steps.** `step()` is one unit of work (one expansion; a jump scan round for JPS; a node
 //!   visit for IDA*; an agent move for the real-time searches) and returns a [`StepEvent`]. A
 //!   [`Recorder`] hears what it opened and improved; [`NoRecord`] costs nothing. Going back is
@@ -20,7 +30,7 @@
 //! | file | what it holds |
 //! | --- | --- |
 //! | `mod.rs` | [`Algorithm`], [`SearchConfig`], [`StepEvent`], [`Recorder`], the errors |
-//! | `stepper.rs` | the grid [`Stepper`] trait, [`build`], [`build_linked`], overlays |
+//! | `stepper.rs` | the grid [`Stepper`] trait, [`GridStepper`] and the impl that joins the two views, [`build`], [`build_linked`], overlays |
 //! | `on_space.rs` | the node-level [`SpaceStepper`] trait and [`build_on`] for any space |
 //! | `nodes.rs` | [`NodeTable`]: the per-node state every stepper shares |
 //! | `engine.rs` | [`Search`]: the stepper of BFS, DFS, Dijkstra, greedy and A* on any space |
@@ -39,7 +49,7 @@
 //!
 //! ```
 //! use pathlab_core::grid::{Grid, Point};
-//! use pathlab_core::search::{Algorithm, Search, SearchConfig, Status};
+//! use pathlab_core::search::{Algorithm, Search, SearchConfig, Status, Stepper};
 //! let grid = Grid::new(4, 1).unwrap();
 //! let mut search = Search::new(
 //!     grid, Point::new(0, 0), Point::new(3, 0), SearchConfig::new(Algorithm::AStar),
@@ -88,8 +98,8 @@ pub use engine::{Search, NO_PARENT};
 pub use nodes::NodeTable;
 pub use on_space::{build_on, SpaceStepper};
 pub use stepper::{
-    build, build_linked, Agent, BoxKind, CellTable, CellValues, GridLinks, LineKind, MarkKind, Overlay, OverlayBox,
-    OverlayLine, OverlayMark, Repair, Stepper,
+    build, build_linked, Agent, BoxKind, CellTable, CellValues, GridLinks, GridStepper, LineKind, MarkKind, Overlay,
+    OverlayBox, OverlayLine, OverlayMark, Repair, Stepper,
 };
 pub use stepper::{OpenEntry, StepperClone};
 
@@ -572,6 +582,6 @@ pub(crate) fn find(
     config: SearchConfig,
 ) -> Result<Option<Path>, SearchError> {
     let mut search = Search::new(grid.clone(), start, goal, config)?;
-    search.run();
+    Stepper::run(&mut search);
     Ok(search.path())
 }

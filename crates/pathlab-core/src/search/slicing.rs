@@ -9,7 +9,7 @@
 //!
 //! # One unit of budget
 //!
-//! One unit is one [`Search::step`]: one expansion, or the last step of a search, which pops
+//! One unit is one [`step`](super::SpaceStepper::step): one expansion, or the last step of a search, which pops
 //! the goal or finds the open list empty. A search that finishes after `k` expansions has
 //! therefore cost `k + 1` units, and a request still searching has cost exactly its expansions.
 //!
@@ -68,7 +68,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use super::engine::check_ends;
-use super::{Path, Search, SearchConfig, SearchError, Status};
+use super::{Path, Search, SearchConfig, SearchError, Status, Stepper};
 use crate::grid::{named_enum, Grid, Point, WALL};
 
 /// How much a waiting request's effective urgency grows per tick unless set otherwise.

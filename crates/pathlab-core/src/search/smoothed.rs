@@ -44,8 +44,8 @@
 use super::sight::{distance, sees};
 use super::theta::{check_no_terrain, report_scale, terrain_refused};
 use super::{
-    Algorithm, EventLog, LineKind, NoRecord, NodeTable, OpenEntry, Overlay, OverlayLine, Path, Recorder, Search,
-    SearchConfig, SearchError, Status, StepEvent, Stepper,
+    Algorithm, EventLog, GridStepper, LineKind, NoRecord, NodeTable, OpenEntry, Overlay, OverlayLine, Path, Recorder,
+    Search, SearchConfig, SearchError, Status, StepEvent, Stepper,
 };
 use crate::grid::{Costs, Diagonal, Grid, Point, GROUND};
 use crate::heuristic::Heuristic;
@@ -312,7 +312,7 @@ impl SmoothedAStar {
         if value > GROUND {
             return Err(terrain_refused(self.config.algorithm));
         }
-        let changed = self.search.paint(cells.iter().copied(), value);
+        let changed = GridStepper::paint(&mut self.search, cells, value)?;
         if changed > 0 {
             self.reset();
         }
@@ -394,7 +394,7 @@ impl Stepper for SmoothedAStar {
     }
 
     fn h(&self, p: Point) -> f64 {
-        self.search.h(p) * self.scale
+        GridStepper::h(&self.search, p) * self.scale
     }
 
     fn grid(&self) -> &Grid {

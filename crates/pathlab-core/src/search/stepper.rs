@@ -1,8 +1,9 @@
 //! What every search offers the page, the CLI and the tests, whatever its algorithm.
 
+use super::SpaceStepper;
 use super::{Algorithm, EventLog, NodeTable, Path, Search, SearchConfig, SearchError, Status, StepEvent};
 use crate::grid::{named_enum, Grid, Point};
-use crate::space::{LinkedGrid, SquareGrid};
+use crate::space::{LinkedGrid, OnGrid, Space, SquareGrid};
 
 /// A search that advances one unit of work per step and exposes per-cell buffers.
 ///
@@ -246,6 +247,189 @@ impl<T: Stepper + Clone + 'static> StepperClone for T {
 impl Clone for Box<dyn Stepper> {
     fn clone(&self) -> Self {
         self.as_ref().boxed_clone()
+    }
+}
+
+/// The grid half of a search written once over any [`Space`](crate::space::Space): what the
+/// grid page needs beyond [`SpaceStepper`] when the space is made of a square grid's cells
+/// ([`OnGrid`]). A type with both is a [`Stepper`] through the impl below, which turns cells
+/// into node numbers and back, so BFS, DFS, Dijkstra, greedy, A*, bidirectional A*, IDA*,
+/// LPA*, D* Lite, LRTA* and RTA* each have one stepper impl, not one per trait.
+///
+/// ```
+/// use pathlab_core::grid::{Grid, Point};
+/// use pathlab_core::search::lpa::Lpa;
+/// use pathlab_core::search::{Algorithm, SearchConfig, SpaceStepper, Stepper};
+/// let grid = Grid::new(5, 1).unwrap();
+/// let mut s = Lpa::new(grid, Point::new(0, 0), Point::new(4, 0), SearchConfig::new(Algorithm::Lpa)).unwrap();
+/// Stepper::run(&mut s);
+/// // The same search seen as cells and as nodes.
+/// assert_eq!(Stepper::goal(&s), Point::new(4, 0));
+/// assert_eq!(SpaceStepper::goal_node(&s), 4);
+/// assert_eq!(Stepper::cost(&s), Some(4.0));
+/// ```
+pub trait GridStepper: SpaceStepper<<Self as GridStepper>::Cells> {
+    /// The space: a square grid, perhaps with teleports or slopes.
+    type Cells: OnGrid;
+
+    /// The estimate this search uses from `p` to the goal (see [`Stepper::h`]).
+    fn h(&self, p: Point) -> f64;
+
+    /// A brush stroke (see [`Stepper::paint`]).
+    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError>;
+
+    /// What to draw over the grid for the last step.
+    fn overlay(&self) -> Overlay {
+        Overlay::default()
+    }
+
+    /// What the last edits cost an incremental search, once it has repaired.
+    fn repair(&self) -> Option<Repair> {
+        None
+    }
+
+    /// The walking agent, for the searches that have one.
+    fn agent(&self) -> Option<Agent> {
+        None
+    }
+
+    /// Numbers precomputed for each cell, such as JPS+'s jump distances, if any.
+    fn cell_table(&self) -> Option<CellTable<'_>> {
+        None
+    }
+
+    /// Roughly how many bytes the search keeps per cell (see [`Stepper::approx_bytes`]).
+    fn bytes_per_cell(&self) -> usize {
+        24
+    }
+}
+
+impl<T: GridStepper + Clone + 'static> Stepper for T {
+    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
+        SpaceStepper::step_logged(self, log)
+    }
+
+    fn step(&mut self) -> StepEvent {
+        SpaceStepper::step(self)
+    }
+
+    fn reset(&mut self) {
+        SpaceStepper::reset(self);
+    }
+
+    fn nodes(&self) -> &NodeTable {
+        SpaceStepper::nodes(self)
+    }
+
+    fn status(&self) -> Status {
+        SpaceStepper::status(self)
+    }
+
+    fn steps(&self) -> usize {
+        SpaceStepper::steps(self)
+    }
+
+    fn expanded(&self) -> usize {
+        SpaceStepper::expanded(self)
+    }
+
+    fn open_count(&self) -> usize {
+        SpaceStepper::open_count(self)
+    }
+
+    fn cost(&self) -> Option<f64> {
+        SpaceStepper::cost(self)
+    }
+
+    fn path_indices(&self) -> &[u32] {
+        SpaceStepper::path_indices(self)
+    }
+
+    fn states(&self) -> &[u8] {
+        SpaceStepper::states(self)
+    }
+
+    fn g_values(&self) -> &[f64] {
+        SpaceStepper::g_values(self)
+    }
+
+    fn parents(&self) -> &[u32] {
+        SpaceStepper::parents(self)
+    }
+
+    fn h(&self, p: Point) -> f64 {
+        GridStepper::h(self, p)
+    }
+
+    fn grid(&self) -> &Grid {
+        self.space().grid()
+    }
+
+    fn start(&self) -> Point {
+        self.space().at(self.start_node())
+    }
+
+    fn goal(&self) -> Point {
+        self.space().at(self.goal_node())
+    }
+
+    fn config(&self) -> SearchConfig {
+        SpaceStepper::config(self)
+    }
+
+    fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
+        let grid = self.space().grid();
+        super::engine::check_ends(grid, start, goal)?;
+        let (start, goal) = (grid.index(start) as u32, grid.index(goal) as u32);
+        self.set_end_nodes(start, goal)
+    }
+
+    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
+        GridStepper::paint(self, cells, value)
+    }
+
+    fn repair(&self) -> Option<Repair> {
+        GridStepper::repair(self)
+    }
+
+    fn agent(&self) -> Option<Agent> {
+        GridStepper::agent(self)
+    }
+
+    fn cell_values(&self) -> Option<CellValues<'_>> {
+        SpaceStepper::cell_values(self)
+    }
+
+    fn overlay(&self) -> Overlay {
+        GridStepper::overlay(self)
+    }
+
+    fn cell_table(&self) -> Option<CellTable<'_>> {
+        GridStepper::cell_table(self)
+    }
+
+    fn gave_up(&self) -> Option<String> {
+        SpaceStepper::gave_up(self)
+    }
+
+    fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
+        SpaceStepper::open_entries(self, limit)
+    }
+
+    fn approx_bytes(&self) -> usize {
+        self.space().grid().len() * self.bytes_per_cell() + SpaceStepper::open_count(self) * 24
+    }
+
+    fn advance(&mut self, n: usize) -> usize {
+        SpaceStepper::advance(self, n)
+    }
+
+    fn run(&mut self) -> Status {
+        SpaceStepper::run(self)
+    }
+
+    fn seek(&mut self, k: usize) {
+        SpaceStepper::seek(self, k);
     }
 }
 
