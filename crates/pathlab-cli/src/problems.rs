@@ -4,15 +4,12 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use pathlab_core::formats::movingai::{self, Problem};
-use pathlab_core::formats::MAX_FILE_BYTES;
+use pathlab_core::formats::{MAX_FILE_BYTES, MAX_SCEN_BYTES};
 use pathlab_core::grid::Grid;
 use pathlab_core::search::{build, SearchConfig, Stepper};
 
 use crate::args::Run;
 use crate::Failure;
-
-/// The largest `.scen` file read, in bytes (the largest MovingAI files are under 1 MB).
-pub const MAX_SCEN_BYTES: u64 = 64 * 1024 * 1024;
 
 /// A map and the problems chosen from its scenario file.
 #[derive(Clone, Debug)]
@@ -32,7 +29,7 @@ pub struct Loaded {
 pub fn load(run: &Run) -> Result<Loaded, Failure> {
     let map_text = read_text(&run.map, MAX_FILE_BYTES as u64)?;
     let grid = movingai::parse_map(&map_text).map_err(|e| in_file(&run.map, e))?;
-    let scen_text = read_text(&run.scen, MAX_SCEN_BYTES)?;
+    let scen_text = read_text(&run.scen, MAX_SCEN_BYTES as u64)?;
     let all = movingai::parse_scen(&scen_text).map_err(|e| in_file(&run.scen, e))?;
     for p in &all {
         if (p.width, p.height) != (grid.width(), grid.height()) {
@@ -63,17 +60,25 @@ pub fn load(run: &Run) -> Result<Loaded, Failure> {
     Ok(Loaded { grid, problems, total })
 }
 
-/// Reads a text file of at most `limit` bytes; the error names the file.
+/// Reads a text file of at most `limit` bytes; the error names the file. Reads no more than
+/// `limit + 1` bytes whatever the file says its length is, so a device or a pipe (whose
+/// reported length is 0) is refused once it passes the limit, not read to the end.
 pub fn read_text(path: &Path, limit: u64) -> Result<String, Failure> {
+    use std::io::Read;
     let fail = |what: String| Failure::input(format!("{}: {what}", path.display()));
-    let meta = std::fs::metadata(path).map_err(|e| fail(format!("cannot read: {e}")))?;
+    let file = std::fs::File::open(path).map_err(|e| fail(format!("cannot read: {e}")))?;
+    let meta = file.metadata().map_err(|e| fail(format!("cannot read: {e}")))?;
     if meta.is_dir() {
         return Err(fail("is a folder, not a file".into()));
     }
     if meta.len() > limit {
         return Err(fail(format!("the file is {} bytes, over the limit of {limit}", meta.len())));
     }
-    let bytes = std::fs::read(path).map_err(|e| fail(format!("cannot read: {e}")))?;
+    let mut bytes = Vec::new();
+    file.take(limit + 1).read_to_end(&mut bytes).map_err(|e| fail(format!("cannot read: {e}")))?;
+    if bytes.len() as u64 > limit {
+        return Err(fail(format!("more than {limit} bytes, over the limit (reading stopped there)")));
+    }
     String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         let line = e.as_bytes()[..at].split(|&b| b == b'\n').count();

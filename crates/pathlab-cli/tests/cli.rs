@@ -480,3 +480,47 @@ fn compare_under_another_rule_measures_against_dijkstra() {
         assert_eq!((row[5].as_str(), row[6].as_str()), ("0.000", "0.000"), "{text}");
     }
 }
+
+/// Runs `pathlab` with these arguments and `input` on its standard input; also says whether
+/// it read all of the input (false when it closed its input first).
+fn pathlab_with_stdin(args: &[&str], input: Vec<u8>) -> (Output, bool) {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pathlab"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("pathlab runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // A broken pipe here means pathlab stopped reading before the end.
+    let writer = std::thread::spawn(move || stdin.write_all(&input).is_ok());
+    let out = child.wait_with_output().expect("pathlab finishes");
+    let read_all = writer.join().expect("writer");
+    (out, read_all)
+}
+
+#[test]
+fn a_map_from_a_pipe_is_read_only_up_to_the_limit() {
+    // A pipe reports a length of 0, so the size check cannot trust it: 64 MiB of map rows,
+    // far over the 8 MiB map limit, must be refused for its size after reading no more than
+    // the limit, not read whole and then parsed.
+    let scen = scratch("pipe.scen", "version 1\n0\tm.map\t4\t1\t0\t0\t3\t0\t3\n");
+    let mut input = b"type octile\nheight 1\nwidth 4\nmap\n".to_vec();
+    input.resize(64 * 1024 * 1024, b'.');
+    let (out, read_all) = pathlab_with_stdin(&["scen", "/dev/stdin", scen.to_str().unwrap()], input);
+    assert!(!read_all, "pathlab read all 64 MiB of its input");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let text = stderr(&out);
+    assert!(text.contains("/dev/stdin") && text.contains("over the limit") && text.contains("8388608"), "{text}");
+}
+
+#[test]
+fn an_endless_device_is_refused_at_the_limit() {
+    // /dev/zero never ends: reading it whole never finishes.
+    let scen = scratch("zero.scen", "version 1\n0\tm.map\t4\t1\t0\t0\t3\t0\t3\n");
+    let out = pathlab(&["scen", "/dev/zero", scen.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("over the limit"), "{}", stderr(&out));
+}

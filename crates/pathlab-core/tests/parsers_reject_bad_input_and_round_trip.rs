@@ -120,6 +120,32 @@ fn map_header_problems_name_their_line() {
 }
 
 #[test]
+fn map_header_lines_may_not_repeat() {
+    // The last one used to win silently: a file saying 99 rows, then 3.
+    let e = map_err("type octile\nheight 99\nwidth 3\nheight 3\nmap\n...\n...\n...\n");
+    assert_names(&e, 4, &["second height", "line 2"]);
+    let e = map_err("type octile\nheight 3\nwidth 3\nwidth 3\nmap\n...\n...\n...\n");
+    assert_names(&e, 4, &["second width", "line 3"]);
+    let e = map_err("type octile\ntype octile\nheight 1\nwidth 1\nmap\n.\n");
+    assert_names(&e, 2, &["second type", "line 1"]);
+}
+
+#[test]
+fn scen_files_over_the_map_limit_are_read_up_to_their_own_limit_of_64_mib() {
+    use pathlab_core::formats::{MAX_FILE_BYTES, MAX_SCEN_BYTES};
+    assert_eq!(MAX_SCEN_BYTES, 64 * 1024 * 1024);
+    // A valid scenario file larger than the 8 MiB map limit.
+    let line = "0\tm.map\t9\t9\t0\t0\t4\t0\t4\n";
+    let n = MAX_FILE_BYTES / line.len() + 1000;
+    let text = format!("version 1\n{}", line.repeat(n));
+    assert!(text.len() > MAX_FILE_BYTES);
+    assert_eq!(movingai::parse_scen(&text).expect("read under the scenario limit").len(), n);
+    // Over the scenario limit: refused, naming that limit.
+    let e = scen_err(&" ".repeat(MAX_SCEN_BYTES + 1));
+    assert_names(&e, 0, &[&MAX_SCEN_BYTES.to_string()]);
+}
+
+#[test]
 fn map_row_problems_name_their_line() {
     let head = "type octile\nheight 3\nwidth 3\nmap\n";
     assert_names(&map_err(&format!("{head}...\n..\n...\n")), 6, &["row 2", "2 cells", "expected 3"]);

@@ -41,7 +41,7 @@ pub struct CourseMap {
 /// assert!(course::parse("2 3\nA01\n").unwrap_err().to_string().contains("line 3"));
 /// ```
 pub fn parse(text: &str) -> Result<CourseMap, ParseError> {
-    check_file_size(text)?;
+    check_file_size(text, super::MAX_FILE_BYTES)?;
     let mut lines = numbered_lines(text).filter(|(_, l)| !l.trim().is_empty());
     let mut numbers = Vec::with_capacity(2);
     let mut last_line = 0;

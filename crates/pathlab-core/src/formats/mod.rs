@@ -10,6 +10,10 @@ pub mod movingai;
 /// The largest map file accepted, in bytes (a 2048x2048 map with line ends fits easily).
 pub const MAX_FILE_BYTES: usize = 8 * 1024 * 1024;
 
+/// The largest MovingAI scenario (`.scen`) file accepted, in bytes (the largest published
+/// ones are under 1 MB).
+pub const MAX_SCEN_BYTES: usize = 64 * 1024 * 1024;
+
 /// A problem in a map or scenario file, with the 1-based line it was found on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
@@ -37,13 +41,11 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
-/// Refuses files over [`MAX_FILE_BYTES`].
-pub(crate) fn check_file_size(text: &str) -> Result<(), ParseError> {
-    if text.len() > MAX_FILE_BYTES {
-        return Err(ParseError::new(
-            0,
-            format!("the file is {} bytes, over the limit of {MAX_FILE_BYTES}", text.len()),
-        ));
+/// Refuses files over `limit` bytes ([`MAX_FILE_BYTES`] for maps, [`MAX_SCEN_BYTES`] for
+/// scenarios).
+pub(crate) fn check_file_size(text: &str, limit: usize) -> Result<(), ParseError> {
+    if text.len() > limit {
+        return Err(ParseError::new(0, format!("the file is {} bytes, over the limit of {limit}", text.len())));
     }
     Ok(())
 }

@@ -6,7 +6,7 @@
 //! map width, map height, start x, start y, goal x, goal y and the optimal length, which
 //! assumes 8-connected moves, diagonal sqrt(2) and no corner cutting.
 
-use super::{check_file_size, numbered_lines, quote, ParseError};
+use super::{check_file_size, numbered_lines, quote, ParseError, MAX_FILE_BYTES, MAX_SCEN_BYTES};
 use crate::grid::{Grid, Point, GROUND, MAX_SIDE, WALL};
 
 /// Reads a MovingAI `.map` file.
@@ -17,10 +17,11 @@ use crate::grid::{Grid, Point, GROUND, MAX_SIDE, WALL};
 /// assert_eq!(grid.cells(), &[1, 0, 1, 0, 1, 1]);
 /// ```
 pub fn parse_map(text: &str) -> Result<Grid, ParseError> {
-    check_file_size(text)?;
+    check_file_size(text, MAX_FILE_BYTES)?;
     let mut lines = numbered_lines(text);
     let mut height = None;
     let mut width = None;
+    let mut kind: Option<usize> = None;
     let mut last = 0;
     loop {
         let Some((n, line)) = lines.next() else {
@@ -31,7 +32,12 @@ pub fn parse_map(text: &str) -> Result<Grid, ParseError> {
         match (words.next(), words.next(), words.next()) {
             (None, ..) => {}
             (Some("map"), None, _) => break,
-            (Some("type"), Some(_), None) => {}
+            (Some("type"), Some(_), None) => {
+                if let Some(first) = kind {
+                    return Err(ParseError::new(n, format!("a second type line (the first is line {first})")));
+                }
+                kind = Some(n);
+            }
             (Some(key @ ("height" | "width")), Some(value), None) => {
                 let v: usize = value
                     .parse()
@@ -39,11 +45,11 @@ pub fn parse_map(text: &str) -> Result<Grid, ParseError> {
                 if v == 0 || v > MAX_SIDE {
                     return Err(ParseError::new(n, format!("{key} must be from 1 to {MAX_SIDE}, found {v}")));
                 }
-                if key == "height" {
-                    height = Some(v);
-                } else {
-                    width = Some(v);
+                let slot = if key == "height" { &mut height } else { &mut width };
+                if let Some((first, _)) = *slot {
+                    return Err(ParseError::new(n, format!("a second {key} line (the first is line {first})")));
                 }
+                *slot = Some((n, v));
             }
             _ => {
                 return Err(ParseError::new(
@@ -53,8 +59,8 @@ pub fn parse_map(text: &str) -> Result<Grid, ParseError> {
             }
         }
     }
-    let height = height.ok_or_else(|| ParseError::new(last, "the header has no height"))?;
-    let width = width.ok_or_else(|| ParseError::new(last, "the header has no width"))?;
+    let (_, height) = height.ok_or_else(|| ParseError::new(last, "the header has no height"))?;
+    let (_, width) = width.ok_or_else(|| ParseError::new(last, "the header has no width"))?;
     let mut cells = Vec::with_capacity(width * height);
     for y in 0..height {
         let Some((n, line)) = lines.next() else {
@@ -147,7 +153,7 @@ pub struct Problem {
 /// assert_eq!(movingai::parse_scen(two_decimals).unwrap()[0].tolerance, 0.005);
 /// ```
 pub fn parse_scen(text: &str) -> Result<Vec<Problem>, ParseError> {
-    check_file_size(text)?;
+    check_file_size(text, MAX_SCEN_BYTES)?;
     let mut problems = Vec::new();
     let mut fixed_decimals = false;
     for (n, line) in numbered_lines(text) {
