@@ -1,8 +1,8 @@
 // A small static file server for the page: sends .wasm as application/wasm and .mjs/.js as
 // JavaScript. Usage: node scripts/serve.mjs [--port 8080] [--root www]
 import { createServer } from 'node:http';
-import { readFile, stat } from 'node:fs/promises';
-import { extname, join, normalize, resolve } from 'node:path';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { extname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -18,15 +18,28 @@ const TYPES = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-/** Starts serving `root` on `port` (0 picks a free one); resolves to the server. */
-export function serve(root, port = 8080, host = '127.0.0.1') {
-  const base = resolve(root);
+/** True when `path` is `root` or below it, comparing whole path segments (so a sibling
+ * folder whose name starts with the root's name is outside it). */
+function inside(root, path) {
+  const rel = relative(root, path);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/** Starts serving `root` on `port` (0 picks a free one); resolves to the server. Serves only
+ * files whose real path (links followed) is inside the root's real path. */
+export async function serve(root, port = 8080, host = '127.0.0.1') {
+  const base = await realpath(resolve(root));
+  const refuse = () => Object.assign(new Error('outside root'), { code: 'ENOENT' });
   const server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url, 'http://localhost');
       let path = normalize(join(base, decodeURIComponent(url.pathname)));
-      if (!path.startsWith(base)) throw Object.assign(new Error('outside root'), { code: 'ENOENT' });
+      if (!inside(base, path)) throw refuse();
       if ((await stat(path)).isDirectory()) path = join(path, 'index.html');
+      // A link inside the root may point anywhere: serve what it leads to only when that is
+      // inside the root too.
+      path = await realpath(path);
+      if (!inside(base, path)) throw refuse();
       const body = await readFile(path);
       res.writeHead(200, {
         'content-type': TYPES[extname(path)] ?? 'application/octet-stream',
