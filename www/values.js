@@ -36,9 +36,11 @@ export function parseWhole(value, max) {
 
 /** The URL query as a plain object of strings (the first value of a repeated key wins). */
 export function queryObject(search) {
-  const out = {};
+  // No prototype: a key named like one of Object's members (`constructor`, `toString`,
+  // `__proto__`, ...) is an own key like any other, so the pages report it as unknown.
+  const out = Object.create(null);
   for (const [key, value] of new URLSearchParams(search)) {
-    if (!(key in out)) out[key] = value;
+    if (!Object.hasOwn(out, key)) out[key] = value;
   }
   return out;
 }
