@@ -5,7 +5,9 @@
 # only when space=graph or hex) and copies the preset maps to www/maps.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# .cargo/config.toml turns on WebAssembly SIMD (simd128) for this target.
+# .cargo/config.toml turns on WebAssembly SIMD (simd128) for this target. The build goes to
+# $CARGO_TARGET_DIR when it is set, as cargo's does.
+echo "[build] compiling the four wasm modules (release, link-time optimised: minutes the first time)" >&2
 cargo build --release --target wasm32-unknown-unknown -p pathlab-wasm -p pathlab-world -p pathlab-crowd -p pathlab-spaces
 # The name section (function names for wasm stack traces) is a tenth of the gzipped module and
 # the page does without it: a panic's message still names the Rust file and line.
@@ -13,8 +15,9 @@ cargo build --release --target wasm32-unknown-unknown -p pathlab-wasm -p pathlab
 strip=(--remove-name-section --remove-producers-section)
 if [ "${PATHLAB_WASM_NAMES:-0}" = 1 ]; then strip=(); fi
 for module in pathlab_wasm pathlab_world pathlab_crowd pathlab_spaces; do
+  echo "[build] $module: bindings (wasm-bindgen) and optimisation (wasm-opt)" >&2
   wasm-bindgen --target web "${strip[@]}" --out-dir www/pkg \
-    target/wasm32-unknown-unknown/release/$module.wasm
+    "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/$module.wasm"
   # wasm-opt: binaryen from npm (a pinned devDependency, installed by `npm ci`), else a system
   # one. Debian 12's wasm-opt (binaryen 108) exports the wrong table as wasm-bindgen's externref
   # table, and the module then fails at start ("WebAssembly.Table.set(): Argument 1 is invalid
@@ -37,3 +40,4 @@ for module in pathlab_wasm pathlab_world pathlab_crowd pathlab_spaces; do
   fi
 done
 rm -rf www/maps && mkdir -p www/maps && cp -r maps/. www/maps/
+echo "[build] www/ is ready" >&2

@@ -325,6 +325,26 @@ describe('files in and out', () => {
     await page.close();
   });
 
+  test('a map file over the size limit is refused by its size, unread: the message names the limit and wasm memory does not grow', async () => {
+    const page = await open(env, 'map=maze-small');
+    const before = await readPage(page);
+    // The page's wasm memory: init() hands back the module the page already started.
+    const memory = () => page.evaluate(async () => (await (await import('./pkg/pathlab_wasm.js')).default()).memory.buffer.byteLength);
+    const bytesBefore = await memory();
+    // 40 MB of a valid-looking map: parsed, it would be "the file ends before ...".
+    const big = Buffer.alloc(40 * 1024 * 1024, 46);
+    big.write('type octile\nheight 2048\nwidth 2048\nmap\n');
+    await testid(page, 'load-file').setInputFiles({ name: 'huge.map', mimeType: 'text/plain', buffer: big });
+    await page.waitForFunction(() => /over the limit/.test(document.querySelector('[data-testid="message"]').textContent));
+    const message = await text(page, 'message');
+    assert.match(message, /huge\.map.*41,943,040 bytes, over the limit of 8,388,608 bytes/);
+    assert.match(message, /current map is kept/);
+    assert.deepEqual((await readPage(page)).open, before.open, 'the map is kept');
+    assert.ok((await memory()) < bytesBefore + 8 * 1024 * 1024, 'the file was not copied into wasm memory');
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
   test('exporting a map with mud warns that the formats have no symbol for it', async () => {
     const page = await open(env, 'map=mud-field');
     await downloaded(page, 'export-course');

@@ -3,7 +3,7 @@
 // only when something changed. Rules live in Rust (pkg/); this module wires controls, read-outs
 // and messages. Every text that may come from a configuration is set with textContent.
 
-import init, { Lab, names, statusName } from './pkg/pathlab_wasm.js';
+import init, { Lab, maxMapFileBytes, names, statusName } from './pkg/pathlab_wasm.js';
 import { readConfig, COUNTS, SPACES } from './config.js';
 import { encodeGrid } from './share.js';
 import { quote } from './values.js';
@@ -522,6 +522,12 @@ class App extends SearchPage {
     if (!file) return;
     this.setPlaying(false);
     try {
+      // The size first: a file over the limit is not read at all (reading it, and copying it
+      // into wasm memory, which never shrinks, would cost its whole size).
+      const limit = maxMapFileBytes();
+      if (file.size > limit) {
+        throw new Error(`the file is ${file.size.toLocaleString('en')} bytes, over the limit of ${limit.toLocaleString('en')} bytes (8 MiB) for a map`);
+      }
       const text = await file.text();
       this.loadText(text, detectFormat(text, file.name), null, file.name);
       this.changed();

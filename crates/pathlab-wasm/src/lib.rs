@@ -98,6 +98,13 @@ pub fn status_name(status: Status) -> String {
     core.name().to_string()
 }
 
+/// The largest map file the page opens, in bytes: the page checks a file's size against it
+/// before reading the file, so a huge file is neither read nor copied into wasm memory.
+#[wasm_bindgen(js_name = maxMapFileBytes)]
+pub fn max_map_file_bytes() -> u32 {
+    pathlab_core::formats::MAX_FILE_BYTES as u32
+}
+
 /// The accepted names of a setting: `algo`, `heuristic`, `diagonal`, `costs` or `hand`.
 #[wasm_bindgen]
 pub fn names(setting: &str) -> Result<Vec<String>, JsError> {
