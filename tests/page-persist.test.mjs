@@ -169,6 +169,31 @@ describe('keeping and sharing maps', () => {
     await context.close();
   });
 
+  test('a saved start or goal that is not a cell is refused with a message, not turned into a cell', async () => {
+    const { context, page } = await fresh(env);
+    await visit(page, `${env.base}index.html`);
+    await drag(page, [[13, 2], [13, 10]]);
+    await saved(page);
+    const defaults = [await attr(page, 'data-start'), await attr(page, 'data-goal')];
+    // The page's own record, with ends no cell can have.
+    await page.evaluate((key) => {
+      const record = JSON.parse(localStorage.getItem(key));
+      record.map.start = [1e308, 1e308];
+      record.map.goal = [2.5, '3'];
+      localStorage.setItem(key, JSON.stringify(record));
+    }, KEY);
+    await page.reload();
+    await page.waitForFunction(() => window.pathlab && document.querySelector('[data-testid="status"]').textContent);
+    const message = await text(page, 'message');
+    assert.match(message, /The start "1e\+308,1e\+308" of the saved map is not a cell of its \d+ x \d+ map/);
+    assert.match(message, /The goal "2\.5,3" of the saved map is not a cell/);
+    assert.notEqual(await attr(page, 'data-start'), '0,0', 'the start was not turned into (0,0)');
+    assert.deepEqual([await attr(page, 'data-start'), await attr(page, 'data-goal')], defaults, "the map's own ends");
+    for (let y = 2; y <= 10; y++) assert.equal(await cellValue(page, 13, y), 0, 'the saved walls are kept');
+    assert.deepEqual(page.errors, []);
+    await context.close();
+  });
+
   test('a corrupt saved record gives a message and the default map', async () => {
     const { context, page } = await fresh(env);
     await context.addInitScript((key) => {

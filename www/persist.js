@@ -64,7 +64,15 @@ function currentMap(app) {
 function loadGrid(app, grid, start, goal, title, what) {
   app.lab.loadCells(grid.width, grid.height, grid.cells);
   for (const [which, p] of [['start', start], ['goal', goal]]) {
-    if (!Array.isArray(p)) continue;
+    if (p === undefined || p === null) continue;
+    // Two whole numbers inside the map: anything else (a huge number, a fraction, a string)
+    // would be turned into some cell on its way into wasm, so it is refused here.
+    const cell = Array.isArray(p) && p.length === 2 && p.every((v, i) => Number.isInteger(v) && v >= 0 && v < (i === 0 ? grid.width : grid.height));
+    if (!cell) {
+      const shown = Array.isArray(p) ? p.map(String).join(',') : String(p);
+      app.say(`The ${which} ${quote(shown)} of the ${what} is not a cell of its ${grid.width} x ${grid.height} map; the ${which} is left where the map puts it.`);
+      continue;
+    }
     try {
       if (which === 'start') app.lab.setStart(p[0], p[1]);
       else app.lab.setGoal(p[0], p[1]);
