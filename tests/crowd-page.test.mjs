@@ -439,6 +439,14 @@ describe('crowd page', () => {
     const said = await text(huge, 'message');
     assert.match(said, /Parameter "agents": expected a whole number of agents from 0 to 100000, got "1e9"/);
     assert.match(said, /Parameter "p.nosuchparam": the \S+ scene has no parameter "nosuchparam"/);
+    // A count the page accepts but the scene does not: the scene's own limit applies, and says so.
+    const clamped = await openCrowd(env, 'scene=circle&agents=100000');
+    const note = (await text(clamped, 'message')).match(/Agents: the .+ scene takes (\d+) agents when asked for 100000 \(its own limits\)/);
+    assert.ok(note, await text(clamped, 'message'));
+    assert.equal(await number(clamped, 'agents'), Number(note[1]), 'the read-out shows the count the message gives');
+    assert.ok(Number(note[1]) < 100000);
+    assert.deepEqual(clamped.errors, []);
+    await clamped.close();
     const over = await openCrowd(env, 'agents=1000000000');
     assert.match(await text(over, 'message'), /over the limit of 100000/);
     // A bad seed typed into the field is refused with a message; the seed stays.

@@ -395,6 +395,11 @@ class CrowdApp {
     ui.title.textContent = s.title;
     ui.seed.value = String(s.seed);
     ui.count.value = String(s.count);
+    // Scenes keep their agent counts within their own limits: say so when that changed the count.
+    const asked = this.config.agents;
+    if (asked !== null && asked !== undefined && asked !== s.count) {
+      this.say(`Agents: the ${s.title} scene takes ${s.count} agents when asked for ${asked} (its own limits); showing ${s.count}.`);
+    }
     this.selected = -1;
     this.stepMs = null;
     this.cursor = null;
