@@ -133,6 +133,34 @@ describe('loading maps', () => {
     await page.close();
   });
 
+  test('a far step= is reached a slice at a time: the page paints, shows its progress, and a key stops it', async () => {
+    // LRTA* on a 512 x 512 map to step 100,000,000: far more than one slice's work.
+    const page = await open(env, 'map=AR0011SR&algo=lrta&step=100000000');
+    const narration = () => text(page, 'narration');
+    await page.waitForFunction(() => /Going to step 100,000,000: \d+%/.test(document.querySelector('[data-testid="narration"]').textContent));
+    const steps = () => page.evaluate(() => window.pathlab.lab.steps);
+    const first = await steps();
+    await page.waitForFunction((n) => window.pathlab.lab.steps > n, first);
+    assert.ok((await steps()) < 100000000, 'still on its way');
+    // The page answers a key between slices, and the walk stops where it is.
+    await page.locator('[data-testid="grid"]').focus();
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => /Stopped at step [\d,]+ on the way to step 100,000,000/.test(document.querySelector('[data-testid="narration"]').textContent));
+    const stoppedAt = await steps();
+    await page.waitForTimeout(300);
+    assert.equal(await steps(), stoppedAt, 'no slice runs after the stop');
+    assert.match(await narration(), new RegExp(`Stopped at step ${stoppedAt.toLocaleString('en')}`));
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
+  test('a near step= is reached before the first paint, as before', async () => {
+    const page = await open(env, 'map=maze-small&step=7');
+    assert.equal(await page.evaluate(() => window.pathlab.lab.steps), 7);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
   test('the 512 x 512 map paints and plays', async () => {
     const page = await open(env, 'map=AR0011SR&speed=12');
     await page.locator('[data-testid="play"]').click();

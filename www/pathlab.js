@@ -113,6 +113,10 @@ export const LABELS = {
 };
 
 /** What each algorithm's overlay shows, added to the note under the settings. */
+/** How long each animation frame works on the way to a far `step` (milliseconds): the rest of
+ * the frame paints and answers input. */
+const SLICE_MS = 12;
+
 const ALGORITHM_NOTES = {
   jps: 'Each step pops a jump point and scans from it; dashed lines found nothing, solid ones ended on a jump point.',
   'jps-plus': 'Jump distances are computed ahead for every cell and direction (shown when cells are large).',
@@ -431,7 +435,8 @@ class App extends SearchPage {
         this.say(`Parameter "${key}": ${e.message}; keeping the map's ${key} ${at(before)}.`);
       }
     }
-    if (config.step > 0) this.lab.seek(config.step);
+    // A far step goes on a slice at a time once the page is all there (see goToStep).
+    const onTheWay = config.step > 0 ? this.goToStep(config.step) : null;
     this.syncSettings();
     this.showSpeed();
     this.layout();
@@ -446,6 +451,56 @@ class App extends SearchPage {
     // Links before compare: compared searches take the map's teleports and slopes along.
     this.links.start();
     this.compare.start();
+    onTheWay?.();
+  }
+
+  /**
+   * Takes the search to step `target` (the URL's `step`) a slice at a time, so that a huge
+   * `step` never freezes the tab: one slice of at most SLICE_MS per animation frame, and the
+   * rest of the frame paints and answers input. The first slice runs at once, so a step reached in it is shown in the
+   * first paint. Otherwise this returns the function that goes on (the page calls it once it
+   * is all there): it says how far it has come, and any key or click on the page stops it
+   * where it is.
+   */
+  goToStep(target) {
+    let chunk = 64;
+    const slice = () => {
+      const t0 = performance.now();
+      while (this.lab.steps < target && !this.finished() && performance.now() - t0 < SLICE_MS) {
+        const t = performance.now();
+        this.lab.advance(Math.min(chunk, target - this.lab.steps));
+        // Grow the chunk while it is cheap; shrink it when one takes a good part of the slice.
+        chunk = performance.now() - t < SLICE_MS / 8 ? Math.min(chunk * 2, 1 << 20) : Math.max(1, chunk >> 1);
+      }
+      return this.lab.steps >= target || this.finished();
+    };
+    if (slice()) return null;
+    let stopped = false;
+    const stop = () => {
+      stopped = true;
+    };
+    const events = ['keydown', 'pointerdown'];
+    const say = (text) => this.narrate(text);
+    const go = () => {
+      if (!this.root.isConnected) return;
+      if (stopped) {
+        say(`Stopped at step ${this.lab.steps.toLocaleString('en')} on the way to step ${target.toLocaleString('en')}.`);
+      } else if (!slice()) {
+        const share = Math.floor((100 * this.lab.steps) / target);
+        say(`Going to step ${target.toLocaleString('en')}: ${share}% (step ${this.lab.steps.toLocaleString('en')}); a key or a click stops it here.`);
+        this.touch();
+        requestAnimationFrame(go);
+        return;
+      } else {
+        say(`At step ${this.lab.steps.toLocaleString('en')}${this.lab.steps < target ? ': the search ended before step ' + target.toLocaleString('en') : ''}.`);
+      }
+      for (const e of events) this.root.removeEventListener(e, stop, { capture: true });
+      this.touch();
+    };
+    return () => {
+      for (const e of events) this.root.addEventListener(e, stop, { capture: true, once: true });
+      go();
+    };
   }
 
   /** Loads a preset or a relative path; throws with a message and keeps the current map. */
