@@ -13,14 +13,7 @@ import { Painter } from './paint.js';
 import { statusName } from './pkg/pathlab_wasm.js';
 import { assess, cheapestCost, excessPercent, formatCost, nameOf } from './warnings.js';
 import { attachCompareView } from './compare-view.js';
-
-/** What "expanded" counts for each walking agent, beside the moves it walked. */
-const AGENT_NOTES = {
-  lrta: 'A walking agent: expanded counts the cells its look-aheads examined; moves are the cells it walked.',
-  rta: 'A walking agent: expanded counts the cells its look-aheads examined; moves are the cells it walked.',
-  'dstar-lite': "A walking agent: expanded counts its planner's expansions; moves are the cells it walked.",
-  'crash-turn': 'A walking agent that plans nothing: expanded counts its moves.',
-};
+import { PSEUDOCODE } from './pseudocode.js';
 
 /** Timed runs per algorithm (the median is shown), fewer when one run is slow. */
 const SAMPLES = 5;
@@ -163,7 +156,7 @@ export function attachCompare(app) {
       );
       let note = '';
       if (settings?.any_angle) note = 'Any-angle: its cost may be below the cheapest grid path.';
-      else if (settings?.has_agent) note = AGENT_NOTES[algo] ?? 'A walking agent: moves are the cells it walked.';
+      else if (settings?.has_agent) note = PSEUDOCODE[algo]?.agentNote ?? 'A walking agent: moves are the cells it walked.';
       return {
         settings,
         costLabel: settings?.has_agent ? 'Walked cost' : settings?.any_angle ? 'Cost (any-angle)' : 'Path cost',

@@ -8,6 +8,24 @@
 import { SPEEDS, MAX_WEIGHT } from './config.js';
 import { el, MessageArea } from './dom.js';
 import { quote } from './values.js';
+import { algorithms } from './pkg/pathlab_wasm.js';
+
+/** @type {any[] | null} */
+let registry = null;
+
+/** The core's algorithm registry (search/registry.rs; fields in pathlab-wasm's `algorithms`), in menu order. */
+export function algorithmRows() {
+  registry ??= /** @type {any[]} */ (algorithms());
+  return registry;
+}
+
+/**
+ * The registry row of the algorithm named `name`, or undefined for a name the core lacks.
+ * @param {string} name
+ */
+export function algorithmRow(name) {
+  return algorithmRows().find((r) => r.name === name);
+}
 
 const MAX_MESSAGES = 12;
 

@@ -5,8 +5,10 @@
 
 import { statusName } from './pkg/pathlab_wasm.js';
 import { el } from './dom.js';
-import { pseudocodeFor, stepFacts } from './pseudocode.js';
-import { lastStepOf } from './page-app.js';
+import { expandedHead, pseudocodeFor, stepFacts } from './pseudocode.js';
+import { algorithmRow, lastStepOf } from './page-app.js';
+
+export { settingsNote } from './pseudocode.js';
 
 /** Rows of the open list shown; the caption gives the full count. */
 export const OPEN_ROWS = 50;
@@ -14,20 +16,8 @@ export const OPEN_ROWS = 50;
 /** Closed cells listed when the closed list is opened. */
 export const CLOSED_ROWS = 200;
 
-/** How each kind of open list is ordered, for the caption. */
-const ORDER = {
-  f: 'lowest f = g + w·h first; ties: higher g, then first opened',
-  g: 'lowest g first; ties: first opened',
-  h: 'lowest h first; ties: first opened',
-  queue: 'first in, first out',
-  stack: 'last in, first out',
-};
-
 /** The column heading of the key each kind of list is ordered by. */
-const KEY_HEADING = { f: 'f', g: 'key (g)', h: 'key (h)', queue: 'queue #', stack: 'stack #' };
-
-/** Algorithms whose expanded cell reads as f = g + w·h in the narration. */
-const F_FAMILY = new Set(['astar', 'theta', 'lazy-theta', 'jps', 'jps-plus', 'astar-smoothed']);
+export const KEY_HEADING = { f: 'f', g: 'key (g)', h: 'key (h)', queue: 'queue #', stack: 'stack #' };
 
 /** A number as the page prints it: whole numbers as they are, others to three decimals. */
 export function num(v) {
@@ -63,13 +53,7 @@ export function describeStep(lab, settings, last) {
   }
   const g = info?.g;
   if (info && g !== null && g !== undefined) {
-    const w = settings?.weight ?? 1;
-    if (F_FAMILY.has(algo)) head += `: f = ${num(info.f)} = g ${num(g)} + ${w === 1 ? '' : `${num(w)} × `}h ${num(info.h)}`;
-    else if (algo === 'dijkstra') head += `: g = ${num(g)}, the lowest on the open list`;
-    else if (algo === 'greedy') head += `: h = ${num(info.h)}, the lowest on the open list (g ${num(g)})`;
-    else if (algo === 'bfs') head += `: the front of the queue (g ${num(g)})`;
-    else if (algo === 'dfs') head += `: the top of the stack (g ${num(g)})`;
-    else if (algo === 'ida') head += `: g ${num(g)}, f = ${num(info.f)} within the threshold, pushed on the stack`;
+    head += expandedHead(algo, info, g, settings?.weight ?? 1, num);
   }
   const known = (o) => o.old_g !== null && o.old_g !== undefined;
   // IDA* reports each visit as an opening of the visited cell itself.
@@ -212,6 +196,7 @@ export class Panels extends StudyBoxes {
       view = { key: 'f', exact: false, entries: [] };
     }
     const total = lab.openCount;
+    const rule = algorithmRow(settings.algo)?.order_rule;
     const stack = settings.algo === 'ida';
     this.openTitle.textContent = stack ? 'Stack (IDA* keeps no open list)' : 'Open list';
     this.keyHeading.textContent = KEY_HEADING[view.key] ?? view.key;
@@ -221,10 +206,10 @@ export class Panels extends StudyBoxes {
     if (stack) caption = `${total} cells on the stack, deepest first: the next visit starts from the top.`;
     else if (settings.algo === 'bi-astar') {
       // Two lists: the one shown is that of the side the next step expands.
-      caption = `The list of the side that expands next, ${ORDER[view.key]}; ${total} open on both sides together.`;
+      caption = `The list of the side that expands next, ${rule}; ${total} open on both sides together.`;
       if (view.entries.length === OPEN_ROWS) caption += ` Showing the first ${OPEN_ROWS}.`;
     } else {
-      caption = `${total} ${total === 1 ? 'cell' : 'cells'}, ${ORDER[view.key] ?? 'by key'}`;
+      caption = `${total} ${total === 1 ? 'cell' : 'cells'}, ${rule ?? 'by key'}`;
       if (!view.exact) caption += ' (approximate order)';
       caption += '.';
       if (total > view.entries.length && view.entries.length > 0) caption += ` Showing the first ${view.entries.length}.`;

@@ -13,7 +13,8 @@ import { Painter, LEGEND, OVERLAY_STYLE } from './paint.js';
 import { attachEditing } from './edit.js';
 import { controls, el, options } from './dom.js';
 import {
-  BRUSHES, formatCost, lastStepOf, mapControls, searchInputs, searchReadouts, SearchPage, selectMaker, transportBar, weightField,
+  algorithmRow, algorithmRows, BRUSHES, formatCost, lastStepOf, mapControls, searchInputs, searchReadouts, SearchPage, selectMaker,
+  transportBar, weightField,
 } from './page-app.js';
 
 let wasmReady = null;
@@ -25,6 +26,8 @@ let wasmReady = null;
 let laterReady = null;
 /** @type {typeof import('./panels.js').describeStep} */
 let describeStep = () => '';
+/** @type {typeof import('./pseudocode.js').settingsNote} */
+let settingsNote = () => '';
 
 /** Fetches the deferred modules once per page; resolves to the names App.attachLater uses. */
 function loadLater() {
@@ -43,6 +46,7 @@ function loadLater() {
     Timeline: timeline.Timeline,
     Panels: panels.Panels,
     describeStep: panels.describeStep,
+    settingsNote: panels.settingsNote,
     attachEditor: editor.attachEditor,
     attachFiles: files.attachFiles,
     attachPersistence: persist.attachPersistence,
@@ -74,27 +78,8 @@ function loadWasm() {
   return wasmReady;
 }
 
+/** The names of the settings' values in their selects (the algorithms' come from the core's registry). */
 export const LABELS = {
-  algo: {
-    astar: 'A*',
-    dijkstra: 'Dijkstra',
-    greedy: 'Greedy best-first',
-    bfs: 'Breadth-first (BFS)',
-    dfs: 'Depth-first (DFS)',
-    'bi-astar': 'Bidirectional A*',
-    ida: 'IDA* (iterative deepening)',
-    jps: 'Jump point search (JPS)',
-    'jps-plus': 'JPS+ (precomputed jumps)',
-    theta: 'Theta* (any-angle)',
-    'lazy-theta': 'Lazy Theta* (any-angle)',
-    'astar-smoothed': 'A* + smoothing',
-    lpa: 'LPA* (repairs after edits)',
-    'dstar-lite': 'D* Lite (agent, repairs as it sees)',
-    lrta: 'LRTA* (agent, learns h)',
-    rta: 'RTA* (agent, real-time)',
-    'crash-turn': 'Crash and turn (agent, local)',
-    hpa: 'Hierarchical A* (clusters)',
-  },
   hand: { left: 'left hand on the wall', right: 'right hand on the wall' },
   heuristic: {
     octile: 'Octile',
@@ -112,33 +97,16 @@ export const LABELS = {
   costs: { real: 'real: 1 and √2', integer: 'integer: 10 and 14' },
 };
 
-/** What each algorithm's overlay shows, added to the note under the settings. */
 /** How long each animation frame works on the way to a far `step` (milliseconds): the rest of
  * the frame paints and answers input. */
 const SLICE_MS = 12;
 
-const ALGORITHM_NOTES = {
-  jps: 'Each step pops a jump point and scans from it; dashed lines found nothing, solid ones ended on a jump point.',
-  'jps-plus': 'Jump distances are computed ahead for every cell and direction (shown when cells are large).',
-  theta: 'Green lines: line-of-sight tests that passed; orange: blocked; pink: a node took its grandparent as parent.',
-  'lazy-theta': 'Sight is assumed when a node is opened and checked only when it is expanded.',
-  'astar-smoothed': 'After A* finds a path, waypoints that can see past their neighbour are dropped (dashed: before).',
-  'bi-astar': 'Two frontiers, from the start and from the goal; the star marks the best meeting so far.',
-  ida: 'Depth-first below an f threshold that rises each round; the dots are the recursion stack.',
-  lpa: 'Paint walls after it has found the path: it repairs only the cells whose cost changed (ringed: g and rhs differ), and counts the repair against a fresh A*.',
-  'dstar-lite': 'Plans from the goal back to the agent; the agent walks, sees walls within its sensor box and repairs its plan. Paint walls in its way while it walks.',
-  lrta: 'The agent looks ahead, moves one cell and raises the estimate of the cell it left; the heat map is the learned h. Dead ends fill up until it walks out.',
-  rta: 'Like LRTA*, but it stores the second-best estimate, so it leaves dead ends sooner; the learned h may overestimate.',
-  'crash-turn': 'Heads straight for the goal; at an obstacle it follows the wall with one hand until the way is clear. It sees nothing ahead, so a C-shaped obstacle traps it.',
-  hpa: 'Boxes are clusters, diamonds their entrances; it searches the graph of entrances, then refines each abstract edge inside its cluster.',
-};
-
-/** Which algorithms each of the extra settings applies to. */
-const EXTRA_SETTINGS = {
-  lookahead: { algos: ['lrta', 'rta'], label: 'Look-ahead (moves)' },
-  sensor: { algos: ['dstar-lite'], label: 'Sensor radius (cells, 0: all)' },
-  cluster: { algos: ['hpa'], label: 'Cluster side (cells)' },
-  hand: { algos: ['crash-turn'], label: 'Hand' },
+/** The settings that only some algorithms take (the registry row's `settings` says which), by their labels. */
+const EXTRA_LABELS = {
+  lookahead: 'Look-ahead (moves)',
+  sensor: 'Sensor radius (cells, 0: all)',
+  cluster: 'Cluster side (cells)',
+  hand: 'Hand',
 };
 
 /** The spaces' names in the space select (the hex and graph views come from space-view.js). */
@@ -185,6 +153,8 @@ class App extends SearchPage {
     if (this.later) return;
     this.later = true;
     describeStep = m.describeStep;
+    settingsNote = m.settingsNote;
+    this.syncSettings();
     // The timeline scrubber and the pseudocode / open-list panels take their places in the stage.
     this.timeline = new m.Timeline(this);
     this.panels = new m.Panels(this);
@@ -224,7 +194,7 @@ class App extends SearchPage {
 
     searchInputs(ui, this.config.speed);
     ui.extras = {};
-    for (const [key, { label }] of Object.entries(EXTRA_SETTINGS)) {
+    for (const [key, label] of Object.entries(EXTRA_LABELS)) {
       const input =
         key === 'hand'
           ? el('select', { testid: key })
@@ -319,7 +289,9 @@ class App extends SearchPage {
     this.root.classList.toggle('pl-embed', this.config.embed);
     this.root.replaceChildren(header, ui.messageBox, el('div', { class: 'pl-main' }, stage, panel));
 
-    for (const key of ['algo', 'heuristic', 'diagonal', 'costs', 'hand']) {
+    const algorithms = algorithmRows();
+    options(ui.algo, algorithms.map((a) => a.name), Object.fromEntries(algorithms.map((a) => [a.name, a.label])));
+    for (const key of ['heuristic', 'diagonal', 'costs', 'hand']) {
       // Names the page has labels for come first, in the labels' order; any others after.
       const order = Object.keys(LABELS[key]);
       const rank = (v) => (order.includes(v) ? order.indexOf(v) : order.length);
@@ -644,13 +616,13 @@ class App extends SearchPage {
     const range = COUNTS[key];
     const value = range ? Number(raw) : raw;
     if (range && !(/^\s*\d{1,4}\s*$/.test(String(raw)) && value >= range.min && value <= range.max)) {
-      this.say(`${EXTRA_SETTINGS[key].label}: expected a whole number from ${range.min} to ${range.max}, got ${quote(raw)}; keeping ${this.lab.settings()[key]}.`);
+      this.say(`${EXTRA_LABELS[key]}: expected a whole number from ${range.min} to ${range.max}, got ${quote(raw)}; keeping ${this.lab.settings()[key]}.`);
     } else {
       try {
         // A number for the counts, a name for `hand` (see apply in start()).
         this.lab[method](/** @type {never} */ (value));
       } catch (e) {
-        this.say(`${EXTRA_SETTINGS[key].label}: ${e.message}`);
+        this.say(`${EXTRA_LABELS[key]}: ${e.message}`);
       }
     }
     this.syncSettings();
@@ -753,11 +725,11 @@ class App extends SearchPage {
     ui.diagonal.value = s.diagonal;
     ui.costs.value = s.costs;
     if (document.activeElement !== ui.weight || Number(ui.weight.value) !== s.weight) ui.weight.value = String(s.weight);
-    const usesH = s.uses_heuristic;
-    ui.heuristic.disabled = !usesH;
-    ui.weight.disabled = s.algo !== 'astar';
-    for (const [key, { algos }] of Object.entries(EXTRA_SETTINGS)) {
-      ui.extras[key].hidden = !algos.includes(s.algo);
+    const takes = algorithmRow(s.algo)?.settings ?? [];
+    ui.heuristic.disabled = !s.uses_heuristic;
+    ui.weight.disabled = !takes.includes('weight');
+    for (const key of Object.keys(EXTRA_LABELS)) {
+      ui.extras[key].hidden = !takes.includes(key);
       if (document.activeElement !== ui[key]) ui[key].value = String(s[key]);
     }
     for (const item of this.root.querySelectorAll('[data-testid="legend"] [data-only]')) {
@@ -765,21 +737,8 @@ class App extends SearchPage {
     }
     ui.agent.parentElement.hidden = !s.has_agent;
     ui.repair.parentElement.hidden = !s.incremental;
-    let note;
-    if (s.optimal) note = 'Finds a cheapest path.';
-    else if (s.algo === 'astar' && !s.admissible) {
-      note = `The ${s.heuristic} estimate can be too high with these moves and costs, so A* may miss the cheapest path.`;
-    } else if (s.algo === 'astar') note = `Weight ${s.weight} trades path cost for fewer expansions: the path may cost up to ${s.weight}× the cheapest.`;
-    else if (s.algo === 'bfs') note = 'Fewest moves, not cheapest: diagonals and terrain cost more than one step.';
-    else if (s.algo === 'dfs') note = 'Finds some path, usually a long one.';
-    else if (s.algo === 'greedy') note = 'Heads straight for the goal: fast, but the path may be far from the cheapest.';
-    else if (s.algo === 'lrta') note = 'Complete on finite maps and keeps h admissible, but the walk is not the cheapest path.';
-    else if (s.algo === 'rta') note = 'Reaches the goal on finite maps; the walk is not the cheapest path.';
-    else if (s.algo === 'crash-turn') note = 'Not a planner: no guarantee of reaching the goal at all.';
-    else if (s.algo === 'hpa') note = 'Near-optimal: the path bends through cluster entrances; the overlay compares it with flat A*.';
-    else if (s.any_angle) note = 'Any-angle: the path may leave the grid moves, so it can be shorter than the cheapest grid path.';
-    else note = '';
-    if (ALGORITHM_NOTES[s.algo]) note = `${note} ${ALGORITHM_NOTES[s.algo]}`.trim();
+    // The words come with the deferred modules (pseudocode.js), just after the first grid.
+    const note = settingsNote(s);
     ui.note.textContent = note;
     this.settings = s;
   }

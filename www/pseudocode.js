@@ -1,10 +1,21 @@
-// Short pseudocode for every algorithm on the menu, and which of its lines a step executed.
+// The page's words about each algorithm, in one place: for every algorithm on the menu its
+// pseudocode and which lines a step executed, and its longer notes. The facts (names, labels,
+// which settings it takes, whether it is optimal or any-angle, how its open list is ordered)
+// are the core's registry (`algorithms()` from the wasm module, search/registry.rs); adding an
+// algorithm adds its row there and its entry here.
 //
-// Each algorithm has a title and 8 to 16 lines; every line carries a tag (`pop`, `open`, ...)
+// Each entry has a title and 8 to 16 lines; every line carries a tag (`pop`, `open`, ...)
 // and `active(facts)` returns the tags of the lines the last step ran, from what the wasm
 // layer says about it (`Lab.lastStep()`: expanded / found / no-path / none, with the
 // neighbours opened or improved), the status and the overlay's line kinds. panels.js draws
-// the lines and marks those. The text is plain: it is shown with textContent, never as HTML.
+// the lines and marks those. Optional words, each a plain sentence or phrase:
+// - `note`: what its overlay shows, after the note under the settings (settingsNote);
+// - `caveat`: why it may miss the cheapest path, as that note says it;
+// - `notOptimal`: the same as a warning beside the result (warnings.js);
+// - `anyAngle`: how its path leaves the grid moves, for the any-angle warning;
+// - `agentNote`: what "expanded" counts for its walking agent, in compare mode;
+// - `head(info, g, num)`: why the expanded cell came first, for the step narration.
+// The text is plain: it is shown with textContent, never as HTML.
 
 /**
  * What a step did, reduced to what the highlight needs:
@@ -66,24 +77,36 @@ const ASTAR_LINES = (order) => [
   ['nopath', 'return "no path"   (open ran empty)'],
 ];
 
+/** The narration of an expansion ordered by f: "f = 34 = g 20 + h 14". */
+function fHead(info, g, num, w) {
+  return `: f = ${num(info.f)} = g ${num(g)} + ${w === 1 ? '' : `${num(w)} × `}h ${num(info.h)}`;
+}
+
 export const PSEUDOCODE = {
   astar: {
     title: 'A*',
+    head: fHead,
     lines: ASTAR_LINES('the lowest f = g + w·h (tie: higher g, then first opened)'),
     active: bestFirst,
   },
   dijkstra: {
     title: 'Dijkstra',
+    head: (_info, g, num) => `: g = ${num(g)}, the lowest on the open list`,
     lines: ASTAR_LINES('the lowest g (tie: first opened)'),
     active: bestFirst,
   },
   greedy: {
     title: 'Greedy best-first',
+    caveat: 'Heads straight for the goal: fast, but the path may be far from the cheapest.',
+    notOptimal: 'Greedy best-first orders the open list by h alone and ignores the cost so far, so it takes the first path that heads the right way, often not the cheapest.',
+    head: (info, g, num) => `: h = ${num(info.h)}, the lowest on the open list (g ${num(g)})`,
     lines: ASTAR_LINES('the lowest h (tie: first opened); g is kept only for the path'),
     active: bestFirst,
   },
   bfs: {
     title: 'Breadth-first search',
+    caveat: 'Fewest moves, not cheapest: diagonals and terrain cost more than one step.',
+    head: (_info, g, num) => `: the front of the queue (g ${num(g)})`,
     lines: [
       ['init', 'queue ← [start];  mark start as seen'],
       ['loop', 'while the queue is not empty:'],
@@ -98,6 +121,9 @@ export const PSEUDOCODE = {
   },
   dfs: {
     title: 'Depth-first search',
+    caveat: 'Finds some path, usually a long one.',
+    notOptimal: 'Depth-first search follows one branch as deep as it goes and stops at the first path it meets; that path is rarely the cheapest.',
+    head: (_info, g, num) => `: the top of the stack (g ${num(g)})`,
     lines: [
       ['init', 'stack ← [start]'],
       ['loop', 'while the stack is not empty:'],
@@ -113,6 +139,7 @@ export const PSEUDOCODE = {
   },
   'bi-astar': {
     title: 'Bidirectional A*',
+    note: 'Two frontiers, from the start and from the goal; the star marks the best meeting so far.',
     lines: [
       ['init', 'forward open ← {start};  backward open ← {goal};  μ ← ∞ (best meeting)'],
       ['loop', 'loop:'],
@@ -140,6 +167,8 @@ export const PSEUDOCODE = {
   },
   ida: {
     title: 'IDA* (iterative deepening A*)',
+    note: 'Depth-first below an f threshold that rises each round; the dots are the recursion stack.',
+    head: (info, g, num) => `: g ${num(g)}, f = ${num(info.f)} within the threshold, pushed on the stack`,
     lines: [
       ['init', 'threshold ← f(start) = w·h(start)'],
       ['loop', 'loop, one iteration per threshold:'],
@@ -164,6 +193,8 @@ export const PSEUDOCODE = {
   },
   jps: {
     title: 'Jump point search (JPS)',
+    note: 'Each step pops a jump point and scans from it; dashed lines found nothing, solid ones ended on a jump point.',
+    head: fHead,
     lines: [
       ['init', 'open ← {start};  g(start) ← 0'],
       ['loop', 'while open is not empty:'],
@@ -186,6 +217,8 @@ export const PSEUDOCODE = {
   },
   'jps-plus': {
     title: 'JPS+ (precomputed jump distances)',
+    note: 'Jump distances are computed ahead for every cell and direction (shown when cells are large).',
+    head: fHead,
     lines: [
       ['table', 'ahead of time: for every cell and each of 8 directions, store the moves to the next jump point (or, negative, to the wall)'],
       ['init', 'open ← {start};  g(start) ← 0'],
@@ -209,6 +242,9 @@ export const PSEUDOCODE = {
   },
   theta: {
     title: 'Theta* (any-angle)',
+    note: 'Green lines: line-of-sight tests that passed; orange: blocked; pink: a node took its grandparent as parent.',
+    anyAngle: 'Theta* joins cells by straight lines of sight instead of grid moves',
+    head: fHead,
     lines: [
       ['init', 'open ← {start};  g(start) ← 0;  h: the straight-line distance'],
       ['loop', 'while open is not empty:'],
@@ -232,6 +268,9 @@ export const PSEUDOCODE = {
   },
   'lazy-theta': {
     title: 'Lazy Theta* (any-angle)',
+    note: 'Sight is assumed when a node is opened and checked only when it is expanded.',
+    anyAngle: 'Lazy Theta* joins cells by straight lines of sight instead of grid moves',
+    head: fHead,
     lines: [
       ['init', 'open ← {start};  g(start) ← 0;  h: the straight-line distance'],
       ['loop', 'while open is not empty:'],
@@ -256,6 +295,9 @@ export const PSEUDOCODE = {
   },
   'astar-smoothed': {
     title: 'A* with smoothing (string pulling)',
+    note: 'After A* finds a path, waypoints that can see past their neighbour are dropped (dashed: before).',
+    anyAngle: "A* + smoothing straightens A*'s grid path afterwards, dropping corners that can see past each other",
+    head: fHead,
     lines: [
       ['init', 'open ← {start};  g(start) ← 0'],
       ['loop', 'while open is not empty:'],
@@ -280,6 +322,7 @@ export const PSEUDOCODE = {
   },
   lpa: {
     title: 'LPA* (lifelong planning A*)',
+    note: 'Paint walls after it has found the path: it repairs only the cells whose cost changed (ringed: g and rhs differ), and counts the repair against a fresh A*.',
     lines: [
       ['init', 'g ← ∞ and rhs ← ∞ everywhere;  rhs(start) ← 0;  open ← {start}'],
       ['key', 'key(s) = [min(g, rhs) + h(s);  min(g, rhs)], compared first part first'],
@@ -302,6 +345,8 @@ export const PSEUDOCODE = {
   },
   'dstar-lite': {
     title: 'D* Lite (an agent that repairs its plan)',
+    note: 'Plans from the goal back to the agent; the agent walks, sees walls within its sensor box and repairs its plan. Paint walls in its way while it walks.',
+    agentNote: "A walking agent: expanded counts its planner's expansions; moves are the cells it walked.",
     lines: [
       ['init', 'plan from the goal back to the agent: rhs(goal) ← 0;  open ← {goal};  km ← 0'],
       ['plan', 'repair: expand cells as LPA* does until the agent\'s cell is settled'],
@@ -323,6 +368,10 @@ export const PSEUDOCODE = {
   },
   lrta: {
     title: 'LRTA* (learning real-time A*)',
+    note: 'The agent looks ahead, moves one cell and raises the estimate of the cell it left; the heat map is the learned h. Dead ends fill up until it walks out.',
+    caveat: 'Complete on finite maps and keeps h admissible, but the walk is not the cheapest path.',
+    notOptimal: 'LRTA* is an agent that picks one move at a time from a small look-ahead; the walk, with its detours and returns, is not the cheapest path.',
+    agentNote: 'A walking agent: expanded counts the cells its look-aheads examined; moves are the cells it walked.',
     lines: [
       ['init', 'h(s) ← the estimate, for every cell;  the agent stands on the start'],
       ['loop', 'while the agent is not on the goal:'],
@@ -337,6 +386,10 @@ export const PSEUDOCODE = {
   },
   rta: {
     title: 'RTA* (real-time A*)',
+    note: 'Like LRTA*, but it stores the second-best estimate, so it leaves dead ends sooner; the learned h may overestimate.',
+    caveat: 'Reaches the goal on finite maps; the walk is not the cheapest path.',
+    notOptimal: 'RTA* is an agent that picks one move at a time from a small look-ahead; the walk, with its detours and returns, is not the cheapest path.',
+    agentNote: 'A walking agent: expanded counts the cells its look-aheads examined; moves are the cells it walked.',
     lines: [
       ['init', 'h(s) ← the estimate, for every cell;  the agent stands on the start'],
       ['loop', 'while the agent is not on the goal:'],
@@ -351,6 +404,10 @@ export const PSEUDOCODE = {
   },
   'crash-turn': {
     title: 'Crash and turn',
+    note: 'Heads straight for the goal; at an obstacle it follows the wall with one hand until the way is clear. It sees nothing ahead, so a C-shaped obstacle traps it.',
+    caveat: 'Not a planner: no guarantee of reaching the goal at all.',
+    notOptimal: 'Crash and turn does not plan: it heads for the goal and follows walls by hand, so the walk can be far from the cheapest, and it may never arrive.',
+    agentNote: 'A walking agent that plans nothing: expanded counts its moves.',
     lines: [
       ['init', 'the agent stands on the start, facing the goal'],
       ['loop', 'while the agent is not on the goal:'],
@@ -365,6 +422,9 @@ export const PSEUDOCODE = {
   },
   hpa: {
     title: 'Hierarchical A* (clusters)',
+    note: 'Boxes are clusters, diamonds their entrances; it searches the graph of entrances, then refines each abstract edge inside its cluster.',
+    caveat: 'Near-optimal: the path bends through cluster entrances; the overlay compares it with flat A*.',
+    notOptimal: 'Hierarchical A* plans between cluster entrances and then refines each leg, so the path bends through the entrances and can cost a little more than the cheapest.',
     lines: [
       ['split', 'ahead of time: cut the map into square clusters'],
       ['entr', '  find the entrances: open stretches of the border between two clusters'],
@@ -390,4 +450,32 @@ export const PSEUDOCODE = {
 /** The pseudocode of `algo`, or a generic best-first search for names it does not know. */
 export function pseudocodeFor(algo) {
   return PSEUDOCODE[algo] ?? { title: algo, lines: ASTAR_LINES('the lowest key'), active: bestFirst };
+}
+
+/**
+ * Why the expanded cell came first, as the step narration continues "Step 3: expanded (2,1)"
+ * (": f = 34 = g 20 + h 14"); empty for the algorithms that say nothing more. `info` is the
+ * cell's read-out (h and f), `g` its cost, `w` the weight, `num` how numbers are written.
+ */
+export function expandedHead(algo, info, g, w, num) {
+  return PSEUDOCODE[algo]?.head?.(info, g, num, w) ?? '';
+}
+
+/**
+ * The note under the settings for `s` (a Lab's settings: algo, optimal, admissible,
+ * heuristic, weight, any_angle): whether it finds a cheapest path and, if not, why; then what
+ * the algorithm's overlay shows.
+ */
+export function settingsNote(s) {
+  const words = PSEUDOCODE[s.algo];
+  let note;
+  if (s.optimal) note = 'Finds a cheapest path.';
+  else if (s.algo === 'astar' && !s.admissible) {
+    note = `The ${s.heuristic} estimate can be too high with these moves and costs, so A* may miss the cheapest path.`;
+  } else if (s.algo === 'astar') note = `Weight ${s.weight} trades path cost for fewer expansions: the path may cost up to ${s.weight}× the cheapest.`;
+  else if (words?.caveat) note = words.caveat;
+  else if (s.any_angle) note = 'Any-angle: the path may leave the grid moves, so it can be shorter than the cheapest grid path.';
+  else note = '';
+  if (words?.note) note = `${note} ${words.note}`.trim();
+  return note;
 }

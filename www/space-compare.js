@@ -70,7 +70,7 @@ export function attachSpaceCompare(app) {
 
   /** Fills the picks with the algorithms, those that cannot run on this space greyed out. */
   function fillPicks() {
-    const list = app.sortedChoices(choices());
+    const list = choices();
     const first = app.lab.algorithm;
     const second = first === 'dijkstra' ? 'astar' : 'dijkstra';
     picks.forEach((select, i) => {

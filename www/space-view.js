@@ -15,7 +15,7 @@ import { toQuery, SPACES } from './config.js';
 import { quote } from './values.js';
 import { controls, download, el, options } from './dom.js';
 import {
-  BRUSHES, formatCost, lastStepOf, mapControls, searchInputs, searchReadouts, SearchPage, selectMaker, transportBar, weightField,
+  algorithmRow, BRUSHES, formatCost, lastStepOf, mapControls, searchInputs, searchReadouts, SearchPage, selectMaker, transportBar, weightField,
 } from './page-app.js';
 import { encodeGraph, encodeGrid } from './share.js';
 import { fetchMap, fetchText, detectFormat } from './maps.js';
@@ -23,12 +23,12 @@ import { PALETTE, HIGH_CONTRAST } from './paint.js';
 import { GraphPainter, HexPainter, STATE, NO_PARENT, stateName, short } from './space-paint.js';
 import { attachGraphEditing } from './graph-edit.js';
 import { attachHexEditing } from './hex-edit.js';
-import { pseudocodeFor, stepFacts } from './pseudocode.js';
-import { LABELS, SPACE_LABELS } from './pathlab.js';
+import { expandedHead, pseudocodeFor, stepFacts } from './pseudocode.js';
+import { SPACE_LABELS } from './pathlab.js';
 import { attachSpaceCompare } from './space-compare.js';
 import { attachSpaceKeeping } from './space-keep.js';
 import { Scrubber } from './timeline.js';
-import { list, markActive, num, OPEN_ROWS, StudyBoxes } from './panels.js';
+import { KEY_HEADING, list, markActive, num, OPEN_ROWS, StudyBoxes } from './panels.js';
 
 /** Where the presets live: next to this module, so an embedding page may sit anywhere. */
 const MAPS = new URL('./maps/', import.meta.url);
@@ -69,15 +69,6 @@ const HEURISTIC_LABELS = {
     zero: 'Zero (none)',
   },
   hex: { hex: 'Hex distance', zero: 'Zero (none)' },
-};
-
-/** How each open list is ordered, for the caption; and the heading of its key column. */
-const ORDER = {
-  astar: ['lowest f = g + w·h first; ties: higher g, then first opened', 'f'],
-  dijkstra: ['lowest g first; ties: first opened', 'key (g)'],
-  greedy: ['lowest h first; ties: first opened', 'key (h)'],
-  bfs: ['first in, first out', 'queue #'],
-  dfs: ['last in, first out', 'stack #'],
 };
 
 /** Loads and starts the spaces' wasm module (pathlab_spaces) once per page; resolves to its exports. */
@@ -676,7 +667,7 @@ export class SpaceApp extends SearchPage {
     const choices = lab.algorithms();
     const algo = choices.find((a) => a.name === config.algo);
     if (algo && !algo.ok) {
-      this.say(`Parameter "algo": ${LABELS.algo[algo.name] ?? algo.name} ${algo.why ?? 'needs the square grid'}; showing A* (astar) on the ${this.space === 'graph' ? 'graph' : 'hexes'}.`);
+      this.say(`Parameter "algo": ${this.algoLabel(algo.name)} ${algo.why ?? 'needs the square grid'}; showing A* (astar) on the ${this.space === 'graph' ? 'graph' : 'hexes'}.`);
     } else if (algo) {
       this.attempt('algo', () => lab.setAlgorithm(algo.name));
     }
@@ -1119,12 +1110,7 @@ export class SpaceApp extends SearchPage {
     }
     const g = info?.g;
     if (info && g !== null && g !== undefined) {
-      const w = this.lab.weight;
-      if (algo === 'astar') head += `: f = ${num(info.f)} = g ${num(g)} + ${w === 1 ? '' : `${num(w)} × `}h ${num(info.h)}`;
-      else if (algo === 'dijkstra') head += `: g = ${num(g)}, the lowest on the open list`;
-      else if (algo === 'greedy') head += `: h = ${num(info.h)}, the lowest on the open list (g ${num(g)})`;
-      else if (algo === 'bfs') head += `: the front of the queue (g ${num(g)})`;
-      else if (algo === 'dfs') head += `: the top of the stack (g ${num(g)})`;
+      head += expandedHead(algo, info, g, this.lab.weight, num);
     }
     const known = (o) => o.old_g !== null && o.old_g !== undefined;
     const fresh = last.opened.filter((o) => !known(o));
@@ -1159,12 +1145,12 @@ export class SpaceApp extends SearchPage {
     const ui = this.ui;
     const lab = this.lab;
     const algo = lab.algorithm;
-    const sorted = this.sortedChoices(lab.algorithms());
+    const sorted = lab.algorithms();
     const key = sorted.map((c) => `${c.name}:${c.ok}`).join(',');
     if (ui.algo.dataset.key !== key) {
       ui.algo.dataset.key = key;
       ui.algo.replaceChildren(...sorted.map((c) => {
-        const label = LABELS.algo[c.name] ?? c.name;
+        const label = this.algoLabel(c.name);
         return el('option', {
           value: c.name,
           text: c.ok ? label : `${label} (square grid only)`,
@@ -1172,8 +1158,8 @@ export class SpaceApp extends SearchPage {
           title: c.ok ? label : `${label}: ${c.why ?? 'needs the square grid'}`,
         });
       }));
-      const off = sorted.filter((c) => !c.ok).map((c) => LABELS.algo[c.name] ?? c.name);
-      const on = sorted.filter((c) => c.ok).map((c) => LABELS.algo[c.name] ?? c.name);
+      const off = sorted.filter((c) => !c.ok).map((c) => this.algoLabel(c.name));
+      const on = sorted.filter((c) => c.ok).map((c) => this.algoLabel(c.name));
       ui.algoNote.textContent = off.length
         ? `${off.length} algorithms are greyed out: they need the square grid (hover over one for the reason). ${on.join(', ')} run on ${this.space === 'graph' ? 'graphs' : 'hexes'}.`
         : '';
@@ -1186,11 +1172,10 @@ export class SpaceApp extends SearchPage {
     if (ui.layout) ui.layout.value = lab.layout;
     const weight = lab.weight;
     if (document.activeElement !== ui.weight || Number(ui.weight.value) !== weight) ui.weight.value = String(weight);
-    // Every search but these three is guided by the estimate (A*, greedy, and those the core
-    // adds for spaces: bidirectional A*, IDA*, LPA*, D* Lite, LRTA*, RTA*).
-    const usesH = !['bfs', 'dfs', 'dijkstra'].includes(algo);
+    const takes = algorithmRow(algo)?.settings ?? [];
+    const usesH = takes.includes('heuristic');
     ui.heuristic.disabled = !usesH;
-    ui.weight.disabled = algo !== 'astar';
+    ui.weight.disabled = !takes.includes('weight');
     const admissible = lab.admissible;
     const warn = usesH && !admissible;
     ui.heuristicWarning.hidden = !warn;
@@ -1214,16 +1199,9 @@ export class SpaceApp extends SearchPage {
     this.settings = { algo, usesH, weight };
   }
 
-  /** The algorithm's name as the selects show it. */
+  /** The algorithm's name as the selects show it (the registry's label). */
   algoLabel(algo) {
-    return LABELS.algo[algo] ?? algo;
-  }
-
-  /** The core's algorithm choices in the order of the grid page's select. */
-  sortedChoices(choices) {
-    const order = Object.keys(LABELS.algo);
-    const rank = (v) => (order.includes(v) ? order.indexOf(v) : order.length);
-    return [...choices].sort((a, b) => rank(a.name) - rank(b.name));
+    return algorithmRow(algo)?.label ?? algo;
   }
 
   readouts() {
@@ -1501,7 +1479,7 @@ export class SpaceApp extends SearchPage {
     const n = lab.nodeCount;
     const graph = this.space === 'graph';
     const algo = lab.algorithm;
-    const usesH = view.pane ? algo === 'astar' || algo === 'greedy' : (this.settings?.usesH ?? false);
+    const usesH = view.pane ? !!algorithmRow(algo)?.settings.includes('heuristic') : (this.settings?.usesH ?? false);
     const weight = lab.weight;
     // Everything that may allocate in the wasm memory first, then the views on it.
     const labels = this.labels();
@@ -1674,12 +1652,11 @@ class SpacePanels extends StudyBoxes {
     }
     const labels = app.labels();
     const total = lab.openCount;
-    const [order, heading] = ORDER[algo] ?? ['by key', 'key'];
-    this.keyHeading.textContent = heading;
-    const usesH = algo === 'astar' || algo === 'greedy';
-    this.table.classList.toggle('pl-no-h', !usesH);
+    const row = algorithmRow(algo);
+    this.keyHeading.textContent = row ? KEY_HEADING[row.order] : 'key';
+    this.table.classList.toggle('pl-no-h', !row?.settings.includes('heuristic'));
     const what = app.space === 'graph' ? ['node', 'nodes'] : ['hex', 'hexes'];
-    let caption = `${total} ${total === 1 ? what[0] : what[1]}, ${order}.`;
+    let caption = `${total} ${total === 1 ? what[0] : what[1]}, ${row?.order_rule ?? 'by key'}${row && !row.exact_order ? ' (approximate order)' : ''}.`;
     if (total > entries.length && entries.length > 0) caption += ` Showing the first ${entries.length}.`;
     if (entries.length === 0) caption += ' Nothing is waiting.';
     this.caption.textContent = caption;

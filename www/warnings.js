@@ -7,62 +7,19 @@
 
 import { el } from './dom.js';
 import { statusName } from './pkg/pathlab_wasm.js';
-import { formatCost } from './page-app.js';
+import { algorithmRow, formatCost } from './page-app.js';
+import { PSEUDOCODE } from './pseudocode.js';
 
-/** Short names of the algorithms, for sentences and the comparison chart. */
-export const NAMES = {
-  astar: 'A*',
-  dijkstra: 'Dijkstra',
-  greedy: 'Greedy best-first',
-  bfs: 'BFS',
-  dfs: 'DFS',
-  'bi-astar': 'Bidirectional A*',
-  ida: 'IDA*',
-  jps: 'JPS',
-  'jps-plus': 'JPS+',
-  theta: 'Theta*',
-  'lazy-theta': 'Lazy Theta*',
-  'astar-smoothed': 'A* + smoothing',
-  lpa: 'LPA*',
-  'dstar-lite': 'D* Lite',
-  lrta: 'LRTA*',
-  rta: 'RTA*',
-  'crash-turn': 'Crash and turn',
-  hpa: 'Hierarchical A*',
-};
-
-/** The name of an algorithm for a sentence. */
+/** The name of an algorithm for a sentence and the comparison chart (the registry's short name). */
 export function nameOf(algo) {
-  return NAMES[algo] ?? algo;
+  return algorithmRow(algo)?.short ?? algo;
 }
-
-/** The algorithms whose f = g + w·h takes the weight (the others ignore it). */
-const WEIGHTED = new Set([
-  'astar', 'bi-astar', 'ida', 'jps', 'jps-plus', 'theta', 'lazy-theta', 'astar-smoothed', 'hpa', 'lrta', 'rta',
-]);
 
 /**
  * Algorithms for which the heuristic menu cannot cost optimality: greedy never looks at g, and
  * Theta* and Lazy Theta* always estimate by the straight line to the goal.
  */
 const HEURISTIC_HARMLESS = new Set(['greedy', 'theta', 'lazy-theta']);
-
-/** Algorithms that follow the shortest line between corners rather than grid moves. */
-const ANY_ANGLE = {
-  theta: 'Theta* joins cells by straight lines of sight instead of grid moves',
-  'lazy-theta': 'Lazy Theta* joins cells by straight lines of sight instead of grid moves',
-  'astar-smoothed': "A* + smoothing straightens A*'s grid path afterwards, dropping corners that can see past each other",
-};
-
-/** Why each algorithm that is never optimal misses the cheapest path. */
-const NOT_OPTIMAL = {
-  greedy: 'Greedy best-first orders the open list by h alone and ignores the cost so far, so it takes the first path that heads the right way, often not the cheapest.',
-  dfs: 'Depth-first search follows one branch as deep as it goes and stops at the first path it meets; that path is rarely the cheapest.',
-  hpa: 'Hierarchical A* plans between cluster entrances and then refines each leg, so the path bends through the entrances and can cost a little more than the cheapest.',
-  lrta: 'LRTA* is an agent that picks one move at a time from a small look-ahead; the walk, with its detours and returns, is not the cheapest path.',
-  rta: 'RTA* is an agent that picks one move at a time from a small look-ahead; the walk, with its detours and returns, is not the cheapest path.',
-  'crash-turn': 'Crash and turn does not plan: it heads for the goal and follows walls by hand, so the walk can be far from the cheapest, and it may never arrive.',
-};
 
 /** How a heuristic overestimates under the given moves and costs, in a phrase. */
 function overestimate(s) {
@@ -85,6 +42,8 @@ function overestimate(s) {
  */
 export function assess(s, { terrain = false } = {}) {
   const name = nameOf(s.algo);
+  const row = algorithmRow(s.algo);
+  const words = PSEUDOCODE[s.algo];
   const out = [];
   if (s.uses_heuristic && !s.admissible && !HEURISTIC_HARMLESS.has(s.algo)) {
     out.push({
@@ -92,7 +51,7 @@ export function assess(s, { terrain = false } = {}) {
       text: `Inadmissible heuristic: ${overestimate(s)}. An estimate that can be too high lets ${name} settle for a path that is not the cheapest.`,
     });
   }
-  if (s.weight > 1 && WEIGHTED.has(s.algo)) {
+  if (s.weight > 1 && row?.weighted) {
     out.push({
       kind: 'weight',
       text: `Weight ${s.weight}: f = g + ${s.weight}·h trusts the estimate more than the cost so far, so ${name} expands fewer cells but the path may cost up to ${s.weight}× the cheapest.`,
@@ -109,13 +68,13 @@ export function assess(s, { terrain = false } = {}) {
         text: `BFS finds the path with the fewest moves, but here ${why}, so the fewest moves need not be the cheapest.`,
       });
     }
-  } else if (NOT_OPTIMAL[s.algo]) {
-    out.push({ kind: 'non-optimal', text: NOT_OPTIMAL[s.algo] });
+  } else if (words?.notOptimal) {
+    out.push({ kind: 'non-optimal', text: words.notOptimal });
   }
-  if (ANY_ANGLE[s.algo]) {
+  if (row?.any_angle) {
     out.push({
       kind: 'any-angle',
-      text: `Any-angle: ${ANY_ANGLE[s.algo]}, so its path may cost less than the cheapest grid path (the reference below is a grid path); it is not guaranteed to be the shortest any-angle path either.`,
+      text: `Any-angle: ${words?.anyAngle ?? `${name} joins points in sight by straight lines`}, so its path may cost less than the cheapest grid path (the reference below is a grid path); it is not guaranteed to be the shortest any-angle path either.`,
     });
   }
   if (out.length) return out;

@@ -14,7 +14,7 @@ use pathlab_core::formats::graph as graph_file;
 use pathlab_core::grid::{Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::{
-    build_on, Algorithm, CellState, EventLog, SearchConfig, SpaceStepper, StepEvent, NO_PARENT,
+    self, build_on, Algorithm, CellState, EventLog, SearchConfig, SpaceStepper, StepEvent, NO_PARENT,
 };
 use pathlab_core::space::{Graph, HexGrid, HexLayout, Space};
 use serde::Serialize;
@@ -238,11 +238,16 @@ impl SpaceLab {
         }
     }
 
-    /// The algorithms, each with whether it runs on this space and, if not, why.
+    /// The algorithms, in the order of the core's registry (the order menus list them), each
+    /// with whether it runs on this space and, if not, why.
     pub fn algorithms(&self) -> Result<JsValue, JsError> {
-        let list: Vec<AlgorithmChoice> = Algorithm::ALL
+        let list: Vec<AlgorithmChoice> = search::ALGORITHMS
             .iter()
-            .map(|a| AlgorithmChoice { name: a.name(), ok: a.square_grid_only().is_none(), why: a.square_grid_only() })
+            .map(|r| AlgorithmChoice {
+                name: r.algorithm.name(),
+                ok: r.square_grid_only.is_none(),
+                why: r.square_grid_only,
+            })
             .collect();
         serde_wasm_bindgen::to_value(&list).map_err(err)
     }

@@ -121,6 +121,59 @@ pub fn names(setting: &str) -> Result<Vec<String>, JsError> {
     })
 }
 
+/// One row of the core's algorithm registry (`search::ALGORITHMS`) for the page.
+#[derive(Serialize)]
+#[allow(clippy::struct_excessive_bools)]
+struct AlgorithmRow {
+    name: &'static str,
+    label: &'static str,
+    short: &'static str,
+    square_grid_only: Option<&'static str>,
+    settings: Vec<&'static str>,
+    weighted: bool,
+    optimal: &'static str,
+    any_angle: bool,
+    agent: bool,
+    incremental: bool,
+    order: &'static str,
+    order_rule: &'static str,
+    exact_order: bool,
+}
+
+/// The algorithm registry, one object per algorithm in the order menus list them: `name`
+/// (the URL value), `label` (menus), `short` (sentences), `square_grid_only` (why it needs the
+/// square grid, or null), `settings` (of `heuristic`, `weight`, `lookahead`, `sensor`,
+/// `cluster`, `hand`: those it takes), `weighted` (a weight above 1 changes it), `optimal`
+/// (`always`, `if-admissible` or `never`), `any_angle`, `agent`, `incremental`, `order` (what
+/// its open list is ordered by: `f`, `g`, `h`, `queue` or `stack`), `order_rule` (that order
+/// in words, with the tie rule) and `exact_order` (the list shown is exactly the order it takes).
+#[wasm_bindgen]
+pub fn algorithms() -> Result<JsValue, JsError> {
+    serde_wasm_bindgen::to_value(&algorithm_rows()).map_err(err)
+}
+
+/// The rows behind [`algorithms`].
+fn algorithm_rows() -> Vec<AlgorithmRow> {
+    search::ALGORITHMS
+        .iter()
+        .map(|r| AlgorithmRow {
+            name: r.algorithm.name(),
+            label: r.label,
+            short: r.short,
+            square_grid_only: r.square_grid_only,
+            settings: r.settings.iter().map(|s| s.name()).collect(),
+            weighted: r.weighted,
+            optimal: r.optimal.name(),
+            any_angle: r.any_angle,
+            agent: r.agent,
+            incremental: r.incremental,
+            order: r.order.name(),
+            order_rule: r.order.rule(),
+            exact_order: r.exact_order,
+        })
+        .collect()
+}
+
 /// The current settings, as a plain object for the page (its flags are read-outs, not state).
 #[derive(Serialize)]
 #[allow(clippy::struct_excessive_bools)]
@@ -236,34 +289,6 @@ struct ClosedView {
 struct ClosedListView {
     count: usize,
     cells: Vec<ClosedView>,
-}
-
-/// What the open list of `algorithm` is ordered by, as the page labels it.
-fn open_key(algorithm: Algorithm) -> &'static str {
-    match algorithm {
-        Algorithm::Bfs => "queue",
-        Algorithm::Dfs => "stack",
-        Algorithm::Dijkstra => "g",
-        Algorithm::Greedy => "h",
-        _ => "f",
-    }
-}
-
-/// True for the algorithms whose open list is listed in exactly the order they take it.
-fn exact_order(algorithm: Algorithm) -> bool {
-    matches!(
-        algorithm,
-        Algorithm::Bfs
-            | Algorithm::Dfs
-            | Algorithm::Dijkstra
-            | Algorithm::Greedy
-            | Algorithm::AStar
-            | Algorithm::BiAStar
-            | Algorithm::Jps
-            | Algorithm::JpsPlus
-            | Algorithm::Theta
-            | Algorithm::AStarSmoothed
-    )
 }
 
 fn err(e: impl std::fmt::Display) -> JsError {
@@ -736,7 +761,8 @@ impl Lab {
                 }
             })
             .collect();
-        let view = OpenListView { key: open_key(algorithm), exact: exact_order(algorithm), entries };
+        let info = algorithm.info();
+        let view = OpenListView { key: info.order.name(), exact: info.exact_order, entries };
         serde_wasm_bindgen::to_value(&view).map_err(err)
     }
 
@@ -1116,6 +1142,22 @@ mod tests {
         }
         assert_eq!(Terrain::Wall as u8, pathlab_core::grid::WALL);
         assert_eq!(Terrain::Ground as u8, pathlab_core::grid::GROUND);
+    }
+
+    #[test]
+    fn the_registry_rows_name_every_algorithm_once_with_names_the_setters_accept() {
+        let rows = algorithm_rows();
+        let mut names: Vec<_> = rows.iter().map(|r| r.name).collect();
+        names.sort_unstable();
+        let mut all: Vec<_> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+        all.sort_unstable();
+        assert_eq!(names, all);
+        for r in &rows {
+            assert!(r.name.parse::<Algorithm>().is_ok());
+            assert!(r.settings.iter().all(|s| s.parse::<search::Setting>().is_ok()), "{}", r.name);
+            assert!(["f", "g", "h", "queue", "stack"].contains(&r.order), "{}", r.name);
+            assert!(["always", "if-admissible", "never"].contains(&r.optimal), "{}", r.name);
+        }
     }
 
     #[test]

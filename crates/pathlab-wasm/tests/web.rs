@@ -9,7 +9,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Float64Array, Reflect, Uint32Array, Uint8Array};
-use pathlab_wasm::{names, status_name, Lab, Status};
+use pathlab_wasm::{algorithms, names, status_name, Lab, Status};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
@@ -91,6 +91,22 @@ fn new_lab_is_an_open_grid_ready_to_search() {
     let algos = ok(names("algo"));
     assert!(algos.iter().any(|a| a == "astar") && algos.iter().any(|a| a == "bfs"), "{algos:?}");
     assert!(refused(names("colour")).contains("colour"));
+}
+
+#[wasm_bindgen_test]
+fn the_registry_lists_every_algorithm_with_its_label_first_a_star() {
+    let rows: js_sys::Array = ok(algorithms()).unchecked_into();
+    let algos = ok(names("algo"));
+    assert_eq!(rows.length() as usize, algos.len());
+    let first = rows.get(0);
+    assert_eq!(field(&first, "name").as_string().as_deref(), Some("astar"));
+    assert_eq!(field(&first, "label").as_string().as_deref(), Some("A*"));
+    assert_eq!(field(&first, "order").as_string().as_deref(), Some("f"));
+    for row in rows.iter() {
+        let name = field(&row, "name").as_string().unwrap_or_default();
+        assert!(algos.contains(&name), "{name}");
+        assert!(js_sys::Array::is_array(&field(&row, "settings")), "{name}");
+    }
 }
 
 // Hand calculation (see crates/pathlab-core/tests/course_5x5_worked_by_hand.rs): with no

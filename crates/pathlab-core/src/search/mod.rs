@@ -29,7 +29,8 @@
 //!
 //! | file | what it holds |
 //! | --- | --- |
-//! | `mod.rs` | [`Algorithm`], [`SearchConfig`], [`StepEvent`], [`Recorder`], the errors |
+//! | `registry.rs` | [`Algorithm`] and its registry [`ALGORITHMS`]: every fact about each algorithm, one row each |
+//! | `mod.rs` | [`SearchConfig`], [`StepEvent`], [`Recorder`], the errors |
 //! | `stepper.rs` | the grid [`Stepper`] trait, [`GridStepper`] and the impl that joins the two views, [`build`], [`build_linked`], overlays |
 //! | `on_space.rs` | the node-level [`SpaceStepper`] trait and [`build_on`] for any space |
 //! | `nodes.rs` | [`NodeTable`]: the per-node state every stepper shares |
@@ -46,6 +47,10 @@
 //! | `hpa.rs` | hierarchical A* |
 //! | `crash_turn.rs` | crash and turn |
 //! | `slicing.rs`, `timeline.rs` | a search spread over frames; checkpoints for stepping back |
+//!
+//! Adding an algorithm: the checklist is in [`registry`](self::registry#adding-an-algorithm)
+//! (a variant and a row there, its own file, its arm in [`build`], its pseudocode in
+//! `www/pseudocode.js`, its tests).
 //!
 //! ```
 //! use pathlab_core::grid::{Grid, Point};
@@ -86,6 +91,7 @@ mod nodes;
 mod on_space;
 pub(crate) mod open_list;
 mod order;
+pub mod registry;
 pub mod sight;
 pub mod slicing;
 pub mod smoothed;
@@ -97,129 +103,17 @@ pub(crate) mod walk;
 pub use engine::{Search, NO_PARENT};
 pub use nodes::NodeTable;
 pub use on_space::{build_on, SpaceStepper};
+pub use registry::{Algorithm, AlgorithmInfo, OpenOrder, Optimality, Setting, ALGORITHMS};
 pub use stepper::{
     build, build_linked, Agent, BoxKind, CellTable, CellValues, GridLinks, GridStepper, LineKind, MarkKind, Overlay,
     OverlayBox, OverlayLine, OverlayMark, Repair, Stepper,
 };
 pub use stepper::{OpenEntry, StepperClone};
 
-named_enum! {
-    /// The search algorithms the stepper runs.
-    Algorithm, "algorithm" {
-        /// Breadth-first search: first in, first out; ignores costs when choosing.
-        Bfs = 0, "bfs";
-        /// Depth-first search: last in, first out.
-        Dfs = 1, "dfs";
-        /// Dijkstra: lowest cost so far (g) first.
-        Dijkstra = 2, "dijkstra";
-        /// Greedy best-first: lowest estimate to the goal (h) first.
-        Greedy = 3, "greedy";
-        /// A*: lowest f = g + weight x h first.
-        AStar = 4, "astar";
-        /// Bidirectional A*: one frontier from each end, stopping once no shorter meeting
-        /// is possible.
-        BiAStar = 5, "bi-astar";
-        /// Iterative-deepening A*: depth-first visits below an f threshold that rises.
-        Ida = 6, "ida";
-        /// Jump point search: A* over jump points found by straight and diagonal scans.
-        Jps = 7, "jps";
-        /// JPS+: jump point search over jump distances computed ahead for every cell.
-        JpsPlus = 8, "jps-plus";
-        /// Theta*: A* whose nodes may take their grandparent as parent when it is in sight,
-        /// giving any-angle paths.
-        Theta = 9, "theta";
-        /// Lazy Theta*: Theta* that checks line of sight only when a node is expanded.
-        LazyTheta = 10, "lazy-theta";
-        /// A* followed by smoothing: waypoints whose neighbours see each other are dropped.
-        AStarSmoothed = 11, "astar-smoothed";
-        /// Lifelong planning A*: keeps g and a one-step look-ahead (rhs) per cell, so after
-        /// walls change it repairs only the cells whose cost changed.
-        Lpa = 12, "lpa";
-        /// D* Lite: an agent walks from the start, sees walls within its sensor radius and
-        /// repairs its plan (searched from the goal) instead of starting over.
-        DStarLite = 13, "dstar-lite";
-        /// Learning real-time A*: an agent looks a few cells ahead, moves one cell, and
-        /// raises the estimate of the cell it left.
-        Lrta = 14, "lrta";
-        /// Real-time A*: like LRTA* but stores the second-best estimate, so it learns faster
-        /// and may overestimate.
-        Rta = 15, "rta";
-        /// Crash and turn: head for the goal; at an obstacle follow it with one hand until
-        /// the way to the goal is clear. Local and incomplete: it can loop forever.
-        CrashTurn = 16, "crash-turn";
-        /// Hierarchical (region-based) A*: search a graph of cluster entrances, then refine
-        /// each abstract edge with A* inside its cluster.
-        Hpa = 17, "hpa";
-    }
-}
-
 impl Algorithm {
-    /// True for the searches that repair their answer after walls change instead of
-    /// starting again (the page keeps their steps when you paint).
-    pub const fn is_incremental(self) -> bool {
-        matches!(self, Self::Lpa | Self::DStarLite)
-    }
-
-    /// True for the algorithms in which an agent walks through the grid one cell per step
-    /// (their cost is the distance it walked).
-    pub const fn has_agent(self) -> bool {
-        matches!(self, Self::DStarLite | Self::Lrta | Self::Rta | Self::CrashTurn)
-    }
-
     /// True for the algorithms that run in the plain [`Search`] stepper.
     pub const fn is_basic(self) -> bool {
         matches!(self, Self::Bfs | Self::Dfs | Self::Dijkstra | Self::Greedy | Self::AStar)
-    }
-
-    /// True when the algorithm uses a heuristic (and so the heuristic menu matters).
-    #[inline]
-    pub const fn uses_heuristic(self) -> bool {
-        !matches!(self, Self::Bfs | Self::Dfs | Self::Dijkstra | Self::CrashTurn)
-    }
-
-    /// True for the algorithms that run on every [`Space`](crate::space::Space) (hex tiles,
-    /// weighted graphs, teleports, slopes) and not only on the square grid.
-    pub const fn runs_on_any_space(self) -> bool {
-        self.square_grid_only().is_none()
-    }
-
-    /// Why the algorithm cannot run on a space other than the square grid, or `None` when it
-    /// can: the words the page, the URL check and the CLI give.
-    ///
-    /// ```
-    /// use pathlab_core::search::Algorithm;
-    /// assert_eq!(Algorithm::AStar.square_grid_only(), None);
-    /// assert!(Algorithm::BiAStar.runs_on_any_space() && Algorithm::Ida.runs_on_any_space());
-    /// assert!(Algorithm::Jps.square_grid_only().unwrap().contains("square grid"));
-    /// ```
-    pub const fn square_grid_only(self) -> Option<&'static str> {
-        match self {
-            Self::Jps | Self::JpsPlus => Some(
-                "jump point search needs a square grid: its jumps and pruning rules follow rows, columns and diagonals",
-            ),
-            Self::Theta | Self::LazyTheta | Self::AStarSmoothed => {
-                Some("any-angle search needs a square grid: it tests line of sight across cells")
-            }
-            Self::Hpa => Some("hierarchical A* needs a square grid: it cuts the grid into square clusters"),
-            Self::CrashTurn => Some("crash and turn needs a square grid: it follows walls cell by cell"),
-            Self::Bfs
-            | Self::Dfs
-            | Self::Dijkstra
-            | Self::Greedy
-            | Self::AStar
-            | Self::BiAStar
-            | Self::Ida
-            | Self::Lpa
-            | Self::DStarLite
-            | Self::Lrta
-            | Self::Rta => None,
-        }
-    }
-
-    /// True for the any-angle algorithms, whose paths are not bound to grid moves and can be
-    /// shorter than the 8-connected optimum.
-    pub const fn is_any_angle(self) -> bool {
-        matches!(self, Self::Theta | Self::LazyTheta | Self::AStarSmoothed)
     }
 }
 
@@ -394,29 +288,15 @@ impl SearchConfig {
         range("cluster", self.cluster, MIN_CLUSTER, MAX_CLUSTER)
     }
 
-    /// True when this configuration always finds a cheapest path: Dijkstra, and A* with
-    /// weight 1 and an admissible heuristic. Breadth-first search is cheapest only on a
+    /// True when this configuration always finds a cheapest path: by the algorithm's
+    /// [`Optimality`] in the registry, Dijkstra always, and A* and the other exact searches
+    /// with weight 1 and an admissible heuristic. Breadth-first search is cheapest only on a
     /// 4-connected grid without terrain, which this cannot see, so it reports false.
     pub fn is_optimal(&self) -> bool {
-        match self.algorithm {
-            Algorithm::Dijkstra => true,
-            Algorithm::AStar
-            | Algorithm::BiAStar
-            | Algorithm::Ida
-            | Algorithm::Jps
-            | Algorithm::JpsPlus
-            | Algorithm::Lpa
-            | Algorithm::DStarLite => self.weight == 1.0 && self.heuristic.is_admissible(self.diagonal, self.costs),
-            Algorithm::Bfs
-            | Algorithm::Dfs
-            | Algorithm::Greedy
-            | Algorithm::Theta
-            | Algorithm::LazyTheta
-            | Algorithm::AStarSmoothed
-            | Algorithm::Lrta
-            | Algorithm::Rta
-            | Algorithm::CrashTurn
-            | Algorithm::Hpa => false,
+        match self.algorithm.info().optimal {
+            Optimality::Always => true,
+            Optimality::IfAdmissible => self.weight == 1.0 && self.heuristic.is_admissible(self.diagonal, self.costs),
+            Optimality::Never => false,
         }
     }
 }

@@ -1,0 +1,427 @@
+//! The algorithm registry: every fact about an [`Algorithm`] that the page, the CLI and the
+//! checks ask of it, written once, one row per algorithm in [`ALGORITHMS`].
+//!
+//! A row says what the algorithm is called (its URL name, its label in menus, its short name
+//! in sentences), where it runs (every space, or only the square grid and why), which settings
+//! it takes, whether it multiplies h by the weight, whether it finds a cheapest path, whether
+//! its path may leave the grid moves (any-angle), whether an agent walks or the search repairs
+//! itself after edits, and how its open list is ordered and whether the list shown is exactly
+//! the order it takes nodes off. The wasm layer hands the table to the page
+//! (`algorithms()` in `pathlab-wasm`), which builds its algorithm menus, warnings, open-list
+//! captions and compare notes from it; the page's presentation text (pseudocode, longer
+//! notes) lives in `www/pseudocode.js`.
+//!
+//! ```
+//! use pathlab_core::search::{Algorithm, OpenOrder, Optimality, ALGORITHMS};
+//! let astar = Algorithm::AStar.info();
+//! assert_eq!((astar.label, astar.short), ("A*", "A*"));
+//! assert_eq!(astar.optimal, Optimality::IfAdmissible);
+//! assert_eq!(astar.order, OpenOrder::F);
+//! assert_eq!(ALGORITHMS.len(), Algorithm::ALL.len());
+//! assert!(Algorithm::Jps.info().square_grid_only.is_some());
+//! ```
+//!
+//! ## Adding an algorithm
+//!
+//! 1. Here: a variant of [`Algorithm`] (its URL name and a one-line description) and its row
+//!    in [`ALGORITHMS`], where the menus should list it. The compiler refuses a variant without
+//!    a row, or with two.
+//! 2. Its own file in `search/` with its stepper, documented, and its entry point.
+//! 3. Until the dispatch moves: its arm in [`build`](super::build) (`stepper.rs`) and, when it
+//!    runs on every space, in [`build_on`](super::build_on) (`on_space.rs`).
+//! 4. Its pseudocode (and any longer notes about it) in `www/pseudocode.js`, the page's one
+//!    module of presentation text.
+//! 5. Its tests in `crates/pathlab-core/tests/`; the registry's own tests
+//!    (`algorithm_registry_tells_the_truth.rs`) check its row's claims by running it.
+//!
+//! Nothing else: the page, the CLI and the wasm layers read the rest from the row.
+
+use crate::grid::named_enum;
+
+named_enum! {
+    /// The search algorithms the stepper runs. Each has one row in [`ALGORITHMS`], read with
+    /// [`Algorithm::info`].
+    Algorithm, "algorithm" {
+        /// Breadth-first search: first in, first out; ignores costs when choosing.
+        Bfs = 0, "bfs";
+        /// Depth-first search: last in, first out.
+        Dfs = 1, "dfs";
+        /// Dijkstra: lowest cost so far (g) first.
+        Dijkstra = 2, "dijkstra";
+        /// Greedy best-first: lowest estimate to the goal (h) first.
+        Greedy = 3, "greedy";
+        /// A*: lowest f = g + weight x h first.
+        AStar = 4, "astar";
+        /// Bidirectional A*: one frontier from each end, stopping once no shorter meeting
+        /// is possible.
+        BiAStar = 5, "bi-astar";
+        /// Iterative-deepening A*: depth-first visits below an f threshold that rises.
+        Ida = 6, "ida";
+        /// Jump point search: A* over jump points found by straight and diagonal scans.
+        Jps = 7, "jps";
+        /// JPS+: jump point search over jump distances computed ahead for every cell.
+        JpsPlus = 8, "jps-plus";
+        /// Theta*: A* whose nodes may take their grandparent as parent when it is in sight,
+        /// giving any-angle paths.
+        Theta = 9, "theta";
+        /// Lazy Theta*: Theta* that checks line of sight only when a node is expanded.
+        LazyTheta = 10, "lazy-theta";
+        /// A* followed by smoothing: waypoints whose neighbours see each other are dropped.
+        AStarSmoothed = 11, "astar-smoothed";
+        /// Lifelong planning A*: keeps g and a one-step look-ahead (rhs) per cell, so after
+        /// walls change it repairs only the cells whose cost changed.
+        Lpa = 12, "lpa";
+        /// D* Lite: an agent walks from the start, sees walls within its sensor radius and
+        /// repairs its plan (searched from the goal) instead of starting over.
+        DStarLite = 13, "dstar-lite";
+        /// Learning real-time A*: an agent looks a few cells ahead, moves one cell, and
+        /// raises the estimate of the cell it left.
+        Lrta = 14, "lrta";
+        /// Real-time A*: like LRTA* but stores the second-best estimate, so it learns faster
+        /// and may overestimate.
+        Rta = 15, "rta";
+        /// Crash and turn: head for the goal; at an obstacle follow it with one hand until
+        /// the way to the goal is clear. Local and incomplete: it can loop forever.
+        CrashTurn = 16, "crash-turn";
+        /// Hierarchical (region-based) A*: search a graph of cluster entrances, then refine
+        /// each abstract edge with A* inside its cluster.
+        Hpa = 17, "hpa";
+    }
+}
+
+named_enum! {
+    /// A setting that only some algorithms take. The moves (diagonal rule) and the cost model
+    /// apply to every algorithm on the square grid and are not listed.
+    Setting, "setting" {
+        /// The estimate of the distance left ([`SearchConfig::heuristic`](super::SearchConfig::heuristic)).
+        Heuristic = 0, "heuristic";
+        /// The A* weight, offered as a setting of its own (the page's weight field). Other
+        /// searches ordered by f honour a weight given in a link or on the command line:
+        /// see [`AlgorithmInfo::weighted`].
+        Weight = 1, "weight";
+        /// LRTA*'s and RTA*'s look-ahead depth.
+        Lookahead = 2, "lookahead";
+        /// D* Lite's sensor radius.
+        Sensor = 3, "sensor";
+        /// Hierarchical A*'s cluster side.
+        Cluster = 4, "cluster";
+        /// Crash and turn's hand on the wall.
+        Hand = 5, "hand";
+    }
+}
+
+named_enum! {
+    /// What an open list is ordered by: the key its entries are listed under.
+    OpenOrder, "open-list order" {
+        /// Lowest f = g + w·h first.
+        F = 0, "f";
+        /// Lowest cost so far first.
+        G = 1, "g";
+        /// Lowest estimate first.
+        H = 2, "h";
+        /// First in, first out; the key is the place in the queue.
+        Queue = 3, "queue";
+        /// Last in, first out; the key is the place on the stack.
+        Stack = 4, "stack";
+    }
+}
+
+impl OpenOrder {
+    /// The order in words, with the tie rule, as the page's open-list caption gives it.
+    ///
+    /// ```
+    /// use pathlab_core::search::OpenOrder;
+    /// assert_eq!(OpenOrder::Queue.rule(), "first in, first out");
+    /// ```
+    pub const fn rule(self) -> &'static str {
+        match self {
+            Self::F => "lowest f = g + w·h first; ties: higher g, then first opened",
+            Self::G => "lowest g first; ties: first opened",
+            Self::H => "lowest h first; ties: first opened",
+            Self::Queue => "first in, first out",
+            Self::Stack => "last in, first out",
+        }
+    }
+}
+
+/// When an algorithm finds a cheapest path ([`SearchConfig::is_optimal`](super::SearchConfig::is_optimal)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Optimality {
+    /// Always, whatever the settings.
+    Always,
+    /// With weight 1 and a heuristic that never overestimates under the moves and costs.
+    IfAdmissible,
+    /// Not in general. (Breadth-first search is cheapest on a 4-connected grid without
+    /// terrain, which the settings alone cannot see.)
+    Never,
+}
+
+impl Optimality {
+    /// The word the wasm layer gives the page: `always`, `if-admissible` or `never`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Always => "always",
+            Self::IfAdmissible => "if-admissible",
+            Self::Never => "never",
+        }
+    }
+}
+
+/// One row of the registry: what is true of one algorithm. Read one with [`Algorithm::info`],
+/// all with [`ALGORITHMS`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+// A row of yes-or-no facts, read one at a time: bools, not a state machine.
+#[allow(clippy::struct_excessive_bools)]
+pub struct AlgorithmInfo {
+    /// The algorithm; its URL name is [`Algorithm::name`].
+    pub algorithm: Algorithm,
+    /// Its name in menus (`Breadth-first (BFS)`).
+    pub label: &'static str,
+    /// Its name in sentences and chart labels (`BFS`).
+    pub short: &'static str,
+    /// Why it cannot run on a space other than the square grid, or `None` when it runs on
+    /// every [`Space`](crate::space::Space).
+    pub square_grid_only: Option<&'static str>,
+    /// The settings it takes, of those only some algorithms take.
+    pub settings: &'static [Setting],
+    /// True when it orders by g + w·h, so that a weight above 1 changes what it finds.
+    pub weighted: bool,
+    /// When it finds a cheapest path.
+    pub optimal: Optimality,
+    /// True when its path joins points in sight by straight lines instead of grid moves,
+    /// so it can cost less than the cheapest grid path.
+    pub any_angle: bool,
+    /// True when an agent walks through the grid one cell per step (its cost is the
+    /// distance it walked).
+    pub agent: bool,
+    /// True when it repairs its answer after walls change instead of starting again.
+    pub incremental: bool,
+    /// What its open list is ordered by.
+    pub order: OpenOrder,
+    /// True when the open list it shows is exactly the order it takes nodes off; false where
+    /// the list is only close (Lazy Theta* may put its first entry back; IDA*'s list is its
+    /// stack; the incremental and walking searches are listed by f).
+    pub exact_order: bool,
+}
+
+impl AlgorithmInfo {
+    /// True when it takes `setting`.
+    pub const fn takes(&self, setting: Setting) -> bool {
+        let mut i = 0;
+        while i < self.settings.len() {
+            if self.settings[i] as u8 == setting as u8 {
+                return true;
+            }
+            i += 1;
+        }
+        false
+    }
+}
+
+const JUMPS: Option<&str> =
+    Some("jump point search needs a square grid: its jumps and pruning rules follow rows, columns and diagonals");
+const SIGHT: Option<&str> = Some("any-angle search needs a square grid: it tests line of sight across cells");
+const CLUSTERS: Option<&str> = Some("hierarchical A* needs a square grid: it cuts the grid into square clusters");
+const WALLS: Option<&str> = Some("crash and turn needs a square grid: it follows walls cell by cell");
+
+/// A row with the common defaults: runs on every space, takes no settings, unweighted, not
+/// any-angle, no agent, not incremental.
+const fn row(
+    algorithm: Algorithm,
+    label: &'static str,
+    short: &'static str,
+    optimal: Optimality,
+    order: OpenOrder,
+    exact_order: bool,
+) -> AlgorithmInfo {
+    AlgorithmInfo {
+        algorithm,
+        label,
+        short,
+        square_grid_only: None,
+        settings: &[],
+        weighted: false,
+        optimal,
+        any_angle: false,
+        agent: false,
+        incremental: false,
+        order,
+        exact_order,
+    }
+}
+
+// The builders the table uses for the facts that differ from row()'s defaults.
+impl AlgorithmInfo {
+    const fn with(mut self, settings: &'static [Setting]) -> Self {
+        self.settings = settings;
+        self
+    }
+    const fn grid_only(mut self, why: Option<&'static str>) -> Self {
+        self.square_grid_only = why;
+        self
+    }
+    const fn weight_counts(mut self) -> Self {
+        self.weighted = true;
+        self
+    }
+    const fn any_angle_path(mut self) -> Self {
+        self.any_angle = true;
+        self
+    }
+    const fn walks(mut self) -> Self {
+        self.agent = true;
+        self
+    }
+    const fn repairs(mut self) -> Self {
+        self.incremental = true;
+        self
+    }
+}
+
+use Algorithm as A;
+use OpenOrder::{Queue, Stack, F, G, H};
+use Optimality::{Always, IfAdmissible, Never};
+use Setting::{Cluster, Hand, Heuristic, Lookahead, Sensor, Weight};
+
+/// Every algorithm, in the order menus list them: A* and its two halves (Dijkstra, greedy),
+/// the blind searches, A*'s variants, the grid-only speed-ups and any-angle searches, the
+/// searches for changing worlds and walking agents, and hierarchical A*.
+#[rustfmt::skip]
+pub const ALGORITHMS: &[AlgorithmInfo] = &[
+    //  algorithm         label (menus)                           short (sentences)  optimal       order  exact
+    row(A::AStar,         "A*",                                   "A*",              IfAdmissible, F,     true).with(&[Heuristic, Weight]).weight_counts(),
+    row(A::Dijkstra,      "Dijkstra",                             "Dijkstra",        Always,       G,     true),
+    row(A::Greedy,        "Greedy best-first",                    "Greedy best-first", Never,      H,     true).with(&[Heuristic]),
+    row(A::Bfs,           "Breadth-first (BFS)",                  "BFS",             Never,        Queue, true),
+    row(A::Dfs,           "Depth-first (DFS)",                    "DFS",             Never,        Stack, true),
+    row(A::BiAStar,       "Bidirectional A*",                     "Bidirectional A*", IfAdmissible, F,    true).with(&[Heuristic]).weight_counts(),
+    row(A::Ida,           "IDA* (iterative deepening)",           "IDA*",            IfAdmissible, F,     false).with(&[Heuristic]).weight_counts(),
+    row(A::Jps,           "Jump point search (JPS)",              "JPS",             IfAdmissible, F,     true).with(&[Heuristic]).weight_counts().grid_only(JUMPS),
+    row(A::JpsPlus,       "JPS+ (precomputed jumps)",             "JPS+",            IfAdmissible, F,     true).with(&[Heuristic]).weight_counts().grid_only(JUMPS),
+    row(A::Theta,         "Theta* (any-angle)",                   "Theta*",          Never,        F,     true).with(&[Heuristic]).weight_counts().grid_only(SIGHT).any_angle_path(),
+    row(A::LazyTheta,     "Lazy Theta* (any-angle)",              "Lazy Theta*",     Never,        F,     false).with(&[Heuristic]).weight_counts().grid_only(SIGHT).any_angle_path(),
+    row(A::AStarSmoothed, "A* + smoothing",                       "A* + smoothing",  Never,        F,     true).with(&[Heuristic]).weight_counts().grid_only(SIGHT).any_angle_path(),
+    row(A::Lpa,           "LPA* (repairs after edits)",           "LPA*",            IfAdmissible, F,     false).with(&[Heuristic]).repairs(),
+    row(A::DStarLite,     "D* Lite (agent, repairs as it sees)",  "D* Lite",         IfAdmissible, F,     false).with(&[Heuristic, Sensor]).repairs().walks(),
+    row(A::Lrta,          "LRTA* (agent, learns h)",              "LRTA*",           Never,        F,     false).with(&[Heuristic, Lookahead]).weight_counts().walks(),
+    row(A::Rta,           "RTA* (agent, real-time)",              "RTA*",            Never,        F,     false).with(&[Heuristic, Lookahead]).weight_counts().walks(),
+    row(A::CrashTurn,     "Crash and turn (agent, local)",        "Crash and turn",  Never,        F,     false).with(&[Hand]).grid_only(WALLS).walks(),
+    row(A::Hpa,           "Hierarchical A* (clusters)",           "Hierarchical A*", Never,        F,     false).with(&[Heuristic, Cluster]).weight_counts().grid_only(CLUSTERS),
+];
+
+/// The rows again, at the place of each algorithm's number, so that [`Algorithm::info`] is
+/// one index. Building it checks, when the crate compiles, that every algorithm has exactly
+/// one row.
+const BY_ALGORITHM: [AlgorithmInfo; Algorithm::ALL.len()] = {
+    let mut out = [ALGORITHMS[0]; Algorithm::ALL.len()];
+    let mut seen = [false; Algorithm::ALL.len()];
+    assert!(ALGORITHMS.len() == Algorithm::ALL.len(), "every algorithm needs exactly one row in ALGORITHMS");
+    let mut i = 0;
+    while i < ALGORITHMS.len() {
+        let at = ALGORITHMS[i].algorithm as usize;
+        assert!(!seen[at], "an algorithm has two rows in ALGORITHMS");
+        seen[at] = true;
+        out[at] = ALGORITHMS[i];
+        i += 1;
+    }
+    out
+};
+
+impl Algorithm {
+    /// Its row in the registry.
+    ///
+    /// ```
+    /// use pathlab_core::search::{Algorithm, Setting};
+    /// assert_eq!(Algorithm::Bfs.info().short, "BFS");
+    /// assert!(Algorithm::Lrta.info().takes(Setting::Lookahead));
+    /// ```
+    #[inline]
+    pub const fn info(self) -> &'static AlgorithmInfo {
+        &BY_ALGORITHM[self as usize]
+    }
+
+    /// True for the searches that repair their answer after walls change instead of
+    /// starting again (the page keeps their steps when you paint).
+    #[inline]
+    pub const fn is_incremental(self) -> bool {
+        self.info().incremental
+    }
+
+    /// True for the algorithms in which an agent walks through the grid one cell per step
+    /// (their cost is the distance it walked).
+    #[inline]
+    pub const fn has_agent(self) -> bool {
+        self.info().agent
+    }
+
+    /// True when the algorithm uses a heuristic (and so the heuristic menu matters).
+    #[inline]
+    pub const fn uses_heuristic(self) -> bool {
+        self.info().takes(Setting::Heuristic)
+    }
+
+    /// True for the algorithms that run on every [`Space`](crate::space::Space) (hex tiles,
+    /// weighted graphs, teleports, slopes) and not only on the square grid.
+    #[inline]
+    pub const fn runs_on_any_space(self) -> bool {
+        self.square_grid_only().is_none()
+    }
+
+    /// Why the algorithm cannot run on a space other than the square grid, or `None` when it
+    /// can: the words the page, the URL check and the CLI give.
+    ///
+    /// ```
+    /// use pathlab_core::search::Algorithm;
+    /// assert_eq!(Algorithm::AStar.square_grid_only(), None);
+    /// assert!(Algorithm::BiAStar.runs_on_any_space() && Algorithm::Ida.runs_on_any_space());
+    /// assert!(Algorithm::Jps.square_grid_only().unwrap().contains("square grid"));
+    /// ```
+    #[inline]
+    pub const fn square_grid_only(self) -> Option<&'static str> {
+        self.info().square_grid_only
+    }
+
+    /// True for the any-angle algorithms, whose paths are not bound to grid moves and can be
+    /// shorter than the 8-connected optimum.
+    #[inline]
+    pub const fn is_any_angle(self) -> bool {
+        self.info().any_angle
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_algorithm_reads_back_its_own_row() {
+        for &a in Algorithm::ALL {
+            assert_eq!(a.info().algorithm, a);
+        }
+    }
+
+    #[test]
+    fn labels_and_short_names_are_unique_and_set() {
+        let mut labels: Vec<_> = ALGORITHMS.iter().map(|r| r.label).collect();
+        let mut shorts: Vec<_> = ALGORITHMS.iter().map(|r| r.short).collect();
+        labels.sort_unstable();
+        labels.dedup();
+        shorts.sort_unstable();
+        shorts.dedup();
+        assert_eq!(labels.len(), ALGORITHMS.len());
+        assert_eq!(shorts.len(), ALGORITHMS.len());
+        assert!(ALGORITHMS.iter().all(|r| !r.label.is_empty() && !r.short.is_empty()));
+    }
+
+    #[test]
+    fn a_setting_is_listed_once_and_the_weight_field_only_where_the_weight_counts() {
+        for r in ALGORITHMS {
+            for (i, s) in r.settings.iter().enumerate() {
+                assert!(!r.settings[i + 1..].contains(s), "{}: {s} twice", r.algorithm);
+            }
+            assert!(!r.takes(Setting::Weight) || r.weighted, "{}", r.algorithm);
+            // A weight multiplies h: an algorithm without a heuristic cannot use one.
+            assert!(!r.weighted || r.takes(Setting::Heuristic), "{}", r.algorithm);
+        }
+    }
+}

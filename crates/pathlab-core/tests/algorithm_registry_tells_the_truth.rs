@@ -1,0 +1,259 @@
+//! The registry (`search::ALGORITHMS`) checked against what each algorithm does when run, not
+//! against a second copy of the table:
+//! - optimal (always, or with an admissible heuristic at weight 1) exactly when it costs what an
+//!   independent reference Dijkstra costs on every fixture, and some fixture catches each of the
+//!   others out;
+//! - any-angle exactly when some path costs less than any path of grid moves;
+//! - an agent exactly when the stepper has a walking agent; incremental exactly when it keeps
+//!   its steps after a wall is painted and reports a repair;
+//! - the open list's key is what the order says (g + w·h, g, h, a place in the queue or stack),
+//!   and where the order is marked exact its first entry is the node the next step expands;
+//! - weighted exactly when the weight changes the keys; a heuristic exactly when the open list
+//!   holds estimates; look-ahead, cluster and hand change the run exactly for the algorithms
+//!   that take them.
+
+mod common;
+
+use common::{mazes, reference_cost, same_cost};
+use pathlab_core::generate::{generate, Generator};
+use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
+use pathlab_core::heuristic::Heuristic;
+use pathlab_core::search::{build, Hand, OpenOrder, Optimality, SearchConfig, Setting, StepEvent, Stepper, ALGORITHMS};
+
+/// A problem to run every algorithm on.
+struct Case {
+    name: String,
+    grid: Grid,
+    start: Point,
+    goal: Point,
+}
+
+/// The shared hand-drawn mazes and a few generated maps large enough for several clusters.
+fn cases() -> Vec<Case> {
+    let mut out: Vec<Case> =
+        mazes().into_iter().map(|m| Case { name: m.name.into(), grid: m.grid, start: m.start, goal: m.goal }).collect();
+    for (kind, seed) in [(Generator::Rooms, 1), (Generator::Rooms, 2), (Generator::Maze, 3), (Generator::Random, 4)] {
+        let g = generate(kind, 24, 24, seed, 0.25).unwrap();
+        out.push(Case { name: format!("{kind} {seed}"), grid: g.grid, start: g.start, goal: g.goal });
+    }
+    out
+}
+
+/// Steps enough for every run here; crash and turn may walk in circles for ever.
+const STEP_CAP: usize = 20_000;
+
+/// Builds `config` on `case`, or `None` where the algorithm refuses the map (terrain for JPS).
+fn start(case: &Case, config: SearchConfig) -> Option<Box<dyn Stepper>> {
+    build(case.grid.clone(), case.start, case.goal, config).ok()
+}
+
+/// How a finished run ended: a path of some cost, or none.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Answer {
+    Cost(f64),
+    NoPath,
+}
+
+impl Answer {
+    fn of(cost: Option<f64>) -> Self {
+        cost.map_or(Self::NoPath, Self::Cost)
+    }
+
+    fn same(self, other: Self) -> bool {
+        match (self, other) {
+            (Self::Cost(a), Self::Cost(b)) => same_cost(a, b),
+            (a, b) => a == b,
+        }
+    }
+}
+
+/// How the run ended; `None` where the algorithm refuses the map, gives up (IDA* at its
+/// visit limit) or has not finished within the step cap.
+fn run(case: &Case, config: SearchConfig) -> Option<Answer> {
+    let mut s = start(case, config)?;
+    s.advance(STEP_CAP);
+    (s.status().is_finished() && s.gave_up().is_none()).then(|| Answer::of(s.cost()))
+}
+
+#[test]
+fn optimal_exactly_when_every_fixture_costs_what_the_reference_dijkstra_costs() {
+    for row in ALGORITHMS {
+        let mut caught = Vec::new();
+        let mut ran = 0;
+        for case in cases() {
+            for rule in [Diagonal::Never, Diagonal::NoCornerCutting] {
+                let config = SearchConfig::new(row.algorithm).diagonal(rule);
+                assert_eq!(config.is_optimal(), row.optimal != Optimality::Never, "{}", row.algorithm);
+                let Some(got) = run(&case, config) else { continue };
+                ran += 1;
+                let want = Answer::of(reference_cost(&case.grid, case.start, case.goal, rule, config.costs));
+                if !got.same(want) {
+                    caught.push(format!("{} ({rule}): {got:?}, the reference {want:?}", case.name));
+                }
+            }
+        }
+        assert!(ran >= 10, "{}: ran on only {ran} cases", row.algorithm);
+        match row.optimal {
+            Optimality::Always | Optimality::IfAdmissible => {
+                assert!(caught.is_empty(), "{} is marked optimal but {caught:?}", row.algorithm);
+            }
+            Optimality::Never => {
+                assert!(!caught.is_empty(), "{} is marked not optimal but always cost the optimum", row.algorithm);
+            }
+        }
+    }
+}
+
+#[test]
+fn always_optimal_means_whatever_the_heuristic_and_weight() {
+    for row in ALGORITHMS.iter().filter(|r| r.optimal == Optimality::Always) {
+        for case in cases() {
+            let config = SearchConfig::new(row.algorithm).heuristic(Heuristic::Manhattan).weight(3.0);
+            let want = Answer::of(reference_cost(&case.grid, case.start, case.goal, config.diagonal, config.costs));
+            let got = run(&case, config).unwrap();
+            assert!(got.same(want), "{}: {}: {got:?}, the reference {want:?}", row.algorithm, case.name);
+        }
+    }
+}
+
+#[test]
+fn any_angle_exactly_when_a_path_costs_less_than_grid_moves_can() {
+    // An open room: the straight line from (1,1) to (9,4) is shorter than any 8-connected path.
+    let case =
+        Case { name: "open".into(), grid: Grid::new(12, 7).unwrap(), start: Point::new(1, 1), goal: Point::new(9, 4) };
+    let grid_best = reference_cost(&case.grid, case.start, case.goal, Diagonal::NoCornerCutting, Costs::Real);
+    let grid_best = grid_best.unwrap();
+    for row in ALGORITHMS {
+        let Some(Answer::Cost(got)) = run(&case, SearchConfig::new(row.algorithm)) else { panic!("{}", row.algorithm) };
+        assert_eq!(got < grid_best - 1e-9, row.any_angle, "{}: {got} against {grid_best} by grid moves", row.algorithm);
+    }
+}
+
+#[test]
+fn agents_walk_and_incremental_searches_repair() {
+    let case =
+        Case { name: "open".into(), grid: Grid::new(10, 6).unwrap(), start: Point::new(1, 2), goal: Point::new(8, 2) };
+    for row in ALGORITHMS {
+        let mut s = start(&case, SearchConfig::new(row.algorithm)).unwrap();
+        s.step();
+        assert_eq!(s.agent().is_some(), row.agent, "{}", row.algorithm);
+        s.advance(STEP_CAP);
+        let steps = s.steps();
+        // A wall away from both ends: a fresh search starts again at step 0.
+        s.paint(&[Point::new(5, 0)], WALL).unwrap();
+        assert_eq!(s.steps() == steps, row.incremental, "{}: kept its steps", row.algorithm);
+        s.advance(STEP_CAP);
+        assert_eq!(s.repair().is_some(), row.incremental, "{}: reports a repair", row.algorithm);
+    }
+}
+
+#[test]
+fn open_list_keys_follow_the_order_and_exact_orders_name_the_next_expansion() {
+    for row in ALGORITHMS {
+        let weight = if row.weighted { 1.5 } else { 1.0 };
+        let mut exact_checked = 0;
+        for case in cases() {
+            let Some(mut s) = start(&case, SearchConfig::new(row.algorithm).weight(weight)) else { continue };
+            for _ in 0..STEP_CAP {
+                let entries = s.open_entries(usize::MAX);
+                for (place, e) in entries.iter().enumerate() {
+                    let want = match row.order {
+                        OpenOrder::F => e.g + weight * e.h,
+                        OpenOrder::G => e.g,
+                        OpenOrder::H => e.h,
+                        OpenOrder::Queue | OpenOrder::Stack => place as f64,
+                    };
+                    // (LPA* lists a cell whose g is not yet known at an infinite key.)
+                    assert!(
+                        e.key == want || same_cost(e.key, want),
+                        "{} on {}: key {} for {:?}",
+                        row.algorithm,
+                        case.name,
+                        e.key,
+                        row.order
+                    );
+                }
+                let next = entries.first().map(|e| s.grid().point_at(e.cell as usize));
+                match (s.step(), next) {
+                    // (A* with smoothing smooths after its open list is done.)
+                    (StepEvent::Expanded(p), Some(next)) if row.exact_order => {
+                        assert_eq!(p, next, "{} on {}", row.algorithm, case.name);
+                        exact_checked += 1;
+                    }
+                    (StepEvent::Finished, _) => break,
+                    _ => {}
+                }
+            }
+        }
+        assert!(!row.exact_order || exact_checked > 50, "{}: {exact_checked} expansions checked", row.algorithm);
+    }
+}
+
+/// An open field of several of hierarchical A*'s clusters, the goal far from the start.
+fn open_field() -> Case {
+    Case {
+        name: "open field".into(),
+        grid: Grid::new(30, 12).unwrap(),
+        start: Point::new(1, 2),
+        goal: Point::new(27, 9),
+    }
+}
+
+/// The open lists after each of the first three steps.
+fn first_open(case: &Case, config: SearchConfig) -> Option<Vec<(u32, f64, f64)>> {
+    let mut s = start(case, config)?;
+    let mut seen = Vec::new();
+    for _ in 0..3 {
+        s.step();
+        seen.extend(s.open_entries(usize::MAX).into_iter().map(|e| (e.cell, e.h, e.key)));
+    }
+    Some(seen)
+}
+
+#[test]
+fn weighted_exactly_when_the_weight_changes_the_keys() {
+    let case = open_field();
+    for row in ALGORITHMS {
+        let plain = first_open(&case, SearchConfig::new(row.algorithm)).unwrap();
+        // Refusing a weight (LPA*, D* Lite) is not using it.
+        let changed = first_open(&case, SearchConfig::new(row.algorithm).weight(2.0)).is_some_and(|w| w != plain);
+        assert_eq!(changed, row.weighted, "{}", row.algorithm);
+    }
+}
+
+#[test]
+fn takes_a_heuristic_exactly_when_its_open_list_holds_estimates() {
+    let case = open_field();
+    for row in ALGORITHMS {
+        let open = first_open(&case, SearchConfig::new(row.algorithm)).unwrap();
+        let estimates = open.iter().any(|&(_, h, _)| h > 0.0);
+        assert_eq!(estimates, row.takes(Setting::Heuristic), "{}: {open:?}", row.algorithm);
+    }
+}
+
+/// What a run comes to: steps, expansions, cost.
+fn outcome(case: &Case, config: SearchConfig) -> Option<(usize, usize, Option<f64>)> {
+    let mut s = start(case, config)?;
+    s.advance(STEP_CAP);
+    Some((s.steps(), s.expanded(), s.cost()))
+}
+
+#[test]
+fn look_ahead_cluster_and_hand_change_the_run_exactly_where_taken() {
+    type Change = fn(SearchConfig) -> SearchConfig;
+    let settings: [(Setting, Change); 3] = [
+        (Setting::Lookahead, |c| c.lookahead(4)),
+        (Setting::Cluster, |c| c.cluster(4)),
+        (Setting::Hand, |c| c.hand(Hand::Right)),
+    ];
+    let all = cases();
+    for row in ALGORITHMS {
+        for (setting, change) in settings {
+            let differs = all.iter().any(|case| {
+                let plain = SearchConfig::new(row.algorithm);
+                outcome(case, plain).is_some_and(|a| outcome(case, change(plain)) != Some(a))
+            });
+            assert_eq!(differs, row.takes(setting), "{} and {setting}", row.algorithm);
+        }
+    }
+}
