@@ -44,6 +44,7 @@
 //! | `lrta.rs`, `walk.rs` | LRTA*, RTA*, and what walking agents share |
 //! | `jps.rs`, `jps_plus.rs` | jump point search and JPS+ |
 //! | `theta.rs`, `lazy_theta.rs`, `sight.rs`, `smoothed.rs` | any-angle searches and line of sight |
+//! | `visibility.rs` | the exact any-angle shortest path: the free-space rule, the visibility graph of the walls' corners and A* over it (a plain function; step it as A* on the [`CornerGraph`](crate::space::CornerGraph)) |
 //! | `hpa.rs` | hierarchical A* |
 //! | `crash_turn.rs` | crash and turn |
 //! | `slicing.rs`, `timeline.rs` | a search spread over frames; checkpoints for stepping back |
@@ -98,6 +99,7 @@ pub mod smoothed;
 mod stepper;
 pub mod theta;
 pub mod timeline;
+pub mod visibility;
 pub(crate) mod walk;
 
 pub use engine::{Search, NO_PARENT};

@@ -17,6 +17,7 @@
 //! | `graph.rs` | [`Graph`] | waypoints, rooms, junctions with ids | directed or undirected, any cost >= 0 | straight line x the smallest cost per unit of length |
 //! | `teleport.rs` | [`Teleports`] | a square grid's cells | the grid's moves plus teleports (one cell to another at a chosen cost) | the grid's, or one that knows the teleports |
 //! | `linked.rs` | [`LinkedGrid`] | teleports or slopes as one type, so the grid page compiles each search once for both | | |
+//! | `corners.rs` | [`CornerGraph`] | a map's cell corners, plus the start and goal centres | to the 8 neighbouring corners and along sight lines between the corners a shortest path can bend at, each costing its length | straight line |
 //! | `slopes.rs` | [`Slopes`] | a square grid's cells | the grid's moves, dearer uphill than downhill | the grid's |
 //!
 //! ```
@@ -30,6 +31,7 @@
 //! assert_eq!(seen, [(a, 10.0)]);
 //! ```
 
+pub mod corners;
 pub mod graph;
 pub mod hex;
 pub mod linked;
@@ -37,6 +39,7 @@ pub mod slopes;
 pub mod square;
 pub mod teleport;
 
+pub use corners::CornerGraph;
 pub use graph::{Graph, GraphError};
 pub use hex::{HexGrid, HexLayout};
 pub use linked::LinkedGrid;
