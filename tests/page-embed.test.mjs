@@ -195,6 +195,36 @@ describe('embedding', () => {
     await page.close();
   });
 
+  test('a map too big for a short address rides in the fragment: the server takes the request and the frame shows the map', async () => {
+    // One wall makes the 512 x 512 preset the user's own map: the code carries all its cells.
+    const page = await openHere('map=AR0011SR');
+    const cell = () => page.evaluate(() => window.pathlab.lab.cell(40, 40));
+    const before = await cell();
+    const box = await testid(page, 'grid').boundingBox();
+    await page.mouse.click(box.x + (40.5 * box.width) / 512, box.y + (40.5 * box.height) / 512);
+    await nextFrame(page);
+    const painted = await cell();
+    assert.notEqual(painted, before, 'the click painted the cell');
+    const code = await embedCode(page);
+    const src = new URL((await parseCode(page, code)).attributes.src);
+    assert.equal(src.searchParams.get('grid'), null, 'the map is not in the query');
+    assert.match(new URLSearchParams(src.hash.slice(1)).get('grid'), /^512\.512\./);
+    const sent = `${src.pathname}${src.search}`;
+    assert.ok(sent.length < 8000, `the request line carries ${sent.length} characters`);
+    // What a server sees: the address without its fragment, which this server answers.
+    const response = await page.evaluate(async (url) => (await fetch(url)).status, src.href);
+    assert.equal(response, 200);
+    const { host, frame } = await coursePage(context, code);
+    assert.equal(await frame.evaluate(() => window.pathlab.lab.cell(40, 40)), painted, 'the edit came along');
+    assert.deepEqual(
+      await frame.evaluate(() => [window.pathlab.lab.width, window.pathlab.lab.height]),
+      [512, 512],
+    );
+    assert.deepEqual([...page.errors, ...host.errors], []);
+    await host.close();
+    await page.close();
+  });
+
   test('lock=1: drags, keys and drops change nothing, and the page says editing is locked', async () => {
     const page = await openHere('map=wall-gap&algo=astar');
     const code = await embedCode(page, { lock: true });

@@ -16,6 +16,7 @@
 import { el } from './dom.js';
 import { DEFAULTS } from './config.js';
 import { shareLink, MAX_LINK } from './persist.js';
+import { addressText } from './values.js';
 
 /** What a locked page says when someone tries to edit. */
 export const LOCKED_TEXT =
@@ -90,7 +91,8 @@ export function embedUrl(app, base, { lock = false, step = 0, contrast = false }
   params.set('embed', '1');
   if (lock) params.set('lock', '1');
   if (contrast) params.set('contrast', '1');
-  const text = link.toString().replaceAll('%2C', ',');
+  // A map that makes the address long rides in the fragment, which no server sees.
+  const text = addressText(link);
   if (text.length > MAX_EMBED_URL) {
     return { error: `The embed code would be ${text.length.toLocaleString('en')} characters long, more than browsers take in an address. Put the map in a file next to the course page and use map=FILE.map instead.` };
   }

@@ -1,19 +1,22 @@
-// The page entry point: reads the URL query, mounts Pathlab on #app, and keeps the query in
-// step with the settings (history.replaceState), so a reload or a copied link shows the same.
+// The page entry point: reads the URL query (and the fragment, where a long address keeps its
+// map), mounts Pathlab on #app, and keeps the address in step with the settings
+// (history.replaceState), so a reload or a copied link shows the same.
 import { mount } from './pathlab.js';
 import { toQuery } from './config.js';
-import { queryObject } from './values.js';
+import { addressObject, addressText } from './values.js';
 
 const root = document.getElementById('app');
 root.addEventListener('pathlab-change', (event) => {
   const config = { ...event.detail };
   if (!config.map) delete config.map;
-  const query = toQuery(config);
-  history.replaceState(null, '', query ? `?${query}` : location.pathname);
+  const url = new URL(location.pathname, location.href);
+  url.search = toQuery(config);
+  // A long address keeps the map in the fragment, so a reload is never refused for its size.
+  history.replaceState(null, '', addressText(url));
 });
 
 try {
-  window.pathlab = await mount(root, queryObject(location.search));
+  window.pathlab = await mount(root, addressObject(location.search, location.hash));
 } catch (e) {
   const p = document.createElement('p');
   p.className = 'pl-fatal';

@@ -34,6 +34,47 @@ export function parseWhole(value, max) {
   return n <= max ? n : null;
 }
 
+/**
+ * The keys that carry a whole map (`grid`, `graph`): in an address longer than
+ * LONG_ADDRESS they travel in the fragment (`#grid=...`), which browsers never send to the
+ * server, so no server refuses the request for its size (many refuse a request line over 8 KB
+ * or headers over 16 KB).
+ */
+export const MAP_KEYS = ['grid', 'graph'];
+
+/** The longest address sent to a server whole: past it, the map goes in the fragment. */
+export const LONG_ADDRESS = 8000;
+
+/**
+ * `url` (a URL object whose query holds the settings) as text, with the map keys moved from
+ * the query into the fragment when the whole would be longer than LONG_ADDRESS.
+ */
+export function addressText(url) {
+  const text = url.toString().replaceAll('%2C', ',');
+  if (text.length <= LONG_ADDRESS) return text;
+  const moved = new URLSearchParams();
+  for (const key of MAP_KEYS) {
+    const value = url.searchParams.get(key);
+    if (value === null) continue;
+    moved.set(key, value);
+    url.searchParams.delete(key);
+  }
+  if (![...moved.keys()].length) return text;
+  url.hash = moved.toString();
+  return url.toString().replaceAll('%2C', ',');
+}
+
+/**
+ * The page's configuration from its address: the query's keys, and the fragment's
+ * (`#grid=...`, see addressText) for any key the query does not give.
+ */
+export function addressObject(search, hash) {
+  const out = queryObject(search);
+  const extra = queryObject(hash.startsWith('#') ? hash.slice(1) : hash);
+  for (const key of Object.keys(extra)) if (!Object.hasOwn(out, key)) out[key] = extra[key];
+  return out;
+}
+
 /** The URL query as a plain object of strings (the first value of a repeated key wins). */
 export function queryObject(search) {
   // No prototype: a key named like one of Object's members (`constructor`, `toString`,
