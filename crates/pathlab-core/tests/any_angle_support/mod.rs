@@ -7,20 +7,12 @@
 
 #![allow(dead_code)]
 
-use pathlab_core::grid::{Diagonal, Grid, Point, WALL};
+use pathlab_core::grid::{Diagonal, Grid, Point};
 use proptest::prelude::*;
 use proptest::sample::Index;
 
-use super::common::grid_with_ends;
-
-/// True when (x, y) is inside the grid and not a wall, read from the cell bytes.
-pub fn open(grid: &Grid, x: i64, y: i64) -> bool {
-    x >= 0
-        && y >= 0
-        && (x as usize) < grid.width()
-        && (y as usize) < grid.height()
-        && grid.cells()[y as usize * grid.width() + x as usize] != WALL
-}
+use super::cases::grid_with_ends;
+use super::oracle::open;
 
 /// Whether a segment may pass a corner whose two side cells (touched only at the corner) are
 /// open or not, written out from the rule's definition.
