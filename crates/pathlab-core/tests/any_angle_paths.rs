@@ -219,7 +219,8 @@ proptest! {
 #[test]
 fn lazy_theta_puts_a_corrected_node_back_before_expanding_it() {
     let grid = draw(&["#..", "#..", "##.", "#..", "...", ".#.", "#..", ".##", "##.", "#.#", "##."]);
-    let case = Case { grid, start: Point::new(1, 0), goal: Point::new(0, 7), rule: Diagonal::Always };
+    let case =
+        Case { grid, start: Point::new(1, 0), goal: Point::new(0, 7), rule: Diagonal::Always, costs: Costs::Real };
     let grid_optimum = optimum(&case.grid, case.start, case.goal, case.rule, Costs::Real).unwrap();
     assert!((grid_optimum - (4.0 + 3.0 * std::f64::consts::SQRT_2)).abs() < 1e-12);
     let p = |x, y| Point::new(x, y);

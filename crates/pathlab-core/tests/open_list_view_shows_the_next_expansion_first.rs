@@ -16,7 +16,7 @@ mod cases;
 
 use std::collections::HashMap;
 
-use cases::Case;
+use cases::{ends_on_open, Case};
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::{
@@ -54,10 +54,7 @@ fn case(terrain: bool, rules: Vec<Diagonal>) -> impl Strategy<Value = Case> {
                 })
                 .collect();
             cells[0] = cells[0].max(1);
-            let open: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] != WALL).collect();
-            let grid = Grid::from_cells(w, h, cells).unwrap();
-            let start = grid.point_at(open[s.index(open.len())]);
-            let goal = grid.point_at(open[g.index(open.len())]);
+            let (grid, start, goal) = ends_on_open(w, h, cells, s, g);
             Case { grid, start, goal, rule, costs }
         })
 }

@@ -1,17 +1,18 @@
 //! Independent truth for the any-angle tests: two line-of-sight checks that share no code
 //! with `pathlab_core::search::sight` (nor its traversal idea), random wall grids, and path
-//! measurements.
+//! measurements. A test takes it in with `mod any_angle_support; mod cases; mod oracle;`.
 //!
 //! Geometry: cell (x, y) is the square [x, x+1] x [y, y+1] and its centre (x+½, y+½). All
 //! arithmetic below is exact, in doubled coordinates (centres odd, cell edges even).
 
 #![allow(dead_code)]
 
-use pathlab_core::grid::{Diagonal, Grid, Point};
+use pathlab_core::grid::{Costs, Diagonal, Grid, Point};
 use proptest::prelude::*;
 use proptest::sample::Index;
 
 use super::cases::grid_with_ends;
+pub use super::cases::Case;
 use super::oracle::open;
 
 /// Whether a segment may pass a corner whose two side cells (touched only at the corner) are
@@ -198,16 +199,8 @@ pub fn check_any_angle_path(
     Ok(length(points))
 }
 
-/// A random wall grid with two open ends.
-#[derive(Clone, Debug)]
-pub struct Case {
-    pub grid: Grid,
-    pub start: Point,
-    pub goal: Point,
-    pub rule: Diagonal,
-}
-
-/// Grids up to `max` x `max`, 0 to 45% walls, ends on random open cells, any rule.
+/// Grids up to `max` x `max`, 0 to 45% walls, ends on random open cells, any rule, real costs
+/// (the any-angle algorithms' only model).
 pub fn case(max: usize) -> impl Strategy<Value = Case> {
     (1usize..=max, 1usize..=max, 0u32..=45)
         .prop_flat_map(|(w, h, density)| {
@@ -222,7 +215,7 @@ pub fn case(max: usize) -> impl Strategy<Value = Case> {
         .prop_map(|((w, h, density), rolls, s, g, rule)| {
             let cells: Vec<u8> = rolls.iter().map(|&r| u8::from(r >= density)).collect();
             let (grid, start, goal) = grid_with_ends(w, h, cells, s, g);
-            Case { grid, start, goal, rule }
+            Case { grid, start, goal, rule, costs: Costs::Real }
         })
 }
 

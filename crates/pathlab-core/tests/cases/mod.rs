@@ -57,6 +57,12 @@ pub fn grid_with_ends(w: usize, h: usize, mut cells: Vec<u8>, s: Index, g: Index
     if cells.iter().all(|&c| c == WALL) {
         cells[0] = 1;
     }
+    ends_on_open(w, h, cells, s, g)
+}
+
+/// The `w` x `h` grid of `cells` (at least one open), with a start and a goal picked among its
+/// open cells by `s` and `g`.
+pub fn ends_on_open(w: usize, h: usize, cells: Vec<u8>, s: Index, g: Index) -> (Grid, Point, Point) {
     let open: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] != WALL).collect();
     let grid = Grid::from_cells(w, h, cells).unwrap();
     let start = grid.point_at(open[s.index(open.len())]);
