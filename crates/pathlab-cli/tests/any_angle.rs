@@ -6,21 +6,20 @@
 //! - read from the JSON lines, every cost is also at most the `.scen` optimum plus the
 //!   problem's tolerance: an any-angle path is never longer than the optimal grid path.
 //!
-//! The maps live in `shared/maps/movingai`, the folder beside the repository. Run on a release
-//! build (`cargo test -p pathlab-cli --release --test any_angle`), where it takes seconds.
+//! The maps live in the folder `$PATHLAB_MOVINGAI` names, by default `shared/maps/movingai`
+//! beside the repository. Run on a release build
+//! (`cargo test -p pathlab-cli --release --test any_angle`), where it takes seconds.
 
+#[path = "../../pathlab-core/tests/common/movingai_folder.rs"]
+mod movingai_folder;
+
+use movingai_folder::{map_of, movingai_folder as movingai, scenario_files};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use pathlab_core::formats::movingai::{parse_scen, Problem};
 
 const ALGORITHMS: [&str; 3] = ["theta", "lazy-theta", "astar-smoothed"];
-
-fn movingai() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps/movingai");
-    assert!(dir.is_dir(), "the MovingAI maps are missing: expected {}", dir.display());
-    dir
-}
 
 /// One JSON line's problem index, optimum and cost (`None` for `null`).
 fn fields(line: &str) -> (usize, f64, Option<f64>) {
@@ -113,19 +112,7 @@ fn any_angle_costs_stay_between_the_straight_line_and_the_optimum_on_every_arena
 #[test]
 fn any_angle_costs_stay_between_the_straight_line_and_the_optimum_on_a_sample_of_every_family() {
     let root = movingai();
-    let mut maps = Vec::new();
-    for family in std::fs::read_dir(&root).expect("movingai readable") {
-        let family = family.expect("entry").path();
-        if family.is_dir() {
-            for file in std::fs::read_dir(&family).expect("family readable") {
-                let file = file.expect("entry").path();
-                if let Some(map) = file.to_string_lossy().strip_suffix(".scen") {
-                    maps.push(PathBuf::from(map));
-                }
-            }
-        }
-    }
-    maps.sort();
+    let maps: Vec<PathBuf> = scenario_files(&root).iter().map(|scen| map_of(scen)).collect();
     assert!(maps.len() >= 8, "expected every MovingAI family, found {maps:?}");
     // 300 problems spread evenly over the files.
     let (each, extra) = (300 / maps.len(), 300 % maps.len());

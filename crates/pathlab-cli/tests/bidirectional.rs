@@ -8,24 +8,17 @@
 //! - where IDA* reaches its visit limit, stderr says it gave up (not "no path"), and `--check`
 //!   fails naming it.
 //!
-//! The maps live in `shared/maps/movingai`, the folder beside the repository. These tests run
-//! hundreds of thousands of searches (the 11,960 problems of maze512-1-0 alone take minutes):
-//! run them on a release build, `cargo test -p pathlab-cli --release --test bidirectional`.
+//! The maps live in the folder `$PATHLAB_MOVINGAI` names, by default `shared/maps/movingai`
+//! beside the repository. These tests run hundreds of thousands of searches (the 11,960
+//! problems of maze512-1-0 alone take minutes): run them on a release build, `cargo test -p pathlab-cli --release --test bidirectional`.
 
+#[path = "../../pathlab-core/tests/common/movingai_folder.rs"]
+mod movingai_folder;
+
+use movingai_folder::{map_of, movingai_folder as movingai, problem_count, scenario_files};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn movingai() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps/movingai");
-    assert!(
-        dir.is_dir(),
-        "the MovingAI maps are missing: expected {} (the shared/ folder beside the repository, \
-         with maps/movingai/<family>/<name>.map and .map.scen)",
-        dir.display()
-    );
-    dir
-}
 
 fn pathlab(args: &[OsString]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_pathlab")).args(args).output().expect("pathlab runs")
@@ -33,12 +26,6 @@ fn pathlab(args: &[OsString]) -> Output {
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).expect("UTF-8 output")
-}
-
-/// The number of problems in a `.scen` file (its non-empty lines after the version line).
-fn problem_count(scen: &Path) -> usize {
-    let text = std::fs::read_to_string(scen).expect("scen readable");
-    text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with("version")).count()
 }
 
 /// The cost field of a JSON line (`None` for `null`).
@@ -88,27 +75,14 @@ fn bi_astar_matches_every_optimum_of_the_five_named_maps() {
 #[test]
 fn bi_astar_matches_2000_problems_sampled_across_every_family() {
     let root = movingai();
-    let mut scens = Vec::new();
-    for family in std::fs::read_dir(&root).expect("movingai readable") {
-        let family = family.expect("entry").path();
-        if !family.is_dir() {
-            continue;
-        }
-        for file in std::fs::read_dir(&family).expect("family readable") {
-            let file = file.expect("entry").path();
-            if file.to_string_lossy().ends_with(".map.scen") {
-                scens.push(file);
-            }
-        }
-    }
-    scens.sort();
+    let scens = scenario_files(&root);
     let families: std::collections::BTreeSet<_> = scens.iter().map(|s| s.parent().map(Path::to_path_buf)).collect();
     assert!(families.len() >= 8, "expected every MovingAI family, found {families:?}");
     // 2,000 problems spread evenly: every file gives 2000 / n, the first 2000 % n one more.
     let (each, extra) = (2000 / scens.len(), 2000 % scens.len());
     let mut total = 0;
     for (i, scen) in scens.iter().enumerate() {
-        let map = PathBuf::from(scen.to_string_lossy().trim_end_matches(".scen").to_string());
+        let map = map_of(scen);
         let take = each + usize::from(i < extra);
         let expected = take.min(problem_count(scen));
         check_passes(&map, scen, "bi-astar", &["--sample", &take.to_string()], expected);

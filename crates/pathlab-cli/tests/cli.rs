@@ -2,24 +2,16 @@
 //! line format, the `compare` table, and exit status 2 with a named file and line on bad
 //! input.
 //!
-//! The MovingAI maps live in `shared/maps/movingai`, the folder beside the repository. The
-//! heavy tests run thousands of searches: run them on a release build
+//! The MovingAI maps live in the folder `$PATHLAB_MOVINGAI` names, by default
+//! `shared/maps/movingai` beside the repository. The heavy tests run thousands of searches: run them on a release build
 //! (`cargo test -p pathlab-cli --release`), where they take seconds.
 
+#[path = "../../pathlab-core/tests/common/movingai_folder.rs"]
+mod movingai_folder;
+
+use movingai_folder::{map_of, movingai_folder as movingai, problem_count, scenario_files};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-/// The MovingAI benchmark folder; fails the test with a clear message when it is missing.
-fn movingai() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps/movingai");
-    assert!(
-        dir.is_dir(),
-        "the MovingAI maps are missing: expected {} (the shared/ folder beside the repository, \
-         with maps/movingai/<family>/<name>.map and .map.scen)",
-        dir.display()
-    );
-    dir
-}
 
 /// Runs `pathlab` with these arguments.
 fn pathlab<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
@@ -41,12 +33,6 @@ fn scratch(name: &str, text: &str) -> PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, text).expect("scratch file");
     path
-}
-
-/// The number of problems in a `.scen` file (its non-empty lines after the version line).
-fn problem_count(scen: &Path) -> usize {
-    let text = std::fs::read_to_string(scen).expect("scen readable");
-    text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with("version")).count()
 }
 
 /// Runs `scen --check` and insists on exit 0 with one JSON line per expected problem.
@@ -78,27 +64,14 @@ fn astar_and_dijkstra_match_every_optimum_of_arena_den312d_and_ar0011sr() {
 #[test]
 fn astar_and_dijkstra_match_a_sample_of_500_problems_across_every_family() {
     let root = movingai();
-    let mut scens = Vec::new();
-    for family in std::fs::read_dir(&root).expect("movingai readable") {
-        let family = family.expect("entry").path();
-        if !family.is_dir() {
-            continue;
-        }
-        for file in std::fs::read_dir(&family).expect("family readable") {
-            let file = file.expect("entry").path();
-            if file.to_string_lossy().ends_with(".map.scen") {
-                scens.push(file);
-            }
-        }
-    }
-    scens.sort();
+    let scens = scenario_files(&root);
     let families: std::collections::BTreeSet<_> = scens.iter().map(|s| s.parent().map(Path::to_path_buf)).collect();
     assert!(scens.len() >= 8 && families.len() >= 8, "expected the 8 MovingAI families, found {scens:?}");
     // 500 problems spread evenly: every file gives 500 / n, the first 500 % n one more.
     let (each, extra) = (500 / scens.len(), 500 % scens.len());
     let mut total = 0;
     for (i, scen) in scens.iter().enumerate() {
-        let map = PathBuf::from(scen.to_string_lossy().trim_end_matches(".scen").to_string());
+        let map = map_of(scen);
         let take = each + usize::from(i < extra);
         let expected = take.min(problem_count(scen));
         for algo in ["astar", "dijkstra"] {

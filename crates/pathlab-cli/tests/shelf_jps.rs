@@ -7,31 +7,19 @@
 //!   the same cost problem by problem, read from the JSON lines;
 //! - a rule they cannot run under is refused with exit status 2 and a plain message.
 //!
-//! The maps live in `shared/maps/movingai`, the folder beside the repository. Run on a release
-//! build (`cargo test -p pathlab-cli --release --test shelf_jps`); the maze, where every
+//! The maps live in the folder `$PATHLAB_MOVINGAI` names, by default `shared/maps/movingai`
+//! beside the repository. Run on a release build (`cargo test -p pathlab-cli --release --test shelf_jps`); the maze, where every
 //! corridor bend is a jump point, takes most of the time (about 30 s of CPU per algorithm).
 
+#[path = "../../pathlab-core/tests/common/movingai_folder.rs"]
+mod movingai_folder;
+
+use movingai_folder::{map_of, movingai_folder as movingai, problem_count, scenario_files};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn movingai() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps/movingai");
-    assert!(
-        dir.is_dir(),
-        "the MovingAI maps are missing: expected {} (the shared/ folder beside the repository)",
-        dir.display()
-    );
-    dir
-}
-
 fn pathlab(args: &[&std::ffi::OsStr]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_pathlab")).args(args).output().expect("pathlab runs")
-}
-
-/// The number of problems in a `.scen` file (its non-empty lines after the version line).
-fn problem_count(scen: &Path) -> usize {
-    let text = std::fs::read_to_string(scen).expect("scen readable");
-    text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with("version")).count()
 }
 
 /// The `"cost"` of each JSON line, by problem index.
@@ -124,20 +112,7 @@ fn jps_plus_matches_every_optimum_of_maze512_1_0() {
 fn jps_and_jps_plus_match_2016_problems_sampled_across_every_family() {
     const SAMPLE: usize = 2016;
     let root = movingai();
-    let mut maps = Vec::new();
-    for family in std::fs::read_dir(&root).expect("movingai readable") {
-        let family = family.expect("entry").path();
-        if !family.is_dir() {
-            continue;
-        }
-        for file in std::fs::read_dir(&family).expect("family readable") {
-            let file = file.expect("entry").path().to_string_lossy().into_owned();
-            if let Some(map) = file.strip_suffix(".scen") {
-                maps.push(PathBuf::from(map));
-            }
-        }
-    }
-    maps.sort();
+    let maps: Vec<PathBuf> = scenario_files(&root).iter().map(|scen| map_of(scen)).collect();
     let families: std::collections::BTreeSet<_> = maps.iter().map(|m| m.parent().map(Path::to_path_buf)).collect();
     assert!(maps.len() >= 20 && families.len() >= 8, "expected every MovingAI family, found {maps:?}");
     // 2,016 problems spread evenly over the files: each gives 2016 / n, the first 2016 % n

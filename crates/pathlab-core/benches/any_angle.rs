@@ -8,7 +8,8 @@
 //! reported with the ratios to A*: time, total path length, expansions, and the
 //! line-of-sight tests per problem.
 //!
-//! The maps come from `shared/maps/movingai`, the folder beside the repository.
+//! The maps come from the MovingAI folder: `$PATHLAB_MOVINGAI`, by default
+//! `shared/maps/movingai` beside the repository.
 //! Run: `cargo bench -p pathlab-core --bench any_angle`.
 
 use std::hint::black_box;

@@ -7,7 +7,8 @@
 //! first) and the median round is reported, per map and overall. Criterion also measures both
 //! on two maps.
 //!
-//! The maps come from `shared/maps/movingai`, the folder beside the repository.
+//! The maps come from the MovingAI folder: `$PATHLAB_MOVINGAI`, by default
+//! `shared/maps/movingai` beside the repository.
 //! Run: `cargo bench -p pathlab-core --bench bidirectional`.
 
 use std::hint::black_box;

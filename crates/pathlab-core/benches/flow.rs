@@ -14,11 +14,13 @@
 //!   full rebuild.
 //! - **destroy goal** (4 goals): goal 0, `destroy_goal` against a full rebuild.
 //!
-//! Times are medians (and, in brackets, the fastest run) in milliseconds. The maps come from `shared/maps/movingai`, the folder
-//! beside the repository. Run: `cargo bench -p pathlab-core --bench flow`.
+//! Times are medians (and, in brackets, the fastest run) in milliseconds. The map comes from the
+//! MovingAI folder: `$PATHLAB_MOVINGAI`, by default `shared/maps/movingai` beside the repository.
+//! Run: `cargo bench -p pathlab-core --bench flow`.
+
+mod support;
 
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use pathlab_core::crowd::FlowField;
@@ -95,7 +97,7 @@ fn candidate_walls(grid: &Grid, field: &FlowField) -> (Vec<usize>, Vec<usize>) {
 }
 
 fn main() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps/movingai").join(MAP);
+    let path = support::maps_folder("flow").join(MAP);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let grid = movingai::parse_map(&text).unwrap();
     let (w, h) = (grid.width(), grid.height());

@@ -8,7 +8,8 @@
 //! rounds). A hierarchical query is everything after the build: linking start and goal to the
 //! graph, the abstract search and refining every abstract edge into grid moves.
 //!
-//! The maps come from `shared/maps/movingai`, the folder beside the repository.
+//! The maps come from the MovingAI folder: `$PATHLAB_MOVINGAI`, by default
+//! `shared/maps/movingai` beside the repository.
 //! Run: `cargo bench -p pathlab-core --bench hpa`.
 
 use std::hint::black_box;

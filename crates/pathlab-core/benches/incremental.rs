@@ -20,7 +20,8 @@
 //! which is the whole second half of the search when the wall is halfway.
 //! Criterion also times one repair against one fresh A* on den312d.
 //!
-//! The maps come from `shared/maps/movingai`, the folder beside the repository.
+//! The maps come from the MovingAI folder: `$PATHLAB_MOVINGAI`, by default
+//! `shared/maps/movingai` beside the repository.
 //! Run: `cargo bench -p pathlab-core --bench incremental`.
 
 use std::hint::black_box;

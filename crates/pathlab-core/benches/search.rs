@@ -18,7 +18,8 @@
 //! (pathfinding / ours >= 2; stepped / run <= 1.15; our A* / JPS >= 10 over the DAO maps;
 //! JPS / JPS+ > 1), with the mean expansions of each algorithm.
 //!
-//! The maps come from `shared/maps/movingai`, the folder beside the repository.
+//! The maps come from the MovingAI folder: `$PATHLAB_MOVINGAI`, by default
+//! `shared/maps/movingai` beside the repository.
 //! Run: `cargo bench -p pathlab-core --bench search`.
 
 use std::cmp::Ordering;

@@ -14,10 +14,11 @@
 //! - terrain, and the wrong algorithm for a constructor, are refused with Unsupported.
 
 mod any_angle_support;
-mod common;
+mod cases;
+mod oracle;
 
 use any_angle_support::{case, check_any_angle_path, dist, draw, length, Case};
-use common::reference_cost;
+use oracle::optimum;
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::smoothed::SmoothedAStar;
@@ -49,7 +50,7 @@ proptest! {
     /// Theta* and Lazy Theta*: legal any-angle paths between the straight line and A*.
     #[test]
     fn theta_paths_are_in_sight_and_between_the_straight_line_and_the_grid_optimum(case in case(24)) {
-        let optimum = reference_cost(&case.grid, case.start, case.goal, case.rule, Costs::Real);
+        let optimum = optimum(&case.grid, case.start, case.goal, case.rule, Costs::Real);
         let line = dist(case.start, case.goal);
         for algorithm in [Algorithm::Theta, Algorithm::LazyTheta] {
             let s = run(&case, algorithm);
@@ -218,8 +219,9 @@ proptest! {
 #[test]
 fn lazy_theta_puts_a_corrected_node_back_before_expanding_it() {
     let grid = draw(&["#..", "#..", "##.", "#..", "...", ".#.", "#..", ".##", "##.", "#.#", "##."]);
-    let case = Case { grid, start: Point::new(1, 0), goal: Point::new(0, 7), rule: Diagonal::Always };
-    let grid_optimum = reference_cost(&case.grid, case.start, case.goal, case.rule, Costs::Real).unwrap();
+    let case =
+        Case { grid, start: Point::new(1, 0), goal: Point::new(0, 7), rule: Diagonal::Always, costs: Costs::Real };
+    let grid_optimum = optimum(&case.grid, case.start, case.goal, case.rule, Costs::Real).unwrap();
     assert!((grid_optimum - (4.0 + 3.0 * std::f64::consts::SQRT_2)).abs() < 1e-12);
     let p = |x, y| Point::new(x, y);
     let want = vec![p(1, 0), p(2, 3), p(2, 5), p(0, 7)];

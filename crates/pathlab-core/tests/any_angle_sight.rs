@@ -7,9 +7,11 @@
 //!   under each rule.
 
 mod any_angle_support;
-mod common;
+mod cases;
+mod oracle;
 
-use any_angle_support::{draw, open, sampled_sight, square_sight};
+use any_angle_support::{draw, sampled_sight, square_sight};
+use oracle::open;
 use pathlab_core::grid::{Diagonal, Grid, Point};
 use pathlab_core::search::sight::line_of_sight;
 use proptest::prelude::*;

@@ -18,10 +18,13 @@
 //! says so and has made exactly that many visits; each property fails if more than a tenth of
 //! its cases give up.
 
+mod cases;
+mod oracle;
 mod space_support;
 
 use std::cell::Cell;
 
+use oracle::*;
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::bi_astar::BiAStar;
@@ -161,7 +164,7 @@ proptest! {
     #[test]
     fn graph_bidirectional_a_star_finds_the_independent_optimum(case in graph_case()) {
         let arcs = case.arcs();
-        let opt = optimum(&dijkstra(&arcs, case.start), case.goal);
+        let opt = reached(&dijkstra(&arcs, case.start), case.goal);
         for h in admissible_graph_heuristics() {
             bi_optimal(case.graph(h), case.start, case.goal, &arcs, opt)?;
             for w in [1.5, 3.0] {
@@ -181,7 +184,7 @@ proptest! {
 fn graph_ida_star_finds_the_independent_optimum() {
     run_counting_give_ups(1500, small_graph_case(), |case| {
         let arcs = case.arcs();
-        let opt = optimum(&dijkstra(&arcs, case.start), case.goal);
+        let opt = reached(&dijkstra(&arcs, case.start), case.goal);
         let mut gave_up = 0;
         let heuristics = admissible_graph_heuristics();
         for &h in &heuristics {
@@ -211,7 +214,7 @@ proptest! {
     fn hex_bidirectional_a_star_finds_the_independent_optimum(case in hex_case()) {
         let arcs = hex_arcs(&case.grid, case.layout);
         let (s, g) = (case.grid.index(case.start), case.grid.index(case.goal));
-        let opt = optimum(&dijkstra(&arcs, s), g);
+        let opt = reached(&dijkstra(&arcs, s), g);
         for h in [Heuristic::Manhattan, Heuristic::Zero] {
             bi_optimal(hex(&case, h), s, g, &arcs, opt)?;
         }
@@ -224,7 +227,7 @@ fn hex_ida_star_finds_the_independent_optimum() {
     run_counting_give_ups(500, hex_case().prop_filter("at most 25 cells", |c| small(&c.grid)), |case| {
         let arcs = hex_arcs(&case.grid, case.layout);
         let (s, g) = (case.grid.index(case.start), case.grid.index(case.goal));
-        let opt = optimum(&dijkstra(&arcs, s), g);
+        let opt = reached(&dijkstra(&arcs, s), g);
         let config = SearchConfig::new(Algorithm::Ida);
         let outcome = ida_checked(hex(&case, Heuristic::Manhattan), s, g, config, &arcs, opt, true)?;
         Ok((usize::from(outcome == Outcome::GaveUp), 1))
@@ -246,7 +249,7 @@ proptest! {
     fn teleport_bidirectional_a_star_with_the_teleport_estimate_is_optimal(case in teleport_case()) {
         let arcs = case.arcs();
         let (s, g) = (case.grid.index(case.start), case.grid.index(case.goal));
-        let opt = optimum(&dijkstra(&arcs, s), g);
+        let opt = reached(&dijkstra(&arcs, s), g);
         bi_optimal(case.space(TeleportHeuristic::Teleports), s, g, &arcs, opt)?;
         let plain = SearchConfig::new(Algorithm::BiAStar);
         run_and_check(case.space(TeleportHeuristic::Plain), s, g, plain, &arcs, opt)?;
@@ -260,7 +263,7 @@ fn teleport_ida_star_with_the_teleport_estimate_is_optimal() {
     run_counting_give_ups(500, teleport_case().prop_filter("at most 25 cells", |c| small(&c.grid)), |case| {
         let arcs = case.arcs();
         let (s, g) = (case.grid.index(case.start), case.grid.index(case.goal));
-        let opt = optimum(&dijkstra(&arcs, s), g);
+        let opt = reached(&dijkstra(&arcs, s), g);
         let config = SearchConfig::new(Algorithm::Ida);
         let aware = ida_checked(case.space(TeleportHeuristic::Teleports), s, g, config, &arcs, opt, true)?;
         let plain = ida_checked(case.space(TeleportHeuristic::Plain), s, g, config, &arcs, opt, false)?;
@@ -305,7 +308,7 @@ proptest! {
         let arcs = case.arcs();
         let (a, b) = (case.grid.index(case.a), case.grid.index(case.b));
         for (from, to) in [(a, b), (b, a)] {
-            let opt = optimum(&dijkstra(&arcs, from), to);
+            let opt = reached(&dijkstra(&arcs, from), to);
             for h in Heuristic::ALL.iter().copied().filter(|h| h.is_admissible(case.rule, Costs::Real)) {
                 bi_optimal(case.space(h), from, to, &arcs, opt)?;
             }
@@ -322,7 +325,7 @@ fn slope_ida_star_costs_both_ways_match_the_independent_dijkstra() {
         let (a, b) = (case.grid.index(case.a), case.grid.index(case.b));
         let mut gave_up = 0;
         for (from, to) in [(a, b), (b, a)] {
-            let opt = optimum(&dijkstra(&arcs, from), to);
+            let opt = reached(&dijkstra(&arcs, from), to);
             let config = SearchConfig::new(Algorithm::Ida);
             let space = case.space(Heuristic::default_for(case.rule));
             gave_up += usize::from(ida_checked(space, from, to, config, &arcs, opt, true)? == Outcome::GaveUp);

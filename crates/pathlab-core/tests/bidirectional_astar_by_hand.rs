@@ -3,15 +3,15 @@
 //! what the page sees (both frontiers, the meeting mark, the notes of the stopping rule).
 
 mod common;
-mod reference_dijkstra;
+mod oracle;
 
+use oracle::{costs_from, costs_to, same, walk};
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::bi_astar::{BiAStar, Direction};
 use pathlab_core::search::{
     build, Algorithm, CellState, MarkKind, OverlayMark, SearchConfig, SearchError, Status, StepEvent, Stepper,
 };
-use reference_dijkstra::{costs_from, costs_to, same, walk};
 
 fn grid_from(rows: &[&str]) -> Grid {
     let width = rows[0].len();
@@ -189,11 +189,10 @@ fn every_maze_of_the_shared_fixture_gives_its_hand_worked_cost() {
                         Some(units) => {
                             let want = common::hand_cost(costs, units);
                             let path = s.path().unwrap_or_else(|| panic!("{what}: no path"));
-                            let moves =
-                                common::check_path(&maze.grid, rule, costs, maze.start, maze.goal, &path.points)
-                                    .unwrap_or_else(|e| panic!("{what}: {e}"));
-                            assert!(common::same_cost(path.cost, want), "{what}: {} not {want}", path.cost);
-                            assert!(common::same_cost(moves, want), "{what}: moves sum to {moves}");
+                            let moves = walk(&maze.grid, rule, costs, maze.start, maze.goal, &path.points)
+                                .unwrap_or_else(|e| panic!("{what}: {e}"));
+                            assert!(same(path.cost, want), "{what}: {} not {want}", path.cost);
+                            assert!(same(moves, want), "{what}: moves sum to {moves}");
                         }
                     }
                     checked += 1;

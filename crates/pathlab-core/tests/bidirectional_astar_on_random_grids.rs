@@ -16,57 +16,20 @@
 //!   optimum, and the sweep counts and requires such cases, so the stopping rule is tested
 //!   where stopping at the first meeting would be wrong.
 
-mod common;
-mod reference_dijkstra;
+mod cases;
+mod oracle;
 
-use common::grid_with_ends;
+use cases::{case_with, terrain_from, Case, Rng, TERRAIN};
+use oracle::{costs_from, costs_to, optimum, same, walk};
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::bi_astar::BiAStar;
 use pathlab_core::search::{build, Algorithm, CellState, SearchConfig, Status, Stepper, NO_PARENT};
 use proptest::prelude::*;
-use proptest::sample::{select, Index};
-use reference_dijkstra::{costs_from, costs_to, optimum, same, walk, Rng};
-
-#[derive(Clone, Debug)]
-struct Case {
-    grid: Grid,
-    start: Point,
-    goal: Point,
-    rule: Diagonal,
-    costs: Costs,
-}
-
-const TERRAIN: [u8; 8] = [1, 1, 1, 1, 2, 3, 5, 9];
+use proptest::sample::select;
 
 fn case() -> impl Strategy<Value = Case> {
-    (1usize..=24, 1usize..=24, 0u32..=45, any::<bool>())
-        .prop_flat_map(|(w, h, density, terrain)| {
-            (
-                Just((w, h, density, terrain)),
-                proptest::collection::vec((0u32..100, 0usize..8), w * h),
-                any::<Index>(),
-                any::<Index>(),
-                select(Diagonal::ALL.to_vec()),
-                select(Costs::ALL.to_vec()),
-            )
-        })
-        .prop_map(|((w, h, density, terrain), rolls, s, g, rule, costs)| {
-            let cells: Vec<u8> = rolls
-                .iter()
-                .map(|&(wall, t)| {
-                    if wall < density {
-                        WALL
-                    } else if terrain {
-                        TERRAIN[t]
-                    } else {
-                        1
-                    }
-                })
-                .collect();
-            let (grid, start, goal) = grid_with_ends(w, h, cells, s, g);
-            Case { grid, start, goal, rule, costs }
-        })
+    case_with(1..=24, 0..=45, terrain_from(&TERRAIN))
 }
 
 /// True when a search's cost is not below the true one (both may be infinite).

@@ -1,9 +1,9 @@
 //! The course's 5x5 example, worked by hand with the integer 10/14 costs, for every diagonal
 //! rule; and A*'s first expansions on it (Manhattan, 4-connected) traced by hand.
 
-mod common;
+mod oracle;
 
-use common::check_path;
+use oracle::{optimum, walk};
 use pathlab_core::formats::course;
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point};
 use pathlab_core::heuristic::Heuristic;
@@ -81,11 +81,11 @@ fn optimal_searches_match_the_hand_costs_under_every_rule() {
             assert_eq!(search.run(), Status::Found);
             let path = search.path().unwrap();
             assert_eq!(path.cost, want, "{rule} {} {}: path {:?}", config.algorithm, config.heuristic, path.points);
-            let moves = check_path(&grid, rule, Costs::Integer, start, goal, &path.points).unwrap();
+            let moves = walk(&grid, rule, Costs::Integer, start, goal, &path.points).unwrap();
             assert_eq!(moves, want, "{rule}: the moves of {:?}", path.points);
         }
         // The hand value agrees with the independent reference too.
-        assert_eq!(common::reference_cost(&grid, start, goal, rule, Costs::Integer), Some(want), "{rule}");
+        assert_eq!(optimum(&grid, start, goal, rule, Costs::Integer), Some(want), "{rule}");
     }
 }
 
@@ -95,13 +95,13 @@ fn the_hand_routes_are_legal_and_cost_what_the_hand_says() {
     let p = |x, y| Point::new(x, y);
     let over_the_top = [p(3, 1), p(2, 0), p(1, 1), p(0, 2), p(0, 3)];
     for rule in [Diagonal::Always, Diagonal::AtMostOneBlocked] {
-        assert_eq!(check_path(&grid, rule, Costs::Integer, start, goal, &over_the_top), Ok(52.0));
+        assert_eq!(walk(&grid, rule, Costs::Integer, start, goal, &over_the_top), Ok(52.0));
     }
-    assert!(check_path(&grid, Diagonal::NoCornerCutting, Costs::Integer, start, goal, &over_the_top).is_err());
+    assert!(walk(&grid, Diagonal::NoCornerCutting, Costs::Integer, start, goal, &over_the_top).is_err());
     let around = [p(3, 1), p(3, 0), p(2, 0), p(1, 0), p(0, 1), p(0, 2), p(0, 3)];
-    assert_eq!(check_path(&grid, Diagonal::NoCornerCutting, Costs::Integer, start, goal, &around), Ok(64.0));
+    assert_eq!(walk(&grid, Diagonal::NoCornerCutting, Costs::Integer, start, goal, &around), Ok(64.0));
     let square = [p(3, 1), p(3, 0), p(2, 0), p(1, 0), p(0, 0), p(0, 1), p(0, 2), p(0, 3)];
-    assert_eq!(check_path(&grid, Diagonal::Never, Costs::Integer, start, goal, &square), Ok(70.0));
+    assert_eq!(walk(&grid, Diagonal::Never, Costs::Integer, start, goal, &square), Ok(70.0));
     // The core's own move check agrees on the two corner-cutting diagonals.
     assert!(grid.is_legal_move(p(3, 1), p(2, 0), Diagonal::AtMostOneBlocked));
     assert!(!grid.is_legal_move(p(3, 1), p(2, 0), Diagonal::NoCornerCutting));

@@ -20,8 +20,9 @@
 //! - A goal walled off is reported at the first step, not as a loop; the move limit stops a
 //!   walk and says so.
 
-mod reference_dijkstra;
+mod oracle;
 
+use oracle::{optimum, same, walk};
 use pathlab_core::formats::course;
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::search::crash_turn::{CrashTurn, Mode, DEFAULT_MOVE_LIMIT};
@@ -30,7 +31,6 @@ use pathlab_core::search::{
 };
 use proptest::prelude::*;
 use proptest::sample::select;
-use reference_dijkstra::{optimum, same, walk};
 
 fn config(rule: Diagonal, hand: Hand) -> SearchConfig {
     SearchConfig::new(Algorithm::CrashTurn).diagonal(rule).hand(hand)

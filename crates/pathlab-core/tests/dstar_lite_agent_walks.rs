@@ -13,12 +13,15 @@
 //! - Stepping back and forward through edits lands in the same states; reset keeps the
 //!   painted map; the overlay shows the agent, trail, sensor range and discoveries.
 
+mod cases;
 mod common;
 mod incremental_support;
-mod reference_dijkstra;
+mod oracle;
 
+use cases::Rng;
 use common::load_movingai as load;
 use incremental_support::{case_up_to, difference, random_stroke, ring, snap, Case};
+use oracle::{legal, optimum, same, walk};
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::dstar_lite::DStarLite;
@@ -26,7 +29,6 @@ use pathlab_core::search::{
     build, Algorithm, BoxKind, LineKind, MarkKind, Search, SearchConfig, SearchError, Status, Stepper,
 };
 use proptest::prelude::*;
-use reference_dijkstra::{legal, optimum, same, walk, Rng};
 
 fn config(rule: Diagonal, costs: Costs, sensor: u32) -> SearchConfig {
     SearchConfig::new(Algorithm::DStarLite)

@@ -4,6 +4,7 @@
 //! field; bad inputs give the documented errors and nothing panics.
 
 mod flow_support;
+mod oracle;
 
 use flow_support::{case, check_field};
 use pathlab_core::crowd::{FlowBuild, FlowError, FlowField, NO_DIRECTION, NO_GOAL};

@@ -5,9 +5,10 @@
 //! reference says it left too dear; a seed fixes the whole run.
 
 mod flow_support;
+mod oracle;
 
-use flow_support::reference_dijkstra::same;
 use flow_support::{check_field, reference_per_goal};
+use oracle::same;
 use pathlab_core::crowd::flow_scene::BunkersScene;
 use pathlab_core::crowd::scene::{self, Frame, Ink, Scene, SceneConfig, SceneError};
 use pathlab_core::crowd::FlowField;

@@ -11,12 +11,12 @@
 //! - the same seed gives the same grid, another seed another grid;
 //! - sizes and densities out of range are refused with a message, never a panic.
 
-mod reference_dijkstra;
+mod oracle;
 
+use oracle::costs_from;
 use pathlab_core::generate::{generate, maze, random_fill, rooms, GenerateError, Generated, Generator};
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, MAX_SIDE};
 use proptest::prelude::*;
-use reference_dijkstra::costs_from;
 
 /// Open cells, and 4-adjacent pairs of open cells (the passages between them).
 fn nodes_and_edges(grid: &Grid) -> (usize, usize) {

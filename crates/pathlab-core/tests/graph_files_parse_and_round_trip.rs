@@ -1,13 +1,16 @@
 //! Graph files (JSON and the weight matrix): hand-made bad files give errors naming the right
 //! line and problem; random graphs and matrices survive writing and reading back; random and
 //! mutated text never panics; and the preset graphs in `maps/graphs/` have the cheapest
-//! routes worked out by hand, checked here by a Dijkstra and a path enumeration written in
-//! this file over the parsed edge lists (not by pathlab's searches).
+//! routes worked out by hand, checked by the oracle's Dijkstra and a path enumeration written
+//! in this file over the parsed edge lists (not by pathlab's searches).
+
+mod oracle;
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::Path;
 
+use oracle::shortest;
 use pathlab_core::formats::graph::{
     parse_json, parse_matrix, to_json, to_matrix, GraphFileError, MAX_GRAPH_FILE_BYTES, RING_RADIUS,
 };
@@ -50,7 +53,7 @@ fn edge_list(g: &Graph) -> Vec<(String, String, f64, bool)> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// An independent check of cheapest routes: a plain O(n^2) Dijkstra and a brute-force
+// An independent check of cheapest routes: the oracle's Dijkstra and a brute-force
 // enumeration of simple paths, both over `Graph::edges()` as the file gave them.
 // ---------------------------------------------------------------------------------------------
 
@@ -73,32 +76,10 @@ fn index_of(g: &Graph, id: &str) -> usize {
 /// The cheapest cost from `from` to `to` and one path of that cost, by ids.
 fn dijkstra(g: &Graph, from: &str, to: &str) -> Option<(f64, Vec<String>)> {
     let adjacent = moves(g);
-    let n = adjacent.len();
     let (s, t) = (index_of(g, from), index_of(g, to));
-    let mut dist = vec![f64::INFINITY; n];
-    let mut prev = vec![usize::MAX; n];
-    let mut done = vec![false; n];
-    dist[s] = 0.0;
-    loop {
-        let next = (0..n).filter(|&v| !done[v] && dist[v].is_finite()).min_by(|&a, &b| dist[a].total_cmp(&dist[b]));
-        let Some(u) = next else { break };
-        done[u] = true;
-        for &(v, c) in &adjacent[u] {
-            if dist[u] + c < dist[v] {
-                dist[v] = dist[u] + c;
-                prev[v] = u;
-            }
-        }
-    }
-    if !dist[t].is_finite() {
-        return None;
-    }
-    let mut path = vec![t];
-    while *path.last().unwrap() != s {
-        path.push(prev[*path.last().unwrap()]);
-    }
-    path.reverse();
-    Some((dist[t], path.into_iter().map(|v| g.ids()[v].clone()).collect()))
+    let tree = shortest(adjacent.len(), s, |u, emit| adjacent[u].iter().for_each(|&(v, c)| emit(v, c)));
+    let path = tree.path_to(t)?;
+    Some((tree.cost[t], path.into_iter().map(|v| g.ids()[v].clone()).collect()))
 }
 
 /// Every simple path from `from` to `to` with its cost, cheapest first.

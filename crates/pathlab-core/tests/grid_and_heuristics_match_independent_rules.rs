@@ -1,9 +1,9 @@
 //! The grid's movement rules and the heuristics' admissibility claims, checked against
 //! independent code and hand values (these are what every search's correctness rests on).
 
-mod common;
+mod oracle;
 
-use common::{check_move, moves, reference_costs};
+use oracle::{check_move, costs_from, moves};
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use proptest::prelude::*;
@@ -111,7 +111,7 @@ fn admissibility_claims_are_exactly_right() {
     for &rule in Diagonal::ALL {
         for &costs in Costs::ALL {
             // On an open grid, costs are symmetric, so distances from the goal are distances to it.
-            let dist = reference_costs(&grid, goal, rule, costs);
+            let dist = costs_from(&grid, goal, rule, costs);
             for &h in Heuristic::ALL {
                 let est = |p: Point| h.estimate(p.x.abs_diff(goal.x), p.y.abs_diff(goal.y), costs);
                 let mut over = None;
@@ -122,7 +122,7 @@ fn admissibility_claims_are_exactly_right() {
                         over = Some(p);
                     }
                     for (q, diagonal) in moves(&grid, p, rule) {
-                        let c = common::move_cost(costs, diagonal, 1);
+                        let c = oracle::move_cost(costs, diagonal, 1);
                         if est(p) > c + est(q) + 1e-9 {
                             inconsistent = Some((p, q));
                         }

@@ -13,17 +13,17 @@
 //! start to cut the grid into pieces (35-45% walls), with many start/goal pairs per grid, which
 //! is where a missing transition would show.
 
-mod common;
-mod reference_dijkstra;
+mod cases;
+mod oracle;
 
-use common::grid_with_ends;
+use cases::{grid_problem, Rng};
+use oracle::{costs_from, same, walk};
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::hpa::Hpa;
 use pathlab_core::search::{Algorithm, SearchConfig, Status, Stepper};
 use proptest::prelude::*;
-use proptest::sample::{select, Index};
-use reference_dijkstra::{costs_from, same, walk, Rng};
+use proptest::sample::select;
 
 #[derive(Clone, Debug)]
 struct Case {
@@ -34,31 +34,12 @@ struct Case {
 }
 
 fn case() -> impl Strategy<Value = Case> {
-    (4usize..=26, 4usize..=26, 10u32..=50, any::<bool>())
-        .prop_flat_map(|(w, h, density, terrain)| {
-            (
-                Just((w, h, density, terrain)),
-                proptest::collection::vec((0u32..100, 1u8..=4), w * h),
-                any::<Index>(),
-                any::<Index>(),
-                (4u32..=8, select(Diagonal::ALL.to_vec()), select(Costs::ALL.to_vec())),
-                (select(Heuristic::ALL.to_vec()), select(vec![1.0, 1.5])),
-            )
-        })
-        .prop_map(|((w, h, density, terrain), rolls, s, g, (cluster, rule, costs), (heuristic, weight))| {
-            let cells: Vec<u8> = rolls
-                .iter()
-                .map(|&(wall, t)| {
-                    if wall < density {
-                        WALL
-                    } else if terrain {
-                        t
-                    } else {
-                        1
-                    }
-                })
-                .collect();
-            let (grid, start, goal) = grid_with_ends(w, h, cells, s, g);
+    let settings = (
+        (4u32..=8, select(Diagonal::ALL.to_vec()), select(Costs::ALL.to_vec())),
+        (select(Heuristic::ALL.to_vec()), select(vec![1.0, 1.5])),
+    );
+    grid_problem(4..=26, 10..=50, 1u8..=4, settings).prop_map(
+        |((grid, start, goal), ((cluster, rule, costs), (heuristic, weight)))| {
             let config = SearchConfig::new(Algorithm::Hpa)
                 .cluster(cluster)
                 .diagonal(rule)
@@ -66,7 +47,8 @@ fn case() -> impl Strategy<Value = Case> {
                 .heuristic(heuristic)
                 .weight(weight);
             Case { grid, start, goal, config }
-        })
+        },
+    )
 }
 
 /// Runs `s` to the end and checks it against the reference optimum `best` (infinite: no path).

@@ -3,10 +3,12 @@
 //! ends keeps the abstract graph, painting rebuilds it and restarts, and at every step the
 //! buffers and the overlay show what the module documentation promises.
 
-mod reference_dijkstra;
+mod cases;
+mod oracle;
 
-use reference_dijkstra::optimum;
+use oracle::optimum;
 
+use cases::Rng;
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::hpa::Hpa;
@@ -14,7 +16,6 @@ use pathlab_core::search::{
     build, Algorithm, BoxKind, CellState, EventLog, LineKind, MarkKind, Overlay, SearchConfig, Status, StepEvent,
     Stepper,
 };
-use reference_dijkstra::Rng;
 
 fn p(x: usize, y: usize) -> Point {
     Point::new(x, y)

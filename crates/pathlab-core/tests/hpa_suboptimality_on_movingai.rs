@@ -11,14 +11,14 @@
 //! `../shared/maps/movingai` beside it.
 
 mod common;
-mod reference_dijkstra;
+mod oracle;
 
 use common::load_movingai;
+use oracle::{same, walk};
 use pathlab_core::grid::{Costs, Diagonal};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::hpa::Hpa;
 use pathlab_core::search::{Algorithm, Search, SearchConfig, Status, Stepper};
-use reference_dijkstra::{same, walk};
 
 /// The largest `cost / optimum` accepted.
 const BOUND: f64 = 1.5;

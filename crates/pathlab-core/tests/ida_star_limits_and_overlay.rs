@@ -2,13 +2,13 @@
 //! "no path"), and what the page reads: threshold, next threshold, iteration, stack.
 
 mod common;
-mod reference_dijkstra;
+mod oracle;
 
+use oracle::{optimum, same};
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::ida::{Ida, DEFAULT_VISIT_LIMIT};
 use pathlab_core::search::{build, Algorithm, CellState, MarkKind, SearchConfig, Status, StepEvent, Stepper};
-use reference_dijkstra::{optimum, same};
 
 fn note(s: &dyn Stepper, key: &str) -> Option<String> {
     s.overlay().notes.into_iter().find(|(k, _)| *k == key).map(|(_, v)| v)

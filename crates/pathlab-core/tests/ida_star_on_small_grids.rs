@@ -17,56 +17,22 @@
 //! thousands of visits (see `ida_star_limits_and_overlay.rs` for large maps, and for an 8x8
 //! grid that needs more than the default limit of a million).
 
+mod cases;
 mod common;
-mod reference_dijkstra;
+mod oracle;
 
-use common::grid_with_ends;
-use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
+use cases::{case_with, Case};
+use oracle::{optimum, same, walk};
+use pathlab_core::grid::Point;
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::ida::Ida;
 use pathlab_core::search::{build, Algorithm, CellState, MarkKind, SearchConfig, Status, StepEvent, Stepper};
 use proptest::prelude::*;
-use proptest::sample::{select, Index};
-use reference_dijkstra::{optimum, same, walk};
+use proptest::sample::select;
 
-#[derive(Clone, Debug)]
-struct Case {
-    grid: Grid,
-    start: Point,
-    goal: Point,
-    rule: Diagonal,
-    costs: Costs,
-}
-
-/// Grids up to `side` x `side` with up to `walls` percent of walls.
+/// Grids up to `side` x `side` with up to `walls` percent of walls, terrain 1 to 3.
 fn case_up_to(side: usize, walls: u32) -> impl Strategy<Value = Case> {
-    (1usize..=side, 1usize..=side, 0u32..=walls, any::<bool>())
-        .prop_flat_map(|(w, h, density, terrain)| {
-            (
-                Just((w, h, density, terrain)),
-                proptest::collection::vec((0u32..100, 1u8..=3), w * h),
-                any::<Index>(),
-                any::<Index>(),
-                select(Diagonal::ALL.to_vec()),
-                select(Costs::ALL.to_vec()),
-            )
-        })
-        .prop_map(|((w, h, density, terrain), rolls, s, g, rule, costs)| {
-            let cells: Vec<u8> = rolls
-                .iter()
-                .map(|&(wall, t)| {
-                    if wall < density {
-                        WALL
-                    } else if terrain {
-                        t
-                    } else {
-                        1
-                    }
-                })
-                .collect();
-            let (grid, start, goal) = grid_with_ends(w, h, cells, s, g);
-            Case { grid, start, goal, rule, costs }
-        })
+    case_with(1..=side, 0..=walls, 1u8..=3)
 }
 
 fn case() -> impl Strategy<Value = Case> {

@@ -2,6 +2,9 @@
 //! table), the settings they refuse and why, and JPS+'s table against the definition of a
 //! jump point, computed here by walking from every cell (not by the core's one-pass method).
 
+mod oracle;
+
+use oracle::open;
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::jps_plus::JpsPlus;
@@ -346,14 +349,6 @@ fn one_wall_rebuilds_little_of_the_table() {
 
 /// The directions in table order.
 const DIRS: [(i64, i64); 8] = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)];
-
-fn open(grid: &Grid, x: i64, y: i64) -> bool {
-    x >= 0
-        && y >= 0
-        && x < grid.width() as i64
-        && y < grid.height() as i64
-        && grid.cells()[y as usize * grid.width() + x as usize] != 0
-}
 
 /// True when (x, y), reached by a straight move (dx, dy), has a forced neighbour: a cell to
 /// its side that is open while the cell to the same side of the previous cell is a wall.

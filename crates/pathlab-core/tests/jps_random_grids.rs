@@ -1,9 +1,9 @@
 //! JPS and JPS+ on thousands of random grids without terrain (up to 32x32: scattered walls
 //! plus wall segments, which make corridors, corners and forced neighbours), under both rules
 //! they run on (`no-corner-cutting` and `never`) and both cost models:
-//! - the cost equals that of a Dijkstra written here (own neighbours, own diagonal rule, own
-//!   costs: nothing taken from the core but the cell bytes), and there is no path exactly
-//!   when this Dijkstra finds the goal unreachable;
+//! - the cost equals that of the independent Dijkstra (`oracle`: own neighbours, own diagonal
+//!   rule, own costs, nothing taken from the core but the cell bytes), and there is no path
+//!   exactly when it finds the goal unreachable;
 //! - the path lists every cell, each move legal under the rule, and its moves sum to the cost;
 //!   the parents chain back from the goal to the start through jump points in straight or
 //!   diagonal lines;
@@ -11,121 +11,18 @@
 //! - after random wall and ground strokes, JPS+'s table and results equal a fresh JPS+'s, and
 //!   JPS after the strokes equals a fresh JPS.
 
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+mod cases;
+mod oracle;
 
+use cases::Case;
+use oracle::{optimum, same, walk};
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::{build, Algorithm, EventLog, SearchConfig, Status, StepEvent, Stepper, NO_PARENT};
 use proptest::prelude::*;
 use proptest::sample::{select, Index};
 
-// ---- an independent reference ---------------------------------------------------------------
-
-/// True when (x, y) is inside and not a wall, read from the cell bytes.
-fn open(grid: &Grid, x: i64, y: i64) -> bool {
-    x >= 0
-        && y >= 0
-        && x < grid.width() as i64
-        && y < grid.height() as i64
-        && grid.cells()[y as usize * grid.width() + x as usize] != 0
-}
-
-/// The moves from (x, y): 4-connected under `never`, plus diagonals whose two side cells are
-/// both open under `no-corner-cutting`. Each with its cost.
-fn moves(grid: &Grid, x: i64, y: i64, rule: Diagonal, costs: Costs) -> Vec<(i64, i64, f64)> {
-    let (straight, diagonal) = match costs {
-        Costs::Real => (1.0, std::f64::consts::SQRT_2),
-        Costs::Integer => (10.0, 14.0),
-    };
-    let mut out = Vec::new();
-    for (dx, dy) in [(0, -1), (1, 0), (0, 1), (-1, 0)] {
-        if open(grid, x + dx, y + dy) {
-            out.push((x + dx, y + dy, straight));
-        }
-    }
-    if rule == Diagonal::NoCornerCutting {
-        for (dx, dy) in [(1, -1), (1, 1), (-1, 1), (-1, -1)] {
-            if open(grid, x + dx, y + dy) && open(grid, x + dx, y) && open(grid, x, y + dy) {
-                out.push((x + dx, y + dy, diagonal));
-            }
-        }
-    }
-    out
-}
-
-#[derive(PartialEq)]
-struct Entry(f64, usize);
-
-impl Eq for Entry {}
-
-impl Ord for Entry {
-    fn cmp(&self, other: &Self) -> Ordering {
-        other.0.total_cmp(&self.0).then(other.1.cmp(&self.1))
-    }
-}
-
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-/// Dijkstra's cheapest cost from `start` to `goal`, or `None` when unreachable.
-fn dijkstra(grid: &Grid, start: Point, goal: Point, rule: Diagonal, costs: Costs) -> Option<f64> {
-    let w = grid.width();
-    let mut dist = vec![f64::INFINITY; grid.len()];
-    let mut heap = BinaryHeap::new();
-    dist[start.y * w + start.x] = 0.0;
-    heap.push(Entry(0.0, start.y * w + start.x));
-    while let Some(Entry(d, i)) = heap.pop() {
-        if d > dist[i] {
-            continue;
-        }
-        if i == goal.y * w + goal.x {
-            return Some(d);
-        }
-        for (x, y, c) in moves(grid, (i % w) as i64, (i / w) as i64, rule, costs) {
-            let j = y as usize * w + x as usize;
-            if d + c < dist[j] {
-                dist[j] = d + c;
-                heap.push(Entry(d + c, j));
-            }
-        }
-    }
-    None
-}
-
-/// Checks a path move by move under the rule; returns its recomputed cost.
-fn walk(grid: &Grid, rule: Diagonal, costs: Costs, points: &[Point]) -> Result<f64, String> {
-    let mut total = 0.0;
-    for pair in points.windows(2) {
-        let (a, b) = (pair[0], pair[1]);
-        let found = moves(grid, a.x as i64, a.y as i64, rule, costs)
-            .into_iter()
-            .find(|&(x, y, _)| (x, y) == (b.x as i64, b.y as i64));
-        match found {
-            Some((_, _, c)) => total += c,
-            None => return Err(format!("{a} -> {b} is not a legal move under {rule}")),
-        }
-    }
-    Ok(total)
-}
-
-fn same(a: f64, b: f64) -> bool {
-    (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
-}
-
 // ---- random problems ------------------------------------------------------------------------
-
-#[derive(Clone, Debug)]
-struct Case {
-    grid: Grid,
-    start: Point,
-    goal: Point,
-    rule: Diagonal,
-    costs: Costs,
-}
 
 /// A wall segment: (x, y, length, horizontal).
 type Segment = (usize, usize, usize, bool);
@@ -201,7 +98,7 @@ fn check(case: &Case, config: SearchConfig, optimum: Option<f64>) -> Result<Box<
     let points = s.path().unwrap().points;
     prop_assert_eq!(points.first(), Some(&case.start), "{}", what);
     prop_assert_eq!(points.last(), Some(&case.goal), "{}", what);
-    let walked = walk(&case.grid, case.rule, case.costs, &points)
+    let walked = walk(&case.grid, case.rule, case.costs, case.start, case.goal, &points)
         .map_err(|e| TestCaseError::fail(format!("{what}: {e} in {points:?}")))?;
     prop_assert!(same(walked, cost), "{}: the moves sum to {} but the cost is {}", what, walked, cost);
     // The parents chain from the goal to the start through jump points in straight or
@@ -229,7 +126,7 @@ proptest! {
     /// Cost, path and no-path against the reference, with every admissible heuristic.
     #[test]
     fn jps_and_jps_plus_match_dijkstra(case in case()) {
-        let optimum = dijkstra(&case.grid, case.start, case.goal, case.rule, case.costs);
+        let optimum = optimum(&case.grid, case.start, case.goal, case.rule, case.costs);
         for algorithm in [Algorithm::Jps, Algorithm::JpsPlus] {
             for h in admissible(&case) {
                 let s = check(&case, config(&case, algorithm, h), optimum)?;
@@ -360,7 +257,7 @@ proptest! {
                 prop_assert_eq!(edited.path_indices(), fresh.path_indices());
                 prop_assert_eq!(edited.expanded(), fresh.expanded());
                 prop_assert_eq!(edited.states(), fresh.states());
-                let optimum = dijkstra(edited.grid(), case.start, case.goal, case.rule, case.costs);
+                let optimum = optimum(edited.grid(), case.start, case.goal, case.rule, case.costs);
                 match (edited.cost(), optimum) {
                     (Some(a), Some(b)) => prop_assert!(same(a, b), "{} after edits: {} vs {}", algorithm, a, b),
                     (None, None) => {}

@@ -16,8 +16,12 @@
 //!
 //! Zero-cost edges are refused by both searches, so the random cases have theirs priced at 1.
 
+mod cases;
+mod oracle;
 mod space_support;
 
+use cases::TERRAIN;
+use oracle::*;
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::dstar_lite::DStarLite;
@@ -100,7 +104,7 @@ fn static_check<S: Space + Clone + 'static>(
     goal: usize,
     arcs: &Arcs,
 ) -> Result<(), TestCaseError> {
-    let opt = optimum(&dijkstra(arcs, start), goal);
+    let opt = reached(&dijkstra(arcs, start), goal);
     if let Some((cost, _)) = run_and_check(space.clone(), start, goal, lpa(), arcs, opt)? {
         prop_assert!(same(cost, opt.unwrap()), "LPA* {} but the optimum is {:?}", cost, opt);
     }
@@ -224,7 +228,7 @@ proptest! {
             }
         }
         let arcs = case.arcs();
-        let opt = optimum(&dijkstra(&arcs, case.start), case.goal);
+        let opt = reached(&dijkstra(&arcs, case.start), case.goal);
         let status = s.status();
         if let Some((cost, _)) = check_answer(s.as_ref(), status, case.start, case.goal, &arcs, opt)? {
             prop_assert!(same(cost, opt.unwrap()), "LPA* {} after the edits, a fresh Dijkstra {:?}", cost, opt);
@@ -253,7 +257,7 @@ proptest! {
         }
         finish_within(&mut s, 20 * n + 40)?;
         let arcs = case.arcs();
-        let left = optimum(&dijkstra(&arcs, agent), case.goal);
+        let left = reached(&dijkstra(&arcs, agent), case.goal);
         check_walk(&s, &arcs, from, before, left, sensor == 0)?;
     }
 }
@@ -277,7 +281,7 @@ fn paint_rolls(grid: &mut Grid, rolls: &[(Index, u8)], keep: &[usize], hex: Opti
         let (x, y) = (i as i64 % w, i as i64 / w);
         let round: Vec<(i64, i64)> = match hex {
             Some(layout) => hex_offsets(layout, x, y).to_vec(),
-            None => SQUARE_MOVES.to_vec(),
+            None => MOVES.to_vec(),
         };
         changed.push(i as u32);
         for (dx, dy) in round {
@@ -319,14 +323,14 @@ proptest! {
             (from, before, agent) = (d.moves(), d.travelled(), d.agent_node().unwrap() as usize);
         }
         let arcs = hex_arcs(&grid, case.layout);
-        let opt = optimum(&dijkstra(&arcs, start), goal);
+        let opt = reached(&dijkstra(&arcs, start), goal);
         let limit = s.steps() + 2 * n + 2;
         let status = finish_within(s.as_mut(), limit)?;
         if let Some((cost, _)) = check_answer(s.as_ref(), status, start, goal, &arcs, opt)? {
             prop_assert!(same(cost, opt.unwrap()), "LPA* {} after painting, a fresh Dijkstra {:?}", cost, opt);
         }
         finish_within(&mut d, 20 * n + 40)?;
-        check_walk(&d, &arcs, from, before, optimum(&dijkstra(&arcs, agent), goal), true)?;
+        check_walk(&d, &arcs, from, before, reached(&dijkstra(&arcs, agent), goal), true)?;
     }
 
     /// The same on teleport and slope maps (square grids underneath): walls and terrain
@@ -358,14 +362,14 @@ proptest! {
             (from, before, agent) = (d.moves(), d.travelled(), d.agent_node().unwrap() as usize);
         }
         let arcs = tele.arcs();
-        let opt = optimum(&dijkstra(&arcs, start), goal);
+        let opt = reached(&dijkstra(&arcs, start), goal);
         let limit = s.steps() + 2 * n + 2;
         let status = finish_within(s.as_mut(), limit)?;
         if let Some((cost, _)) = check_answer(s.as_ref(), status, start, goal, &arcs, opt)? {
             prop_assert!(same(cost, opt.unwrap()), "LPA* teleports {} after painting, fresh {:?}", cost, opt);
         }
         finish_within(&mut d, 20 * n + 40)?;
-        check_walk(&d, &arcs, from, before, optimum(&dijkstra(&arcs, agent), goal), sensor == 0)?;
+        check_walk(&d, &arcs, from, before, reached(&dijkstra(&arcs, agent), goal), sensor == 0)?;
 
         let mut slope = slope;
         let (a, b) = (slope.grid.index(slope.a), slope.grid.index(slope.b));
@@ -378,7 +382,7 @@ proptest! {
             s.edit_space(slope.space(heuristic), &changed).unwrap();
         }
         let arcs = slope.arcs();
-        let opt = optimum(&dijkstra(&arcs, a), b);
+        let opt = reached(&dijkstra(&arcs, a), b);
         let limit = s.steps() + 2 * n + 2;
         let status = finish_within(s.as_mut(), limit)?;
         if let Some((cost, _)) = check_answer(s.as_ref(), status, a, b, &arcs, opt)? {

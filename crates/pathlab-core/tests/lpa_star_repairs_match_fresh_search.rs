@@ -12,12 +12,15 @@
 //!   expansions of the first search, of the repair and of a fresh A*.
 //! - Settings LPA* cannot honour are refused with a message; the overlay caps its marks.
 
+mod cases;
 mod common;
 mod incremental_support;
-mod reference_dijkstra;
+mod oracle;
 
+use cases::Rng;
 use common::load_movingai as load;
 use incremental_support::{case_up_to, difference, random_stroke, ring, snap, Case};
+use oracle::{optimum, same, walk};
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::lpa::Lpa;
@@ -26,7 +29,6 @@ use pathlab_core::search::{
     Stepper,
 };
 use proptest::prelude::*;
-use reference_dijkstra::{optimum, same, walk, Rng};
 
 fn config(rule: Diagonal, costs: Costs) -> SearchConfig {
     SearchConfig::new(Algorithm::Lpa).diagonal(rule).costs(costs).heuristic(Heuristic::default_for(rule))

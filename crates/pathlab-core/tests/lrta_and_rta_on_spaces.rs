@@ -70,8 +70,11 @@
 //!
 //! 5 moves, cost 1 + 1 + 4 + 3 + 4 = 13: it learns in one visit that D is a dead end.
 
+mod cases;
+mod oracle;
 mod space_support;
 
+use oracle::*;
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::lrta::{Lrta, Update};

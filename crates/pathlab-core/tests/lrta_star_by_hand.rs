@@ -48,7 +48,7 @@
 //! and on: every cell it leaves has the cell behind it at ∞ as its second choice, so the whole
 //! corridor is marked "never come back", and it never does: 12 moves, cost 12.
 
-mod reference_dijkstra;
+mod oracle;
 
 use pathlab_core::formats::{course, movingai};
 use pathlab_core::grid::{Diagonal, Grid, Point, WALL};
@@ -127,7 +127,7 @@ fn lrta_star_on_the_dead_end_corridor_matches_the_hand_worked_table() {
     }
     // The learned estimates never exceed the true costs (independent Dijkstra from G).
     let (grid, _, _) = corridor();
-    let truth = reference_dijkstra::costs_to(&grid, goal, Diagonal::Never, pathlab_core::grid::Costs::Real);
+    let truth = oracle::costs_to(&grid, goal, Diagonal::Never, pathlab_core::grid::Costs::Real);
     for (i, &h) in s.learned().iter().enumerate() {
         if truth[i].is_finite() {
             assert!(h <= truth[i], "cell {i}: {h} > {}", truth[i]);

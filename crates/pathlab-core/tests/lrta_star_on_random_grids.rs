@@ -1,6 +1,6 @@
 //! LRTA* and RTA* on thousands of small random grids (up to 8x8, up to 30% walls, terrain 2-3
 //! on half of them, every diagonal rule, both cost models, look-ahead 1 to 4), against an
-//! independent Dijkstra run backward from the goal (`reference_dijkstra::costs_to`), which
+//! independent Dijkstra run backward from the goal (`oracle::costs_to`), which
 //! gives the true cost h* from every cell.
 //!
 //! - Solvable grids, admissible start (a heuristic that never overestimates under the rule):
@@ -16,17 +16,17 @@
 //!   undone and costs are positive), well within the move limit.
 //! - Unsolvable grids: both say NoPath at the first step, without moving, and say why.
 
-mod common;
-mod reference_dijkstra;
+mod cases;
+mod oracle;
 
-use common::grid_with_ends;
-use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
+use cases::grid_problem;
+use oracle::{costs_to, same, walk};
+use pathlab_core::grid::{Costs, Diagonal, Grid, Point};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::lrta::Lrta;
 use pathlab_core::search::{build, Algorithm, SearchConfig, Status, Stepper};
 use proptest::prelude::*;
 use proptest::sample::{select, Index};
-use reference_dijkstra::{costs_to, same, walk};
 
 #[derive(Clone, Debug)]
 struct Case {
@@ -38,36 +38,12 @@ struct Case {
     lookahead: u32,
 }
 
-/// Grids up to `side` x `side` with up to `walls` percent of walls.
+/// Grids up to `side` x `side` with up to `walls` percent of walls, terrain 1 to 3, any rule,
+/// cost model and look-ahead of 1 to 4.
 fn case_up_to(side: usize, walls: u32) -> impl Strategy<Value = Case> {
-    (1usize..=side, 1usize..=side, 0u32..=walls, any::<bool>())
-        .prop_flat_map(|(w, h, density, terrain)| {
-            (
-                Just((w, h, density, terrain)),
-                proptest::collection::vec((0u32..100, 1u8..=3), w * h),
-                any::<Index>(),
-                any::<Index>(),
-                select(Diagonal::ALL.to_vec()),
-                select(Costs::ALL.to_vec()),
-                1u32..=4,
-            )
-        })
-        .prop_map(|((w, h, density, terrain), rolls, s, g, rule, costs, lookahead)| {
-            let cells: Vec<u8> = rolls
-                .iter()
-                .map(|&(wall, t)| {
-                    if wall < density {
-                        WALL
-                    } else if terrain {
-                        t
-                    } else {
-                        1
-                    }
-                })
-                .collect();
-            let (grid, start, goal) = grid_with_ends(w, h, cells, s, g);
-            Case { grid, start, goal, rule, costs, lookahead }
-        })
+    let settings = (select(Diagonal::ALL.to_vec()), select(Costs::ALL.to_vec()), 1u32..=4);
+    grid_problem(1..=side, 0..=walls, 1u8..=3, settings)
+        .prop_map(|((grid, start, goal), (rule, costs, lookahead))| Case { grid, start, goal, rule, costs, lookahead })
 }
 
 /// Heuristics that never overestimate under the rule and cost model, by their definitions:

@@ -7,8 +7,10 @@
 //! `../shared/maps/movingai` beside it.
 
 mod common;
+mod oracle;
 
-use common::{check_path, load_movingai, reference_costs};
+use common::load_movingai;
+use oracle::{costs_from, walk};
 use pathlab_core::grid::{Costs, Diagonal};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::{Algorithm, Search, SearchConfig, Stepper};
@@ -31,11 +33,11 @@ fn check(family_map: &str, every: usize, reference_every: usize) -> usize {
             s.run();
             let path = s.path().unwrap_or_else(|| panic!("{what}: {} found no path", config.algorithm));
             assert!(near(path.cost), "{what}: {} cost {}", config.algorithm, path.cost);
-            let moves = check_path(&grid, rule, Costs::Real, p.start, p.goal, &path.points).unwrap();
+            let moves = walk(&grid, rule, Costs::Real, p.start, p.goal, &path.points).unwrap();
             assert!((moves - path.cost).abs() < 1e-6, "{what}");
         }
         if k % reference_every == 0 {
-            let d = reference_costs(&grid, p.start, rule, Costs::Real)[p.goal.y * grid.width() + p.goal.x];
+            let d = costs_from(&grid, p.start, rule, Costs::Real)[p.goal.y * grid.width() + p.goal.x];
             assert!(near(d), "{what}: the reference says {d}");
         }
         checked += 1;

@@ -12,8 +12,11 @@
 //!   open cells, by f.
 
 use std::cmp::Ordering;
+mod cases;
+
 use std::collections::HashMap;
 
+use cases::{ends_on_open, Case};
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::{
@@ -23,16 +26,8 @@ use pathlab_core::search::{
 use proptest::prelude::*;
 use proptest::sample::{select, Index};
 
-/// A random problem: a grid of up to 20 x 20 with walls and, when `terrain`, costly cells.
-#[derive(Clone, Debug)]
-struct Case {
-    grid: Grid,
-    start: Point,
-    goal: Point,
-    rule: Diagonal,
-    costs: Costs,
-}
-
+/// A random problem: a grid of up to 20 x 20 with walls and, when `terrain`, costly cells; the
+/// first cell always open.
 fn case(terrain: bool, rules: Vec<Diagonal>) -> impl Strategy<Value = Case> {
     (2usize..=20, 2usize..=20, 0u32..=40)
         .prop_flat_map(move |(w, h, density)| {
@@ -59,10 +54,7 @@ fn case(terrain: bool, rules: Vec<Diagonal>) -> impl Strategy<Value = Case> {
                 })
                 .collect();
             cells[0] = cells[0].max(1);
-            let open: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] != WALL).collect();
-            let grid = Grid::from_cells(w, h, cells).unwrap();
-            let start = grid.point_at(open[s.index(open.len())]);
-            let goal = grid.point_at(open[g.index(open.len())]);
+            let (grid, start, goal) = ends_on_open(w, h, cells, s, g);
             Case { grid, start, goal, rule, costs }
         })
 }

@@ -8,67 +8,20 @@
 //!   state; back then step returns to the same state; seek(k) equals k fresh steps; painting
 //!   then seeking equals a fresh search on the edited grid.
 
+mod cases;
 mod common;
+mod oracle;
 
-use common::{check_path, grid_with_ends, reference_costs, reference_hops, same_cost};
-use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
+use cases::{case_with, terrain_from, Case, TERRAIN};
+use oracle::{costs_from, hops_from, same, walk};
+use pathlab_core::grid::{Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::{Algorithm, Search, SearchConfig, Status, StepEvent, Stepper};
 use proptest::prelude::*;
 use proptest::sample::{select, Index};
 
-/// A random problem.
-#[derive(Clone, Debug)]
-struct Case {
-    grid: Grid,
-    start: Point,
-    goal: Point,
-    rule: Diagonal,
-    costs: Costs,
-}
-
-const TERRAIN: [u8; 8] = [1, 1, 1, 1, 2, 3, 5, 9];
-
-fn build(
-    w: usize,
-    h: usize,
-    density: u32,
-    terrain: bool,
-    rolls: &[(u32, u8)],
-    s: Index,
-    g: Index,
-) -> (Grid, Point, Point) {
-    let cells: Vec<u8> = rolls
-        .iter()
-        .map(|&(wall, t)| {
-            if wall < density {
-                WALL
-            } else if terrain {
-                TERRAIN[t as usize]
-            } else {
-                1
-            }
-        })
-        .collect();
-    grid_with_ends(w, h, cells, s, g)
-}
-
 fn case() -> impl Strategy<Value = Case> {
-    (1usize..=24, 1usize..=24, 0u32..=45, any::<bool>())
-        .prop_flat_map(|(w, h, density, terrain)| {
-            (
-                Just((w, h, density, terrain)),
-                proptest::collection::vec((0u32..100, 0u8..8), w * h),
-                any::<Index>(),
-                any::<Index>(),
-                select(Diagonal::ALL.to_vec()),
-                select(Costs::ALL.to_vec()),
-            )
-        })
-        .prop_map(|((w, h, density, terrain), rolls, s, g, rule, costs)| {
-            let (grid, start, goal) = build(w, h, density, terrain, &rolls, s, g);
-            Case { grid, start, goal, rule, costs }
-        })
+    case_with(1..=24, 0..=45, terrain_from(&TERRAIN))
 }
 
 /// Any algorithm the grid stepper runs, with any heuristic and one of the fixture weights.
@@ -97,9 +50,9 @@ fn check_answer(case: &Case, s: &Search, optimum: Option<f64>) -> Result<Option<
         Some(opt) => {
             prop_assert_eq!(s.status(), Status::Found, "{}: optimum {}", what, opt);
             let path = s.path().unwrap();
-            let moves = check_path(&case.grid, case.rule, case.costs, case.start, case.goal, &path.points)
+            let moves = walk(&case.grid, case.rule, case.costs, case.start, case.goal, &path.points)
                 .map_err(|e| TestCaseError::fail(format!("{what}: {e}: {:?}", path.points)))?;
-            prop_assert!(same_cost(moves, path.cost), "{}: reported {} but moves sum to {}", what, path.cost, moves);
+            prop_assert!(same(moves, path.cost), "{}: reported {} but moves sum to {}", what, path.cost, moves);
             prop_assert!(path.cost >= opt - 1e-9 * opt.max(1.0), "{}: {} below the optimum {}", what, path.cost, opt);
             Ok(Some(path.cost))
         }
@@ -118,7 +71,7 @@ proptest! {
     ) {
         let w = case.grid.width();
         let goal_i = case.goal.y * w + case.goal.x;
-        let dist = reference_costs(&case.grid, case.start, case.rule, case.costs);
+        let dist = costs_from(&case.grid, case.start, case.rule, case.costs);
         let optimum = dist[goal_i].is_finite().then_some(dist[goal_i]);
         let base = SearchConfig::new(Algorithm::Dijkstra).diagonal(case.rule).costs(case.costs);
 
@@ -133,7 +86,7 @@ proptest! {
             prop_assert!(config.is_optimal());
             let s = run(&case, config);
             if let (Some(got), Some(opt)) = (check_answer(&case, &s, optimum)?, optimum) {
-                prop_assert!(same_cost(got, opt), "{:?}: cost {} but the reference says {}", config, got, opt);
+                prop_assert!(same(got, opt), "{:?}: cost {} but the reference says {}", config, got, opt);
             }
         }
 
@@ -148,10 +101,10 @@ proptest! {
         // BFS: fewest moves, and on a terrain-free 4-connected grid, the optimum.
         let s = run(&case, SearchConfig { algorithm: Algorithm::Bfs, ..base });
         if check_answer(&case, &s, optimum)?.is_some() {
-            let hops = reference_hops(&case.grid, case.start, case.rule)[goal_i];
-            prop_assert_eq!(s.path().unwrap().points.len() - 1, hops);
+            let hops = hops_from(&case.grid, case.start, case.rule)[goal_i];
+            prop_assert_eq!(Some(s.path().unwrap().points.len() - 1), hops);
             if case.rule == Diagonal::Never && case.grid.cells().iter().all(|&c| c <= 1) {
-                prop_assert!(same_cost(s.cost().unwrap(), optimum.unwrap()));
+                prop_assert!(same(s.cost().unwrap(), optimum.unwrap()));
             }
         }
 

@@ -21,8 +21,11 @@
 //! Every search here is run step by step and fails as soon as an expanded node becomes its own
 //! parent, so that a self-loop bug is reported instead of hanging in the walk up the parents.
 
+mod cases;
+mod oracle;
 mod space_support;
 
+use oracle::*;
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::{Algorithm, Search, SearchConfig, SpaceStepper};
@@ -44,7 +47,7 @@ proptest! {
     #[test]
     fn graph_dijkstra_and_admissible_a_star_find_the_independent_optimum(case in graph_case()) {
         let arcs = case.arcs();
-        let opt = optimum(&dijkstra(&arcs, case.start), case.goal);
+        let opt = reached(&dijkstra(&arcs, case.start), case.goal);
         let to_goal = dijkstra(&reversed(&arcs), case.goal);
         let dijkstra_config = SearchConfig::new(Algorithm::Dijkstra);
         let found = run_and_check(case.graph(Heuristic::Euclidean), case.start, case.goal, dijkstra_config, &arcs, opt)?;
@@ -75,7 +78,7 @@ proptest! {
     #[test]
     fn graph_every_search_returns_a_path_along_existing_arcs_costing_what_it_reports(case in graph_case()) {
         let arcs = case.arcs();
-        let opt = optimum(&dijkstra(&arcs, case.start), case.goal);
+        let opt = reached(&dijkstra(&arcs, case.start), case.goal);
         let fewest = hops(&arcs, case.start)[case.goal];
         let mut configs = vec![
             (Heuristic::Euclidean, SearchConfig::new(Algorithm::Bfs)),
@@ -136,7 +139,7 @@ proptest! {
     fn hex_searches_match_the_independent_offset_neighbours(case in hex_case()) {
         let arcs = hex_arcs(&case.grid, case.layout);
         let (s, g) = (case.grid.index(case.start), case.grid.index(case.goal));
-        let opt = optimum(&dijkstra(&arcs, s), g);
+        let opt = reached(&dijkstra(&arcs, s), g);
         let fewest = hops(&arcs, s)[g];
         let ground = case.grid.cells().iter().all(|&c| c <= 1);
         let space = |heuristic| HexGrid { heuristic, ..HexGrid::new(case.grid.clone(), case.layout) };
@@ -189,7 +192,7 @@ proptest! {
         let arcs = case.arcs();
         let (s, g) = (case.grid.index(case.start), case.grid.index(case.goal));
         let to_goal = dijkstra(&reversed(&arcs), g);
-        let opt = optimum(&to_goal, s);
+        let opt = reached(&to_goal, s);
         let mut space = case.space(TeleportHeuristic::Teleports);
         space.aim(g as u32);
         let goal_at = space.at(g as u32);
@@ -258,7 +261,7 @@ proptest! {
         let arcs = case.arcs();
         let (a, b) = (case.grid.index(case.a), case.grid.index(case.b));
         for (from, to) in [(a, b), (b, a)] {
-            let opt = optimum(&dijkstra(&arcs, from), to);
+            let opt = reached(&dijkstra(&arcs, from), to);
             for (h, algorithm) in [
                 (Heuristic::Zero, Algorithm::Dijkstra),
                 (Heuristic::default_for(case.rule), Algorithm::AStar),

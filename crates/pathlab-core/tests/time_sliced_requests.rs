@@ -7,15 +7,17 @@
 //! notes; unreachable goals finish as no path; cancel, forget and grid edits behave as
 //! documented; hand-worked corridors fix the exact order and tick counts.
 
-mod reference_dijkstra;
+mod cases;
+mod oracle;
 
+use cases::Rng;
+use oracle::{optimum, same, walk};
 use pathlab_core::formats::movingai;
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, GROUND, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::slicing::{FramePlanner, RequestId, RequestStatus, Tick, MAX_URGENCY};
 use pathlab_core::search::{Algorithm, Path, Search, SearchConfig, SearchError, Status, Stepper};
 use proptest::prelude::*;
-use reference_dijkstra::{optimum, same, walk, Rng};
 
 const ARENA: &str = include_str!("../../../maps/movingai/arena.map");
 

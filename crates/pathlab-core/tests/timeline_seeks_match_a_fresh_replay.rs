@@ -9,6 +9,9 @@
 //! - painting and moving an end drop the checkpoints, and later seeks match a fresh search
 //!   on the edited grid.
 
+mod cases;
+
+use cases::ends_on_open;
 use pathlab_core::grid::{Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::timeline::{Timeline, CHECKPOINT_BUDGET, MAX_CHECKPOINTS, MIN_SPACING};
@@ -48,11 +51,7 @@ fn problem() -> impl Strategy<Value = (Grid, Point, Point)> {
         .prop_map(|((w, h, density), rolls, s, g)| {
             let mut cells: Vec<u8> = rolls.iter().map(|&r| if r < density { WALL } else { 1 }).collect();
             cells[0] = 1;
-            let open: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] != WALL).collect();
-            let grid = Grid::from_cells(w, h, cells).unwrap();
-            let start = grid.point_at(open[s.index(open.len())]);
-            let goal = grid.point_at(open[g.index(open.len())]);
-            (grid, start, goal)
+            ends_on_open(w, h, cells, s, g)
         })
 }
 

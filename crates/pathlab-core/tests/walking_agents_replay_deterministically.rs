@@ -5,10 +5,10 @@
 //! the status. The walks include learning, dead ends, loops (crash and turn) and unreachable
 //! goals.
 
-mod common;
+mod cases;
 
-use common::grid_with_ends;
-use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
+use cases::grid_problem;
+use pathlab_core::grid::{Costs, Diagonal, Grid, Point};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::{build, Algorithm, Hand, Overlay, SearchConfig, Status, Stepper};
 use proptest::prelude::*;
@@ -60,42 +60,23 @@ struct Case {
 }
 
 fn case() -> impl Strategy<Value = Case> {
-    (1usize..=10, 1usize..=10, 0u32..=35, any::<bool>())
-        .prop_flat_map(|(w, h, density, terrain)| {
-            (
-                Just((w, h, density, terrain)),
-                proptest::collection::vec((0u32..100, 1u8..=3), w * h),
-                (any::<Index>(), any::<Index>()),
-                select(vec![Algorithm::Lrta, Algorithm::Rta, Algorithm::CrashTurn]),
-                (select(Diagonal::ALL.to_vec()), select(Costs::ALL.to_vec()), select(Heuristic::ALL.to_vec())),
-                (1u32..=3, select(vec![1.0, 2.0]), select(vec![Hand::Left, Hand::Right])),
-            )
-        })
-        .prop_map(
-            |((w, h, density, terrain), rolls, (s, g), algorithm, (rule, costs, heuristic), (look, weight, hand))| {
-                let cells: Vec<u8> = rolls
-                    .iter()
-                    .map(|&(wall, t)| {
-                        if wall < density {
-                            WALL
-                        } else if terrain {
-                            t
-                        } else {
-                            1
-                        }
-                    })
-                    .collect();
-                let (grid, start, goal) = grid_with_ends(w, h, cells, s, g);
-                let config = SearchConfig::new(algorithm)
-                    .diagonal(rule)
-                    .costs(costs)
-                    .heuristic(heuristic)
-                    .weight(weight)
-                    .lookahead(look)
-                    .hand(hand);
-                Case { grid, start, goal, config }
-            },
-        )
+    let settings = (
+        select(vec![Algorithm::Lrta, Algorithm::Rta, Algorithm::CrashTurn]),
+        (select(Diagonal::ALL.to_vec()), select(Costs::ALL.to_vec()), select(Heuristic::ALL.to_vec())),
+        (1u32..=3, select(vec![1.0, 2.0]), select(vec![Hand::Left, Hand::Right])),
+    );
+    grid_problem(1..=10, 0..=35, 1u8..=3, settings).prop_map(
+        |((grid, start, goal), (algorithm, (rule, costs, heuristic), (look, weight, hand)))| {
+            let config = SearchConfig::new(algorithm)
+                .diagonal(rule)
+                .costs(costs)
+                .heuristic(heuristic)
+                .weight(weight)
+                .lookahead(look)
+                .hand(hand);
+            Case { grid, start, goal, config }
+        },
+    )
 }
 
 proptest! {

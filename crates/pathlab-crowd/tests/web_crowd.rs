@@ -5,8 +5,12 @@
 //! `CHROMEDRIVER=/usr/bin/chromedriver cargo test -p pathlab-crowd --target wasm32-unknown-unknown --profile ci`.
 #![cfg(target_arch = "wasm32")]
 
+#[path = "../../pathlab-wasm/tests/browser/mod.rs"]
+mod browser;
+
+use browser::{field, message};
 use pathlab_crowd::CrowdScene;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -15,15 +19,6 @@ fn names() -> Vec<String> {
     let list: Vec<String> = pathlab_core::crowd::scene::SCENES.iter().map(|(n, _)| (*n).to_string()).collect();
     assert!(!list.is_empty());
     list
-}
-
-fn message(e: wasm_bindgen::JsError) -> String {
-    let v: JsValue = e.into();
-    v.dyn_into::<js_sys::Error>().map(|e| String::from(e.message())).unwrap_or_default()
-}
-
-fn field(obj: &JsValue, key: &str) -> JsValue {
-    js_sys::Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
 }
 
 #[wasm_bindgen_test]

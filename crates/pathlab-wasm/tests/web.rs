@@ -8,6 +8,9 @@
 
 #![cfg(target_arch = "wasm32")]
 
+mod browser;
+
+use browser::{field, memory, ok, refused, COURSE_5X5};
 use js_sys::{Float64Array, Reflect, Uint32Array, Uint8Array};
 use pathlab_wasm::{algorithms, names, status_name, Lab, Status};
 use wasm_bindgen::prelude::*;
@@ -15,32 +18,6 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-/// The course's 5x5 example: start A (3,1), goal B (0,3), walls (2,1) (2,2) (3,2).
-const COURSE_5X5: &str = "5\n5\n00000\n001A0\n00110\nB0000\n00000\n";
-
-/// The message of a `JsError`, read back from the JS `Error` object it becomes.
-fn message(e: JsError) -> String {
-    let value = JsValue::from(e);
-    let error = value.dyn_into::<js_sys::Error>().expect("a JsError is a JS Error");
-    String::from(error.message())
-}
-
-fn ok<T>(r: Result<T, JsError>) -> T {
-    r.unwrap_or_else(|e| panic!("unexpected error: {}", message(e)))
-}
-
-fn refused<T>(r: Result<T, JsError>) -> String {
-    match r {
-        Ok(_) => panic!("expected a refusal"),
-        Err(e) => message(e),
-    }
-}
-
-/// A field of a plain JS object.
-fn field(object: &JsValue, name: &str) -> JsValue {
-    Reflect::get(object, &JsValue::from_str(name)).expect("an object")
-}
 
 fn setting(lab: &Lab, name: &str) -> JsValue {
     field(&ok(lab.settings()), name)
@@ -50,10 +27,6 @@ fn course_lab() -> Lab {
     let mut lab = ok(Lab::new(8, 8));
     ok(lab.load_course(COURSE_5X5));
     lab
-}
-
-fn memory() -> js_sys::ArrayBuffer {
-    wasm_bindgen::memory().dyn_into::<js_sys::WebAssembly::Memory>().unwrap().buffer().dyn_into().unwrap()
 }
 
 // Each reader allocates its Vec first and only then builds the view: an allocation may grow

@@ -8,41 +8,14 @@
 
 #![cfg(target_arch = "wasm32")]
 
-use js_sys::{Array, Reflect, Uint32Array, Uint8Array};
+mod browser;
+
+use browser::{field, memory, ok, refused, COURSE_5X5};
+use js_sys::{Array, Uint32Array, Uint8Array};
 use pathlab_wasm::Requests;
-use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-/// The course's 5x5 example: walls at (2,1), (2,2) and (3,2).
-const COURSE_5X5: &str = "5\n5\n00000\n001A0\n00110\nB0000\n00000\n";
-
-fn message(e: JsError) -> String {
-    let value = JsValue::from(e);
-    let error = value.dyn_into::<js_sys::Error>().expect("a JsError is a JS Error");
-    String::from(error.message())
-}
-
-fn ok<T>(r: Result<T, JsError>) -> T {
-    r.unwrap_or_else(|e| panic!("unexpected error: {}", message(e)))
-}
-
-fn refused<T>(r: Result<T, JsError>) -> String {
-    match r {
-        Ok(_) => panic!("expected a refusal"),
-        Err(e) => message(e),
-    }
-}
-
-fn field(object: &JsValue, name: &str) -> JsValue {
-    Reflect::get(object, &JsValue::from_str(name)).expect("an object")
-}
-
-fn memory() -> js_sys::ArrayBuffer {
-    wasm_bindgen::memory().dyn_into::<js_sys::WebAssembly::Memory>().unwrap().buffer().dyn_into().unwrap()
-}
 
 #[wasm_bindgen_test]
 fn bad_requests_and_budgets_are_refused_by_name_and_queue_nothing() {

@@ -1,11 +1,14 @@
-//! What the map benches share: the MovingAI maps in `shared/maps/movingai` beside the
-//! repository, evenly spaced problems from each map's `.scen` file, and the median of timed
+//! What the map benches share: the MovingAI maps (in the folder `$PATHLAB_MOVINGAI` names, by
+//! default `shared/maps/movingai` beside the repository, as for the tests), evenly spaced problems from each map's `.scen` file, and the median of timed
 //! rounds. Each bench takes it in with `mod support;` and uses the part it needs.
 
 #![allow(dead_code)]
 
 use std::path::PathBuf;
 use std::time::Duration;
+
+#[path = "../../tests/common/movingai_folder.rs"]
+mod movingai_folder;
 
 use pathlab_core::formats::movingai::{self, Problem};
 use pathlab_core::grid::Grid;
@@ -20,9 +23,13 @@ pub struct Set {
     pub problems: Vec<Problem>,
 }
 
-/// The MovingAI maps folder: `shared/maps/movingai`, beside the repository.
-pub fn maps_folder() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps/movingai")
+/// The MovingAI maps folder (see `tests/common/movingai_folder.rs`); exits, naming `bench`
+/// and the variable, when it is missing.
+pub fn maps_folder(bench: &str) -> PathBuf {
+    movingai_folder::find_movingai_folder().unwrap_or_else(|message| {
+        eprintln!("{bench} bench: {message}");
+        std::process::exit(1);
+    })
 }
 
 /// Loads each `(name, take)` of `sets`: the map and `take` problems evenly spaced through its
@@ -30,14 +37,7 @@ pub fn maps_folder() -> PathBuf {
 /// represented. Exits, naming `bench`, when the maps folder is missing; panics on a file that
 /// cannot be read or parsed.
 pub fn load_sets(bench: &str, sets: &[(&'static str, usize)]) -> Vec<Set> {
-    let folder = maps_folder();
-    if !folder.is_dir() {
-        eprintln!(
-            "{bench} bench: the MovingAI maps are missing: expected {} (the shared/ folder beside the repository)",
-            folder.display()
-        );
-        std::process::exit(1);
-    }
+    let folder = maps_folder(bench);
     sets.iter()
         .map(|&(name, take)| {
             let read = |ext: &str| {

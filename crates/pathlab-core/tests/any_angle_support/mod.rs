@@ -1,26 +1,19 @@
 //! Independent truth for the any-angle tests: two line-of-sight checks that share no code
 //! with `pathlab_core::search::sight` (nor its traversal idea), random wall grids, and path
-//! measurements.
+//! measurements. A test takes it in with `mod any_angle_support; mod cases; mod oracle;`.
 //!
 //! Geometry: cell (x, y) is the square [x, x+1] x [y, y+1] and its centre (x+½, y+½). All
 //! arithmetic below is exact, in doubled coordinates (centres odd, cell edges even).
 
 #![allow(dead_code)]
 
-use pathlab_core::grid::{Diagonal, Grid, Point, WALL};
+use pathlab_core::grid::{Costs, Diagonal, Grid, Point};
 use proptest::prelude::*;
 use proptest::sample::Index;
 
-use super::common::grid_with_ends;
-
-/// True when (x, y) is inside the grid and not a wall, read from the cell bytes.
-pub fn open(grid: &Grid, x: i64, y: i64) -> bool {
-    x >= 0
-        && y >= 0
-        && (x as usize) < grid.width()
-        && (y as usize) < grid.height()
-        && grid.cells()[y as usize * grid.width() + x as usize] != WALL
-}
+use super::cases::grid_with_ends;
+pub use super::cases::Case;
+use super::oracle::open;
 
 /// Whether a segment may pass a corner whose two side cells (touched only at the corner) are
 /// open or not, written out from the rule's definition.
@@ -206,16 +199,8 @@ pub fn check_any_angle_path(
     Ok(length(points))
 }
 
-/// A random wall grid with two open ends.
-#[derive(Clone, Debug)]
-pub struct Case {
-    pub grid: Grid,
-    pub start: Point,
-    pub goal: Point,
-    pub rule: Diagonal,
-}
-
-/// Grids up to `max` x `max`, 0 to 45% walls, ends on random open cells, any rule.
+/// Grids up to `max` x `max`, 0 to 45% walls, ends on random open cells, any rule, real costs
+/// (the any-angle algorithms' only model).
 pub fn case(max: usize) -> impl Strategy<Value = Case> {
     (1usize..=max, 1usize..=max, 0u32..=45)
         .prop_flat_map(|(w, h, density)| {
@@ -230,7 +215,7 @@ pub fn case(max: usize) -> impl Strategy<Value = Case> {
         .prop_map(|((w, h, density), rolls, s, g, rule)| {
             let cells: Vec<u8> = rolls.iter().map(|&r| u8::from(r >= density)).collect();
             let (grid, start, goal) = grid_with_ends(w, h, cells, s, g);
-            Case { grid, start, goal, rule }
+            Case { grid, start, goal, rule, costs: Costs::Real }
         })
 }
 

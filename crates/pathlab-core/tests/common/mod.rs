@@ -1,21 +1,17 @@
-//! Shared test support: hand-drawn mazes, and a reference path-finder written independently of
-//! `pathlab_core::grid` (its own neighbour generation, diagonal rule and move costs) so that
-//! the core's searches are checked against something that does not share their code.
-//!
-//! Nothing here calls `Grid::for_each_neighbour`, `Grid::is_legal_move`, `Diagonal::allows`
-//! or `Costs::step`: the only things taken from the core are the cell bytes and the sizes.
+//! Shared test support: the hand-drawn mazes with their hand-worked optima, the search
+//! configurations the fixture runs, and the MovingAI maps. The truth they are checked against
+//! is in `oracle`; the random problems are in `cases`.
 
 #![allow(dead_code)]
 
-use std::cmp::Ordering;
-use std::collections::{BinaryHeap, VecDeque};
-use std::path::{Path, PathBuf};
+mod movingai_folder;
 
 use pathlab_core::formats::movingai::{self, Problem};
-use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
+use pathlab_core::grid::{Costs, Diagonal, Grid, Point};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::{Algorithm, SearchConfig};
-use proptest::sample::Index;
+
+pub use movingai_folder::movingai_folder;
 
 // ---------------------------------------------------------------------------------------------
 // Mazes
@@ -211,196 +207,12 @@ pub fn mazes() -> Vec<Maze> {
     ]
 }
 
-// ---------------------------------------------------------------------------------------------
-// Independent movement rules and costs
-// ---------------------------------------------------------------------------------------------
-
-/// The eight directions (dx, dy), straight first. Order does not matter to the reference.
-pub const DIRECTIONS: [(i64, i64); 8] = [(0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1)];
-
-/// True when (x, y) is inside the grid and not a wall, read straight from the cell bytes.
-pub fn open_at(grid: &Grid, x: i64, y: i64) -> bool {
-    x >= 0
-        && y >= 0
-        && (x as usize) < grid.width()
-        && (y as usize) < grid.height()
-        && grid.cells()[y as usize * grid.width() + x as usize] != 0
-}
-
-/// Whether a diagonal move whose two side cells are `a` and `b` (open = true) is allowed.
-pub fn diagonal_ok(rule: Diagonal, a: bool, b: bool) -> bool {
-    match rule {
-        Never => false,
-        Ncc => a && b,
-        Amob => a || b,
-        Always => true,
-    }
-}
-
-/// Cost of one move entering a cell of value `terrain`.
-pub fn move_cost(costs: Costs, diagonal: bool, terrain: u8) -> f64 {
-    let base = match (costs, diagonal) {
-        (Costs::Real, false) => 1.0,
-        (Costs::Real, true) => std::f64::consts::SQRT_2,
-        (Costs::Integer, false) => 10.0,
-        (Costs::Integer, true) => 14.0,
-    };
-    base * f64::from(terrain)
-}
-
 /// A hand value (straight units, diagonal units) in a cost model.
 pub fn hand_cost(costs: Costs, (a, b): (u32, u32)) -> f64 {
     match costs {
         Costs::Real => f64::from(a) + f64::from(b) * std::f64::consts::SQRT_2,
         Costs::Integer => f64::from(10 * a + 14 * b),
     }
-}
-
-/// The legal moves from `p`: (target, is diagonal).
-pub fn moves(grid: &Grid, p: Point, rule: Diagonal) -> Vec<(Point, bool)> {
-    let (x, y) = (p.x as i64, p.y as i64);
-    let mut out = Vec::with_capacity(8);
-    for (dx, dy) in DIRECTIONS {
-        let (nx, ny) = (x + dx, y + dy);
-        if !open_at(grid, nx, ny) {
-            continue;
-        }
-        let diagonal = dx != 0 && dy != 0;
-        if diagonal && !diagonal_ok(rule, open_at(grid, x + dx, y), open_at(grid, x, y + dy)) {
-            continue;
-        }
-        out.push((Point::new(nx as usize, ny as usize), diagonal));
-    }
-    out
-}
-
-/// Checks one move from `a` to `b` and returns its cost, or an explanation of why it is illegal.
-pub fn check_move(grid: &Grid, rule: Diagonal, costs: Costs, a: Point, b: Point) -> Result<f64, String> {
-    let (ax, ay, bx, by) = (a.x as i64, a.y as i64, b.x as i64, b.y as i64);
-    if !open_at(grid, ax, ay) {
-        return Err(format!("{a} is not an open cell"));
-    }
-    if !open_at(grid, bx, by) {
-        return Err(format!("{b} is not an open cell"));
-    }
-    let (dx, dy) = (bx - ax, by - ay);
-    if dx.abs() > 1 || dy.abs() > 1 || (dx == 0 && dy == 0) {
-        return Err(format!("{a} -> {b} is not a move to an adjacent cell"));
-    }
-    let diagonal = dx != 0 && dy != 0;
-    if diagonal {
-        let side_a = open_at(grid, bx, ay);
-        let side_b = open_at(grid, ax, by);
-        if !diagonal_ok(rule, side_a, side_b) {
-            return Err(format!("{a} -> {b} is a diagonal the rule {rule} forbids (sides open: {side_a}, {side_b})"));
-        }
-    }
-    Ok(move_cost(costs, diagonal, grid.cells()[b.y * grid.width() + b.x]))
-}
-
-/// Checks a whole path and returns its recomputed cost.
-pub fn check_path(
-    grid: &Grid,
-    rule: Diagonal,
-    costs: Costs,
-    start: Point,
-    goal: Point,
-    points: &[Point],
-) -> Result<f64, String> {
-    if points.first() != Some(&start) {
-        return Err(format!("path starts at {:?}, not the start {start}", points.first()));
-    }
-    if points.last() != Some(&goal) {
-        return Err(format!("path ends at {:?}, not the goal {goal}", points.last()));
-    }
-    if points.len() == 1 && !open_at(grid, start.x as i64, start.y as i64) {
-        return Err("single-cell path on a wall".into());
-    }
-    let mut total = 0.0;
-    for pair in points.windows(2) {
-        total += check_move(grid, rule, costs, pair[0], pair[1])?;
-    }
-    Ok(total)
-}
-
-// ---------------------------------------------------------------------------------------------
-// Reference searches
-// ---------------------------------------------------------------------------------------------
-
-#[derive(Clone, Copy, PartialEq)]
-struct Item(f64, usize);
-
-impl Eq for Item {}
-
-impl Ord for Item {
-    fn cmp(&self, other: &Self) -> Ordering {
-        // Reversed so the max-heap pops the cheapest.
-        other.0.total_cmp(&self.0).then(other.1.cmp(&self.1))
-    }
-}
-
-impl PartialOrd for Item {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-/// Plain Dijkstra from `start` over every cell: the cheapest cost to each (infinite where
-/// unreachable), row-major.
-pub fn reference_costs(grid: &Grid, start: Point, rule: Diagonal, costs: Costs) -> Vec<f64> {
-    let w = grid.width();
-    let mut dist = vec![f64::INFINITY; grid.len()];
-    let mut done = vec![false; grid.len()];
-    let mut heap = BinaryHeap::new();
-    dist[start.y * w + start.x] = 0.0;
-    heap.push(Item(0.0, start.y * w + start.x));
-    while let Some(Item(d, i)) = heap.pop() {
-        if done[i] {
-            continue;
-        }
-        done[i] = true;
-        let p = Point::new(i % w, i / w);
-        for (q, diagonal) in moves(grid, p, rule) {
-            let j = q.y * w + q.x;
-            let nd = d + move_cost(costs, diagonal, grid.cells()[j]);
-            if nd < dist[j] {
-                dist[j] = nd;
-                heap.push(Item(nd, j));
-            }
-        }
-    }
-    dist
-}
-
-/// The cheapest cost from `start` to `goal`, or `None` when unreachable.
-pub fn reference_cost(grid: &Grid, start: Point, goal: Point, rule: Diagonal, costs: Costs) -> Option<f64> {
-    let d = reference_costs(grid, start, rule, costs)[goal.y * grid.width() + goal.x];
-    d.is_finite().then_some(d)
-}
-
-/// Fewest moves from `start` to every cell (`usize::MAX` where unreachable), by plain BFS.
-pub fn reference_hops(grid: &Grid, start: Point, rule: Diagonal) -> Vec<usize> {
-    let w = grid.width();
-    let mut hops = vec![usize::MAX; grid.len()];
-    let mut queue = VecDeque::new();
-    hops[start.y * w + start.x] = 0;
-    queue.push_back(start);
-    while let Some(p) = queue.pop_front() {
-        let here = hops[p.y * w + p.x];
-        for (q, _) in moves(grid, p, rule) {
-            let j = q.y * w + q.x;
-            if hops[j] == usize::MAX {
-                hops[j] = here + 1;
-                queue.push_back(q);
-            }
-        }
-    }
-    hops
-}
-
-/// True when two costs agree up to floating-point summation error.
-pub fn same_cost(a: f64, b: f64) -> bool {
-    (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -444,45 +256,16 @@ pub fn describe(c: &SearchConfig) -> String {
 // MovingAI maps
 // ---------------------------------------------------------------------------------------------
 
-/// Looks for the MovingAI maps in `$PATHLAB_MOVINGAI`, `maps/movingai` in the repository,
-/// then `../shared/maps/movingai` beside it.
-pub fn movingai_root() -> PathBuf {
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let candidates = [
-        std::env::var_os("PATHLAB_MOVINGAI").map(PathBuf::from),
-        Some(repo.join("maps/movingai")),
-        Some(repo.join("../shared/maps/movingai")),
-    ];
-    candidates
-        .into_iter()
-        .flatten()
-        .find(|p| p.join("dao/arena.map").is_file())
-        .expect("MovingAI maps not found: set PATHLAB_MOVINGAI to the folder holding dao/arena.map")
-}
-
-/// A MovingAI map and its problems, e.g. `load_movingai("dao/arena.map")`.
+/// A MovingAI map and its problems from the maps folder (see [`movingai_folder`]), e.g.
+/// `load_movingai("dao/arena.map")`.
 pub fn load_movingai(family_map: &str) -> (Grid, Vec<Problem>) {
-    let dir = movingai_root();
-    let map = std::fs::read_to_string(dir.join(family_map)).unwrap();
-    let scen = std::fs::read_to_string(dir.join(format!("{family_map}.scen"))).unwrap();
-    let grid = movingai::parse_map(&map).unwrap_or_else(|e| panic!("{family_map}: {e}"));
-    let problems = movingai::parse_scen(&scen).unwrap_or_else(|e| panic!("{family_map}.scen: {e}"));
+    let dir = movingai_folder();
+    let read = |name: String| {
+        let path = dir.join(&name);
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    };
+    let grid = movingai::parse_map(&read(family_map.to_string())).unwrap_or_else(|e| panic!("{family_map}: {e}"));
+    let problems =
+        movingai::parse_scen(&read(format!("{family_map}.scen"))).unwrap_or_else(|e| panic!("{family_map}.scen: {e}"));
     (grid, problems)
-}
-
-// ---------------------------------------------------------------------------------------------
-// Random grids
-// ---------------------------------------------------------------------------------------------
-
-/// The `w` x `h` grid of the random cell values `cells` (the first cell opened when all are
-/// walls), with a start and a goal picked among its open cells by `s` and `g`.
-pub fn grid_with_ends(w: usize, h: usize, mut cells: Vec<u8>, s: Index, g: Index) -> (Grid, Point, Point) {
-    if cells.iter().all(|&c| c == WALL) {
-        cells[0] = 1;
-    }
-    let open: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] != WALL).collect();
-    let grid = Grid::from_cells(w, h, cells).unwrap();
-    let start = grid.point_at(open[s.index(open.len())]);
-    let goal = grid.point_at(open[g.index(open.len())]);
-    (grid, start, goal)
 }

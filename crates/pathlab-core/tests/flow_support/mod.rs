@@ -1,5 +1,6 @@
 //! Shared by the flow-field tests: random grids with terrain and goals, and the independent
-//! truth (the reference Dijkstra from each goal, taking the minimum).
+//! truth (the oracle's Dijkstra from each goal, taking the minimum). A test takes it in with
+//! `mod flow_support; mod oracle;`.
 
 #![allow(dead_code)]
 
@@ -7,10 +8,7 @@ use pathlab_core::crowd::{FlowField, NO_DIRECTION, NO_GOAL};
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, GROUND};
 use proptest::prelude::*;
 
-#[path = "../reference_dijkstra/mod.rs"]
-pub mod reference_dijkstra;
-
-use reference_dijkstra::{costs_to, same, walk};
+use super::oracle::{costs_to, same, walk};
 
 /// A random problem: a grid with walls and terrain 1-4, a rule, a cost model, and 1-4
 /// distinct goals (their cells forced open).

@@ -1,26 +1,16 @@
 //! Shared support for the LPA* and D* Lite tests: random problems, random live edits
 //! (walls added and removed, terrain, and the goal walled in and freed again), and a snapshot
-//! of everything a stepper shows, to compare replayed states.
+//! of everything a stepper shows, to compare replayed states. A test takes it in with
+//! `mod cases; mod incremental_support;`.
 
 #![allow(dead_code)]
 
-use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
+use pathlab_core::grid::{Grid, Point, WALL};
 use pathlab_core::search::{Agent, Overlay, Repair, Status, Stepper};
 use proptest::prelude::*;
-use proptest::sample::{select, Index};
 
-use super::common::grid_with_ends;
-use super::reference_dijkstra::Rng;
-
-/// A random problem.
-#[derive(Clone, Debug)]
-pub struct Case {
-    pub grid: Grid,
-    pub start: Point,
-    pub goal: Point,
-    pub rule: Diagonal,
-    pub costs: Costs,
-}
+pub use super::cases::Case;
+use super::cases::{case_with, terrain_from, Rng};
 
 /// Terrain values drawn for the grids with terrain (1 is ground).
 const TERRAIN: [u8; 6] = [1, 1, 1, 2, 3, 5];
@@ -28,33 +18,7 @@ const TERRAIN: [u8; 6] = [1, 1, 1, 2, 3, 5];
 /// Grids from 2x2 up to `side` x `side` with up to `walls` percent of walls, terrain on about
 /// half of them, ends on open cells, any diagonal rule and cost model.
 pub fn case_up_to(side: usize, walls: u32) -> impl Strategy<Value = Case> {
-    (2usize..=side, 2usize..=side, 0u32..=walls, any::<bool>())
-        .prop_flat_map(|(w, h, density, terrain)| {
-            (
-                Just((w, h, density, terrain)),
-                proptest::collection::vec((0u32..100, 0usize..TERRAIN.len()), w * h),
-                any::<Index>(),
-                any::<Index>(),
-                select(Diagonal::ALL.to_vec()),
-                select(Costs::ALL.to_vec()),
-            )
-        })
-        .prop_map(|((w, h, density, terrain), rolls, s, g, rule, costs)| {
-            let cells: Vec<u8> = rolls
-                .iter()
-                .map(|&(wall, t)| {
-                    if wall < density {
-                        WALL
-                    } else if terrain {
-                        TERRAIN[t]
-                    } else {
-                        1
-                    }
-                })
-                .collect();
-            let (grid, start, goal) = grid_with_ends(w, h, cells, s, g);
-            Case { grid, start, goal, rule, costs }
-        })
+    case_with(2..=side, 0..=walls, terrain_from(&TERRAIN))
 }
 
 /// The eight cells around `p` that lie inside the grid.

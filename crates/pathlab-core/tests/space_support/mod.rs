@@ -1,16 +1,16 @@
-//! The independent truth for searches on spaces: a Dijkstra (and a breadth-first hop count)
-//! over arcs that this module reads off each space's rules itself, and random problems on
-//! every space. Nothing of pathlab's neighbour iteration or cost code is called to build the
-//! truth: graph arcs come from the case's own edge list, hex neighbours from its own odd-r /
-//! odd-q offset tables, grid moves from its own diagonal rule and move costs, slopes from its
-//! own climb rule, teleports from its own list.
+//! The arcs of every space, read off its rules here, for the shared truth (`oracle`'s Dijkstra
+//! and breadth-first hop count), and random problems on every space. Nothing of pathlab's
+//! neighbour iteration or cost code is called to build them: graph arcs come from the case's
+//! own edge list, hex neighbours from its own odd-r / odd-q offset tables, grid moves from the
+//! oracle's diagonal rule and move costs, slopes from its own climb rule, teleports from its
+//! own list.
 //!
 //! [`run_and_check`] runs any search built by `build_on` and checks its answer against it.
+//! A test takes it in with `mod cases; mod oracle; mod space_support;`.
 
 #![allow(dead_code)]
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashSet, VecDeque};
+use std::collections::HashSet;
 
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
@@ -18,6 +18,9 @@ use pathlab_core::search::{build_on, EventLog, SearchConfig, SpaceStepper, Statu
 use pathlab_core::space::{Graph, HexLayout, Slopes, Space, SquareGrid, Teleport, TeleportHeuristic, Teleports};
 use proptest::prelude::*;
 use proptest::sample::{select, Index};
+
+use super::cases::{cells, TERRAIN};
+use super::oracle::{at_most, cell, open, reversed, same, square_arcs, Arcs};
 
 // ---------------------------------------------------------------------------------------------
 // Running and checking searches
@@ -108,96 +111,8 @@ pub fn check_answer<S: Space>(
 }
 
 // ---------------------------------------------------------------------------------------------
-// The truth, and random problems on every space
+// Random problems on every space, and their arcs
 // ---------------------------------------------------------------------------------------------
-
-/// Per node, the arcs leaving it: (target, cost), as this file reads the space's rules.
-pub type Arcs = Vec<Vec<(usize, f64)>>;
-
-/// A cost ordered for the heap (costs here are finite and at least 0).
-#[derive(Clone, Copy, PartialEq)]
-pub struct Key(f64);
-
-impl Eq for Key {}
-
-impl Ord for Key {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.0.total_cmp(&other.0)
-    }
-}
-
-impl PartialOrd for Key {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-/// The cheapest cost from `source` to every node (infinite where unreachable).
-pub fn dijkstra(arcs: &Arcs, source: usize) -> Vec<f64> {
-    let mut dist = vec![f64::INFINITY; arcs.len()];
-    let mut heap = BinaryHeap::new();
-    dist[source] = 0.0;
-    heap.push(Reverse((Key(0.0), source)));
-    while let Some(Reverse((Key(d), u))) = heap.pop() {
-        if d > dist[u] {
-            continue;
-        }
-        for &(v, c) in &arcs[u] {
-            let nd = d + c;
-            if nd < dist[v] {
-                dist[v] = nd;
-                heap.push(Reverse((Key(nd), v)));
-            }
-        }
-    }
-    dist
-}
-
-/// The fewest arcs from `source` to every node (`None` where unreachable).
-pub fn hops(arcs: &Arcs, source: usize) -> Vec<Option<usize>> {
-    let mut hops = vec![None; arcs.len()];
-    let mut queue = VecDeque::from([source]);
-    hops[source] = Some(0);
-    while let Some(u) = queue.pop_front() {
-        let next = hops[u].map(|h| h + 1);
-        for &(v, _) in &arcs[u] {
-            if hops[v].is_none() {
-                hops[v] = next;
-                queue.push_back(v);
-            }
-        }
-    }
-    hops
-}
-
-/// The arcs turned round: Dijkstra over them from a goal gives every node's cost to the goal.
-pub fn reversed(arcs: &Arcs) -> Arcs {
-    let mut back = vec![Vec::new(); arcs.len()];
-    for (u, out) in arcs.iter().enumerate() {
-        for &(v, c) in out {
-            back[v].push((u, c));
-        }
-    }
-    back
-}
-
-/// The tolerance every comparison of costs allows: 1e-9 relative (absolute below 1).
-pub fn slack(a: f64, b: f64) -> f64 {
-    1e-9 * a.abs().max(b.abs()).max(1.0)
-}
-
-pub fn same(a: f64, b: f64) -> bool {
-    (a - b).abs() <= slack(a, b)
-}
-
-pub fn at_most(a: f64, b: f64) -> bool {
-    a <= b + slack(a, b)
-}
-
-/// The optimum from `dist`, or `None` when unreachable.
-pub fn optimum(dist: &[f64], goal: usize) -> Option<f64> {
-    dist[goal].is_finite().then_some(dist[goal])
-}
 
 /// Which way the edges of a random graph go.
 #[derive(Clone, Copy, Debug)]
@@ -335,11 +250,7 @@ pub fn admissible_graph_heuristics() -> Vec<Heuristic> {
     Heuristic::ALL.iter().copied().filter(|&h| Graph::is_admissible(h)).collect()
 }
 
-/// The terrain values drawn for a cell when a map has terrain (1 is ground).
-pub const TERRAIN: [u8; 8] = [1, 1, 1, 1, 2, 3, 5, 9];
-
-/// Cells from rolls (wall when the first roll is below `density`), with `start` and `goal`
-/// (any cells) made open.
+/// Cells from rolls (see `cases::cells`), with `start` and `goal` (any cells) made open.
 pub fn grid_from(
     w: usize,
     h: usize,
@@ -349,18 +260,7 @@ pub fn grid_from(
     start: Index,
     goal: Index,
 ) -> (Grid, Point, Point) {
-    let mut cells: Vec<u8> = rolls
-        .iter()
-        .map(|&(wall, t)| {
-            if wall < density {
-                WALL
-            } else if terrain {
-                TERRAIN[t as usize]
-            } else {
-                1
-            }
-        })
-        .collect();
+    let mut cells = cells(rolls, density, terrain);
     let (s, g) = (start.index(cells.len()), goal.index(cells.len()));
     for i in [s, g] {
         if cells[i] == WALL {
@@ -370,64 +270,10 @@ pub fn grid_from(
     (Grid::from_cells(w, h, cells).unwrap(), Point::new(s % w, s / w), Point::new(g % w, g / w))
 }
 
-/// Rolls for a `w` x `h` grid.
+/// Rolls for a `w` x `h` grid: a wall roll and a terrain value from [`TERRAIN`] (drawn as a
+/// `u8` index).
 pub fn cell_rolls(w: usize, h: usize) -> impl Strategy<Value = Vec<(u32, u8)>> {
-    proptest::collection::vec((0u32..100, 0u8..8), w * h)
-}
-
-/// The cell value at (x, y), or `None` outside.
-pub fn cell(grid: &Grid, x: i64, y: i64) -> Option<u8> {
-    let (w, h) = (grid.width() as i64, grid.height() as i64);
-    (x >= 0 && y >= 0 && x < w && y < h).then(|| grid.cells()[(y * w + x) as usize])
-}
-
-pub fn open(grid: &Grid, x: i64, y: i64) -> bool {
-    cell(grid, x, y).is_some_and(|c| c != WALL)
-}
-
-/// The eight square moves (any order).
-pub const SQUARE_MOVES: [(i64, i64); 8] = [(0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1)];
-
-/// Whether (x, y) -> (x + dx, y + dy) is a legal square move under `rule`: both ends open,
-/// and a diagonal allowed by the two cells beside it.
-pub fn square_move_ok(grid: &Grid, rule: Diagonal, x: i64, y: i64, dx: i64, dy: i64) -> bool {
-    if !open(grid, x, y) || !open(grid, x + dx, y + dy) {
-        return false;
-    }
-    if dx == 0 || dy == 0 {
-        return true;
-    }
-    let sides = usize::from(open(grid, x + dx, y)) + usize::from(open(grid, x, y + dy));
-    match rule {
-        Diagonal::Never => false,
-        Diagonal::NoCornerCutting => sides == 2,
-        Diagonal::AtMostOneBlocked => sides >= 1,
-        Diagonal::Always => true,
-    }
-}
-
-/// The arcs of a square grid: legal moves costing their length (1 and sqrt 2, or 10 and 14)
-/// times the entered cell's value, plus `extra(from, to)` (node numbers).
-pub fn square_arcs(grid: &Grid, rule: Diagonal, costs: Costs, extra: impl Fn(usize, usize) -> f64) -> Arcs {
-    let w = grid.width() as i64;
-    let mut arcs = vec![Vec::new(); grid.len()];
-    for (i, out) in arcs.iter_mut().enumerate() {
-        let (x, y) = (i as i64 % w, i as i64 / w);
-        for (dx, dy) in SQUARE_MOVES {
-            if !square_move_ok(grid, rule, x, y, dx, dy) {
-                continue;
-            }
-            let length = match (costs, dx != 0 && dy != 0) {
-                (Costs::Real, false) => 1.0,
-                (Costs::Real, true) => 2f64.sqrt(),
-                (Costs::Integer, false) => 10.0,
-                (Costs::Integer, true) => 14.0,
-            };
-            let j = ((y + dy) * w + x + dx) as usize;
-            out.push((j, length * f64::from(grid.cells()[j]) + extra(i, j)));
-        }
-    }
-    arcs
+    proptest::collection::vec((0u32..100, (0u8..8).prop_map(|t| TERRAIN[t as usize])), w * h)
 }
 
 /// The six neighbours of stored cell (x, y) as offsets, from the offset-coordinate rules:
