@@ -10,7 +10,11 @@
 //!   neighbour queries.
 //! - [`walls`]: the wall grid in world units: ray casts, nearest wall, sliding moves.
 //! - [`path`]: A* paths turned into polylines or splines for path following.
-//! - [`world`]: agents in structure-of-arrays form and the two-phase step.
+//! - [`update`]: phase one of the step for one agent, a pure function: the behaviours'
+//!   forces, their combination and the vehicle model.
+//! - [`world`]: agents in structure-of-arrays form and the two-phase step, with the
+//!   neighbour queries ([`world::neighbours`]) and the step's output as bytes
+//!   ([`world::motion`]).
 //! - [`scenario`]: the page's presets.
 //! - [`rng`]: the seeded generator that makes every run reproducible.
 //!
@@ -32,6 +36,7 @@ pub mod path;
 pub mod rng;
 pub mod scenario;
 pub mod spatial;
+pub mod update;
 pub mod vec2;
 pub mod walls;
 pub mod world;
