@@ -5,12 +5,12 @@
 //! around it; nothing is written but the returned [`Update`], which phase two applies.
 //!
 //! A [`Probe`] sees the details as they are worked out: [`NoProbe`] in the normal step (it
-//! costs nothing), a [`Recorder`] when the page inspects one agent.
+//! costs nothing), a [`RecordingProbe`] when the page inspects one agent.
 
 use super::behaviours::{
     arrive, collide_agents, collide_circles, containment, evade, flee, leader_following, obstacle_avoidance,
-    path_following, pursue, seek, unaligned_avoidance, wall_following, wander, wander_turn, Agent, Body, FlockRules,
-    FlockSums, Neighbour, Obstacles,
+    path_following, pursue, seek, unaligned_avoidance, wall_following, wander, wander_turn, Body, Boid, BoidNeighbour,
+    FlockRules, FlockSums, Obstacles,
 };
 use super::combine::{context_force, context_map, priority, weighted_sum, ContextMap, Forces};
 use super::params::{Behaviour, Combine, Rule, SpeciesParams, WorldParams, BEHAVIOURS};
@@ -68,7 +68,7 @@ pub struct Hood<'a> {
     /// collision response. The step lists them all only for species with unaligned avoidance
     /// on (and [`World::inspect`](super::World::inspect) always); otherwise only those near enough to touch, all the
     /// collision response looks at.
-    pub near: &'a [Neighbour],
+    pub near: &'a [BoidNeighbour],
     /// The flocking rules' sums over every neighbour within reach.
     pub flock: FlockSums,
     /// The nearest prey within the hunt radius.
@@ -130,7 +130,7 @@ impl Derived {
 
 /// Receives the details of one agent's update. The default methods do nothing and
 /// [`NoProbe`] is inlined away, so the normal step pays nothing for them; [`World::inspect`](super::World::inspect)
-/// uses a [`Recorder`].
+/// uses a [`RecordingProbe`].
 pub trait Probe {
     /// True when the probe wants the context map even if the species does not steer by it.
     const ACTIVE: bool;
@@ -168,9 +168,10 @@ impl Probe for NoProbe {
     const ACTIVE: bool = false;
 }
 
-/// A probe that keeps everything, for showing one agent.
+/// A probe that keeps everything, for showing one agent. (Named apart from the searches'
+/// [`crate::search::Recorder`], which records step events.)
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Recorder {
+pub struct RecordingProbe {
     /// The weighted forces.
     pub forces: Forces,
     /// The context map.
@@ -181,7 +182,7 @@ pub struct Recorder {
     pub target: Option<Vec2>,
 }
 
-impl Probe for Recorder {
+impl Probe for RecordingProbe {
     const ACTIVE: bool = true;
 
     fn forces(&mut self, forces: &Forces) {
@@ -205,7 +206,7 @@ impl Probe for Recorder {
 /// up to the new velocity, plus the collision response. Pure: it reads its arguments only.
 #[allow(clippy::too_many_lines)]
 pub fn update_agent<P: Probe>(
-    me: &Agent,
+    me: &Boid,
     memory: Memory,
     p: &SpeciesParams,
     d: &Derived,

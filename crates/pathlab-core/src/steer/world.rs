@@ -35,13 +35,13 @@ pub mod motion;
 pub mod neighbours;
 
 use self::neighbours::Reach;
-use super::behaviours::{Agent, Body, Circle, Neighbour, Obstacles};
+use super::behaviours::{Body, Boid, BoidNeighbour, Circle, Obstacles};
 use super::combine::{ContextMap, Forces};
 use super::params::{Behaviour, Combine, ParamError, Rule, SpeciesParams, WorldParams, MAX_AGENTS, MAX_SPECIES};
 use super::path::{PathError, SteerPath};
 use super::rng::Pcg32;
 use super::spatial::SpatialGrid;
-use super::update::{update_agent, Derived, Env, Memory, NoProbe, Recorder, Update};
+use super::update::{update_agent, Derived, Env, Memory, NoProbe, RecordingProbe, Update};
 use super::{Vec2, Walls};
 use crate::grid::{GridError, Point};
 
@@ -124,7 +124,7 @@ pub struct World {
     seed: u64,
     rng: Pcg32,
     steps: u64,
-    hood: Vec<Neighbour>,
+    hood: Vec<BoidNeighbour>,
     reach: Reach,
 }
 
@@ -609,9 +609,9 @@ impl World {
         }
     }
 
-    fn agent(&self, i: usize) -> Agent {
+    fn agent(&self, i: usize) -> Boid {
         let v = &self.params[usize::from(self.species[i])].vehicle;
-        Agent {
+        Boid {
             index: i as u32,
             pos: self.pos(i),
             vel: self.vel(i),
@@ -646,7 +646,7 @@ impl World {
                     // loop reads in order.
                     let (id, pos, vel) = grid.slot(slot as u32);
                     let i = id as usize;
-                    let me = Agent {
+                    let me = Boid {
                         index: id,
                         pos,
                         vel,
@@ -744,7 +744,7 @@ impl World {
         let own = self.grids[s].ids().iter().position(|&id| id as usize == i).unwrap_or(usize::MAX);
         let view = self.gather(&me, own, true, &mut hood, &mut Reach::default());
         let p = &self.params[s];
-        let mut recorder = Recorder::default();
+        let mut recorder = RecordingProbe::default();
         let env = self.env();
         let update = update_agent(&me, self.memory[i], p, &self.derived[s], &view, &env, &mut recorder);
         Some(Inspection {

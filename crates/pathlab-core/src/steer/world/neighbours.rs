@@ -7,7 +7,7 @@
 //! [`World::step_brute_force`]), for the tests and the benchmark's comparison.
 
 use super::{Relation, World};
-use crate::steer::behaviours::{flock_lanes, Agent, Body, FlockSums, Neighbour};
+use crate::steer::behaviours::{flock_lanes, Body, Boid, BoidNeighbour, FlockSums};
 use crate::steer::params::Behaviour;
 use crate::steer::update::{update_agent, Hood, NoProbe};
 
@@ -30,10 +30,10 @@ impl World {
     /// (ties broken by index).
     pub(super) fn gather<'h>(
         &self,
-        me: &Agent,
+        me: &Boid,
         own: usize,
         all: bool,
-        hood: &'h mut Vec<Neighbour>,
+        hood: &'h mut Vec<BoidNeighbour>,
         reach: &mut Reach,
     ) -> Hood<'h> {
         let i = me.index as usize;
@@ -96,10 +96,10 @@ impl World {
     /// `hood` (emptied first) lists every one of them near enough to touch.
     fn flock_grids(
         &self,
-        me: &Agent,
+        me: &Boid,
         own: usize,
         reach_sq: f32,
-        hood: &mut Vec<Neighbour>,
+        hood: &mut Vec<BoidNeighbour>,
     ) -> (FlockSums, usize, bool) {
         let s = usize::from(self.species[me.index as usize]);
         let d = &self.derived[s];
@@ -125,7 +125,7 @@ impl World {
             for &slot in touching {
                 let (id, pos, vel) = grid.slot(slot);
                 let offset = pos - me.pos;
-                let n = Neighbour { index: id, offset, vel, dist: offset.length(), radius: body, mate };
+                let n = BoidNeighbour { index: id, offset, vel, dist: offset.length(), radius: body, mate };
                 flock.add_tie(me, &n, &d.rules);
                 if n.dist < d.touch {
                     hood.push(n);
@@ -139,7 +139,7 @@ impl World {
     /// lie (over the gathering radii), found by selection over every neighbour's squared
     /// distance; `None` when the `cap`-th and the next are equally far (as distances), where
     /// only the tie-break by index can choose.
-    fn cap_reach(&self, me: &Agent, own: usize, cap: usize, reach: &mut Reach) -> Option<f32> {
+    fn cap_reach(&self, me: &Boid, own: usize, cap: usize, reach: &mut Reach) -> Option<f32> {
         let s = usize::from(self.species[me.index as usize]);
         reach.d2s.clear();
         for (t, grid) in self.grids.iter().enumerate() {
@@ -172,7 +172,7 @@ impl World {
 
     /// Lists in `hood` (emptied first) every neighbour of agent `me` within the gathering
     /// radii, from the grids, in cell order.
-    fn list_neighbours(&self, me: &Agent, hood: &mut Vec<Neighbour>) {
+    fn list_neighbours(&self, me: &Boid, hood: &mut Vec<BoidNeighbour>) {
         let i = me.index as usize;
         let s = usize::from(self.species[i]);
         hood.clear();
@@ -184,7 +184,7 @@ impl World {
             grid.for_each_within(me.pos, radius, |e| {
                 if e.id != me.index {
                     let (offset, dist) = (e.pos - me.pos, e.dist_sq.sqrt());
-                    hood.push(Neighbour { index: e.id, offset, vel: e.vel, dist, radius: body, mate });
+                    hood.push(BoidNeighbour { index: e.id, offset, vel: e.vel, dist, radius: body, mate });
                 }
                 true
             });
@@ -230,7 +230,7 @@ impl World {
                     };
                     let offset = self.pos(j) - me.pos;
                     if offset.length_sq() <= radius * radius {
-                        hood.push(Neighbour {
+                        hood.push(BoidNeighbour {
                             index: j as u32,
                             vel: self.vel(j),
                             offset,
