@@ -2,16 +2,16 @@
 //! combining forces. Directions are checked with dot products against the expected direction,
 //! so the tests say what a behaviour does rather than repeat its formula.
 
-use pathlab_core::grid::{Grid, Point, WALL};
-use pathlab_core::steer::behaviours::{
+use pathlab_core::boids::behaviours::{
     alignment, arrive, cohesion, collide_agents, collide_circles, containment, evade, flee, flocking, leader_following,
     obstacle_avoidance, path_following, pursue, seek, separation, unaligned_avoidance, wall_following, wander,
     wander_turn, Body, Boid, BoidNeighbour, Circle, Obstacles,
 };
-use pathlab_core::steer::combine::{context_map, priority, weighted_sum, Forces};
-use pathlab_core::steer::params::{Chase, Leader, PathFollow, Probes, Unaligned, WallFollow, Wander};
-use pathlab_core::steer::path::SteerPath;
-use pathlab_core::steer::{Behaviour, SpeciesParams, Vec2, Walls, World, WorldParams};
+use pathlab_core::boids::combine::{context_map, priority, weighted_sum, Forces};
+use pathlab_core::boids::params::{Chase, Leader, PathFollow, Probes, Unaligned, WallFollow, Wander};
+use pathlab_core::boids::path::SteerPath;
+use pathlab_core::boids::{Behaviour, Boids, BoidsParams, SpeciesParams, Vec2, Walls};
+use pathlab_core::grid::{Grid, Point, WALL};
 
 const SPEED: f32 = 10.0;
 
@@ -68,8 +68,8 @@ fn arrive_is_seek_outside_the_radius_and_slows_inside() {
     assert_eq!(arrive(&on, v(0.0, 0.0), 10.0), v(-3.0, -1.0));
 }
 
-fn one_species_world(params: SpeciesParams) -> World {
-    World::new(open_walls(), vec![params], WorldParams::default(), 1).unwrap()
+fn one_species_world(params: SpeciesParams) -> Boids {
+    Boids::new(open_walls(), vec![params], BoidsParams::default(), 1).unwrap()
 }
 
 #[test]
@@ -361,7 +361,7 @@ fn the_vehicle_model_truncates_force_and_speed_and_divides_by_mass() {
     let mut params = SpeciesParams::named("v");
     params.weights = [0.0; 15];
     params = params.with_weight(Behaviour::Seek, 1.0);
-    params.vehicle = pathlab_core::steer::params::Vehicle { mass: 2.0, max_force: 3.0, max_speed: 12.0, radius: 1.0 };
+    params.vehicle = pathlab_core::boids::params::Vehicle { mass: 2.0, max_force: 3.0, max_speed: 12.0, radius: 1.0 };
     let mut world = one_species_world(params.clone());
     world.add_agent(0, v(10.0, 50.0), Vec2::ZERO).unwrap();
     world.set_goals(vec![v(90.0, 50.0)]);

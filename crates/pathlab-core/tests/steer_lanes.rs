@@ -4,8 +4,8 @@
 //! shorter reach); and an inspection, which lists every neighbour,
 //! predicts exactly the velocity the next step gives.
 
-use pathlab_core::steer::behaviours::{flock_lanes, Boid, BoidNeighbour, FlockRules, FlockSums};
-use pathlab_core::steer::{Scenario, SpatialGrid, Vec2};
+use pathlab_core::boids::behaviours::{flock_lanes, Boid, BoidNeighbour, FlockRules, FlockSums};
+use pathlab_core::boids::{Scenario, SpatialGrid, Vec2};
 use proptest::prelude::*;
 
 #[derive(Clone, Debug)]
@@ -69,7 +69,7 @@ fn case() -> impl Strategy<Value = Case> {
 }
 
 fn half_cos(degrees: f32) -> f32 {
-    pathlab_core::steer::SpeciesParams::half_cos(degrees)
+    pathlab_core::boids::SpeciesParams::half_cos(degrees)
 }
 
 proptest! {

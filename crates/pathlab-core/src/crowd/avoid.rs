@@ -28,7 +28,7 @@
 //!   half-planes leave nothing, a 3-D program instead finds the velocity that violates the
 //!   worst half-plane least.
 //!
-//! [`Crowd`] runs many agents with goals: a uniform [`SpatialGrid`](crate::steer::SpatialGrid) finds the neighbours, every
+//! [`Crowd`] runs many agents with goals: a uniform [`SpatialGrid`](crate::boids::SpatialGrid) finds the neighbours, every
 //! new velocity is computed from the frozen state before any agent moves, and
 //! [`Crowd::metrics`] counts collisions, the smallest gap, times to goal and path lengths.
 //!
@@ -60,7 +60,7 @@ pub mod simulator;
 
 use std::fmt;
 
-use crate::steer::Vec2;
+use crate::boids::Vec2;
 
 pub use linear_program::{solve, solve_hard, HalfPlane};
 pub use orca::orca_planes;

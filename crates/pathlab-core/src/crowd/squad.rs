@@ -37,7 +37,7 @@
 //! ```
 //! use pathlab_core::crowd::squad::{Formation, Squad, SquadParams};
 //! use pathlab_core::grid::{Grid, Point};
-//! use pathlab_core::steer::{Vec2, Walls};
+//! use pathlab_core::boids::{Vec2, Walls};
 //! let walls = Walls::new(Grid::new(30, 20).unwrap(), 1.0);
 //! let start: Vec<Vec2> = (0..5).map(|i| Vec2::new(4.0 + i as f32 * 0.5, 10.0)).collect();
 //! let params = SquadParams { formation: Formation::Wedge, ..SquadParams::default() };
@@ -66,11 +66,11 @@ pub mod scene;
 use std::collections::VecDeque;
 
 use super::scene::SceneError;
+use crate::boids::{Vec2, Walls};
 use crate::grid::{Diagonal, Grid, Point};
 use crate::heuristic::Heuristic;
 use crate::search::astar::astar;
 use crate::search::sight::line_of_sight;
-use crate::steer::{Vec2, Walls};
 
 pub use formation::{check_spacing, check_speed, Formation, SquadParams};
 pub use members::{in_place_after, slot_seek};
@@ -146,7 +146,7 @@ pub struct SquadMetrics {
 /// ```
 /// use pathlab_core::crowd::squad::{Squad, SquadParams};
 /// use pathlab_core::grid::{Grid, Point};
-/// use pathlab_core::steer::{Vec2, Walls};
+/// use pathlab_core::boids::{Vec2, Walls};
 /// let walls = Walls::new(Grid::new(12, 12).unwrap(), 1.0);
 /// let c = Vec2::new(6.5, 6.5);
 /// let mut squad = Squad::new(walls, c, &[c, c + Vec2::new(0.5, 0.0)], SquadParams::default()).unwrap();

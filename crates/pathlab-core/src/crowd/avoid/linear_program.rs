@@ -5,7 +5,7 @@
 //! half-planes leave nothing, a 3-D program instead finds the velocity whose worst violation
 //! is least, never relaxing the first `hard` half-planes (static obstacles, [`solve_hard`]).
 
-use crate::steer::Vec2;
+use crate::boids::Vec2;
 
 /// An ORCA half-plane in velocity space: velocities `v` with `direction x (v - point) >= 0`
 /// (to the left of the directed line) are allowed.

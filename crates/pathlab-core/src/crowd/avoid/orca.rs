@@ -8,7 +8,7 @@
 use super::linear_program::{solve_hard, HalfPlane};
 use super::sampled::cone_sides;
 use super::{usable, AgentState, AvoidParams, Neighbour, OBSTACLE_HORIZON};
-use crate::steer::Vec2;
+use crate::boids::Vec2;
 
 /// The ORCA half-planes of `agent` against each usable neighbour, appended to `out`.
 pub fn orca_planes(params: &AvoidParams, agent: &AgentState, neighbours: &[Neighbour], out: &mut Vec<HalfPlane>) {

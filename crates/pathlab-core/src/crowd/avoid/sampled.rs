@@ -8,7 +8,7 @@
 use std::f32::consts::TAU;
 
 use super::{usable, AgentState, AvoidParams, Method, Neighbour, OBSTACLE_HORIZON};
-use crate::steer::Vec2;
+use crate::boids::Vec2;
 
 /// A velocity obstacle to draw, in velocity space: the velocities `apex + s * left` and
 /// `apex + s * right` (`s >= 0`) bound it, the forbidden velocities lie between.
@@ -93,7 +93,7 @@ pub(super) fn cone_sides(p: Vec2, r: f32) -> (Vec2, Vec2) {
 ///
 /// ```
 /// use pathlab_core::crowd::avoid::{hrvo_apex, AgentState, Neighbour};
-/// use pathlab_core::steer::Vec2;
+/// use pathlab_core::boids::Vec2;
 /// // B at rest 2 ahead, combined radius 1 (cone half-angle 30 degrees), A moving sideways:
 /// let a = AgentState {
 ///     id: 0, pos: Vec2::ZERO, vel: Vec2::new(0.0, 1.0), pref: Vec2::ZERO, radius: 0.5, max_speed: 2.0,

@@ -8,8 +8,8 @@
 use std::f32::consts::TAU;
 
 use super::{check, new_velocity_among, AgentState, AvoidDebug, AvoidError, AvoidParams, Neighbour, OBSTACLE_HORIZON};
-use crate::steer::rng::hash3;
-use crate::steer::{Pcg32, SpatialGrid, Vec2};
+use crate::boids::rng::hash3;
+use crate::boids::{Pcg32, SpatialGrid, Vec2};
 
 /// A scenario of [`Crowd::scenario`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -63,7 +63,7 @@ pub struct Metrics {
 ///
 /// ```
 /// use pathlab_core::crowd::avoid::{AvoidParams, Crowd};
-/// use pathlab_core::steer::Vec2;
+/// use pathlab_core::boids::Vec2;
 /// let mut crowd = Crowd::new(AvoidParams::default(), 20.0, 20.0).unwrap();
 /// crowd.add(Vec2::new(2.0, 10.0), Vec2::new(18.0, 10.0));
 /// crowd.add(Vec2::new(18.0, 10.0), Vec2::new(2.0, 10.0));

@@ -5,8 +5,8 @@
 //! nearest members.
 
 use super::{Squad, RADIUS, SPACING_RANGE, SPEED_RANGE, WALL_REACH};
+use crate::boids::Vec2;
 use crate::crowd::scene::SceneError;
-use crate::steer::Vec2;
 
 /// The arrangement of slots.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,11 +7,11 @@ use super::{
     smooth, Squad, CUT_OFF_DELAY, DT, K_SEPARATION, K_WALL, MAX_ACCEL, MEMBER_SPEED_FACTOR, RADIUS, REPLAN_AFTER, R_IN,
     R_OUT, SEPARATION, SLOW_RADIUS, TAU, WALL_REACH,
 };
+use crate::boids::Vec2;
 use crate::crowd::scene::SceneError;
 use crate::grid::Diagonal;
 use crate::heuristic::Heuristic;
 use crate::search::astar::astar;
-use crate::steer::Vec2;
 
 /// A cut-off member's own path back.
 #[derive(Clone, Debug, PartialEq)]
@@ -54,7 +54,7 @@ pub fn in_place_after(distance: f32, was_in_place: bool) -> bool {
 ///
 /// ```
 /// use pathlab_core::crowd::squad::slot_seek;
-/// use pathlab_core::steer::Vec2;
+/// use pathlab_core::boids::Vec2;
 /// let (slot, pace) = (Vec2::new(10.0, 0.0), Vec2::new(1.0, 0.0));
 /// // 0.4 from the slot: an in-place member only keeps pace, one that is not heads for it.
 /// assert_eq!(slot_seek(Vec2::new(9.6, 0.0), slot, pace, true, 3.0), (pace, true));

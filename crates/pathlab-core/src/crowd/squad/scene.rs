@@ -4,9 +4,9 @@
 //! the squad's path, and for the selected member its hysteresis band.
 
 use super::{Formation, Squad, SquadParams, DT, MAX_MEMBERS, RADIUS, R_IN, R_OUT, SPACING_RANGE, SPEED_RANGE};
+use crate::boids::{Pcg32, Vec2, Walls};
 use crate::crowd::scene::{Action, Frame, Ink, Metric, Param, Scene, SceneConfig, SceneError};
 use crate::grid::{Grid, Point, WALL};
-use crate::steer::{Pcg32, Vec2, Walls};
 
 /// Which map a squad scene uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

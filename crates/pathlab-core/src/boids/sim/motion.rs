@@ -1,26 +1,26 @@
-//! The boid world's motion as bytes: everything a step changes ([`World::motion`]), and
-//! putting it back into a copy of the world ([`World::set_motion`]). The page steps a copy
+//! The boids' motion as bytes: everything a step changes ([`Boids::motion`]), and
+//! putting it back into a copy of the boids ([`Boids::set_motion`]). The page steps a copy
 //! of its world in a worker thread and takes the copy's motion back after every step.
 //!
 //! The layout, little-endian: the tag "PLM1", the step count (`u64`), the agent count
 //! (`u32`), then column by column x, y, vx, vy, heading x and y, the wander spot's x and y
 //! (`f32` each), path progress (`u32`) and goal (`u16`).
 
-use super::World;
-use crate::steer::Vec2;
+use super::Boids;
+use crate::boids::Vec2;
 
-/// The first four bytes of [`World::motion`]'s output ("PLM1").
+/// The first four bytes of [`Boids::motion`]'s output ("PLM1").
 const MOTION_TAG: u32 = u32::from_le_bytes(*b"PLM1");
-/// Bytes of [`World::motion`] before the agents: the tag, the step count and the agent count.
+/// Bytes of [`Boids::motion`] before the agents: the tag, the step count and the agent count.
 const MOTION_HEADER: usize = 16;
 /// Bytes per agent: eight `f32` (position, velocity, heading, wander spot), path progress
 /// (`u32`) and goal (`u16`).
 const MOTION_PER_AGENT: usize = 8 * 4 + 4 + 2;
 
-/// Why [`World::set_motion`] refused its input.
+/// Why [`Boids::set_motion`] refused its input.
 #[derive(Clone, Debug, PartialEq)]
 pub enum MotionError {
-    /// The bytes do not start like [`World::motion`]'s output.
+    /// The bytes do not start like [`Boids::motion`]'s output.
     NotMotion,
     /// The motion is of a different number of agents.
     WrongCount {
@@ -72,14 +72,14 @@ impl std::fmt::Display for MotionError {
 
 impl std::error::Error for MotionError {}
 
-impl World {
+impl Boids {
     /// Everything a step changes, as bytes: the step count and each agent's position,
-    /// velocity, heading and memory. [`World::set_motion`] puts it into a world that differs
+    /// velocity, heading and memory. [`Boids::set_motion`] puts it into a world that differs
     /// at most in those (the page steps a copy of its world in a worker thread and takes the
     /// copy's motion back after every step).
     ///
     /// ```
-    /// use pathlab_core::steer::Scenario;
+    /// use pathlab_core::boids::Scenario;
     /// let mut a = Scenario::Flock.build(50, 7).unwrap();
     /// let mut b = a.clone();
     /// a.advance(30);
@@ -104,7 +104,7 @@ impl World {
         out
     }
 
-    /// Puts motion from [`World::motion`] into this world, which must hold as many agents.
+    /// Puts motion from [`Boids::motion`] into this world, which must hold as many agents.
     /// Checked before anything changes: the length, the agent count, and every number
     /// (finite, positions inside the world).
     pub fn set_motion(&mut self, bytes: &[u8]) -> Result<(), MotionError> {

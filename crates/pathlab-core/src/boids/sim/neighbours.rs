@@ -1,26 +1,26 @@
-//! The neighbour queries of the boid world's step: for one agent, the flocking sums over its
+//! The neighbour queries of the boids' step: for one agent, the flocking sums over its
 //! neighbours, the nearest prey and predator, and the neighbours near enough to touch, all
 //! from the per-species spatial grids (never an O(n^2) scan); when more than the species'
 //! `max_neighbours` are within reach, only the nearest count.
 //!
-//! The brute-force scan the grids replace is here too ([`World::brute_force_neighbours`],
-//! [`World::step_brute_force`]), for the tests and the benchmark's comparison.
+//! The brute-force scan the grids replace is here too ([`Boids::brute_force_neighbours`],
+//! [`Boids::step_brute_force`]), for the tests and the benchmark's comparison.
 
-use super::{Relation, World};
-use crate::steer::behaviours::{flock_lanes, Body, Boid, BoidNeighbour, FlockSums};
-use crate::steer::params::Behaviour;
-use crate::steer::update::{update_agent, Hood, NoProbe};
+use super::{Boids, Relation};
+use crate::boids::behaviours::{flock_lanes, Body, Boid, BoidNeighbour, FlockSums};
+use crate::boids::params::Behaviour;
+use crate::boids::update::{update_agent, Hood, NoProbe};
 
 /// Scratch space for finding how far an agent's nearest `max_neighbours` reach.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Reach {
-    /// Slots and squared distances from [`SpatialGrid::slots_within`](crate::steer::SpatialGrid::slots_within).
+    /// Slots and squared distances from [`SpatialGrid::slots_within`](crate::boids::SpatialGrid::slots_within).
     slots: Vec<(u32, f32)>,
     /// The squared distances of every neighbour within the gathering radii.
     d2s: Vec<f32>,
 }
 
-impl World {
+impl Boids {
     /// Gathers agent `me`'s neighbourhood from the grids: the flocking sums over every
     /// neighbour, the nearest prey and predator, and in `hood` the neighbours near enough to
     /// touch, or with `all` every neighbour. `own` is the agent's slot in its species' grid;
@@ -90,7 +90,7 @@ impl World {
         Hood { near: hood, flock, prey: prey.map(|p| p.1), predator: predator.map(|p| p.1), closest }
     }
 
-    /// The flocking pass of [`World::gather`] over the grids of agent `me`'s own and other
+    /// The flocking pass of [`Boids::gather`] over the grids of agent `me`'s own and other
     /// flocks, counting only neighbours whose squared distance is at most `reach_sq` (and
     /// within the gathering radii): the sums, how many neighbours were found, and whether
     /// `hood` (emptied first) lists every one of them near enough to touch.
@@ -205,7 +205,7 @@ impl World {
 
     /// One step in which every agent's neighbours come from a scan of all agents instead of
     /// the spatial grid: O(n^2), for the benchmark's comparison only. Gives the same result as
-    /// [`World::step`] (the order of neighbours may differ, so sums may differ in the last
+    /// [`Boids::step`] (the order of neighbours may differ, so sums may differ in the last
     /// bits).
     pub fn step_brute_force(&mut self) {
         self.prepare();

@@ -1,7 +1,7 @@
-//! The boid world: agents in structure-of-arrays form, species, walls, circles, goals and a
+//! The boids: agents in structure-of-arrays form, species, walls, circles, goals and a
 //! path, advanced by a fixed-step, two-phase update.
 //!
-//! One [`World::step`]:
+//! One [`Boids::step`]:
 //! 1. rebuild one spatial grid per species (a counting sort);
 //! 2. phase one, read-only: for every agent gather its neighbours from the grids
 //!    ([`neighbours`]), then run the pure per-agent update ([`update_agent`]): each
@@ -16,19 +16,19 @@
 //! No agent reads another's new state, so the order of agents does not matter, and the same
 //! seed gives the same run.
 //!
-//! This file holds the world itself (its agents, species, settings and environment) and the
-//! step. Its parts live beside it:
+//! This file holds the boids themselves (their agents, species, settings and environment) and
+//! the step. Its parts live beside it:
 //! - [`neighbours`]: the neighbour queries over the spatial grids, and the brute-force scan
 //!   they replace;
-//! - [`motion`]: the step's output as bytes ([`World::motion`]), for the page's worker;
+//! - [`motion`]: the step's output as bytes ([`Boids::motion`]), for the page's worker;
 //! - [`super::update`]: phase one for one agent, a pure function of what it is given.
 //!
 //! ```
-//! use pathlab_core::steer::{Scenario, World};
-//! let mut world = Scenario::Flock.build(200, 7).unwrap();
-//! world.step();
-//! assert_eq!(world.len(), 200);
-//! assert!(world.xs().iter().all(|x| x.is_finite()));
+//! use pathlab_core::boids::{Boids, Scenario};
+//! let mut boids: Boids = Scenario::Flock.build(200, 7).unwrap();
+//! boids.step();
+//! assert_eq!(boids.len(), 200);
+//! assert!(boids.xs().iter().all(|x| x.is_finite()));
 //! ```
 
 pub mod motion;
@@ -37,7 +37,7 @@ pub mod neighbours;
 use self::neighbours::Reach;
 use super::behaviours::{Body, Boid, BoidNeighbour, Circle, Obstacles};
 use super::combine::{ContextMap, Forces};
-use super::params::{Behaviour, Combine, ParamError, Rule, SpeciesParams, WorldParams, MAX_AGENTS, MAX_SPECIES};
+use super::params::{Behaviour, BoidsParams, Combine, ParamError, Rule, SpeciesParams, MAX_AGENTS, MAX_SPECIES};
 use super::path::{PathError, SteerPath};
 use super::rng::Pcg32;
 use super::spatial::SpatialGrid;
@@ -61,7 +61,7 @@ pub enum Relation {
     Predator,
 }
 
-/// Everything [`World::inspect`] tells about one agent.
+/// Everything [`Boids::inspect`] tells about one agent.
 #[derive(Clone, Debug)]
 pub struct Inspection {
     /// The agent.
@@ -98,9 +98,10 @@ pub struct Inspection {
     pub next_vel: Vec2,
 }
 
-/// The boid world.
+/// The boids: every agent, its species and memory, and the walls, circles, goals and path
+/// they move among.
 #[derive(Clone, Debug)]
-pub struct World {
+pub struct Boids {
     xs: Vec<f32>,
     ys: Vec<f32>,
     vxs: Vec<f32>,
@@ -120,7 +121,7 @@ pub struct World {
     path: Option<SteerPath>,
     path_error: Option<PathError>,
     leader: Option<u32>,
-    settings: WorldParams,
+    settings: BoidsParams,
     seed: u64,
     rng: Pcg32,
     steps: u64,
@@ -128,9 +129,9 @@ pub struct World {
     reach: Reach,
 }
 
-impl World {
+impl Boids {
     /// An empty world over `walls` with these species (1 to [`MAX_SPECIES`], each valid).
-    pub fn new(walls: Walls, species: Vec<SpeciesParams>, world: WorldParams, seed: u64) -> Result<Self, ParamError> {
+    pub fn new(walls: Walls, species: Vec<SpeciesParams>, world: BoidsParams, seed: u64) -> Result<Self, ParamError> {
         if species.is_empty() || species.len() > MAX_SPECIES {
             return Err(ParamError::UnknownSpecies(species.len()));
         }
@@ -403,8 +404,8 @@ impl World {
         }
     }
 
-    /// World settings.
-    pub fn world_params(&self) -> WorldParams {
+    /// Settings shared by every boid.
+    pub fn boids_params(&self) -> BoidsParams {
         self.settings
     }
 

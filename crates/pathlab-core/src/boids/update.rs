@@ -1,7 +1,7 @@
-//! Phase one of the boid world's step for one agent ([`update_agent`]): every behaviour's
+//! Phase one of the boids' step for one agent ([`update_agent`]): every behaviour's
 //! force, their combination and the vehicle model up to the new velocity, plus the collision
 //! response. A pure function of the agent, its memory, its species' parameters, its
-//! neighbourhood (gathered by [`World`](super::World)'s neighbour queries) and the world
+//! neighbourhood (gathered by [`Boids`](super::Boids)'s neighbour queries) and the world
 //! around it; nothing is written but the returned [`Update`], which phase two applies.
 //!
 //! A [`Probe`] sees the details as they are worked out: [`NoProbe`] in the normal step (it
@@ -13,7 +13,7 @@ use super::behaviours::{
     FlockRules, FlockSums, Obstacles,
 };
 use super::combine::{context_force, context_map, priority, weighted_sum, ContextMap, Forces};
-use super::params::{Behaviour, Combine, Rule, SpeciesParams, WorldParams, BEHAVIOURS};
+use super::params::{Behaviour, BoidsParams, Combine, Rule, SpeciesParams, BEHAVIOURS};
 use super::path::SteerPath;
 use super::rng::hash3;
 use super::{Vec2, Walls};
@@ -53,8 +53,8 @@ pub struct Env<'a> {
     pub goals: &'a [Vec2],
     /// The leader, if any.
     pub leader: Option<Body>,
-    /// World settings.
-    pub params: WorldParams,
+    /// Settings shared by every boid.
+    pub params: BoidsParams,
     /// Seed of the run.
     pub seed: u64,
     /// Steps taken so far.
@@ -66,7 +66,7 @@ pub struct Env<'a> {
 pub struct Hood<'a> {
     /// Agents of its own and other flocks within reach, for unaligned avoidance and the
     /// collision response. The step lists them all only for species with unaligned avoidance
-    /// on (and [`World::inspect`](super::World::inspect) always); otherwise only those near enough to touch, all the
+    /// on (and [`Boids::inspect`](super::Boids::inspect) always); otherwise only those near enough to touch, all the
     /// collision response looks at.
     pub near: &'a [BoidNeighbour],
     /// The flocking rules' sums over every neighbour within reach.
@@ -129,7 +129,7 @@ impl Derived {
 }
 
 /// Receives the details of one agent's update. The default methods do nothing and
-/// [`NoProbe`] is inlined away, so the normal step pays nothing for them; [`World::inspect`](super::World::inspect)
+/// [`NoProbe`] is inlined away, so the normal step pays nothing for them; [`Boids::inspect`](super::Boids::inspect)
 /// uses a [`RecordingProbe`].
 pub trait Probe {
     /// True when the probe wants the context map even if the species does not steer by it.

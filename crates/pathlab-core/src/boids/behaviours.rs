@@ -8,8 +8,8 @@
 //! state (the first phase of the two-phase update) and be tested one at a time.
 //!
 //! ```
-//! use pathlab_core::steer::behaviours::{seek, Boid};
-//! use pathlab_core::steer::Vec2;
+//! use pathlab_core::boids::behaviours::{seek, Boid};
+//! use pathlab_core::boids::Vec2;
 //! let a = Boid::at(Vec2::new(0.0, 0.0), 10.0);
 //! let f = seek(&a, Vec2::new(5.0, 0.0));
 //! assert_eq!(f, Vec2::new(10.0, 0.0));
