@@ -1,4 +1,4 @@
-//! Boid world benchmarks.
+//! Boids benchmarks.
 //!
 //! 1. The step time of the flock scenario at 1,000, 5,000, 20,000 and 50,000 agents, to show
 //!    that the cost grows linearly with the agent count (the world grows with the count, so
@@ -17,7 +17,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::Criterion;
-use pathlab_core::steer::{Scenario, World};
+use pathlab_core::boids::{Boids, Scenario};
 
 mod support;
 
@@ -36,7 +36,7 @@ const STEPS: usize = 30;
 /// Rounds of the side-by-side pass; the median is reported.
 const ROUNDS: usize = 5;
 
-fn flocked(n: usize) -> World {
+fn flocked(n: usize) -> Boids {
     let mut world = Scenario::Flock.build(n, 1).expect("the flock scenario builds");
     world.advance(WARM_UP);
     world
@@ -73,7 +73,7 @@ fn cpu_time() -> Option<Duration> {
 }
 
 /// Median wall-clock and CPU time of one step over `ROUNDS` rounds of `steps` steps.
-fn time_steps(world: &mut World, steps: usize, brute: bool) -> (Duration, Option<Duration>) {
+fn time_steps(world: &mut Boids, steps: usize, brute: bool) -> (Duration, Option<Duration>) {
     let mut rounds = Vec::with_capacity(ROUNDS);
     let mut cpu_rounds = Vec::with_capacity(ROUNDS);
     for _ in 0..ROUNDS {

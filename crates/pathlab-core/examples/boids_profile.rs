@@ -9,11 +9,11 @@
 
 use std::hint::black_box;
 
-use pathlab_core::steer::{Scenario, World};
+use pathlab_core::boids::{Boids, Scenario};
 
 /// The steps that are counted.
 #[inline(never)]
-fn measured(world: &mut World, steps: usize) {
+fn measured(world: &mut Boids, steps: usize) {
     world.advance(steps);
     black_box(world.xs()[0]);
 }

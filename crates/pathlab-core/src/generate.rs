@@ -15,8 +15,8 @@
 
 use std::fmt;
 
+use crate::boids::rng::Pcg32;
 use crate::grid::{named_enum, Grid, GridError, Point, GROUND, WALL};
-use crate::steer::rng::Pcg32;
 
 named_enum! {
     /// Which generator to run.

@@ -2,16 +2,16 @@
 //! combining forces. Directions are checked with dot products against the expected direction,
 //! so the tests say what a behaviour does rather than repeat its formula.
 
-use pathlab_core::grid::{Grid, Point, WALL};
-use pathlab_core::steer::behaviours::{
+use pathlab_core::boids::behaviours::{
     alignment, arrive, cohesion, collide_agents, collide_circles, containment, evade, flee, flocking, leader_following,
     obstacle_avoidance, path_following, pursue, seek, separation, unaligned_avoidance, wall_following, wander,
-    wander_turn, Agent, Body, Circle, Neighbour, Obstacles,
+    wander_turn, Body, Boid, BoidNeighbour, Circle, Obstacles,
 };
-use pathlab_core::steer::combine::{context_map, priority, weighted_sum, Forces};
-use pathlab_core::steer::params::{Chase, Leader, PathFollow, Probes, Unaligned, WallFollow, Wander};
-use pathlab_core::steer::path::SteerPath;
-use pathlab_core::steer::{Behaviour, SpeciesParams, Vec2, Walls, World, WorldParams};
+use pathlab_core::boids::combine::{context_map, priority, weighted_sum, Forces};
+use pathlab_core::boids::params::{Chase, Leader, PathFollow, Probes, Unaligned, WallFollow, Wander};
+use pathlab_core::boids::path::SteerPath;
+use pathlab_core::boids::{Behaviour, Boids, BoidsParams, SpeciesParams, Vec2, Walls};
+use pathlab_core::grid::{Grid, Point, WALL};
 
 const SPEED: f32 = 10.0;
 
@@ -36,7 +36,7 @@ fn no_circles() -> Obstacles {
 
 #[test]
 fn seek_points_at_the_target_at_full_speed() {
-    let a = Agent::at(v(10.0, 10.0), SPEED);
+    let a = Boid::at(v(10.0, 10.0), SPEED);
     let f = seek(&a, v(13.0, 14.0));
     assert!(cos(f, v(3.0, 4.0)) > 0.9999);
     assert!((f.length() - SPEED).abs() < 1e-4);
@@ -48,7 +48,7 @@ fn seek_points_at_the_target_at_full_speed() {
 
 #[test]
 fn flee_points_away_and_ignores_far_threats() {
-    let a = Agent::at(v(10.0, 10.0), SPEED);
+    let a = Boid::at(v(10.0, 10.0), SPEED);
     let f = flee(&a, v(12.0, 10.0), 5.0);
     assert!(cos(f, v(-1.0, 0.0)) > 0.9999);
     assert_eq!(flee(&a, v(40.0, 10.0), 5.0), Vec2::ZERO);
@@ -56,7 +56,7 @@ fn flee_points_away_and_ignores_far_threats() {
 
 #[test]
 fn arrive_is_seek_outside_the_radius_and_slows_inside() {
-    let a = Agent::at(v(0.0, 0.0), SPEED);
+    let a = Boid::at(v(0.0, 0.0), SPEED);
     assert_eq!(arrive(&a, v(50.0, 0.0), 10.0), seek(&a, v(50.0, 0.0)));
     // Inside the slowing radius the desired speed is proportional to the distance.
     let near = arrive(&a, v(5.0, 0.0), 10.0);
@@ -68,8 +68,8 @@ fn arrive_is_seek_outside_the_radius_and_slows_inside() {
     assert_eq!(arrive(&on, v(0.0, 0.0), 10.0), v(-3.0, -1.0));
 }
 
-fn one_species_world(params: SpeciesParams) -> World {
-    World::new(open_walls(), vec![params], WorldParams::default(), 1).unwrap()
+fn one_species_world(params: SpeciesParams) -> Boids {
+    Boids::new(open_walls(), vec![params], BoidsParams::default(), 1).unwrap()
 }
 
 #[test]
@@ -115,7 +115,7 @@ fn an_arriving_agent_slows_inside_the_radius_and_stops_on_the_target() {
 
 #[test]
 fn pursuit_aims_ahead_of_a_moving_target_and_evasion_away_from_it() {
-    let a = Agent::at(v(0.0, 0.0), SPEED);
+    let a = Boid::at(v(0.0, 0.0), SPEED);
     let target = Body { pos: v(20.0, 0.0), vel: v(0.0, 8.0), heading: v(0.0, 1.0) };
     let chase = Chase { hunt_radius: 100.0, panic_radius: 100.0, max_prediction: 2.0 };
     let f = pursue(&a, &target, &chase);
@@ -131,7 +131,7 @@ fn pursuit_aims_ahead_of_a_moving_target_and_evasion_away_from_it() {
 #[test]
 fn wander_seeks_a_point_on_a_circle_ahead_that_turns_a_little_each_step() {
     let w = Wander { distance: 6.0, radius: 3.0, jitter: 4.0 };
-    let a = Agent::at(v(0.0, 0.0), SPEED).moving(v(SPEED, 0.0));
+    let a = Boid::at(v(0.0, 0.0), SPEED).moving(v(SPEED, 0.0));
     // Straight ahead: the spot is on the heading, no sideways force.
     let f = wander(&a, v(1.0, 0.0), &w);
     assert!(f.y.abs() < 1e-5);
@@ -151,13 +151,13 @@ fn wander_seeks_a_point_on_a_circle_ahead_that_turns_a_little_each_step() {
 
 // ---- flocking ------------------------------------------------------------------------------------
 
-fn hood(a: &Agent, others: &[(Vec2, Vec2)]) -> Vec<Neighbour> {
-    others.iter().enumerate().map(|(k, &(p, vel))| Neighbour::of(a, k as u32 + 1, p, vel, true)).collect()
+fn hood(a: &Boid, others: &[(Vec2, Vec2)]) -> Vec<BoidNeighbour> {
+    others.iter().enumerate().map(|(k, &(p, vel))| BoidNeighbour::of(a, k as u32 + 1, p, vel, true)).collect()
 }
 
 #[test]
 fn separation_pushes_apart_more_the_closer_they_are() {
-    let a = Agent::at(v(10.0, 10.0), SPEED);
+    let a = Boid::at(v(10.0, 10.0), SPEED);
     let near = hood(&a, &[(v(11.0, 10.0), Vec2::ZERO)]);
     let far = hood(&a, &[(v(12.5, 10.0), Vec2::ZERO)]);
     let f_near = separation(&a, &near, 3.0, -2.0);
@@ -171,9 +171,9 @@ fn separation_pushes_apart_more_the_closer_they_are() {
     let behind = hood(&a, &[(v(9.0, 10.0), Vec2::ZERO)]);
     assert_eq!(separation(&a, &behind, 3.0, SpeciesParams::half_cos(180.0)), Vec2::ZERO);
     // Two agents on the same spot are pushed opposite ways.
-    let b = Agent { index: 1, ..a };
-    let fa = separation(&a, &[Neighbour::of(&a, 1, a.pos, Vec2::ZERO, true)], 3.0, -2.0);
-    let fb = separation(&b, &[Neighbour::of(&b, 0, b.pos, Vec2::ZERO, true)], 3.0, -2.0);
+    let b = Boid { index: 1, ..a };
+    let fa = separation(&a, &[BoidNeighbour::of(&a, 1, a.pos, Vec2::ZERO, true)], 3.0, -2.0);
+    let fb = separation(&b, &[BoidNeighbour::of(&b, 0, b.pos, Vec2::ZERO, true)], 3.0, -2.0);
     assert!(fa.length() > 0.0 && cos(fa, fb) < -0.9999);
 }
 
@@ -191,19 +191,19 @@ fn two_agents_that_start_touching_end_apart() {
 
 #[test]
 fn alignment_turns_towards_the_neighbours_heading() {
-    let a = Agent::at(v(10.0, 10.0), SPEED).moving(v(SPEED, 0.0));
+    let a = Boid::at(v(10.0, 10.0), SPEED).moving(v(SPEED, 0.0));
     let n = hood(&a, &[(v(12.0, 11.0), v(0.0, 8.0)), (v(12.0, 9.0), v(0.0, 6.0))]);
     let f = alignment(&a, &n, 5.0, -2.0);
     // Desired: straight down at full speed; the force is that minus the current velocity.
     assert!((f - v(-SPEED, SPEED)).length() < 1e-4, "{f:?}");
     // Other flocks are not followed.
-    let strangers: Vec<Neighbour> = n.iter().map(|x| Neighbour { mate: false, ..*x }).collect();
+    let strangers: Vec<BoidNeighbour> = n.iter().map(|x| BoidNeighbour { mate: false, ..*x }).collect();
     assert_eq!(alignment(&a, &strangers, 5.0, -2.0), Vec2::ZERO);
 }
 
 #[test]
 fn cohesion_pulls_towards_the_centre_of_the_neighbours() {
-    let a = Agent::at(v(0.0, 0.0), SPEED);
+    let a = Boid::at(v(0.0, 0.0), SPEED);
     let n = hood(&a, &[(v(4.0, 0.0), Vec2::ZERO), (v(4.0, 4.0), Vec2::ZERO), (v(0.0, 4.0), Vec2::ZERO)]);
     let f = cohesion(&a, &n, 10.0, -2.0);
     let centre = v(8.0 / 3.0, 8.0 / 3.0);
@@ -213,7 +213,7 @@ fn cohesion_pulls_towards_the_centre_of_the_neighbours() {
 
 #[test]
 fn the_one_pass_flocking_gives_the_three_separate_forces() {
-    let a = Agent::at(v(5.0, 5.0), SPEED).moving(v(3.0, 4.0));
+    let a = Boid::at(v(5.0, 5.0), SPEED).moving(v(3.0, 4.0));
     let n = hood(
         &a,
         &[
@@ -235,11 +235,11 @@ fn leader_following_arrives_behind_and_clears_the_leaders_path() {
     let leader = Body { pos: v(50.0, 50.0), vel: v(5.0, 0.0), heading: v(1.0, 0.0) };
     let p = Leader { behind: 6.0, sight_length: 12.0, sight_width: 3.0 };
     // Behind and to the side: pulled towards the spot behind the leader.
-    let a = Agent::at(v(40.0, 56.0), SPEED);
+    let a = Boid::at(v(40.0, 56.0), SPEED);
     let f = leader_following(&a, &leader, &p, 10.0);
     assert!(cos(f, v(44.0, 50.0) - a.pos) > 0.999, "{f:?}");
     // In front of the leader, just off its line to the right (+y): pushed further right.
-    let blocking = Agent::at(v(55.0, 51.0), SPEED);
+    let blocking = Boid::at(v(55.0, 51.0), SPEED);
     let f = leader_following(&blocking, &leader, &p, 10.0);
     let without = arrive(&blocking, v(44.0, 50.0), 10.0);
     assert!((f - without).y > 0.0, "{f:?}");
@@ -248,17 +248,17 @@ fn leader_following_arrives_behind_and_clears_the_leaders_path() {
 #[test]
 fn unaligned_avoidance_turns_both_agents_away_from_a_head_on_collision() {
     let u = Unaligned { radius: 30.0, horizon: 3.0 };
-    let a = Agent::at(v(0.0, 0.0), SPEED).moving(v(5.0, 0.0));
-    let b = Agent { index: 1, ..Agent::at(v(20.0, 0.5), SPEED).moving(v(-5.0, 0.0)) };
-    let fa = unaligned_avoidance(&a, &[Neighbour::of(&a, 1, b.pos, b.vel, false)], &u);
-    let fb = unaligned_avoidance(&b, &[Neighbour::of(&b, 0, a.pos, a.vel, false)], &u);
+    let a = Boid::at(v(0.0, 0.0), SPEED).moving(v(5.0, 0.0));
+    let b = Boid { index: 1, ..Boid::at(v(20.0, 0.5), SPEED).moving(v(-5.0, 0.0)) };
+    let fa = unaligned_avoidance(&a, &[BoidNeighbour::of(&a, 1, b.pos, b.vel, false)], &u);
+    let fb = unaligned_avoidance(&b, &[BoidNeighbour::of(&b, 0, a.pos, a.vel, false)], &u);
     // a passes above (-y), b below (+y): opposite sides, so they miss.
     assert!(fa.y < 0.0 && fb.y > 0.0, "{fa:?} {fb:?}");
     // A neighbour on a parallel course far to the side is no threat.
-    let c = Neighbour::of(&a, 2, v(20.0, 10.0), v(5.0, 0.0), false);
+    let c = BoidNeighbour::of(&a, 2, v(20.0, 10.0), v(5.0, 0.0), false);
     assert_eq!(unaligned_avoidance(&a, &[c], &u), Vec2::ZERO);
     // Nor is one whose closest approach is beyond the horizon.
-    let far = Neighbour::of(&a, 3, v(29.0, 0.0), v(-1.0, 0.0), false);
+    let far = BoidNeighbour::of(&a, 3, v(29.0, 0.0), v(-1.0, 0.0), false);
     assert_eq!(unaligned_avoidance(&a, &[far], &Unaligned { radius: 30.0, horizon: 1.0 }), Vec2::ZERO);
 }
 
@@ -268,16 +268,16 @@ fn unaligned_avoidance_turns_both_agents_away_from_a_head_on_collision() {
 fn path_following_heads_along_the_path_and_back_onto_it() {
     let path = SteerPath::new(vec![v(0.0, 10.0), v(100.0, 10.0)], false);
     let p = PathFollow { look_ahead: 8.0, predict: 0.0, radius: 2.0 };
-    let on = Agent::at(v(20.0, 10.0), SPEED);
+    let on = Boid::at(v(20.0, 10.0), SPEED);
     let (f, segment) = path_following(&on, &path, u32::MAX, &p, 10.0);
     assert_eq!(segment, 0);
     assert!(cos(f, v(1.0, 0.0)) > 0.9999);
     // Off the path: pulled back towards it as well as along it.
-    let off = Agent::at(v(20.0, 20.0), SPEED);
+    let off = Boid::at(v(20.0, 20.0), SPEED);
     let (f, _) = path_following(&off, &path, 0, &p, 10.0);
     assert!(f.y < 0.0 && f.x > 0.0);
     // At the end of an open path: arrival, so a brake when on the end point and moving.
-    let end = Agent::at(v(100.0, 10.0), SPEED).moving(v(2.0, 0.0));
+    let end = Boid::at(v(100.0, 10.0), SPEED).moving(v(2.0, 0.0));
     let (f, _) = path_following(&end, &path, 0, &p, 10.0);
     assert!(f.x < 0.0);
 }
@@ -293,14 +293,14 @@ fn wall_following_runs_parallel_to_the_wall_at_the_offset() {
     let w = WallFollow { offset: 3.0, reach: 10.0 };
     // 5 units above the wall's top face, heading right: pulled along +x and towards the
     // offset line (y = 17), i.e. down.
-    let a = Agent::at(v(40.0, 15.0), SPEED).moving(v(SPEED, 0.0));
+    let a = Boid::at(v(40.0, 15.0), SPEED).moving(v(SPEED, 0.0));
     let f = wall_following(&a, &walls, &w) + a.vel;
     assert!(f.x > 0.0 && f.y > 0.0, "{f:?}");
     // Heading left, it follows the wall leftwards.
-    let back = Agent::at(v(40.0, 15.0), SPEED).moving(v(-SPEED, 0.0));
+    let back = Boid::at(v(40.0, 15.0), SPEED).moving(v(-SPEED, 0.0));
     assert!((wall_following(&back, &walls, &w) + back.vel).x < 0.0);
     // Too far from any wall: nothing.
-    let far = Agent::at(v(40.0, 60.0), SPEED);
+    let far = Boid::at(v(40.0, 60.0), SPEED);
     assert_eq!(wall_following(&far, &walls, &w), Vec2::ZERO);
 }
 
@@ -309,11 +309,11 @@ fn containment_pushes_back_from_a_wall_ahead_along_its_normal() {
     let walls = open_walls();
     let probes = Probes { min_length: 6.0, look_ahead: 0.5, side_angle: 30.0 };
     // Heading for the right edge (x = 100), 3 units away.
-    let a = Agent::at(v(97.0, 50.0), SPEED).moving(v(SPEED, 0.0));
+    let a = Boid::at(v(97.0, 50.0), SPEED).moving(v(SPEED, 0.0));
     let f = containment(&a, &walls, &probes);
     assert!(f.x < 0.0 && f.y.abs() < 1e-4, "{f:?}");
     // In the middle of the world: nothing.
-    let mid = Agent::at(v(50.0, 50.0), SPEED).moving(v(SPEED, 0.0));
+    let mid = Boid::at(v(50.0, 50.0), SPEED).moving(v(SPEED, 0.0));
     assert_eq!(containment(&mid, &walls, &probes), Vec2::ZERO);
 }
 
@@ -323,33 +323,33 @@ fn obstacle_avoidance_steers_round_a_circle_or_wall_ahead() {
     let probes = Probes { min_length: 10.0, look_ahead: 1.0, side_angle: 30.0 };
     let circles = Obstacles::new(vec![Circle { centre: v(60.0, 49.0), radius: 3.0 }], 100.0, 100.0);
     // Heading +x at y = 50; the circle is ahead and slightly above (-y): push down (+y).
-    let a = Agent::at(v(50.0, 50.0), SPEED).moving(v(SPEED, 0.0));
+    let a = Boid::at(v(50.0, 50.0), SPEED).moving(v(SPEED, 0.0));
     let f = obstacle_avoidance(&a, &walls, &circles, &probes);
     assert!(f.y > 0.0, "{f:?}");
     assert!(f.x < 0.0, "and brakes: {f:?}");
     // A circle behind is ignored.
-    let behind = Agent::at(v(70.0, 50.0), SPEED).moving(v(SPEED, 0.0));
+    let behind = Boid::at(v(70.0, 50.0), SPEED).moving(v(SPEED, 0.0));
     assert_eq!(obstacle_avoidance(&behind, &walls, &circles, &probes), Vec2::ZERO);
     // A wall cell ahead, on the agent's right edge: push left (-y).
     let mut grid = Grid::new(50, 50).unwrap();
     grid.set(Point::new(30, 25), WALL).unwrap();
     let walled = Walls::new(grid, 2.0);
-    let b = Agent::at(v(52.0, 49.5), SPEED).moving(v(SPEED, 0.0));
+    let b = Boid::at(v(52.0, 49.5), SPEED).moving(v(SPEED, 0.0));
     let f = obstacle_avoidance(&b, &walled, &no_circles(), &probes);
     assert!(f.y < 0.0, "{f:?}");
 }
 
 #[test]
 fn sphere_sphere_collisions_split_the_overlap_and_the_approach() {
-    let a = Agent::at(v(0.0, 0.0), SPEED);
-    let n = Neighbour { radius: 1.0, ..Neighbour::of(&a, 1, v(1.5, 0.0), v(-2.0, 0.0), true) };
+    let a = Boid::at(v(0.0, 0.0), SPEED);
+    let n = BoidNeighbour { radius: 1.0, ..BoidNeighbour::of(&a, 1, v(1.5, 0.0), v(-2.0, 0.0), true) };
     let (push, vel) = collide_agents(&a, &[n], v(2.0, 0.0));
     // Overlap 0.5: half of it each way.
     assert!((push - v(-0.25, 0.0)).length() < 1e-6, "{push:?}");
     // Approaching at 4: half of that removed from this agent.
     assert!((vel - v(0.0, 0.0)).length() < 1e-6, "{vel:?}");
     let circles = Obstacles::new(vec![Circle { centre: v(2.5, 0.0), radius: 2.0 }], 100.0, 100.0);
-    let (push, vel) = collide_circles(&Agent::at(v(0.0, 0.0), SPEED), &circles, v(3.0, 1.0));
+    let (push, vel) = collide_circles(&Boid::at(v(0.0, 0.0), SPEED), &circles, v(3.0, 1.0));
     assert!((push - v(-0.5, 0.0)).length() < 1e-6);
     assert_eq!(vel, v(0.0, 1.0));
 }
@@ -361,7 +361,7 @@ fn the_vehicle_model_truncates_force_and_speed_and_divides_by_mass() {
     let mut params = SpeciesParams::named("v");
     params.weights = [0.0; 15];
     params = params.with_weight(Behaviour::Seek, 1.0);
-    params.vehicle = pathlab_core::steer::params::Vehicle { mass: 2.0, max_force: 3.0, max_speed: 12.0, radius: 1.0 };
+    params.vehicle = pathlab_core::boids::params::Vehicle { mass: 2.0, max_force: 3.0, max_speed: 12.0, radius: 1.0 };
     let mut world = one_species_world(params.clone());
     world.add_agent(0, v(10.0, 50.0), Vec2::ZERO).unwrap();
     world.set_goals(vec![v(90.0, 50.0)]);

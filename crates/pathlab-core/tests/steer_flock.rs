@@ -3,7 +3,7 @@
 //! mates head the same way. Measured by a scan of every pair, independent of the step's
 //! spatial grid.
 
-use pathlab_core::steer::{Scenario, World};
+use pathlab_core::boids::{Boids, Scenario};
 
 /// (agents, steps): a minute of simulated time in an optimised build, less in a debug one.
 const RUN: (usize, usize) = if cfg!(debug_assertions) { (600, 900) } else { (2_000, 3_600) };
@@ -17,7 +17,7 @@ struct Spacing {
     alignment: f32,
 }
 
-fn spacing(world: &World, radius: f32) -> Spacing {
+fn spacing(world: &Boids, radius: f32) -> Spacing {
     let n = world.len();
     let body = world.species_params(0).unwrap().vehicle.radius;
     let (mut overlapping, mut neighbours, mut alignment, mut aligned) = (0, 0, 0.0, 0);

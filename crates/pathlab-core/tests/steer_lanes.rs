@@ -4,8 +4,8 @@
 //! shorter reach); and an inspection, which lists every neighbour,
 //! predicts exactly the velocity the next step gives.
 
-use pathlab_core::steer::behaviours::{flock_lanes, Agent, FlockRules, FlockSums, Neighbour};
-use pathlab_core::steer::{Scenario, SpatialGrid, Vec2};
+use pathlab_core::boids::behaviours::{flock_lanes, Boid, BoidNeighbour, FlockRules, FlockSums};
+use pathlab_core::boids::{Scenario, SpatialGrid, Vec2};
 use proptest::prelude::*;
 
 #[derive(Clone, Debug)]
@@ -69,7 +69,7 @@ fn case() -> impl Strategy<Value = Case> {
 }
 
 fn half_cos(degrees: f32) -> f32 {
-    pathlab_core::steer::SpeciesParams::half_cos(degrees)
+    pathlab_core::boids::SpeciesParams::half_cos(degrees)
 }
 
 proptest! {
@@ -90,7 +90,7 @@ proptest! {
         };
         let own = grid.ids().iter().position(|&id| id == index).unwrap_or(usize::MAX);
         let heading = Vec2::from_angle(c.angle);
-        let a = Agent { index, pos, vel: Vec2::new(1.0, -2.0), heading, max_speed: 10.0, radius: 1.0 };
+        let a = Boid { index, pos, vel: Vec2::new(1.0, -2.0), heading, max_speed: 10.0, radius: 1.0 };
         let rule = |(f, angle): (f32, f32)| (f * c.radius, half_cos(angle));
         let rules = FlockRules::new(rule(c.rules[0]), rule(c.rules[1]), rule(c.rules[2]));
         let touch = c.touch.max(2e-6);
@@ -110,7 +110,7 @@ proptest! {
                 continue;
             }
             let vel = Vec2::new(vxs[j], vys[j]);
-            let nb = Neighbour { index: j as u32, offset, vel, dist: d2.sqrt(), radius: 1.0, mate: c.mate };
+            let nb = BoidNeighbour { index: j as u32, offset, vel, dist: d2.sqrt(), radius: 1.0, mate: c.mate };
             expected.add(&a, &nb, &rules);
             found += 1;
             if nb.dist < touch {

@@ -3,10 +3,10 @@
 //! for bit, in every scenario. The page relies on it to step a copy in a worker thread. Bad
 //! motion is refused, naming the problem, and leaves the world as it was.
 
-use pathlab_core::steer::{MotionError, Pcg32, Scenario, World};
+use pathlab_core::boids::{Boids, MotionError, Pcg32, Scenario};
 use proptest::prelude::*;
 
-fn same(a: &World, b: &World) -> bool {
+fn same(a: &Boids, b: &Boids) -> bool {
     a.steps() == b.steps()
         && [a.xs(), a.ys(), a.vxs(), a.vys(), a.hxs(), a.hys()]
             .iter()

@@ -4,16 +4,16 @@
 //! The soak runs 100,000 steps (about 28 minutes of simulated time) in a release build, as
 //! `scripts/test.sh` runs the tests; a debug build runs 1,500 so that `cargo test` stays quick.
 
+use pathlab_core::boids::behaviours::Circle;
+use pathlab_core::boids::{Behaviour, Boids, BoidsParams, Combine, Pcg32, Scenario, SpeciesParams, Vec2, Walls};
 use pathlab_core::grid::{Grid, Point, GROUND, WALL};
-use pathlab_core::steer::behaviours::Circle;
-use pathlab_core::steer::{Behaviour, Combine, Pcg32, Scenario, SpeciesParams, Vec2, Walls, World, WorldParams};
 
 const SOAK_STEPS: usize = if cfg!(debug_assertions) { 1_500 } else { 100_000 };
 
 /// A small, crowded world (60 x 36 units, about 40 square units per agent once the walls are
 /// taken out) with walls, circles, a looping path, several goals, two flocks and
 /// a predator species, and every behaviour switched on for someone.
-fn crowded(seed: u64) -> World {
+fn crowded(seed: u64) -> Boids {
     let (cols, rows) = (40, 24);
     let mut rng = Pcg32::new(seed ^ 0x5eed);
     let mut grid = Grid::new(cols, rows).unwrap();
@@ -64,7 +64,7 @@ fn crowded(seed: u64) -> World {
     hawks.vehicle.max_speed = 30.0;
     hawks.vehicle.radius = 1.5;
 
-    let mut world = World::new(walls, vec![flock, other, context, hawks], WorldParams::default(), seed).unwrap();
+    let mut world = Boids::new(walls, vec![flock, other, context, hawks], BoidsParams::default(), seed).unwrap();
     world.set_waypoints(waypoints.to_vec()).unwrap();
     world.set_goals(vec![Vec2::new(8.0, 8.0), Vec2::new(52.0, 30.0), Vec2::new(30.0, 18.0)]);
     world.set_circles(vec![
@@ -80,7 +80,7 @@ fn crowded(seed: u64) -> World {
 }
 
 /// Panics unless every agent is finite, inside the world and in an open cell.
-fn check(world: &World, step: usize) {
+fn check(world: &Boids, step: usize) {
     let walls = world.walls();
     for i in 0..world.len() {
         let (p, v) = (world.pos(i), world.vel(i));
@@ -98,7 +98,7 @@ fn check(world: &World, step: usize) {
 
 /// Paints a wall across the middle (over agents) at some steps and removes it later, so that
 /// agents caught by new walls have to be moved out.
-fn edit(world: &mut World, step: usize) {
+fn edit(world: &mut Boids, step: usize) {
     let row: Vec<Point> = (0..40).filter(|x| x % 7 != 3).map(|x| Point::new(x, 12)).collect();
     if step % 20_000 == 5_000 {
         world.paint(row, WALL).unwrap();
@@ -107,8 +107,8 @@ fn edit(world: &mut World, step: usize) {
     }
 }
 
-fn same(a: &World, b: &World) -> bool {
-    let bits = |w: &World| -> Vec<u32> {
+fn same(a: &Boids, b: &Boids) -> bool {
+    let bits = |w: &Boids| -> Vec<u32> {
         w.xs().iter().chain(w.ys()).chain(w.vxs()).chain(w.vys()).map(|v| v.to_bits()).collect()
     };
     bits(a) == bits(b)

@@ -2,8 +2,8 @@
 //! random point sets, cell sizes and queries; and a world's gathered neighbourhoods (capped
 //! at the nearest `max_neighbours` too) are the brute-force ones.
 
-use pathlab_core::steer::spatial::brute_force_within;
-use pathlab_core::steer::{Behaviour, Scenario, SpatialGrid, Vec2};
+use pathlab_core::boids::spatial::brute_force_within;
+use pathlab_core::boids::{Behaviour, Scenario, SpatialGrid, Vec2};
 use proptest::prelude::*;
 
 #[derive(Clone, Debug)]

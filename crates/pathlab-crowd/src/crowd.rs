@@ -9,8 +9,8 @@
 //! parameters, actions, kinds) is returned as JS objects. Every fallible call returns a
 //! `JsError` naming the problem; none panics.
 
+use pathlab_core::boids::Vec2;
 use pathlab_core::crowd::scene::{build, Frame, Ink, Scene, SceneConfig, SCENES};
-use pathlab_core::steer::Vec2;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 

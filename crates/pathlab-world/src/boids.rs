@@ -1,5 +1,5 @@
-//! The boid world in the browser: a thin `wasm-bindgen` handle over
-//! [`pathlab_core::steer::World`].
+//! The boids in the browser: a thin `wasm-bindgen` handle over
+//! [`pathlab_core::boids::Boids`].
 //!
 //! The agents live in Rust as structure-of-arrays (x, y, vx, vy, heading x and y as f32, species
 //! as u8). JavaScript reads them through typed-array views on the module's memory at the
@@ -8,9 +8,9 @@
 //! is returned as copies. Every fallible call returns a `JsError` naming the problem; none
 //! panics.
 
+use pathlab_core::boids::behaviours::Circle;
+use pathlab_core::boids::{self, Behaviour, Combine, Scenario, Vec2, MAX_AGENTS, PARAMS};
 use pathlab_core::grid::{Point, GROUND, WALL};
-use pathlab_core::steer::behaviours::Circle;
-use pathlab_core::steer::{Behaviour, Combine, Scenario, Vec2, World, MAX_AGENTS, PARAMS};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -153,10 +153,10 @@ struct InspectionOut {
     target: Option<[f32; 2]>,
 }
 
-/// A boid world and its settings.
+/// The boids and their settings: a handle over the core simulation of the same name.
 #[wasm_bindgen]
 pub struct Boids {
-    world: World,
+    sim: boids::Boids,
     scenario: Scenario,
 }
 
@@ -167,15 +167,15 @@ impl Boids {
     #[wasm_bindgen(constructor)]
     pub fn new(scenario_name: &str, agents: f64, seed: f64) -> Result<Boids, JsError> {
         let scenario = scenario(scenario_name)?;
-        let world = build(scenario, agents, seed).map_err(err)?;
-        Ok(Boids { world, scenario })
+        let sim = build(scenario, agents, seed).map_err(err)?;
+        Ok(Boids { sim, scenario })
     }
 
     /// Rebuilds the world: a scenario by name, an agent count and a seed (all checked first;
     /// on error the current world stays).
     pub fn reset(&mut self, scenario_name: &str, agents: f64, seed: f64) -> Result<(), JsError> {
         let scenario = scenario(scenario_name)?;
-        self.world = build(scenario, agents, seed).map_err(err)?;
+        self.sim = build(scenario, agents, seed).map_err(err)?;
         self.scenario = scenario;
         Ok(())
     }
@@ -189,13 +189,13 @@ impl Boids {
     /// The seed.
     #[wasm_bindgen(getter)]
     pub fn seed(&self) -> f64 {
-        self.world.seed() as f64
+        self.sim.seed() as f64
     }
 
     /// Runs `n` steps of 1/60 s (at most [`MAX_STEPS_PER_CALL`]); returns how many ran.
     pub fn step(&mut self, n: u32) -> u32 {
         let n = n.min(MAX_STEPS_PER_CALL);
-        self.world.advance(n as usize);
+        self.sim.advance(n as usize);
         n
     }
 
@@ -203,111 +203,111 @@ impl Boids {
     /// heading and memory) as bytes, for [`Boids::set_motion`] on a copy of this world: the
     /// page steps a copy in a worker thread and takes its motion back.
     pub fn motion(&self) -> Vec<u8> {
-        self.world.motion()
+        self.sim.motion()
     }
 
     /// Puts motion from [`Boids::motion`] into this world (which must have as many agents);
     /// an error names what is wrong and changes nothing.
     #[wasm_bindgen(js_name = setMotion)]
     pub fn set_motion(&mut self, bytes: &[u8]) -> Result<(), JsError> {
-        self.world.set_motion(bytes).map_err(err)
+        self.sim.set_motion(bytes).map_err(err)
     }
 
     /// Steps taken since the world was built.
     #[wasm_bindgen(getter)]
     pub fn steps(&self) -> f64 {
-        self.world.steps() as f64
+        self.sim.steps() as f64
     }
 
     /// Number of agents.
     #[wasm_bindgen(getter)]
     pub fn count(&self) -> u32 {
-        self.world.len() as u32
+        self.sim.len() as u32
     }
 
     /// World width in units.
     #[wasm_bindgen(getter)]
     pub fn width(&self) -> f32 {
-        self.world.walls().width()
+        self.sim.walls().width()
     }
 
     /// World height in units.
     #[wasm_bindgen(getter)]
     pub fn height(&self) -> f32 {
-        self.world.walls().height()
+        self.sim.walls().height()
     }
 
     /// Columns of the wall grid.
     #[wasm_bindgen(getter, js_name = gridWidth)]
     pub fn grid_width(&self) -> u32 {
-        self.world.walls().grid().width() as u32
+        self.sim.walls().grid().width() as u32
     }
 
     /// Rows of the wall grid.
     #[wasm_bindgen(getter, js_name = gridHeight)]
     pub fn grid_height(&self) -> u32 {
-        self.world.walls().grid().height() as u32
+        self.sim.walls().grid().height() as u32
     }
 
     /// The side of a wall cell in world units.
     #[wasm_bindgen(getter, js_name = cellSize)]
     pub fn cell_size(&self) -> f32 {
-        self.world.walls().cell()
+        self.sim.walls().cell()
     }
 
     /// Pointer to the agents' x (f32 each).
     #[wasm_bindgen(js_name = xPtr)]
     pub fn x_ptr(&self) -> *const f32 {
-        self.world.xs().as_ptr()
+        self.sim.xs().as_ptr()
     }
 
     /// Pointer to the agents' y (f32 each).
     #[wasm_bindgen(js_name = yPtr)]
     pub fn y_ptr(&self) -> *const f32 {
-        self.world.ys().as_ptr()
+        self.sim.ys().as_ptr()
     }
 
     /// Pointer to the agents' x velocity (f32 each).
     #[wasm_bindgen(js_name = vxPtr)]
     pub fn vx_ptr(&self) -> *const f32 {
-        self.world.vxs().as_ptr()
+        self.sim.vxs().as_ptr()
     }
 
     /// Pointer to the agents' y velocity (f32 each).
     #[wasm_bindgen(js_name = vyPtr)]
     pub fn vy_ptr(&self) -> *const f32 {
-        self.world.vys().as_ptr()
+        self.sim.vys().as_ptr()
     }
 
     /// Pointer to the x of the agents' unit headings (f32 each).
     #[wasm_bindgen(js_name = hxPtr)]
     pub fn hx_ptr(&self) -> *const f32 {
-        self.world.hxs().as_ptr()
+        self.sim.hxs().as_ptr()
     }
 
     /// Pointer to the y of the agents' unit headings (f32 each).
     #[wasm_bindgen(js_name = hyPtr)]
     pub fn hy_ptr(&self) -> *const f32 {
-        self.world.hys().as_ptr()
+        self.sim.hys().as_ptr()
     }
 
     /// Pointer to the agents' species (u8 each).
     #[wasm_bindgen(js_name = speciesPtr)]
     pub fn species_ptr(&self) -> *const u8 {
-        self.world.species_of().as_ptr()
+        self.sim.species_of().as_ptr()
     }
 
     /// Pointer to the wall grid's cells (u8 each, row-major; 0 is a wall).
     #[wasm_bindgen(js_name = cellsPtr)]
     pub fn cells_ptr(&self) -> *const u8 {
-        self.world.walls().grid().cells().as_ptr()
+        self.sim.walls().grid().cells().as_ptr()
     }
 
     /// The species: name, count, combine, prey, radius.
     pub fn species(&self) -> Result<JsValue, JsError> {
-        let counts = self.world.census();
+        let counts = self.sim.census();
         let out: Vec<SpeciesOut> = self
-            .world
+            .sim
             .species()
             .iter()
             .zip(counts)
@@ -324,7 +324,7 @@ impl Boids {
 
     /// A species parameter's value by name.
     pub fn param(&self, species: u32, name: &str) -> Result<f32, JsError> {
-        self.world.species_params(species as usize).map_err(err)?.get(name).map_err(err)
+        self.sim.species_params(species as usize).map_err(err)?.get(name).map_err(err)
     }
 
     /// Sets a species parameter. NaN and infinities are refused; values outside the range are
@@ -336,43 +336,43 @@ impl Boids {
         }
         // A finite number beyond the f32 range is clamped (with a note) like any other.
         let value = value.clamp(f64::from(f32::MIN), f64::from(f32::MAX)) as f32;
-        self.world.set_param(species as usize, name, value).map_err(err)
+        self.sim.set_param(species as usize, name, value).map_err(err)
     }
 
     /// How a species combines its forces (`weighted-sum`, `priority` or `context`).
     pub fn combine(&self, species: u32) -> Result<String, JsError> {
-        Ok(self.world.species_params(species as usize).map_err(err)?.combine.to_string())
+        Ok(self.sim.species_params(species as usize).map_err(err)?.combine.to_string())
     }
 
     /// Sets how a species combines its forces.
     #[wasm_bindgen(js_name = setCombine)]
     pub fn set_combine(&mut self, species: u32, name: &str) -> Result<(), JsError> {
         let combine = name.parse::<Combine>().map_err(err)?;
-        self.world.set_combine(species as usize, combine).map_err(err)
+        self.sim.set_combine(species as usize, combine).map_err(err)
     }
 
     /// Whether agents collide (sphere-sphere response).
     #[wasm_bindgen(getter)]
     pub fn collisions(&self) -> bool {
-        self.world.world_params().collisions
+        self.sim.boids_params().collisions
     }
 
     /// Turns collisions on or off.
     #[wasm_bindgen(js_name = setCollisions)]
     pub fn set_collisions(&mut self, on: bool) {
-        self.world.set_collisions(on);
+        self.sim.set_collisions(on);
     }
 
     /// Whether path following runs along a spline.
     #[wasm_bindgen(getter)]
     pub fn spline(&self) -> bool {
-        self.world.world_params().spline
+        self.sim.boids_params().spline
     }
 
     /// Switches path following between straight segments and a spline.
     #[wasm_bindgen(js_name = setSpline)]
     pub fn set_spline(&mut self, on: bool) {
-        self.world.set_spline(on);
+        self.sim.set_spline(on);
     }
 
     /// Adds `n` agents of a species at random open places; refused past the agent limit.
@@ -380,7 +380,7 @@ impl Boids {
     pub fn add_agents(&mut self, species: u32, n: f64) -> Result<u32, JsError> {
         let n = whole("the number of agents to add", n, MAX_AGENTS as f64).map_err(err)? as usize;
         let species = u8::try_from(species).map_err(|_| JsError::new(&format!("there is no species {species}")))?;
-        self.world.spawn(species, n, None).map_err(err)?;
+        self.sim.spawn(species, n, None).map_err(err)?;
         Ok(n as u32)
     }
 
@@ -390,12 +390,12 @@ impl Boids {
     pub fn remove_agents(&mut self, species: u32, n: f64) -> Result<u32, JsError> {
         let n = whole("the number of agents to remove", n, MAX_AGENTS as f64).map_err(err)? as usize;
         let species = u8::try_from(species).map_err(|_| JsError::new(&format!("there is no species {species}")))?;
-        Ok(self.world.remove_agents(n, Some(species)) as u32)
+        Ok(self.sim.remove_agents(n, Some(species)) as u32)
     }
 
     /// The value of a wall cell (0 wall, 1 ground); refused outside the grid.
     pub fn cell(&self, x: i32, y: i32) -> Result<u8, JsError> {
-        let grid = self.world.walls().grid();
+        let grid = self.sim.walls().grid();
         let p = grid.point(i64::from(x), i64::from(y)).map_err(err)?;
         Ok(grid.get(p).unwrap_or(WALL))
     }
@@ -405,24 +405,24 @@ impl Boids {
     /// again. Returns how many cells changed.
     #[wasm_bindgen(js_name = paintLine)]
     pub fn paint_line(&mut self, x0: i32, y0: i32, x1: i32, y1: i32, wall: bool) -> Result<u32, JsError> {
-        let grid = self.world.walls().grid();
+        let grid = self.sim.walls().grid();
         let cells: Vec<Point> =
             cells_on_line(x0, y0, x1, y1).filter_map(|(x, y)| grid.point(i64::from(x), i64::from(y)).ok()).collect();
         let value = if wall { WALL } else { GROUND };
-        Ok(self.world.paint(cells, value).map_err(err)? as u32)
+        Ok(self.sim.paint(cells, value).map_err(err)? as u32)
     }
 
     /// Clears every wall.
     #[wasm_bindgen(js_name = clearWalls)]
     pub fn clear_walls(&mut self) -> Result<u32, JsError> {
-        let grid = self.world.walls().grid();
+        let grid = self.sim.walls().grid();
         let all: Vec<Point> = (0..grid.len()).map(|i| grid.point_at(i)).collect();
-        Ok(self.world.paint(all, GROUND).map_err(err)? as u32)
+        Ok(self.sim.paint(all, GROUND).map_err(err)? as u32)
     }
 
     /// The circles as (x, y, radius) triples.
     pub fn circles(&self) -> Vec<f32> {
-        self.world.circles().iter().flat_map(|c| [c.centre.x, c.centre.y, c.radius]).collect()
+        self.sim.circles().iter().flat_map(|c| [c.centre.x, c.centre.y, c.radius]).collect()
     }
 
     /// Adds a circular obstacle (radius 0.5 to 100 units, centre inside the world).
@@ -434,27 +434,27 @@ impl Boids {
         if !(0.0..=self.width()).contains(&x) || !(0.0..=self.height()).contains(&y) {
             return Err(JsError::new("a circle's centre must be inside the world"));
         }
-        let mut circles = self.world.circles().to_vec();
+        let mut circles = self.sim.circles().to_vec();
         circles.push(Circle { centre: Vec2::new(x, y), radius });
-        self.world.set_circles(circles);
+        self.sim.set_circles(circles);
         Ok(())
     }
 
     /// Removes every circle.
     #[wasm_bindgen(js_name = clearCircles)]
     pub fn clear_circles(&mut self) {
-        self.world.set_circles(Vec::new());
+        self.sim.set_circles(Vec::new());
     }
 
     /// The path's points as (x, y) pairs (empty when there is no path).
     pub fn path(&self) -> Vec<f32> {
-        self.world.path().map_or_else(Vec::new, |p| p.points().iter().flat_map(|q| [q.x, q.y]).collect())
+        self.sim.path().map_or_else(Vec::new, |p| p.points().iter().flat_map(|q| [q.x, q.y]).collect())
     }
 
     /// The path's waypoints as (x, y) pairs of world units (cell centres).
     pub fn waypoints(&self) -> Vec<f32> {
-        let walls = self.world.walls();
-        self.world
+        let walls = self.sim.walls();
+        self.sim
             .waypoints()
             .iter()
             .flat_map(|&p| {
@@ -467,12 +467,12 @@ impl Boids {
     /// Why the path could not be planned, when it could not.
     #[wasm_bindgen(getter, js_name = pathError)]
     pub fn path_error(&self) -> Option<String> {
-        self.world.path_error().map(ToString::to_string)
+        self.sim.path_error().map(ToString::to_string)
     }
 
     /// The goals as (x, y) pairs.
     pub fn goals(&self) -> Vec<f32> {
-        self.world.goals().iter().flat_map(|g| [g.x, g.y]).collect()
+        self.sim.goals().iter().flat_map(|g| [g.x, g.y]).collect()
     }
 
     /// Makes (x, y) the only goal (seek, flee and arrive head for it).
@@ -481,14 +481,14 @@ impl Boids {
         if !x.is_finite() || !y.is_finite() {
             return Err(JsError::new("a goal needs finite coordinates"));
         }
-        self.world.set_goals(vec![Vec2::new(x, y)]);
+        self.sim.set_goals(vec![Vec2::new(x, y)]);
         Ok(())
     }
 
     /// The leader's index, or -1.
     #[wasm_bindgen(getter)]
     pub fn leader(&self) -> i32 {
-        self.world.leader().map_or(-1, |l| l as i32)
+        self.sim.leader().map_or(-1, |l| l as i32)
     }
 
     /// The agent nearest to (x, y) within `reach` units, or -1.
@@ -497,7 +497,7 @@ impl Boids {
         if !(x.is_finite() && y.is_finite() && reach.is_finite()) {
             return -1;
         }
-        self.world.agent_near(Vec2::new(x, y), reach).map_or(-1, |i| i as i32)
+        self.sim.agent_near(Vec2::new(x, y), reach).map_or(-1, |i| i as i32)
     }
 
     /// Everything about agent `i`'s next update, for the overlay: position, velocity, heading,
@@ -506,10 +506,10 @@ impl Boids {
     /// the slot chosen), the neighbours' indices and the point steered at. Undefined for an
     /// index that does not exist.
     pub fn inspect(&mut self, i: u32) -> Result<JsValue, JsError> {
-        let Some(view) = self.world.inspect(i as usize) else {
+        let Some(view) = self.sim.inspect(i as usize) else {
             return Ok(JsValue::UNDEFINED);
         };
-        let rule = |r: pathlab_core::steer::params::Rule| RuleOut { radius: r.radius, view_angle: r.view_angle };
+        let rule = |r: boids::params::Rule| RuleOut { radius: r.radius, view_angle: r.view_angle };
         let forces = Behaviour::ALL
             .iter()
             .filter(|b| view.forces.active[**b as usize])
@@ -550,7 +550,7 @@ impl Boids {
 
 /// Builds a scenario after checking the count and seed. Errors are plain strings so that the
 /// native tests can look at them (a `JsError` can only be made inside a browser).
-fn build(scenario: Scenario, agents: f64, seed: f64) -> Result<World, String> {
+fn build(scenario: Scenario, agents: f64, seed: f64) -> Result<boids::Boids, String> {
     let agents = whole("agents", agents, MAX_AGENTS as f64)? as usize;
     let seed = whole("seed", seed, f64::from(u32::MAX))? as u64;
     scenario.build(agents, seed).map_err(|e| e.to_string())
@@ -612,11 +612,11 @@ mod tests {
     #[test]
     fn builds_every_scenario_and_steps() {
         for s in Scenario::ALL {
-            let Ok(world) = build(*s, 50.0, 1.0) else { panic!("{s} builds") };
-            let mut b = Boids { world, scenario: *s };
+            let Ok(sim) = build(*s, 50.0, 1.0) else { panic!("{s} builds") };
+            let mut b = Boids { sim, scenario: *s };
             assert_eq!(b.step(5), 5);
             assert_eq!(b.count(), 50);
-            assert!(b.world.xs().iter().all(|x| x.is_finite()));
+            assert!(b.sim.xs().iter().all(|x| x.is_finite()));
         }
     }
 

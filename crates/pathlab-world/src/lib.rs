@@ -1,5 +1,9 @@
-//! Pathlab's boid world in the browser: a thin `wasm-bindgen` layer over
-//! `pathlab_core::steer` ([`Boids`]).
+//! Pathlab's boids in the browser: a thin `wasm-bindgen` layer over `pathlab_core::boids`
+//! ([`Boids`]).
+//!
+//! The package keeps the name `pathlab-world` although the thing is called boids everywhere
+//! else in the Rust code: the pages load its output as `pkg/pathlab_world.js`, and the size
+//! and module-graph checks name that file.
 //!
 //! This is a module of its own, separate from the path-finding page's `pathlab-wasm` and the
 //! crowd page's `pathlab-crowd`, so each page downloads only the Rust it runs. Agents are read

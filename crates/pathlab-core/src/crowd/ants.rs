@@ -57,8 +57,8 @@
 //! assert_eq!(colony.delivered() + colony.food_left() + colony.carried(), colony.food_placed());
 //! ```
 
+use crate::boids::{Pcg32, Vec2};
 use crate::grid::{Costs, Diagonal, Grid, Point, GROUND, WALL};
-use crate::steer::{Pcg32, Vec2};
 
 use super::flow::FlowField;
 use super::scene::{Action, Frame, Ink, Metric, Param, Scene, SceneConfig, SceneError};

@@ -25,8 +25,8 @@
 //! assert!(scene.metrics().iter().any(|m| m.name == "wall_hits" && m.value == 0.0));
 //! ```
 
+use crate::boids::Vec2;
 use crate::grid::{Costs, Diagonal, Grid, Point};
-use crate::steer::Vec2;
 
 use super::avoid::{AvoidParams, Crowd, Method, Scenario};
 use super::flow::FlowField;
@@ -131,7 +131,7 @@ impl AvoidScene {
                 }
                 let grid = Grid::from_cells(w, h, cells).map_err(invalid)?;
                 let centre = Vec2::new(20.0, 20.0);
-                let mut rng = crate::steer::Pcg32::new(seed);
+                let mut rng = crate::boids::Pcg32::new(seed);
                 let mut pairs = Vec::with_capacity(n);
                 for i in 0..n {
                     let a = std::f32::consts::TAU * i as f32 / n as f32;
@@ -154,7 +154,7 @@ impl AvoidScene {
                 // Columns of 16 agents 1.5 apart in the left room, from the wall back; the
                 // front column heads for the far end of the right room, the next one 1.5
                 // nearer, and so on, each agent keeping its row.
-                let mut rng = crate::steer::Pcg32::new(seed);
+                let mut rng = crate::boids::Pcg32::new(seed);
                 let mut pairs = Vec::with_capacity(n);
                 for i in 0..n {
                     let (col, row) = ((i / 16) as f32, (i % 16) as f32);

@@ -54,7 +54,7 @@
 //! ```
 //! use pathlab_core::crowd::flow_scene::BunkersScene;
 //! use pathlab_core::crowd::scene::{Frame, Scene, SceneConfig};
-//! use pathlab_core::steer::Vec2;
+//! use pathlab_core::boids::Vec2;
 //! let mut scene = BunkersScene::new(&SceneConfig { agents: Some(50), seed: 3 }).unwrap();
 //! while scene.is_building() {
 //!     scene.step(); // one layer of the wavefront per step
@@ -75,9 +75,9 @@
 
 use super::flow::{FlowBuild, FlowField, NO_DIRECTION, NO_GOAL};
 use super::scene::{Action, Frame, Ink, Metric, Param, Scene, SceneConfig, SceneError};
+use crate::boids::{Pcg32, Vec2, Walls};
 use crate::generate;
 use crate::grid::{Costs, Diagonal, Grid, Point, GROUND, WALL};
-use crate::steer::{Pcg32, Vec2, Walls};
 
 /// The default map size in cells.
 const MAP: (usize, usize) = (48, 32);

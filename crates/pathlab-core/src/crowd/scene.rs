@@ -20,8 +20,8 @@
 
 use std::fmt;
 
+use crate::boids::Vec2;
 use crate::grid::Grid;
-use crate::steer::Vec2;
 
 /// What an overlay item shows; the page picks colour and style by this value (see
 /// `www/crowd-draw.js`). New kinds go at the end so the numbers stay stable.

@@ -32,8 +32,8 @@
 //! assert_eq!(hits.value, 0.0);
 //! ```
 
+use crate::boids::{Pcg32, Vec2};
 use crate::grid::Grid;
-use crate::steer::{Pcg32, Vec2};
 
 use super::avoid::{new_velocity_among, AgentState, AvoidParams, Neighbour};
 use super::scene::{Action, Frame, Ink, Metric, Param, Scene, SceneConfig, SceneError};

@@ -1,4 +1,4 @@
-//! A small 2D vector of `f32`, the only maths type the boid world needs.
+//! A small 2D vector of `f32`, the only maths type the boids need.
 
 use std::ops::{Add, AddAssign, Div, Mul, Neg, Sub, SubAssign};
 

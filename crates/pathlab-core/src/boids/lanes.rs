@@ -8,7 +8,7 @@
 //! same results: every lane is computed as the scalar code would.
 //!
 //! ```
-//! use pathlab_core::steer::lanes::F4;
+//! use pathlab_core::boids::lanes::F4;
 //! let a = F4::new([1.0, 4.0, 9.0, 16.0]);
 //! let inside = a.sqrt().lt(F4::splat(3.0));
 //! assert_eq!(inside.keep(F4::splat(1.0)).sum(), 2.0);

@@ -9,7 +9,7 @@
 //! A query of radius r over cells of side c visits (2r/c + 2)^2 cells at most.
 //!
 //! ```
-//! use pathlab_core::steer::{SpatialGrid, Vec2};
+//! use pathlab_core::boids::{SpatialGrid, Vec2};
 //! let xs = [1.0, 2.0, 9.0];
 //! let ys = [1.0, 1.5, 9.0];
 //! let mut grid = SpatialGrid::new(10.0, 10.0, 2.0);

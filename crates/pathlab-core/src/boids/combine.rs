@@ -2,8 +2,8 @@
 //! sum) and context steering (interest and danger maps over direction slots).
 //!
 //! ```
-//! use pathlab_core::steer::combine::{priority, weighted_sum, Forces};
-//! use pathlab_core::steer::{Behaviour, Vec2};
+//! use pathlab_core::boids::combine::{priority, weighted_sum, Forces};
+//! use pathlab_core::boids::{Behaviour, Vec2};
 //! let mut forces = Forces::default();
 //! forces.set(Behaviour::Containment, Vec2::new(0.0, 30.0), 1.0);
 //! forces.set(Behaviour::Seek, Vec2::new(30.0, 0.0), 1.0);

@@ -1,4 +1,4 @@
-//! Walls for the boid world: the path-finder's [`Grid`] laid over the world, each cell
+//! Walls for the boids: the path-finder's [`Grid`] laid over the world, each cell
 //! [`Walls::cell`] units wide. A cell of value 0 is solid; everything outside the grid is
 //! solid too, so the world's edge is a wall like any other.
 //!
@@ -485,7 +485,7 @@ mod tests {
 
     #[test]
     fn nearest_wall_by_rings_equals_a_full_scan() {
-        let mut rng = crate::steer::Pcg32::new(4);
+        let mut rng = crate::boids::Pcg32::new(4);
         let mut grid = Grid::new(23, 17).unwrap();
         for _ in 0..60 {
             grid.set(Point::new(rng.below(23) as usize, rng.below(17) as usize), WALL).unwrap();

@@ -1,6 +1,6 @@
 //! Reynolds' steering behaviours as pure functions.
 //!
-//! Each takes what the agent knows (its [`Agent`] view, its neighbours, the walls) and returns
+//! Each takes what the agent knows (its [`Boid`] view, its neighbours, the walls) and returns
 //! a steering force: most are "desired velocity minus current velocity", as in Reynolds'
 //! paper; separation, containment, obstacle avoidance and unaligned avoidance are pushes (a
 //! desired change of velocity with no current-velocity term), zero when nothing is near.
@@ -8,9 +8,9 @@
 //! state (the first phase of the two-phase update) and be tested one at a time.
 //!
 //! ```
-//! use pathlab_core::steer::behaviours::{seek, Agent};
-//! use pathlab_core::steer::Vec2;
-//! let a = Agent::at(Vec2::new(0.0, 0.0), 10.0);
+//! use pathlab_core::boids::behaviours::{seek, Boid};
+//! use pathlab_core::boids::Vec2;
+//! let a = Boid::at(Vec2::new(0.0, 0.0), 10.0);
 //! let f = seek(&a, Vec2::new(5.0, 0.0));
 //! assert_eq!(f, Vec2::new(10.0, 0.0));
 //! ```
@@ -23,9 +23,10 @@ use super::path::SteerPath;
 use super::spatial::SpatialGrid;
 use super::{Vec2, Walls};
 
-/// What a behaviour knows about the agent it steers.
+/// What a behaviour knows about the boid it steers. (Named `Boid`, not `Agent`, so that it is
+/// not mistaken for the search's walking agent, [`crate::search::Agent`].)
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Agent {
+pub struct Boid {
     /// The agent's index in the world (used only to break ties deterministically).
     pub index: u32,
     /// Position.
@@ -40,7 +41,7 @@ pub struct Agent {
     pub radius: f32,
 }
 
-impl Agent {
+impl Boid {
     /// An agent at rest at `pos`, heading along +x, radius 1.
     pub fn at(pos: Vec2, max_speed: f32) -> Self {
         Self { index: 0, pos, vel: Vec2::ZERO, heading: Vec2::new(1.0, 0.0), max_speed, radius: 1.0 }
@@ -58,9 +59,10 @@ impl Agent {
     }
 }
 
-/// Another agent as seen by one agent.
+/// Another boid as seen by one boid. (Named `BoidNeighbour` apart from the crowd's
+/// [`crate::crowd::avoid::Neighbour`], a disc for velocity obstacles.)
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Neighbour {
+pub struct BoidNeighbour {
     /// Its index in the world.
     pub index: u32,
     /// Its position minus the agent's.
@@ -76,9 +78,9 @@ pub struct Neighbour {
     pub mate: bool,
 }
 
-impl Neighbour {
+impl BoidNeighbour {
     /// A neighbour of `agent` at `pos` moving at `vel`, radius 1.
-    pub fn of(agent: &Agent, index: u32, pos: Vec2, vel: Vec2, mate: bool) -> Self {
+    pub fn of(agent: &Boid, index: u32, pos: Vec2, vel: Vec2, mate: bool) -> Self {
         let offset = pos - agent.pos;
         Self { index, offset, vel, dist: offset.length(), radius: 1.0, mate }
     }
@@ -155,19 +157,19 @@ impl Obstacles {
 /// heading . offset >= half_cos * distance, so no division). A value below -1 sees all round;
 /// a neighbour exactly on top of the agent is always seen.
 #[inline]
-pub fn visible(agent: &Agent, n: &Neighbour, half_cos: f32) -> bool {
+pub fn visible(agent: &Boid, n: &BoidNeighbour, half_cos: f32) -> bool {
     agent.heading.dot(n.offset) >= half_cos * n.dist
 }
 
 /// Seek: full speed straight at `target`.
 #[inline]
-pub fn seek(a: &Agent, target: Vec2) -> Vec2 {
+pub fn seek(a: &Boid, target: Vec2) -> Vec2 {
     (target - a.pos).with_length(a.max_speed) - a.vel
 }
 
 /// Flee: full speed straight away from `threat`, when it is within `panic_radius`.
 #[inline]
-pub fn flee(a: &Agent, threat: Vec2, panic_radius: f32) -> Vec2 {
+pub fn flee(a: &Boid, threat: Vec2, panic_radius: f32) -> Vec2 {
     let away = a.pos - threat;
     if away.length_sq() > panic_radius * panic_radius {
         return Vec2::ZERO;
@@ -179,7 +181,7 @@ pub fn flee(a: &Agent, threat: Vec2, panic_radius: f32) -> Vec2 {
 /// Arrive: like seek, but inside `slowing_radius` the desired speed falls in proportion to the
 /// distance, reaching zero on the target; so the agent slows down and stops there.
 #[inline]
-pub fn arrive(a: &Agent, target: Vec2, slowing_radius: f32) -> Vec2 {
+pub fn arrive(a: &Boid, target: Vec2, slowing_radius: f32) -> Vec2 {
     let to = target - a.pos;
     let dist = to.length();
     if dist < 1e-4 {
@@ -192,7 +194,7 @@ pub fn arrive(a: &Agent, target: Vec2, slowing_radius: f32) -> Vec2 {
 /// How far ahead (seconds) to predict a moving target: the time to reach it at full speed,
 /// capped at `max_prediction`.
 #[inline]
-fn lead_time(a: &Agent, target: Vec2, max_prediction: f32) -> f32 {
+fn lead_time(a: &Boid, target: Vec2, max_prediction: f32) -> f32 {
     if a.max_speed <= 0.0 {
         return 0.0;
     }
@@ -201,14 +203,14 @@ fn lead_time(a: &Agent, target: Vec2, max_prediction: f32) -> f32 {
 
 /// Pursue: seek where the target will be.
 #[inline]
-pub fn pursue(a: &Agent, target: &Body, chase: &Chase) -> Vec2 {
+pub fn pursue(a: &Boid, target: &Body, chase: &Chase) -> Vec2 {
     let t = lead_time(a, target.pos, chase.max_prediction);
     seek(a, target.pos + target.vel * t)
 }
 
 /// Evade: flee from where the threat will be.
 #[inline]
-pub fn evade(a: &Agent, threat: &Body, chase: &Chase) -> Vec2 {
+pub fn evade(a: &Boid, threat: &Body, chase: &Chase) -> Vec2 {
     let t = lead_time(a, threat.pos, chase.max_prediction);
     flee(a, threat.pos + threat.vel * t, f32::INFINITY)
 }
@@ -217,7 +219,7 @@ pub fn evade(a: &Agent, threat: &Body, chase: &Chase) -> Vec2 {
 /// circle's centre to the point, relative to the heading ((1, 0) is straight ahead); the caller
 /// turns it by a small random angle each step ([`wander_turn`]).
 #[inline]
-pub fn wander(a: &Agent, spot: Vec2, w: &Wander) -> Vec2 {
+pub fn wander(a: &Boid, spot: Vec2, w: &Wander) -> Vec2 {
     let centre = a.pos + a.heading * w.distance;
     // The spot turned from heading-relative to world directions (a complex product).
     let turned = Vec2::new(a.heading.x * spot.x - a.heading.y * spot.y, a.heading.x * spot.y + a.heading.y * spot.x);
@@ -258,7 +260,7 @@ fn tie_direction(me: u32, other: u32) -> Vec2 {
 /// strongest when touching and fading to nothing at the radius; the sum is capped at one
 /// full-speed push.
 #[inline]
-pub fn separation(a: &Agent, hood: &[Neighbour], radius: f32, half_cos: f32) -> Vec2 {
+pub fn separation(a: &Boid, hood: &[BoidNeighbour], radius: f32, half_cos: f32) -> Vec2 {
     let mut push = Vec2::ZERO;
     for n in hood {
         if n.dist >= radius || !visible(a, n, half_cos) {
@@ -272,7 +274,7 @@ pub fn separation(a: &Agent, hood: &[Neighbour], radius: f32, half_cos: f32) -> 
 
 /// Alignment: steer towards the average heading of visible flockmates within `radius`.
 #[inline]
-pub fn alignment(a: &Agent, hood: &[Neighbour], radius: f32, half_cos: f32) -> Vec2 {
+pub fn alignment(a: &Boid, hood: &[BoidNeighbour], radius: f32, half_cos: f32) -> Vec2 {
     let mut sum = Vec2::ZERO;
     let mut count = 0u32;
     for n in hood {
@@ -289,7 +291,7 @@ pub fn alignment(a: &Agent, hood: &[Neighbour], radius: f32, half_cos: f32) -> V
 
 /// Cohesion: seek the centre of visible flockmates within `radius`.
 #[inline]
-pub fn cohesion(a: &Agent, hood: &[Neighbour], radius: f32, half_cos: f32) -> Vec2 {
+pub fn cohesion(a: &Boid, hood: &[BoidNeighbour], radius: f32, half_cos: f32) -> Vec2 {
     let mut sum = Vec2::ZERO;
     let mut count = 0u32;
     for n in hood {
@@ -353,7 +355,7 @@ impl std::ops::AddAssign for FlockSums {
 impl FlockSums {
     /// Adds neighbour `n` of agent `a`.
     #[inline]
-    pub fn add(&mut self, a: &Agent, n: &Neighbour, rules: &FlockRules) {
+    pub fn add(&mut self, a: &Boid, n: &BoidNeighbour, rules: &FlockRules) {
         // The cosine of the neighbour's angle off the heading, times its distance.
         let ahead = a.heading.dot(n.offset);
         let in_sep = n.dist < rules.sep.0 && ahead >= rules.sep.1 * n.dist;
@@ -373,7 +375,7 @@ impl FlockSums {
     /// Separation's push from a neighbour on the agent's very spot (at most 1e-6 away; nothing
     /// for one further away): a direction fixed for the pair, opposite for the other agent.
     #[inline]
-    pub fn add_tie(&mut self, a: &Agent, n: &Neighbour, rules: &FlockRules) {
+    pub fn add_tie(&mut self, a: &Boid, n: &BoidNeighbour, rules: &FlockRules) {
         if n.dist <= 1e-6 && n.dist < rules.sep.0 && a.heading.dot(n.offset) >= rules.sep.1 * n.dist {
             self.push += tie_direction(a.index, n.index);
         }
@@ -381,7 +383,7 @@ impl FlockSums {
 
     /// Separation, alignment and cohesion from the sums.
     #[inline]
-    pub fn forces(&self, a: &Agent) -> (Vec2, Vec2, Vec2) {
+    pub fn forces(&self, a: &Boid) -> (Vec2, Vec2, Vec2) {
         let sep = self.push.truncate(1.0) * a.max_speed;
         // No flockmate seen leaves the sum at zero.
         let ali =
@@ -396,8 +398,8 @@ impl FlockSums {
 /// Radii of 0 switch a rule off.
 #[inline]
 pub fn flocking(
-    a: &Agent,
-    hood: &[Neighbour],
+    a: &Boid,
+    hood: &[BoidNeighbour],
     sep: (f32, f32),
     ali: (f32, f32),
     coh: (f32, f32),
@@ -474,7 +476,7 @@ impl FlockLanes {
 #[allow(clippy::too_many_arguments)]
 #[inline]
 pub fn flock_lanes(
-    a: &Agent,
+    a: &Boid,
     grid: &SpatialGrid,
     own: usize,
     radius: f32,
@@ -497,7 +499,7 @@ pub fn flock_lanes(
 /// benchmark's step), the compiler was seen to turn its lanes back into branches.
 #[inline(never)]
 fn lanes_pass<const MATE: bool, const SHARED: bool>(
-    a: &Agent,
+    a: &Boid,
     grid: &SpatialGrid,
     own: usize,
     radius: f32,
@@ -581,7 +583,7 @@ fn lanes_pass<const MATE: bool, const SHARED: bool>(
 /// `slowing_radius`), and, when inside the rectangle in front of the leader, also move
 /// sideways out of its way. (Separation among followers is the separation behaviour.)
 #[inline]
-pub fn leader_following(a: &Agent, leader: &Body, p: &Leader, slowing_radius: f32) -> Vec2 {
+pub fn leader_following(a: &Boid, leader: &Body, p: &Leader, slowing_radius: f32) -> Vec2 {
     let spot = leader.pos - leader.heading * p.behind;
     let mut f = arrive(a, spot, slowing_radius.max(1e-3));
     let rel = a.pos - leader.pos;
@@ -599,8 +601,8 @@ pub fn leader_following(a: &Agent, leader: &Body, p: &Leader, slowing_radius: f3
 /// radii; then push away from where it will be at that moment. The push is sideways and also
 /// along the heading (speeding up or slowing down), and grows as the moment nears.
 #[inline]
-pub fn unaligned_avoidance(a: &Agent, hood: &[Neighbour], u: &Unaligned) -> Vec2 {
-    let mut soonest: Option<(f32, &Neighbour)> = None;
+pub fn unaligned_avoidance(a: &Boid, hood: &[BoidNeighbour], u: &Unaligned) -> Vec2 {
+    let mut soonest: Option<(f32, &BoidNeighbour)> = None;
     for n in hood {
         if n.dist > u.radius {
             continue;
@@ -640,7 +642,7 @@ pub fn unaligned_avoidance(a: &Agent, hood: &[Neighbour], u: &Unaligned) -> Vec2
 /// along: `look_ahead` beyond it when within `radius` of the path, a quarter of that when
 /// off it (to get back first). Near the end of an open path it arrives instead. Returns the
 /// force and the new progress (the segment of the nearest point).
-pub fn path_following(a: &Agent, path: &SteerPath, progress: u32, p: &PathFollow, slowing_radius: f32) -> (Vec2, u32) {
+pub fn path_following(a: &Boid, path: &SteerPath, progress: u32, p: &PathFollow, slowing_radius: f32) -> (Vec2, u32) {
     let future = a.pos + a.vel * p.predict;
     let relocate = 4.0 * (p.look_ahead + p.radius) + 4.0;
     let near = path.nearest(future, progress, 8, relocate);
@@ -657,7 +659,7 @@ pub fn path_following(a: &Agent, path: &SteerPath, progress: u32, p: &PathFollow
 
 /// Wall following: find the nearest wall point within `w.reach` and seek a point `w.offset`
 /// out from it and some way along the wall, in the direction the agent is heading.
-pub fn wall_following(a: &Agent, walls: &Walls, w: &WallFollow) -> Vec2 {
+pub fn wall_following(a: &Boid, walls: &Walls, w: &WallFollow) -> Vec2 {
     let Some((q, d)) = walls.nearest_wall(a.pos, w.reach) else {
         return Vec2::ZERO;
     };
@@ -672,14 +674,14 @@ pub fn wall_following(a: &Agent, walls: &Walls, w: &WallFollow) -> Vec2 {
 
 /// The length of the probes and the avoidance cylinder at the agent's speed.
 #[inline]
-pub fn probe_length(a: &Agent, p: &Probes) -> f32 {
+pub fn probe_length(a: &Boid, p: &Probes) -> f32 {
     p.min_length + a.vel.length() * p.look_ahead
 }
 
 /// Containment: three probes (ahead, and `side_angle` degrees to either side at 0.7 of the
 /// length); each that meets a wall or the world's edge pushes back along the surface normal,
 /// harder the shorter the free part of the probe.
-pub fn containment(a: &Agent, walls: &Walls, p: &Probes) -> Vec2 {
+pub fn containment(a: &Boid, walls: &Walls, p: &Probes) -> Vec2 {
     let len = probe_length(a, p);
     // Nothing solid within reach of any probe: the common case in open space.
     if len <= 0.0 || len < walls.clearance(a.pos) {
@@ -703,7 +705,7 @@ pub fn containment(a: &Agent, walls: &Walls, p: &Probes) -> Vec2 {
 /// free. The nearest circle, or wall cell met by one of three parallel rays along the
 /// cylinder's middle and edges, that intrudes makes the agent push sideways away from it
 /// (and brake a little), harder the nearer it is.
-pub fn obstacle_avoidance(a: &Agent, walls: &Walls, obstacles: &Obstacles, p: &Probes) -> Vec2 {
+pub fn obstacle_avoidance(a: &Boid, walls: &Walls, obstacles: &Obstacles, p: &Probes) -> Vec2 {
     let len = probe_length(a, p);
     if len <= 0.0 {
         return Vec2::ZERO;
@@ -772,7 +774,7 @@ pub fn obstacle_avoidance(a: &Agent, walls: &Walls, obstacles: &Obstacles, p: &P
 /// half) and half of the approaching speed along the line of centres removed from `vel`.
 /// Returns the push and the corrected velocity.
 #[inline]
-pub fn collide_agents(a: &Agent, hood: &[Neighbour], mut vel: Vec2) -> (Vec2, Vec2) {
+pub fn collide_agents(a: &Boid, hood: &[BoidNeighbour], mut vel: Vec2) -> (Vec2, Vec2) {
     let mut push = Vec2::ZERO;
     for n in hood {
         let reach = a.radius + n.radius;
@@ -792,7 +794,7 @@ pub fn collide_agents(a: &Agent, hood: &[Neighbour], mut vel: Vec2) -> (Vec2, Ve
 /// The collision response against static circles: the whole overlap as a push out, and the
 /// speed into the circle removed.
 #[inline]
-pub fn collide_circles(a: &Agent, obstacles: &Obstacles, mut vel: Vec2) -> (Vec2, Vec2) {
+pub fn collide_circles(a: &Boid, obstacles: &Obstacles, mut vel: Vec2) -> (Vec2, Vec2) {
     let mut push = Vec2::ZERO;
     obstacles.for_each_near(a.pos, a.radius, |c| {
         let off = a.pos - c.centre;

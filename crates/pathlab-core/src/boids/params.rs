@@ -9,8 +9,8 @@ use std::fmt;
 
 use crate::grid::named_enum;
 
-/// The most agents a world holds. Scenarios, [`World::add_agent`](super::World::add_agent)
-/// and [`World::spawn`](super::World::spawn) refuse more. At the default radii a step of
+/// The most agents a world holds. Scenarios, [`Boids::add_agent`](super::Boids::add_agent)
+/// and [`Boids::spawn`](super::Boids::spawn) refuse more. At the default radii a step of
 /// 100,000 flocking agents takes tens of milliseconds natively, so the page stays responsive
 /// but no longer smooth.
 pub const MAX_AGENTS: usize = 100_000;
@@ -787,7 +787,7 @@ impl SpeciesParams {
     /// clamped into it and the returned note says so (`None` when the value was taken as is).
     ///
     /// ```
-    /// use pathlab_core::steer::SpeciesParams;
+    /// use pathlab_core::boids::SpeciesParams;
     /// let mut p = SpeciesParams::default();
     /// assert_eq!(p.set("separation.radius", 5.0), Ok(None));
     /// assert!(p.set("separation.radius", f32::NAN).is_err());
@@ -844,7 +844,7 @@ impl SpeciesParams {
 
 /// Settings of the whole world.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct WorldParams {
+pub struct BoidsParams {
     /// The fixed time step of one simulation step, in seconds (1/60 by default).
     pub dt: f32,
     /// Sphere-sphere collision response between agents (and with circles) on or off.
@@ -854,13 +854,13 @@ pub struct WorldParams {
     pub spline: bool,
 }
 
-impl Default for WorldParams {
+impl Default for BoidsParams {
     fn default() -> Self {
         Self { dt: 1.0 / 60.0, collisions: true, spline: false }
     }
 }
 
-impl WorldParams {
+impl BoidsParams {
     /// Checks the time step.
     pub fn validate(&self) -> Result<(), ParamError> {
         if self.dt.is_finite() && self.dt > 0.0 && self.dt <= 0.1 {

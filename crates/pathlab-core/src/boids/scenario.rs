@@ -1,4 +1,4 @@
-//! The preset scenarios of the boid page. Each builds a [`World`] from an agent count and a
+//! The preset scenarios of the boid page. Each builds a [`Boids`] from an agent count and a
 //! seed; the same pair always builds the same world.
 //!
 //! Open worlds grow with the agent count so that the crowd keeps roughly the same density:
@@ -6,9 +6,9 @@
 //! both sides grow by the same factor.
 
 use super::behaviours::Circle;
-use super::params::{Behaviour, Combine, ParamError, SpeciesParams, WorldParams, MAX_AGENTS};
+use super::params::{Behaviour, BoidsParams, Combine, ParamError, SpeciesParams, MAX_AGENTS};
 use super::rng::Pcg32;
-use super::{Vec2, Walls, World};
+use super::{Boids, Vec2, Walls};
 use crate::grid::{named_enum, Grid, Point, GROUND, MAX_SIDE, WALL};
 
 named_enum! {
@@ -57,13 +57,13 @@ impl Scenario {
     /// Builds the scenario with `agents` agents (at most [`MAX_AGENTS`]) from `seed`.
     ///
     /// ```
-    /// use pathlab_core::steer::Scenario;
+    /// use pathlab_core::boids::Scenario;
     /// let a = Scenario::HawksAndPigeons.build(100, 3).unwrap();
     /// let b = Scenario::HawksAndPigeons.build(100, 3).unwrap();
     /// assert_eq!(a.xs(), b.xs());
     /// assert!(Scenario::Flock.build(1_000_000, 3).is_err());
     /// ```
-    pub fn build(self, agents: usize, seed: u64) -> Result<World, ParamError> {
+    pub fn build(self, agents: usize, seed: u64) -> Result<Boids, ParamError> {
         if agents > MAX_AGENTS {
             return Err(ParamError::TooManyAgents(agents));
         }
@@ -110,17 +110,17 @@ fn with(p: SpeciesParams, weights: &[(Behaviour, f32)]) -> SpeciesParams {
     p
 }
 
-fn flock(agents: usize, seed: u64) -> Result<World, ParamError> {
+fn flock(agents: usize, seed: u64) -> Result<Boids, ParamError> {
     let cell = 4.0;
     let f = growth(agents, 24.0, 160.0, 100.0);
     let walls = Walls::new(open_grid(40, 25, f)?, cell);
     let boids = SpeciesParams::named("boids");
-    let mut world = World::new(walls, vec![boids], WorldParams::default(), seed)?;
+    let mut world = Boids::new(walls, vec![boids], BoidsParams::default(), seed)?;
     world.spawn(0, agents, None)?;
     Ok(world)
 }
 
-fn hawks_and_pigeons(agents: usize, seed: u64) -> Result<World, ParamError> {
+fn hawks_and_pigeons(agents: usize, seed: u64) -> Result<Boids, ParamError> {
     let cell = 4.0;
     let f = growth(agents, 30.0, 200.0, 125.0);
     let walls = Walls::new(open_grid(50, 32, f)?, cell);
@@ -154,14 +154,14 @@ fn hawks_and_pigeons(agents: usize, seed: u64) -> Result<World, ParamError> {
     hawks.separation.view_angle = 360.0;
     hawks.chase.hunt_radius = 60.0;
     hawks.prey = Some(0);
-    let mut world = World::new(walls, vec![pigeons, hawks], WorldParams::default(), seed)?;
+    let mut world = Boids::new(walls, vec![pigeons, hawks], BoidsParams::default(), seed)?;
     let n_hawks = if agents < 2 { 0 } else { (agents / 60).max(1) };
     world.spawn(0, agents - n_hawks, None)?;
     world.spawn(1, n_hawks, None)?;
     Ok(world)
 }
 
-fn path_following(agents: usize, seed: u64) -> Result<World, ParamError> {
+fn path_following(agents: usize, seed: u64) -> Result<Boids, ParamError> {
     let cell = 4.0;
     let f = growth(agents, 60.0, 192.0, 120.0);
     let mut grid = open_grid(48, 30, f)?;
@@ -187,14 +187,14 @@ fn path_following(agents: usize, seed: u64) -> Result<World, ParamError> {
     walkers.separation.radius = 3.0;
     walkers.vehicle.max_speed = 12.0;
     walkers.path.radius = 3.0;
-    let mut world = World::new(walls, vec![walkers], WorldParams::default(), seed)?;
+    let mut world = Boids::new(walls, vec![walkers], BoidsParams::default(), seed)?;
     // The waypoints are in open cells of this layout, so planning cannot fail.
     let _ = world.set_waypoints(waypoints);
     world.spawn(0, agents, None)?;
     Ok(world)
 }
 
-fn leader_following(agents: usize, seed: u64) -> Result<World, ParamError> {
+fn leader_following(agents: usize, seed: u64) -> Result<Boids, ParamError> {
     let cell = 4.0;
     let f = growth(agents, 40.0, 160.0, 100.0);
     let walls = Walls::new(open_grid(40, 25, f)?, cell);
@@ -213,7 +213,7 @@ fn leader_following(agents: usize, seed: u64) -> Result<World, ParamError> {
     leader.vehicle.max_speed = 10.0;
     leader.vehicle.radius = 1.5;
     leader.goal.reached_radius = 10.0;
-    let mut world = World::new(walls, vec![followers, leader], WorldParams::default(), seed)?;
+    let mut world = Boids::new(walls, vec![followers, leader], BoidsParams::default(), seed)?;
     world.set_goals(vec![
         Vec2::new(0.2 * w, 0.25 * h),
         Vec2::new(0.8 * w, 0.3 * h),
@@ -299,7 +299,7 @@ fn maze(rooms_x: usize, rooms_y: usize, corridor: usize, rng: &mut Pcg32) -> Res
     Ok(grid)
 }
 
-fn wall_following(agents: usize, seed: u64) -> Result<World, ParamError> {
+fn wall_following(agents: usize, seed: u64) -> Result<Boids, ParamError> {
     let cell = 3.0;
     let mut rng = Pcg32::new(seed ^ 0x6d61_7a65);
     // 12 x 8 rooms hold the default 120 runners; more runners get more rooms.
@@ -322,12 +322,12 @@ fn wall_following(agents: usize, seed: u64) -> Result<World, ParamError> {
     runners.wall.offset = 2.5;
     runners.wall.reach = 8.0;
     runners.probes.min_length = 3.0;
-    let mut world = World::new(walls, vec![runners], WorldParams::default(), seed)?;
+    let mut world = Boids::new(walls, vec![runners], BoidsParams::default(), seed)?;
     world.spawn(0, agents, None)?;
     Ok(world)
 }
 
-fn obstacle_field(agents: usize, seed: u64) -> Result<World, ParamError> {
+fn obstacle_field(agents: usize, seed: u64) -> Result<Boids, ParamError> {
     let cell = 4.0;
     let f = growth(agents, 60.0, 200.0, 120.0);
     let walls = Walls::new(open_grid(50, 30, f)?, cell);
@@ -361,7 +361,7 @@ fn obstacle_field(agents: usize, seed: u64) -> Result<World, ParamError> {
     crowd.separation.radius = 3.0;
     crowd.combine = Combine::WeightedSum;
     let westbound = SpeciesParams { name: "westbound".to_string(), ..crowd.clone() };
-    let mut world = World::new(walls, vec![crowd, westbound], WorldParams::default(), seed)?;
+    let mut world = Boids::new(walls, vec![crowd, westbound], BoidsParams::default(), seed)?;
     world.set_circles(circles);
     world.set_goals(vec![Vec2::new(0.94 * w, 0.5 * h), Vec2::new(0.06 * w, 0.5 * h)]);
     let east = agents / 2;

@@ -13,7 +13,7 @@ const MULTIPLIER: u64 = 6_364_136_223_846_793_005;
 /// A seeded pseudo-random generator: permuted congruential, 64-bit state, 32-bit output.
 ///
 /// ```
-/// use pathlab_core::steer::Pcg32;
+/// use pathlab_core::boids::Pcg32;
 /// let mut a = Pcg32::new(7);
 /// let mut b = Pcg32::new(7);
 /// assert_eq!(a.next_u32(), b.next_u32());
@@ -86,7 +86,7 @@ pub fn mix64(mut z: u64) -> u64 {
 /// A uniform number in [-1, 1) that depends only on `(seed, step, agent)`.
 ///
 /// ```
-/// use pathlab_core::steer::rng::hash3;
+/// use pathlab_core::boids::rng::hash3;
 /// assert_eq!(hash3(1, 2, 3), hash3(1, 2, 3));
 /// assert_ne!(hash3(1, 2, 3), hash3(1, 2, 4));
 /// assert!((-1.0..1.0).contains(&hash3(9, 9, 9)));
