@@ -13,8 +13,10 @@
 //!   that take them.
 
 mod common;
+mod oracle;
 
-use common::{mazes, reference_cost, same_cost};
+use common::mazes;
+use oracle::{optimum, same};
 use pathlab_core::generate::{generate, Generator};
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
@@ -61,7 +63,7 @@ impl Answer {
 
     fn same(self, other: Self) -> bool {
         match (self, other) {
-            (Self::Cost(a), Self::Cost(b)) => same_cost(a, b),
+            (Self::Cost(a), Self::Cost(b)) => same(a, b),
             (a, b) => a == b,
         }
     }
@@ -86,7 +88,7 @@ fn optimal_exactly_when_every_fixture_costs_what_the_reference_dijkstra_costs() 
                 assert_eq!(config.is_optimal(), row.optimal != Optimality::Never, "{}", row.algorithm);
                 let Some(got) = run(&case, config) else { continue };
                 ran += 1;
-                let want = Answer::of(reference_cost(&case.grid, case.start, case.goal, rule, config.costs));
+                let want = Answer::of(optimum(&case.grid, case.start, case.goal, rule, config.costs));
                 if !got.same(want) {
                     caught.push(format!("{} ({rule}): {got:?}, the reference {want:?}", case.name));
                 }
@@ -109,7 +111,7 @@ fn always_optimal_means_whatever_the_heuristic_and_weight() {
     for row in ALGORITHMS.iter().filter(|r| r.optimal == Optimality::Always) {
         for case in cases() {
             let config = SearchConfig::new(row.algorithm).heuristic(Heuristic::Manhattan).weight(3.0);
-            let want = Answer::of(reference_cost(&case.grid, case.start, case.goal, config.diagonal, config.costs));
+            let want = Answer::of(optimum(&case.grid, case.start, case.goal, config.diagonal, config.costs));
             let got = run(&case, config).unwrap();
             assert!(got.same(want), "{}: {}: {got:?}, the reference {want:?}", row.algorithm, case.name);
         }
@@ -121,7 +123,7 @@ fn any_angle_exactly_when_a_path_costs_less_than_grid_moves_can() {
     // An open room: the straight line from (1,1) to (9,4) is shorter than any 8-connected path.
     let case =
         Case { name: "open".into(), grid: Grid::new(12, 7).unwrap(), start: Point::new(1, 1), goal: Point::new(9, 4) };
-    let grid_best = reference_cost(&case.grid, case.start, case.goal, Diagonal::NoCornerCutting, Costs::Real);
+    let grid_best = optimum(&case.grid, case.start, case.goal, Diagonal::NoCornerCutting, Costs::Real);
     let grid_best = grid_best.unwrap();
     for row in ALGORITHMS {
         let Some(Answer::Cost(got)) = run(&case, SearchConfig::new(row.algorithm)) else { panic!("{}", row.algorithm) };
@@ -165,7 +167,7 @@ fn open_list_keys_follow_the_order_and_exact_orders_name_the_next_expansion() {
                     };
                     // (LPA* lists a cell whose g is not yet known at an infinite key.)
                     assert!(
-                        e.key == want || same_cost(e.key, want),
+                        e.key == want || same(e.key, want),
                         "{} on {}: key {} for {:?}",
                         row.algorithm,
                         case.name,

@@ -11,7 +11,9 @@
 //! - bad input: ends on walls or outside, walls everywhere, terrain, one-cell corridors.
 
 mod any_angle_support;
+mod cases;
 mod common;
+mod oracle;
 
 use std::sync::Arc;
 
