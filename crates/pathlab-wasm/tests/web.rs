@@ -11,7 +11,7 @@
 mod browser;
 
 use browser::{field, memory, ok, refused, COURSE_5X5};
-use js_sys::{Float64Array, Reflect, Uint32Array, Uint8Array};
+use js_sys::{Float64Array, Uint32Array, Uint8Array};
 use pathlab_wasm::{algorithms, names, status_name, Lab, Status};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
