@@ -242,6 +242,7 @@ impl SpaceLab {
     pub fn algorithms(&self) -> Result<JsValue, JsError> {
         let list: Vec<AlgorithmChoice> = Algorithm::ALL
             .iter()
+            .filter(|a| a.steps_on_cells())
             .map(|a| AlgorithmChoice { name: a.name(), ok: a.square_grid_only().is_none(), why: a.square_grid_only() })
             .collect();
         serde_wasm_bindgen::to_value(&list).map_err(err)

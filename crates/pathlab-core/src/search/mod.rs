@@ -45,6 +45,7 @@
 //! | `theta.rs`, `lazy_theta.rs`, `sight.rs`, `smoothed.rs` | any-angle searches and line of sight |
 //! | `hpa.rs` | hierarchical A* |
 //! | `crash_turn.rs` | crash and turn |
+//! | `navmesh.rs`, `funnel.rs` | A* over a navmesh's polygons (its own stepper: its nodes are polygons, not cells), and the funnel that pulls the string through the corridor found |
 //! | `slicing.rs`, `timeline.rs` | a search spread over frames; checkpoints for stepping back |
 //!
 //! ```
@@ -73,6 +74,7 @@ pub mod dfs;
 pub mod dijkstra;
 pub mod dstar_lite;
 mod engine;
+pub mod funnel;
 pub mod greedy;
 pub mod hpa;
 pub mod ida;
@@ -82,6 +84,7 @@ pub mod jps_plus;
 pub mod lazy_theta;
 pub mod lpa;
 pub mod lrta;
+pub mod navmesh;
 mod nodes;
 mod on_space;
 pub(crate) mod open_list;
@@ -150,6 +153,9 @@ named_enum! {
         /// Hierarchical (region-based) A*: search a graph of cluster entrances, then refine
         /// each abstract edge with A* inside its cluster.
         Hpa = 17, "hpa";
+        /// A* over the navigation mesh's polygons, then the funnel algorithm through the
+        /// corridor found (see [`navmesh`]): an any-angle path in the continuous free region.
+        Navmesh = 18, "navmesh";
     }
 }
 
@@ -202,6 +208,7 @@ impl Algorithm {
             }
             Self::Hpa => Some("hierarchical A* needs a square grid: it cuts the grid into square clusters"),
             Self::CrashTurn => Some("crash and turn needs a square grid: it follows walls cell by cell"),
+            Self::Navmesh => Some("the navmesh search needs a grid map: it covers the map's open cells with polygons"),
             Self::Bfs
             | Self::Dfs
             | Self::Dijkstra
@@ -219,7 +226,14 @@ impl Algorithm {
     /// True for the any-angle algorithms, whose paths are not bound to grid moves and can be
     /// shorter than the 8-connected optimum.
     pub const fn is_any_angle(self) -> bool {
-        matches!(self, Self::Theta | Self::LazyTheta | Self::AStarSmoothed)
+        matches!(self, Self::Theta | Self::LazyTheta | Self::AStarSmoothed | Self::Navmesh)
+    }
+
+    /// True for the algorithms the grid [`Stepper`] runs ([`build`] sets them up); false for
+    /// the navmesh search, whose nodes are polygons ([`navmesh::NavmeshSearch`]). The pages'
+    /// menus list only these.
+    pub const fn steps_on_cells(self) -> bool {
+        !matches!(self, Self::Navmesh)
     }
 }
 
@@ -416,7 +430,8 @@ impl SearchConfig {
             | Algorithm::Lrta
             | Algorithm::Rta
             | Algorithm::CrashTurn
-            | Algorithm::Hpa => false,
+            | Algorithm::Hpa
+            | Algorithm::Navmesh => false,
         }
     }
 }

@@ -18,6 +18,7 @@
 //! | `teleport.rs` | [`Teleports`] | a square grid's cells | the grid's moves plus teleports (one cell to another at a chosen cost) | the grid's, or one that knows the teleports |
 //! | `linked.rs` | [`LinkedGrid`] | teleports or slopes as one type, so the grid page compiles each search once for both | | |
 //! | `slopes.rs` | [`Slopes`] | a square grid's cells | the grid's moves, dearer uphill than downhill | the grid's |
+//! | `navmesh.rs` | [`NavMesh`](navmesh::NavMesh) | convex polygons covering a grid's open cells | portals (shared edges), searched by [`search::navmesh`](crate::search::navmesh), not through this trait | straight line |
 //!
 //! ```
 //! use pathlab_core::space::{Graph, Space};
@@ -33,6 +34,7 @@
 pub mod graph;
 pub mod hex;
 pub mod linked;
+pub mod navmesh;
 pub mod slopes;
 pub mod square;
 pub mod teleport;
