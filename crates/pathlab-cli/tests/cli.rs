@@ -480,3 +480,49 @@ fn compare_under_another_rule_measures_against_dijkstra() {
         assert_eq!((row[5].as_str(), row[6].as_str()), ("0.000", "0.000"), "{text}");
     }
 }
+
+#[test]
+fn navmesh_scen_check_passes_and_compare_accepts_it() {
+    let root = movingai();
+    for name in ["dao/arena", "bg512/AR0011SR"] {
+        let map = root.join(format!("{name}.map"));
+        let scen = root.join(format!("{name}.map.scen"));
+        // Any angle: --check asks only for a path no shorter than the straight line.
+        check_passes(&map, &scen, "navmesh", &["--sample", "200"], 200.min(problem_count(&scen)));
+    }
+    let (map, scen) = (root.join("dao/arena.map"), root.join("dao/arena.map.scen"));
+    let out = pathlab(&[
+        "scen".as_ref(),
+        map.as_os_str(),
+        scen.as_os_str(),
+        "--algo".as_ref(),
+        "navmesh".as_ref(),
+        "--limit".as_ref(),
+        "3".as_ref(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let summary = stderr(&out);
+    assert!(summary.contains("navmesh of ") && summary.contains(" polygons built in "), "{summary}");
+    // The JSON lines keep the contract's keys and order.
+    for line in stdout(&out).lines() {
+        assert!(
+            line.starts_with("{\"index\":") && line.contains(",\"optimal\":") && line.contains(",\"micros\":"),
+            "{line}"
+        );
+    }
+    let out = pathlab(&[
+        "compare".as_ref(),
+        map.as_os_str(),
+        scen.as_os_str(),
+        "--algos".as_ref(),
+        "astar,navmesh".as_ref(),
+        "--sample".as_ref(),
+        "20".as_ref(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = stdout(&out);
+    let row = table.lines().find(|l| l.starts_with("navmesh")).unwrap_or_else(|| panic!("no navmesh row:\n{table}"));
+    // Every problem found.
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!((cells[1], cells[2]), ("20", "20"), "{row}");
+}

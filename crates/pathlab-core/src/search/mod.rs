@@ -180,7 +180,7 @@ impl Algorithm {
     /// True when the algorithm uses a heuristic (and so the heuristic menu matters).
     #[inline]
     pub const fn uses_heuristic(self) -> bool {
-        !matches!(self, Self::Bfs | Self::Dfs | Self::Dijkstra | Self::CrashTurn)
+        !matches!(self, Self::Bfs | Self::Dfs | Self::Dijkstra | Self::CrashTurn | Self::Navmesh)
     }
 
     /// True for the algorithms that run on every [`Space`](crate::space::Space) (hex tiles,
