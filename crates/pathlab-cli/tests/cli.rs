@@ -491,15 +491,8 @@ fn navmesh_scen_check_passes_and_compare_accepts_it() {
         check_passes(&map, &scen, "navmesh", &["--sample", "200"], 200.min(problem_count(&scen)));
     }
     let (map, scen) = (root.join("dao/arena.map"), root.join("dao/arena.map.scen"));
-    let out = pathlab(&[
-        "scen".as_ref(),
-        map.as_os_str(),
-        scen.as_os_str(),
-        "--algo".as_ref(),
-        "navmesh".as_ref(),
-        "--limit".as_ref(),
-        "3".as_ref(),
-    ]);
+    let (m, s) = (map.to_str().unwrap(), scen.to_str().unwrap());
+    let out = pathlab(&["scen", m, s, "--algo", "navmesh", "--limit", "3"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let summary = stderr(&out);
     assert!(summary.contains("navmesh of ") && summary.contains(" polygons built in "), "{summary}");
@@ -510,15 +503,7 @@ fn navmesh_scen_check_passes_and_compare_accepts_it() {
             "{line}"
         );
     }
-    let out = pathlab(&[
-        "compare".as_ref(),
-        map.as_os_str(),
-        scen.as_os_str(),
-        "--algos".as_ref(),
-        "astar,navmesh".as_ref(),
-        "--sample".as_ref(),
-        "20".as_ref(),
-    ]);
+    let out = pathlab(&["compare", m, s, "--algos", "astar,navmesh", "--sample", "20"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let table = stdout(&out);
     let row = table.lines().find(|l| l.starts_with("navmesh")).unwrap_or_else(|| panic!("no navmesh row:\n{table}"));

@@ -47,14 +47,17 @@ const BUILD_MAPS: &[&str] = &[
     "random/random512-25-0",
 ];
 
-/// The maps searched, with how many evenly spaced problems to take.
-const SEARCH_SETS: &[(&str, usize)] = &[
-    ("dao/arena", usize::MAX),
-    ("dao/den312d", usize::MAX),
+/// The maps searched, with how many evenly spaced problems to take (`ALL`: every one).
+const SEARCH_SETS: [(&str, usize); 5] = [
+    ("dao/arena", ALL),
+    ("dao/den312d", ALL),
     ("bg512/AR0011SR", 200),
     ("rooms/8room_000", 200),
-    ("mazes/maze512-8-0", 100),
+    ("mazes/maze512-8-0", 99),
 ];
+
+/// Every problem of a set.
+const ALL: usize = usize::MAX;
 
 /// Rounds of each timing; the median is reported.
 const ROUNDS: usize = 5;
@@ -153,7 +156,7 @@ fn main() {
     let testing = std::env::args().any(|a| a == "--test");
     let rounds = if testing { 1 } else { ROUNDS };
     build_table(rounds);
-    let sets = support::load_sets("navmesh", SEARCH_SETS);
+    let sets = support::load_sets("navmesh", &SEARCH_SETS);
     println!("navmesh A* + funnel and Theta* against grid A*: median of {rounds} rounds");
     println!(
         "{:<18} {:<15} {:>8} {:>10} {:>9} {:>12} {:>12} {:>10} {:>10}",
@@ -175,16 +178,9 @@ fn main() {
                 counts[k].expanded += expanded;
             }
         }
-        let mut times: Vec<Vec<Duration>> = vec![Vec::new(); runners.len()];
-        for round in 0..rounds {
-            for k in 0..runners.len() {
-                let v = (round + k) % runners.len();
-                let t = Instant::now();
-                black_box(runners[v].run_all(&set.problems));
-                times[v].push(t.elapsed());
-            }
-        }
-        let medians: Vec<Duration> = times.into_iter().map(support::median).collect();
+        let medians = support::side_by_side(rounds, runners.len(), |v| {
+            black_box(runners[v].run_all(&set.problems));
+        });
         let n = set.problems.len();
         for (k, name) in Runner::NAMES.iter().enumerate() {
             println!(

@@ -390,8 +390,8 @@ impl Free<'_> {
         self.at(x - 1, y) != self.at(x, y)
     }
 
-    /// How many boundary edges meet at corner `(x, y)`.
-    fn degree(&self, x: i32, y: i32) -> usize {
+    /// How many boundary edges meet at corner `[x, y]`.
+    fn degree(&self, [x, y]: [i32; 2]) -> usize {
         [self.across(x - 1, y), self.across(x, y), self.down(x, y - 1), self.down(x, y)]
             .into_iter()
             .filter(|&b| b)
@@ -414,34 +414,26 @@ fn trace_boundary(free: &Free<'_>) -> (Vec<[i32; 2]>, Vec<[usize; 2]>) {
         })
     };
     // A run goes on through a corner only where it is the sole pair of edges meeting there.
-    for y in 0..=h {
-        let mut x = 0;
-        while x < w {
-            if !free.across(x, y) {
-                x += 1;
-                continue;
+    // Rows of horizontal edges first (along the line y = `line`), then columns of vertical
+    // ones (x = `line`); `k` counts cells along the line.
+    for horizontal in [true, false] {
+        let (lines, length) = if horizontal { (h, w) } else { (w, h) };
+        for line in 0..=lines {
+            let place = |k: i32| if horizontal { [k, line] } else { [line, k] };
+            let edge = |k: i32| if horizontal { free.across(k, line) } else { free.down(line, k) };
+            let mut k = 0;
+            while k < length {
+                if !edge(k) {
+                    k += 1;
+                    continue;
+                }
+                let begin = k;
+                k += 1;
+                while k < length && edge(k) && free.degree(place(k)) == 2 {
+                    k += 1;
+                }
+                edges.push([corner(place(begin)), corner(place(k))]);
             }
-            let begin = x;
-            x += 1;
-            while x < w && free.across(x, y) && free.degree(x, y) == 2 {
-                x += 1;
-            }
-            edges.push([corner([begin, y]), corner([x, y])]);
-        }
-    }
-    for x in 0..=w {
-        let mut y = 0;
-        while y < h {
-            if !free.down(x, y) {
-                y += 1;
-                continue;
-            }
-            let begin = y;
-            y += 1;
-            while y < h && free.down(x, y) && free.degree(x, y) == 2 {
-                y += 1;
-            }
-            edges.push([corner([x, begin]), corner([x, y])]);
         }
     }
     (corners, edges)
@@ -616,14 +608,15 @@ fn root(group: &mut [u32], mut t: u32) -> u32 {
 mod tests {
     use super::*;
 
+    /// A grid from a course data file's rows (0 open, 1 wall).
     fn grid(rows: &[&str]) -> Grid {
-        let cells = rows.iter().flat_map(|r| r.bytes().map(|b| u8::from(b != b'#'))).collect();
-        Grid::from_cells(rows[0].len(), rows.len(), cells).unwrap()
+        let text = format!("{}\n{}\n{}\n", rows.len(), rows[0].len(), rows.join("\n"));
+        crate::formats::course::parse(&text).unwrap().grid
     }
 
     #[test]
     fn an_open_rectangle_is_one_polygon_with_four_corners() {
-        let mesh = NavMesh::build(&grid(&["....", "...."]), Diagonal::NoCornerCutting).unwrap();
+        let mesh = NavMesh::build(&grid(&["0000", "0000"]), Diagonal::NoCornerCutting).unwrap();
         assert_eq!(mesh.polygon_count(), 1);
         assert_eq!(mesh.polygon(0).corners.len(), 4);
         assert_eq!(mesh.area(0), 8.0);
@@ -633,7 +626,7 @@ mod tests {
     fn runs_break_where_the_boundary_meets_them() {
         // . # .
         // . . .
-        let free_grid = grid(&[".#.", "..."]);
+        let free_grid = grid(&["010", "000"]);
         let (corners, edges) = trace_boundary(&Free(&free_grid));
         // The bottom edge is one run of 3; the top is broken by the wall.
         assert!(edges.iter().any(|&[a, b]| corners[a] == [0, 2] && corners[b] == [3, 2]));
@@ -642,7 +635,7 @@ mod tests {
 
     #[test]
     fn diagonal_contacts_get_a_point_portal_only_under_always() {
-        let g = grid(&[".#", "#."]);
+        let g = grid(&["01", "10"]);
         for &rule in Diagonal::ALL {
             let mesh = NavMesh::build(&g, rule).unwrap();
             let portals: usize = mesh.polygons().iter().map(|p| p.portals.len()).sum();
