@@ -404,14 +404,17 @@ impl Free<'_> {
 /// meets inside.
 fn trace_boundary(free: &Free<'_>) -> (Vec<[i32; 2]>, Vec<[usize; 2]>) {
     let (w, h) = (free.0.width() as i32, free.0.height() as i32);
-    let mut number: HashMap<[i32; 2], usize> = HashMap::new();
+    // Each grid corner's number, once it has one (a dense table: faster than hashing).
+    let mut number = vec![usize::MAX; (w as usize + 1) * (h as usize + 1)];
     let mut corners = Vec::new();
     let mut edges = Vec::new();
     let mut corner = |c: [i32; 2]| {
-        *number.entry(c).or_insert_with(|| {
+        let slot = &mut number[c[1] as usize * (w as usize + 1) + c[0] as usize];
+        if *slot == usize::MAX {
+            *slot = corners.len();
             corners.push(c);
-            corners.len() - 1
-        })
+        }
+        *slot
     };
     // A run goes on through a corner only where it is the sole pair of edges meeting there.
     // Rows of horizontal edges first (along the line y = `line`), then columns of vertical
