@@ -17,7 +17,7 @@
 #   BENCH_STRICT=1 ./scripts/bench.sh       the targets are failures
 #
 # Native benchmarks (criterion and tables): cargo bench -p pathlab-core --bench NAME (search,
-# boids, any_angle, bidirectional, incremental, hpa, avoid, flow, graph), see README.md.
+# boids, any_angle, bidirectional, incremental, hpa, avoid, flow, graph, navmesh), see README.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh

@@ -23,7 +23,7 @@ usage:
   pathlab compare MAP SCEN --algos a,b,c [options]
       Runs the problems with each algorithm and prints a table: problems solved, mean
       expanded, mean cost, suboptimality (mean and max % over the optimum) and mean time.
-  pathlab path FILE --start S --goal G [--algo A] [--space grid|hex|graph] [--heuristic H]
+  pathlab path FILE --start S --goal G [--algo A] [--space grid|hex|graph|navmesh] [--heuristic H]
              [--diagonal RULE] [--weight W] [--costs real|integer] [--layout pointy|flat]
       Runs one search and prints one JSON object on stdout:
         {\"cost\": c, \"path\": [...], \"expanded\": n, \"micros\": t}
@@ -33,14 +33,20 @@ usage:
       files that start with { or #). On grids --start and --goal are x,y (or A and B for a
       course file's marks), on graphs node ids. On graphs and hex grids only bfs, dfs,
       dijkstra, greedy and astar run; the default heuristic is then the straight line times
-      the graph's smallest cost per unit of length, or the hex distance.
+      the graph's smallest cost per unit of length, or the hex distance. With --space navmesh
+      (or --algo navmesh) on a grid file, A* runs over the navmesh's polygons from the start
+      cell's centre to the goal cell's centre and the funnel pulls the string: path entries
+      are the path's corners [x, y] in cell units (a cell's centre is x + 0.5, y + 0.5),
+      cost is its length, expanded counts polygons.
   pathlab help | --help | -h
   pathlab --version
 
 options:
   --algo A          scen: bfs, dfs, dijkstra, greedy, astar, bi-astar, ida, jps, jps-plus,
                     theta, lazy-theta, astar-smoothed, lpa, dstar-lite, lrta, rta,
-                    crash-turn or hpa (default astar)
+                    crash-turn, hpa or navmesh (default astar). navmesh: A* over the
+                    navmesh's polygons then the funnel, from cell centre to cell centre;
+                    cost is the any-angle path's length, expanded counts polygons
   --algos A,B,...   compare: the algorithms to compare, comma-separated
   --diagonal RULE   never, no-corner-cutting, at-most-one-blocked or always
                     (default no-corner-cutting, the rule the .scen optima assume)
@@ -56,7 +62,10 @@ options:
                     i = 0..N of the M on offer; all of them when N >= M
   --check           scen: exit 1 when a result disagrees with the .scen optimum beyond its
                     tolerance. An optimal algorithm (Dijkstra; A* with weight 1 and an
-                    admissible heuristic) must match it; any other must find a path no
+                    admissible heuristic) must match it; an any-angle one (theta,
+                    lazy-theta, astar-smoothed, navmesh) must find a path no shorter than
+                    the straight line from start to goal (the optimum is the 8-connected
+                    grid's, which any-angle paths may beat); any other must find a path no
                     cheaper than it. Only with --diagonal no-corner-cutting.
 
 exit status: 0 done, 1 --check found a mismatch, 2 bad arguments or input (the message names

@@ -1,23 +1,30 @@
-//! `pathlab path`: one search on a grid, hex or graph file, printed as one JSON object.
+//! `pathlab path`: one search on a grid, hex, navmesh or graph file, printed as one JSON
+//! object.
 //!
-//! `pathlab path FILE --start S --goal G [--algo A] [--space grid|hex|graph]
+//! `pathlab path FILE --start S --goal G [--algo A] [--space grid|hex|graph|navmesh]
 //! [--heuristic H] [--diagonal RULE] [--weight W] [--costs real|integer] [--layout pointy|flat]`
 //! prints `{"cost": c, "path": [...], "expanded": n, "micros": t}`: `cost` is null when there
-//! is no path; path entries are node ids on graphs and `[x, y]` on grids and hex grids.
+//! is no path; path entries are node ids on graphs and `[x, y]` on grids and hex grids. On a
+//! navmesh (`--space navmesh`, or `--algo navmesh` on a grid file) the search runs from the
+//! start cell's centre to the goal cell's centre, and the path entries are the funnel
+//! path's corners `[x, y]` in cell units (`[0.5, 2.5]`, `[1, 1]`).
 
 use std::ffi::OsString;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 use pathlab_core::formats::{course, graph as graph_file, movingai};
 use pathlab_core::grid::{Grid, Point};
 use pathlab_core::heuristic::Heuristic;
+use pathlab_core::search::navmesh::NavmeshSearch;
 use pathlab_core::search::{build, build_on, Algorithm, SearchConfig, SpaceStepper};
+use pathlab_core::space::navmesh::NavMesh;
 use pathlab_core::space::{Graph, HexGrid, HexLayout, Space};
 
-use crate::problems::{in_file, read_text};
+use crate::problems::{centre, in_file, read_text};
 use crate::Failure;
 
 /// The largest file `path` reads, in bytes.
@@ -32,6 +39,8 @@ pub enum SpaceKind {
     Hex,
     /// A graph file (JSON) or weight matrix.
     Graph,
+    /// A course data file or MovingAI `.map`, covered by a navmesh.
+    Navmesh,
 }
 
 /// The options of `pathlab path`.
@@ -96,9 +105,10 @@ pub fn parse(mut args: impl Iterator<Item = OsString>) -> Result<PathRun, Failur
                     "grid" => SpaceKind::Grid,
                     "hex" => SpaceKind::Hex,
                     "graph" => SpaceKind::Graph,
+                    "navmesh" => SpaceKind::Navmesh,
                     other => {
                         return Err(Failure::usage(format!(
-                            "--space: unknown space {other:?}; expected one of: grid, hex, graph"
+                            "--space: unknown space {other:?}; expected one of: grid, hex, graph, navmesh"
                         )))
                     }
                 });
@@ -125,11 +135,15 @@ struct Found {
 /// Runs `path` and prints its JSON object.
 pub fn run(run: &PathRun) -> Result<(), Failure> {
     let text = read_text(&run.file, MAX_BYTES)?;
-    let kind = run.space.unwrap_or_else(|| guess(&run.file, &text));
+    let mut kind = run.space.unwrap_or_else(|| guess(&run.file, &text));
+    if kind == SpaceKind::Grid && run.config.algorithm == Algorithm::Navmesh {
+        kind = SpaceKind::Navmesh;
+    }
     let found = match kind {
         SpaceKind::Graph => on_graph(run, &text)?,
         SpaceKind::Grid => on_grid(run, read_grid(run, &text)?)?,
         SpaceKind::Hex => on_hex(run, read_grid(run, &text)?)?,
+        SpaceKind::Navmesh => on_navmesh(run, read_grid(run, &text)?)?,
     };
     let mut out = String::from("{\"cost\": ");
     match found.cost {
@@ -193,6 +207,29 @@ fn on_grid(run: &PathRun, (grid, a, b): (Grid, Option<Point>, Option<Point>)) ->
     let grid = search.grid();
     let path = search.path_indices().iter().map(|&i| xy(grid.point_at(i as usize))).collect();
     Ok(Found { cost: search.cost(), path, expanded: search.expanded(), micros })
+}
+
+fn on_navmesh(run: &PathRun, (grid, a, b): (Grid, Option<Point>, Option<Point>)) -> Result<Found, Failure> {
+    if !matches!(run.config.algorithm, Algorithm::AStar | Algorithm::Navmesh) {
+        return Err(Failure::usage(format!(
+            "--algo {}: on a navmesh only navmesh runs (A* over its polygons, then the funnel); \
+             leave --algo out or give --algo navmesh",
+            run.config.algorithm
+        )));
+    }
+    let start = cell(&grid, "start", &run.start, a)?;
+    let goal = cell(&grid, "goal", &run.goal, b)?;
+    let mesh = Arc::new(NavMesh::build(&grid, run.config.diagonal).map_err(|e| in_file(&run.file, e))?);
+    let mut search =
+        NavmeshSearch::new(mesh, centre(start), centre(goal)).map_err(|e| Failure::input(e.to_string()))?;
+    let clock = Instant::now();
+    search.run();
+    let found = search.path();
+    let micros = clock.elapsed().as_secs_f64() * 1e6;
+    let path = found
+        .as_ref()
+        .map_or_else(Vec::new, |p| p.points.iter().map(|q| format!("[{}, {}]", number(q[0]), number(q[1]))).collect());
+    Ok(Found { cost: found.map(|p| p.length), path, expanded: search.expanded(), micros })
 }
 
 fn on_hex(run: &PathRun, (grid, a, b): (Grid, Option<Point>, Option<Point>)) -> Result<Found, Failure> {

@@ -1,12 +1,15 @@
 //! Loading a map with its scenario file, and solving the problems with one reused search.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use pathlab_core::formats::movingai::{self, Problem};
 use pathlab_core::formats::{MAX_FILE_BYTES, MAX_SCEN_BYTES};
-use pathlab_core::grid::Grid;
-use pathlab_core::search::{build, SearchConfig, Stepper};
+use pathlab_core::grid::{Grid, Point, WALL};
+use pathlab_core::search::navmesh::NavmeshSearch;
+use pathlab_core::search::{build, Algorithm, SearchConfig, Stepper};
+use pathlab_core::space::navmesh::NavMesh;
 
 use crate::args::Run;
 use crate::Failure;
@@ -106,40 +109,106 @@ pub struct Outcome {
 
 /// Solves problems on one map with a single search whose buffers are reused between them.
 pub struct Solver {
-    search: Box<dyn Stepper>,
+    engine: Engine,
     scen: PathBuf,
+}
+
+/// What runs the problems: a grid stepper, or the navmesh built once for them all.
+enum Engine {
+    Grid(Box<dyn Stepper>),
+    Navmesh(Box<NavmeshSolver>),
+}
+
+/// The navmesh of the map, and its search once the first problem has set it up.
+struct NavmeshSolver {
+    grid: Grid,
+    mesh: Arc<NavMesh>,
+    search: Option<NavmeshSearch>,
+}
+
+/// The centre of a cell, where the navmesh search starts and ends.
+pub fn centre(p: Point) -> [f64; 2] {
+    [p.x as f64 + 0.5, p.y as f64 + 0.5]
+}
+
+impl Engine {
+    fn new(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Self, String> {
+        if config.algorithm == Algorithm::Navmesh {
+            let mesh = NavMesh::build(&grid, config.diagonal).map_err(|e| e.to_string())?;
+            Ok(Self::Navmesh(Box::new(NavmeshSolver { grid, mesh: Arc::new(mesh), search: None })))
+        } else {
+            build(grid, start, goal, config).map(Self::Grid).map_err(|e| e.to_string())
+        }
+    }
+
+    fn grid(&self) -> &Grid {
+        match self {
+            Self::Grid(search) => search.grid(),
+            Self::Navmesh(n) => &n.grid,
+        }
+    }
 }
 
 impl Solver {
     /// A solver for `grid`, set up on `first` (any of the problems to come), which comes
     /// from the scenario file `scen` (named in messages).
     pub fn new(grid: Grid, first: &Problem, config: SearchConfig, scen: &Path) -> Result<Self, Failure> {
-        let search = build(grid, first.start, first.goal, config)
+        let engine = Engine::new(grid, first.start, first.goal, config)
             .map_err(|e| in_file(scen, format!("line {}: {e}", first.line)))?;
-        Ok(Self { search, scen: scen.to_path_buf() })
+        Ok(Self { engine, scen: scen.to_path_buf() })
     }
 
     /// Changes the settings for the problems to come.
     pub fn set_config(&mut self, config: SearchConfig) -> Result<(), Failure> {
-        let (grid, start, goal) = (self.search.grid().clone(), self.search.start(), self.search.goal());
-        self.search = build(grid, start, goal, config).map_err(|e| Failure::usage(e.to_string()))?;
+        let grid = self.engine.grid().clone();
+        let (start, goal) = match &self.engine {
+            Engine::Grid(search) => (search.start(), search.goal()),
+            // A navmesh has no ends of its own; any open cell will do (the map has one, or
+            // there would be no mesh).
+            Engine::Navmesh(_) => {
+                let open = grid.cells().iter().position(|&c| c != WALL).map_or(Point::new(0, 0), |i| grid.point_at(i));
+                (open, open)
+            }
+        };
+        self.engine = Engine::new(grid, start, goal, config).map_err(Failure::usage)?;
         Ok(())
+    }
+
+    /// The navmesh's polygon count and build time in microseconds, when the solver runs the
+    /// navmesh.
+    pub fn navmesh_build(&self) -> Option<(usize, f64)> {
+        match &self.engine {
+            Engine::Navmesh(n) => Some((n.mesh.polygon_count(), n.mesh.build_micros().unwrap_or(0.0))),
+            Engine::Grid(_) => None,
+        }
     }
 
     /// Runs one problem to the end.
     pub fn solve(&mut self, problem: &Problem) -> Result<Outcome, Failure> {
         let started = Instant::now();
-        self.search
-            .set_ends(problem.start, problem.goal)
-            .map_err(|e| in_file(&self.scen, format!("line {}: {e}", problem.line)))?;
-        self.search.run();
-        let micros = started.elapsed().as_secs_f64() * 1e6;
-        Ok(Outcome {
-            cost: self.search.cost(),
-            expanded: self.search.expanded(),
-            micros,
-            gave_up: self.search.gave_up(),
-        })
+        let at_line = |e: &dyn std::fmt::Display| in_file(&self.scen, format!("line {}: {e}", problem.line));
+        match &mut self.engine {
+            Engine::Grid(search) => {
+                search.set_ends(problem.start, problem.goal).map_err(|e| at_line(&e))?;
+                search.run();
+                let micros = started.elapsed().as_secs_f64() * 1e6;
+                Ok(Outcome { cost: search.cost(), expanded: search.expanded(), micros, gave_up: search.gave_up() })
+            }
+            Engine::Navmesh(n) => {
+                let (s, g) = (centre(problem.start), centre(problem.goal));
+                let search = match &mut n.search {
+                    Some(search) => {
+                        search.set_ends(s, g).map_err(|e| at_line(&e))?;
+                        search
+                    }
+                    None => n.search.insert(NavmeshSearch::new(Arc::clone(&n.mesh), s, g).map_err(|e| at_line(&e))?),
+                };
+                search.run();
+                let path = search.path();
+                let micros = started.elapsed().as_secs_f64() * 1e6;
+                Ok(Outcome { cost: path.map(|p| p.length), expanded: search.expanded(), micros, gave_up: None })
+            }
+        }
     }
 }
 

@@ -41,8 +41,13 @@ pub fn run(run: &Run) -> Result<(), Failure> {
     // Problems where the search stopped short (IDA* at its visit limit): "cost":null there
     // means "gave up", not "no path", and stderr says so.
     let mut gave_up = Vec::new();
+    // The navmesh's size and build time, for the summary (built once, not counted per problem).
+    let mut navmesh_text = String::new();
     if let Some((_, first)) = loaded.problems.first() {
         let mut solver = Solver::new(loaded.grid.clone(), first, config, &run.scen)?;
+        if let Some((polygons, micros)) = solver.navmesh_build() {
+            navmesh_text = format!(", navmesh of {polygons} polygons built in {:.3} ms", micros / 1000.0);
+        }
         for (index, p) in &loaded.problems {
             let outcome = solver.solve(p)?;
             found += usize::from(outcome.cost.is_some());
@@ -103,7 +108,7 @@ pub fn run(run: &Run) -> Result<(), Failure> {
     }
     writeln!(
         err,
-        "pathlab scen: {n} problems (of {}), {found} found{gave_up_text}, {mismatch_text}, mean expanded {mean:.1}, total {:.3} ms [{}, heuristic {}, weight {}, diagonal {}]",
+        "pathlab scen: {n} problems (of {}), {found} found{gave_up_text}, {mismatch_text}, mean expanded {mean:.1}, total {:.3} ms{navmesh_text} [{}, heuristic {}, weight {}, diagonal {}]",
         loaded.total,
         micros / 1000.0,
         config.algorithm,

@@ -497,3 +497,34 @@ fn an_endless_device_is_refused_at_the_limit() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("over the limit"), "{}", stderr(&out));
 }
+
+#[test]
+fn navmesh_scen_check_passes_and_compare_accepts_it() {
+    let root = movingai();
+    for name in ["dao/arena", "bg512/AR0011SR"] {
+        let map = root.join(format!("{name}.map"));
+        let scen = root.join(format!("{name}.map.scen"));
+        // Any angle: --check asks only for a path no shorter than the straight line.
+        check_passes(&map, &scen, "navmesh", &["--sample", "200"], 200.min(problem_count(&scen)));
+    }
+    let (map, scen) = (root.join("dao/arena.map"), root.join("dao/arena.map.scen"));
+    let (m, s) = (map.to_str().unwrap(), scen.to_str().unwrap());
+    let out = pathlab(&["scen", m, s, "--algo", "navmesh", "--limit", "3"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let summary = stderr(&out);
+    assert!(summary.contains("navmesh of ") && summary.contains(" polygons built in "), "{summary}");
+    // The JSON lines keep the contract's keys and order.
+    for line in stdout(&out).lines() {
+        assert!(
+            line.starts_with("{\"index\":") && line.contains(",\"optimal\":") && line.contains(",\"micros\":"),
+            "{line}"
+        );
+    }
+    let out = pathlab(&["compare", m, s, "--algos", "astar,navmesh", "--sample", "20"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = stdout(&out);
+    let row = table.lines().find(|l| l.starts_with("navmesh")).unwrap_or_else(|| panic!("no navmesh row:\n{table}"));
+    // Every problem found.
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!((cells[1], cells[2]), ("20", "20"), "{row}");
+}

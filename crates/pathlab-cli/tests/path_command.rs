@@ -178,3 +178,53 @@ fn every_search_that_runs_on_any_space_costs_the_slides_b_to_e_at_11() {
         assert_eq!(field(&out, "path"), r#"["B", "C", "A", "E"]"#, "{algo}: {out}");
     }
 }
+
+/// A 3x3 room with a pillar in the middle, as a course data file (0 open, 1 wall).
+const RING: &str = "3\n3\n000\n010\n000\n";
+
+#[test]
+fn a_navmesh_path_runs_from_centre_to_centre_round_a_corner() {
+    let file = scratch("ring.txt", RING);
+    let f = file.to_str().unwrap();
+    for args in
+        [&["--space", "navmesh"][..], &["--algo", "navmesh"][..], &["--space", "navmesh", "--algo", "navmesh"][..]]
+    {
+        let mut all = vec!["path", f, "--start", "0,2", "--goal", "2,0"];
+        all.extend_from_slice(args);
+        let json = ok(&all);
+        // (0.5, 2.5) -> a corner of the pillar -> (2.5, 0.5): two legs of sqrt(2.5).
+        let cost: f64 = field(&json, "cost").parse().unwrap();
+        assert!((cost - 10f64.sqrt()).abs() < 1e-12, "{json}");
+        let path = field(&json, "path");
+        assert!(path == "[[0.5, 2.5], [1, 1], [2.5, 0.5]]" || path == "[[0.5, 2.5], [2, 2], [2.5, 0.5]]", "{json}");
+        assert!(field(&json, "expanded").parse::<usize>().is_ok());
+    }
+}
+
+#[test]
+fn navmesh_bad_input_is_named() {
+    let file = scratch("ring-bad.txt", RING);
+    let f = file.to_str().unwrap();
+    let e = fails(&["path", f, "--space", "navmesh", "--start", "0,0", "--goal", "1,1"]);
+    assert!(e.contains("goal") && e.contains("in no polygon"), "{e}");
+    let e = fails(&["path", f, "--space", "navmesh", "--start", "0,0", "--goal", "2,2", "--algo", "jps"]);
+    assert!(e.contains("only navmesh runs"), "{e}");
+    let walls = scratch("walls.txt", "2\n2\n11\n11\n");
+    let e = fails(&["path", walls.to_str().unwrap(), "--space", "navmesh", "--start", "0,0", "--goal", "1,1"]);
+    assert!(e.contains("no free cell"), "{e}");
+    let e = fails(&["path", f, "--space", "mesh", "--start", "0,0", "--goal", "1,1"]);
+    assert!(e.contains("navmesh"), "the accepted spaces are listed: {e}");
+}
+
+#[test]
+fn navmesh_diagonal_contacts_follow_the_rule() {
+    // Two open cells touching only at a corner: joined under always alone.
+    let file = scratch("contact.txt", "2\n2\n01\n10\n");
+    let f = file.to_str().unwrap();
+    let json = ok(&["path", f, "--space", "navmesh", "--start", "0,0", "--goal", "1,1", "--diagonal", "always"]);
+    assert_eq!(field(&json, "cost"), format!("{}", 2f64.sqrt()), "{json}");
+    for rule in ["never", "no-corner-cutting", "at-most-one-blocked"] {
+        let json = ok(&["path", f, "--space", "navmesh", "--start", "0,0", "--goal", "1,1", "--diagonal", rule]);
+        assert_eq!((field(&json, "cost"), field(&json, "path")), ("null", "[]"), "{rule}: {json}");
+    }
+}

@@ -13,7 +13,7 @@
 //! Run: `cargo bench -p pathlab-core --bench any_angle`.
 
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use pathlab_core::formats::movingai::Problem;
 use pathlab_core::grid::{Costs, Diagonal};
@@ -136,17 +136,9 @@ fn main() {
     for set in &sets {
         let counts = verify(set);
         let mut runners: Vec<Runner> = VARIANTS.iter().map(|&a| Runner::new(set, a)).collect();
-        let mut times: Vec<Vec<Duration>> = vec![Vec::new(); VARIANTS.len()];
-        for round in 0..rounds {
-            for k in 0..VARIANTS.len() {
-                // Each round starts with a different variant.
-                let v = (round + k) % VARIANTS.len();
-                let t = Instant::now();
-                black_box(runners[v].run_all(&set.problems));
-                times[v].push(t.elapsed());
-            }
-        }
-        let medians: Vec<Duration> = times.into_iter().map(support::median).collect();
+        let medians = support::side_by_side(rounds, VARIANTS.len(), |v| {
+            black_box(runners[v].run_all(&set.problems));
+        });
         let n = set.problems.len();
         for (k, &algorithm) in VARIANTS.iter().enumerate() {
             totals[k] += medians[k];

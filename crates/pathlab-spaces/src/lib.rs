@@ -243,6 +243,7 @@ impl SpaceLab {
     pub fn algorithms(&self) -> Result<JsValue, JsError> {
         let list: Vec<AlgorithmChoice> = search::ALGORITHMS
             .iter()
+            .filter(|r| r.on_page)
             .map(|r| AlgorithmChoice {
                 name: r.algorithm.name(),
                 ok: r.square_grid_only.is_none(),

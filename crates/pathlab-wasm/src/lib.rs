@@ -112,7 +112,7 @@ pub fn names(setting: &str) -> Result<Vec<String>, JsError> {
         values.iter().map(ToString::to_string).collect()
     }
     Ok(match setting {
-        "algo" => all(Algorithm::ALL),
+        "algo" => Algorithm::ALL.iter().filter(|a| a.steps_on_cells()).map(ToString::to_string).collect(),
         "heuristic" => all(Heuristic::ALL),
         "diagonal" => all(Diagonal::ALL),
         "costs" => all(Costs::ALL),

@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 #[path = "../../tests/common/movingai_folder.rs"]
 mod movingai_folder;
@@ -57,4 +57,20 @@ pub fn load_sets(bench: &str, sets: &[(&'static str, usize)]) -> Vec<Set> {
 pub fn median(mut times: Vec<Duration>) -> Duration {
     times.sort();
     times[times.len() / 2]
+}
+
+/// Times `variants` side by side: `rounds` rounds, each running every variant once (`run(v)`)
+/// in turn, starting with a different one each round so that none always runs on caches
+/// another warmed. Returns each variant's median round.
+pub fn side_by_side(rounds: usize, variants: usize, mut run: impl FnMut(usize)) -> Vec<Duration> {
+    let mut times = vec![Vec::new(); variants];
+    for round in 0..rounds {
+        for k in 0..variants {
+            let v = (round + k) % variants;
+            let t = Instant::now();
+            run(v);
+            times[v].push(t.elapsed());
+        }
+    }
+    times.into_iter().map(median).collect()
 }

@@ -591,32 +591,32 @@ fn components(grid: &Grid, layout: &Layout, rule: Diagonal) -> Vec<u32> {
 
 /// A stopwatch (native builds).
 #[cfg(not(target_arch = "wasm32"))]
-struct Clock(std::time::Instant);
+pub(crate) struct Clock(std::time::Instant);
 
 #[cfg(not(target_arch = "wasm32"))]
 impl Clock {
-    fn start() -> Self {
+    pub(crate) fn start() -> Self {
         Self(std::time::Instant::now())
     }
 
     #[allow(clippy::unnecessary_wraps)]
-    fn elapsed(&self) -> Option<Duration> {
+    pub(crate) fn elapsed(&self) -> Option<Duration> {
         Some(self.0.elapsed())
     }
 }
 
 /// A stopwatch that reads nothing: WebAssembly has no clock of its own.
 #[cfg(target_arch = "wasm32")]
-struct Clock;
+pub(crate) struct Clock;
 
 #[cfg(target_arch = "wasm32")]
 impl Clock {
-    fn start() -> Self {
+    pub(crate) fn start() -> Self {
         Self
     }
 
     #[allow(clippy::unused_self)]
-    fn elapsed(&self) -> Option<Duration> {
+    pub(crate) fn elapsed(&self) -> Option<Duration> {
         None
     }
 }

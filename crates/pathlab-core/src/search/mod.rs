@@ -47,6 +47,7 @@
 //! | `visibility.rs` | the exact any-angle shortest path: the free-space rule, the visibility graph of the walls' corners and A* over it (a plain function; step it as A* on the [`CornerGraph`](crate::space::CornerGraph)) |
 //! | `hpa.rs` | hierarchical A* |
 //! | `crash_turn.rs` | crash and turn |
+//! | `navmesh.rs`, `funnel.rs` | A* over a navmesh's polygons (its own stepper: its nodes are polygons, not cells), and the funnel that pulls the string through the corridor found |
 //! | `slicing.rs`, `timeline.rs` | a search spread over frames; checkpoints for stepping back |
 //!
 //! Adding an algorithm: the checklist is in [`registry`](self::registry#adding-an-algorithm)
@@ -79,6 +80,7 @@ pub mod dfs;
 pub mod dijkstra;
 pub mod dstar_lite;
 mod engine;
+pub mod funnel;
 pub mod greedy;
 pub mod hpa;
 pub mod ida;
@@ -88,6 +90,7 @@ pub mod jps_plus;
 pub mod lazy_theta;
 pub mod lpa;
 pub mod lrta;
+pub mod navmesh;
 mod nodes;
 mod on_space;
 pub(crate) mod open_list;

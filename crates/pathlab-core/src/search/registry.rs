@@ -86,6 +86,10 @@ named_enum! {
         /// Hierarchical (region-based) A*: search a graph of cluster entrances, then refine
         /// each abstract edge with A* inside its cluster.
         Hpa = 17, "hpa";
+        /// A* over the navigation mesh's polygons, then the funnel algorithm through the
+        /// corridor found (see [`navmesh`](super::navmesh)): an any-angle path in the
+        /// continuous free region.
+        Navmesh = 18, "navmesh";
     }
 }
 
@@ -202,6 +206,10 @@ pub struct AlgorithmInfo {
     /// the list is only close (Lazy Theta* may put its first entry back; IDA*'s list is its
     /// stack; the incremental and walking searches are listed by f).
     pub exact_order: bool,
+    /// True when the grid [`Stepper`](super::Stepper) runs it ([`build`](super::build) sets it
+    /// up), so the pages list it in their menus; false for a search whose nodes are not cells
+    /// (the navmesh search steps polygons), which the CLI runs until the page has its view.
+    pub on_page: bool,
 }
 
 impl AlgorithmInfo {
@@ -223,6 +231,7 @@ const JUMPS: Option<&str> =
 const SIGHT: Option<&str> = Some("any-angle search needs a square grid: it tests line of sight across cells");
 const CLUSTERS: Option<&str> = Some("hierarchical A* needs a square grid: it cuts the grid into square clusters");
 const WALLS: Option<&str> = Some("crash and turn needs a square grid: it follows walls cell by cell");
+const MESH: Option<&str> = Some("the navmesh search needs a grid map: it covers the map's open cells with polygons");
 
 /// A row with the common defaults: runs on every space, takes no settings, unweighted, not
 /// any-angle, no agent, not incremental.
@@ -247,6 +256,7 @@ const fn row(
         incremental: false,
         order,
         exact_order,
+        on_page: true,
     }
 }
 
@@ -274,6 +284,10 @@ impl AlgorithmInfo {
     }
     const fn repairs(mut self) -> Self {
         self.incremental = true;
+        self
+    }
+    const fn off_the_page(mut self) -> Self {
+        self.on_page = false;
         self
     }
 }
@@ -307,6 +321,7 @@ pub const ALGORITHMS: &[AlgorithmInfo] = &[
     row(A::Rta,           "RTA* (agent, real-time)",              "RTA*",            Never,        F,     false).with(&[Heuristic, Lookahead]).weight_counts().walks(),
     row(A::CrashTurn,     "Crash and turn (agent, local)",        "Crash and turn",  Never,        F,     false).with(&[Hand]).grid_only(WALLS).walks(),
     row(A::Hpa,           "Hierarchical A* (clusters)",           "Hierarchical A*", Never,        F,     false).with(&[Heuristic, Cluster]).weight_counts().grid_only(CLUSTERS),
+    row(A::Navmesh,       "Navigation mesh + funnel",             "Navmesh",         Never,        F,     true).grid_only(MESH).any_angle_path().off_the_page(),
 ];
 
 /// The rows again, at the place of each algorithm's number, so that [`Algorithm::info`] is
@@ -386,6 +401,12 @@ impl Algorithm {
     #[inline]
     pub const fn is_any_angle(self) -> bool {
         self.info().any_angle
+    }
+
+    /// True for the algorithms the pages list (see [`AlgorithmInfo::on_page`]).
+    #[inline]
+    pub const fn steps_on_cells(self) -> bool {
+        self.info().on_page
     }
 }
 

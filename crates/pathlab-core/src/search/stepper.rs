@@ -486,6 +486,10 @@ pub fn build(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Res
         Algorithm::JpsPlus => Ok(Box::new(super::jps_plus::JpsPlus::new(grid, start, goal, config)?)),
         Algorithm::Hpa => Ok(Box::new(super::hpa::Hpa::new(grid, start, goal, config)?)),
         Algorithm::CrashTurn => Ok(Box::new(super::crash_turn::CrashTurn::new(grid, start, goal, config)?)),
+        Algorithm::Navmesh => Err(SearchError::Unsupported(
+            "navmesh searches polygons, not cells: build a space::navmesh::NavMesh and run search::navmesh::NavmeshSearch"
+                .into(),
+        )),
     }
 }
 

@@ -19,6 +19,7 @@
 //! | `linked.rs` | [`LinkedGrid`] | teleports or slopes as one type, so the grid page compiles each search once for both | | |
 //! | `corners.rs` | [`CornerGraph`] | a map's cell corners, plus the start and goal centres | to the 8 neighbouring corners and along sight lines between the corners a shortest path can bend at, each costing its length | straight line |
 //! | `slopes.rs` | [`Slopes`] | a square grid's cells | the grid's moves, dearer uphill than downhill | the grid's |
+//! | `navmesh.rs` | [`NavMesh`](navmesh::NavMesh) | convex polygons covering a grid's open cells | portals (shared edges), searched by [`search::navmesh`](crate::search::navmesh), not through this trait | straight line |
 //!
 //! ```
 //! use pathlab_core::space::{Graph, Space};
@@ -35,6 +36,7 @@ pub mod corners;
 pub mod graph;
 pub mod hex;
 pub mod linked;
+pub mod navmesh;
 pub mod slopes;
 pub mod square;
 pub mod teleport;

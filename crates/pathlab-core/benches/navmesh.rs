@@ -1,0 +1,204 @@
+//! Navmesh benchmark, in two tables.
+//!
+//! 1. **Build**: the navmesh of every 512x512 MovingAI map (no corner cutting): polygons, the
+//!    boundary corners the triangulation starts from, and the median build time of several
+//!    builds (native; the page times it in WebAssembly).
+//! 2. **Search**: on the same problems, grid A* (octile, no corner cutting) against A* over
+//!    the navmesh's polygons followed by the funnel (from cell centre to cell centre) and
+//!    against Theta*: time, expansions (cells for the grid searches, polygons for the
+//!    navmesh) and total path length, each as a ratio to grid A*, side by side in one run (each
+//!    round runs every variant in turn, starting with a different one; the median round is
+//!    reported). The navmesh is built once per map, outside the timing, as a game would.
+//!
+//! Before timing, every result is checked: every variant finds a path on every problem, and
+//! no any-angle length is below the straight line from start to goal.
+//!
+//! The maps come from `shared/maps/movingai`, the folder beside the repository.
+//! Run: `cargo bench -p pathlab-core --bench navmesh`.
+
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use pathlab_core::formats::movingai::Problem;
+use pathlab_core::grid::{Diagonal, Point, WALL};
+use pathlab_core::heuristic::Heuristic;
+use pathlab_core::search::navmesh::NavmeshSearch;
+use pathlab_core::search::theta::ThetaStar;
+use pathlab_core::search::{Algorithm, Search, SearchConfig, Stepper};
+use pathlab_core::space::navmesh::NavMesh;
+
+mod support;
+use support::Set;
+
+/// The 512x512 maps whose builds are timed.
+const BUILD_MAPS: &[&str] = &[
+    "bg512/AR0011SR",
+    "bg512/AR0044SR",
+    "bg512/AR0070SR",
+    "cities/Boston_0_512",
+    "sc1/Archipelago",
+    "sc1/CrescentMoon",
+    "rooms/8room_000",
+    "rooms/32room_000",
+    "mazes/maze512-8-0",
+    "mazes/maze512-1-0",
+    "random/random512-10-0",
+    "random/random512-25-0",
+];
+
+/// The maps searched, with how many evenly spaced problems to take (`ALL`: every one).
+const SEARCH_SETS: [(&str, usize); 5] = [
+    ("dao/arena", ALL),
+    ("dao/den312d", ALL),
+    ("bg512/AR0011SR", 200),
+    ("rooms/8room_000", 200),
+    ("mazes/maze512-8-0", 99),
+];
+
+/// Every problem of a set.
+const ALL: usize = usize::MAX;
+
+/// Rounds of each timing; the median is reported.
+const ROUNDS: usize = 5;
+
+const RULE: Diagonal = Diagonal::NoCornerCutting;
+
+fn centre(p: Point) -> [f64; 2] {
+    [p.x as f64 + 0.5, p.y as f64 + 0.5]
+}
+
+/// One variant's search on a set's map, reused for every problem.
+enum Runner {
+    AStar(Search),
+    Theta(ThetaStar),
+    Navmesh(NavmeshSearch),
+}
+
+/// What a variant did over a set: summed length and expansions.
+#[derive(Default)]
+struct Counts {
+    length: f64,
+    expanded: usize,
+}
+
+impl Runner {
+    const NAMES: [&'static str; 3] = ["astar", "navmesh+funnel", "theta"];
+
+    fn new(set: &Set, mesh: &Arc<NavMesh>, k: usize) -> Self {
+        let (grid, p) = (set.grid.clone(), &set.problems[0]);
+        let config = |a: Algorithm| SearchConfig::new(a).heuristic(Heuristic::Octile).diagonal(RULE);
+        match k {
+            0 => Self::AStar(Search::new(grid, p.start, p.goal, config(Algorithm::AStar)).unwrap()),
+            1 => Self::Navmesh(NavmeshSearch::new(Arc::clone(mesh), centre(p.start), centre(p.goal)).unwrap()),
+            _ => Self::Theta(ThetaStar::new(grid, p.start, p.goal, config(Algorithm::Theta)).unwrap()),
+        }
+    }
+
+    /// Runs one problem; returns its length and expansions.
+    fn solve(&mut self, p: &Problem) -> (Option<f64>, usize) {
+        match self {
+            Self::AStar(s) => grid_solve(s, p),
+            Self::Theta(s) => grid_solve(s, p),
+            Self::Navmesh(s) => {
+                s.set_ends(centre(p.start), centre(p.goal)).unwrap();
+                s.run();
+                (s.path().map(|path| path.length), s.expanded())
+            }
+        }
+    }
+
+    fn run_all(&mut self, problems: &[Problem]) -> f64 {
+        problems.iter().map(|p| self.solve(p).0.unwrap_or(0.0)).sum()
+    }
+}
+
+fn grid_solve(s: &mut dyn Stepper, p: &Problem) -> (Option<f64>, usize) {
+    s.set_ends(p.start, p.goal).unwrap();
+    s.run();
+    (s.cost(), s.expanded())
+}
+
+fn build_table(rounds: usize) {
+    println!("navmesh build, 512x512 MovingAI maps (no corner cutting), median of {rounds} builds");
+    println!("{:<24} {:>9} {:>9} {:>10} {:>10}", "map", "open", "polygons", "corners", "build ms");
+    let folder = support::maps_folder("navmesh");
+    let mut total = Duration::ZERO;
+    for name in BUILD_MAPS {
+        let Ok(text) = std::fs::read_to_string(folder.join(format!("{name}.map"))) else {
+            println!("{name:<24} (missing)");
+            continue;
+        };
+        let grid = pathlab_core::formats::movingai::parse_map(&text).unwrap();
+        let mut times = Vec::new();
+        let mut mesh = None;
+        for _ in 0..rounds {
+            let t = Instant::now();
+            mesh = Some(black_box(NavMesh::build(&grid, RULE).unwrap()));
+            times.push(t.elapsed());
+        }
+        let mesh = mesh.expect("built");
+        let median = support::median(times);
+        total += median;
+        println!(
+            "{:<24} {:>9} {:>9} {:>10} {:>10.2}",
+            name,
+            grid.cells().iter().filter(|&&c| c != WALL).count(),
+            mesh.polygon_count(),
+            mesh.vertices().len(),
+            median.as_secs_f64() * 1e3
+        );
+    }
+    println!("all {} maps: {:.1} ms\n", BUILD_MAPS.len(), total.as_secs_f64() * 1e3);
+}
+
+fn main() {
+    let testing = std::env::args().any(|a| a == "--test");
+    let rounds = if testing { 1 } else { ROUNDS };
+    build_table(rounds);
+    let sets = support::load_sets("navmesh", &SEARCH_SETS);
+    println!("navmesh A* + funnel and Theta* against grid A*: median of {rounds} rounds");
+    println!(
+        "{:<18} {:<15} {:>8} {:>10} {:>9} {:>12} {:>12} {:>10} {:>10}",
+        "map", "variant", "problems", "ms", "time/A*", "exp/problem", "expanded/A*", "length/A*", "length/opt"
+    );
+    for set in &sets {
+        let mesh = Arc::new(NavMesh::build(&set.grid, RULE).unwrap());
+        let mut runners: Vec<Runner> = (0..Runner::NAMES.len()).map(|k| Runner::new(set, &mesh, k)).collect();
+        let mut counts: Vec<Counts> = (0..runners.len()).map(|_| Counts::default()).collect();
+        let optimum: f64 = set.problems.iter().map(|p| p.optimal).sum();
+        for (k, runner) in runners.iter_mut().enumerate() {
+            for p in &set.problems {
+                let (length, expanded) = runner.solve(p);
+                let length =
+                    length.unwrap_or_else(|| panic!("{} {} line {}: no path", Runner::NAMES[k], set.name, p.line));
+                let line = dist(centre(p.start), centre(p.goal));
+                assert!(length >= line - 1e-9, "{} {} line {}: {length} < {line}", Runner::NAMES[k], set.name, p.line);
+                counts[k].length += length;
+                counts[k].expanded += expanded;
+            }
+        }
+        let medians = support::side_by_side(rounds, runners.len(), |v| {
+            black_box(runners[v].run_all(&set.problems));
+        });
+        let n = set.problems.len();
+        for (k, name) in Runner::NAMES.iter().enumerate() {
+            println!(
+                "{:<18} {:<15} {:>8} {:>10.3} {:>9.3} {:>12.1} {:>12.4} {:>10.4} {:>10.4}",
+                set.name,
+                name,
+                n,
+                medians[k].as_secs_f64() * 1e3,
+                medians[k].as_secs_f64() / medians[0].as_secs_f64(),
+                counts[k].expanded as f64 / n as f64,
+                counts[k].expanded as f64 / counts[0].expanded as f64,
+                counts[k].length / counts[0].length,
+                counts[k].length / optimum,
+            );
+        }
+    }
+}
+
+fn dist(a: [f64; 2], b: [f64; 2]) -> f64 {
+    (a[0] - b[0]).hypot(a[1] - b[1])
+}
