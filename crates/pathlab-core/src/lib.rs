@@ -22,6 +22,7 @@ pub mod formats;
 pub mod generate;
 pub mod grid;
 pub mod heuristic;
+pub mod line;
 pub mod search;
 pub mod space;
 pub mod steer;

@@ -9,13 +9,15 @@
 //! naming the problem; none panics.
 
 use pathlab_core::formats::{course, movingai};
-use pathlab_core::grid::{Grid, Point};
+use pathlab_core::grid::Grid;
 use pathlab_core::search::slicing::{FramePlanner, Request, RequestId, Tick, DEFAULT_AGING};
 use pathlab_core::search::{Algorithm, SearchConfig};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::{err, line, point};
+use pathlab_core::line::grid_cells_on_line;
+
+use super::{err, point};
 
 /// The largest budget per tick accepted: a million steps is already seconds of work.
 pub const MAX_BUDGET: u32 = 1_000_000;
@@ -316,9 +318,7 @@ impl Requests {
                 "a cell value must be 0 (wall), 1 (ground) or a terrain cost up to 9, got {value}"
             )));
         }
-        let grid = self.planner.grid();
-        let cells: Vec<Point> =
-            line(x0, y0, x1, y1).filter_map(|(x, y)| grid.point(i64::from(x), i64::from(y)).ok()).collect();
+        let cells = grid_cells_on_line(self.planner.grid(), (x0, y0), (x1, y1));
         Ok(self.planner.paint(cells, value) as u32)
     }
 }

@@ -46,6 +46,7 @@
 //! | `hpa.rs` | hierarchical A* |
 //! | `crash_turn.rs` | crash and turn |
 //! | `slicing.rs`, `timeline.rs` | a search spread over frames; checkpoints for stepping back |
+//! | `session.rs` | the grid page's search and what happens to it when the map, the settings or the ends change |
 //!
 //! ```
 //! use pathlab_core::grid::{Grid, Point};
@@ -86,6 +87,7 @@ mod nodes;
 mod on_space;
 pub(crate) mod open_list;
 mod order;
+pub mod session;
 pub mod sight;
 pub mod slicing;
 pub mod smoothed;
