@@ -10,6 +10,7 @@
 //! nodes whose edges changed ([`SpaceStepper::edit_space`]): the incremental searches keep their
 //! steps and repair, the others re-run to the step they were on.
 
+use pathlab_bind::{err, parse};
 use pathlab_core::formats::graph as graph_file;
 use pathlab_core::grid::{Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
@@ -56,17 +57,6 @@ impl From<pathlab_core::search::Status> for Status {
 #[wasm_bindgen(js_name = statusName)]
 pub fn status_name(status: Status) -> String {
     ["ready", "searching", "found", "no-path"][status as usize].to_string()
-}
-
-fn err(e: impl std::fmt::Display) -> JsError {
-    JsError::new(&e.to_string())
-}
-
-fn parse<T: std::str::FromStr>(name: &str) -> Result<T, JsError>
-where
-    T::Err: std::fmt::Display,
-{
-    name.parse::<T>().map_err(err)
 }
 
 /// The space behind a [`SpaceLab`], with its search.

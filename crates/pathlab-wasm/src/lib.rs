@@ -5,6 +5,7 @@
 //! pointers given here, rebuilding the views each frame because the memory may grow.
 //! Every fallible call returns a `JsError` whose message names the problem; none panics.
 
+use pathlab_bind::{err, parse};
 use pathlab_core::formats::{course, movingai};
 use pathlab_core::generate::{generate, Generator};
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point};
@@ -257,17 +258,6 @@ fn exact_order(algorithm: Algorithm) -> bool {
             | Algorithm::Theta
             | Algorithm::AStarSmoothed
     )
-}
-
-fn err(e: impl std::fmt::Display) -> JsError {
-    JsError::new(&e.to_string())
-}
-
-fn parse<T: std::str::FromStr>(name: &str) -> Result<T, JsError>
-where
-    T::Err: std::fmt::Display,
-{
-    name.parse::<T>().map_err(err)
 }
 
 /// A grid and the search shown on it. What an edit does to the search (re-run to the same

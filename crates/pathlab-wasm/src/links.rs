@@ -1,13 +1,14 @@
 //! Teleports and slopes on the grid page's map: the [`Lab`] methods that set them, and the
 //! numbers the page shows beside them (the cheapest cost, the cost of the way back).
 
+use pathlab_bind::{err, parse};
 use pathlab_core::grid::Point;
 use pathlab_core::search::{build_linked, Algorithm, GridLinks, SearchConfig, Stepper};
 use pathlab_core::space::{Teleport, TeleportHeuristic};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::{err, parse, Lab};
+use crate::Lab;
 
 /// The links as the page draws them.
 #[derive(Serialize)]

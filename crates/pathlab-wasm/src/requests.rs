@@ -8,6 +8,7 @@
 //! rebuilt each frame because the memory may grow. Every fallible call returns a `JsError`
 //! naming the problem; none panics.
 
+use pathlab_bind::{err, is_whole};
 use pathlab_core::formats::{course, movingai};
 use pathlab_core::grid::Grid;
 use pathlab_core::search::slicing::{FramePlanner, Request, RequestId, Tick, DEFAULT_AGING};
@@ -17,7 +18,7 @@ use wasm_bindgen::prelude::*;
 
 use pathlab_core::line::grid_cells_on_line;
 
-use super::{err, point};
+use super::point;
 
 /// The largest budget per tick accepted: a million steps is already seconds of work.
 pub const MAX_BUDGET: u32 = 1_000_000;
@@ -76,7 +77,7 @@ struct TickView<'a> {
 
 /// Checks a whole number of steps given as a JS number.
 fn budget(value: f64) -> Result<u32, JsError> {
-    if value.is_finite() && value.fract() == 0.0 && (0.0..=f64::from(MAX_BUDGET)).contains(&value) {
+    if is_whole(value, f64::from(MAX_BUDGET)) {
         Ok(value as u32)
     } else {
         Err(err(format!("the budget must be a whole number of steps from 0 to {MAX_BUDGET}, got {value}")))

@@ -8,6 +8,7 @@
 //! is returned as copies. Every fallible call returns a `JsError` naming the problem; none
 //! panics.
 
+use pathlab_bind::{err, quote, whole};
 use pathlab_core::grid::{Point, GROUND, WALL};
 use pathlab_core::line::grid_cells_on_line;
 use pathlab_core::steer::behaviours::Circle;
@@ -15,20 +16,8 @@ use pathlab_core::steer::{Behaviour, Combine, Scenario, Vec2, World, MAX_AGENTS,
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-fn err(e: impl std::fmt::Display) -> JsError {
-    JsError::new(&e.to_string())
-}
-
 /// The most steps one call to [`Boids::step`] takes, so that no call can freeze the tab.
 pub const MAX_STEPS_PER_CALL: u32 = 240;
-
-/// Checks a whole number given as a JS number: finite, integral, within `0..=max`.
-fn whole(what: &str, value: f64, max: f64) -> Result<f64, String> {
-    if !value.is_finite() || value.fract() != 0.0 || value < 0.0 || value > max {
-        return Err(format!("{what} must be a whole number from 0 to {max}, got {value}"));
-    }
-    Ok(value)
-}
 
 fn scenario(name: &str) -> Result<Scenario, JsError> {
     name.parse::<Scenario>().map_err(err)
@@ -551,13 +540,8 @@ impl Boids {
 /// native tests can look at them (a `JsError` can only be made inside a browser).
 fn build(scenario: Scenario, agents: f64, seed: f64) -> Result<World, String> {
     let agents = whole("agents", agents, MAX_AGENTS as f64)? as usize;
-    let seed = whole("seed", seed, f64::from(u32::MAX))? as u64;
+    let seed = pathlab_bind::seed(seed)?;
     scenario.build(agents, seed).map_err(|e| e.to_string())
-}
-
-fn quote(name: &str) -> String {
-    let short: String = name.chars().take(40).collect();
-    format!("{short:?}")
 }
 
 #[cfg(test)]
