@@ -4,7 +4,8 @@
 //!
 //! The checks that a native test wants to read return their complaint as a `String` (a
 //! `JsError` can only be made inside a browser); [`err`] turns it into a `JsError` at the
-//! boundary.
+//! boundary. [`search_enums!`] writes the enums the search pages import into the crate that
+//! exports them.
 //!
 //! ```
 //! use pathlab_bind::{quote, whole, seed};
@@ -18,6 +19,8 @@ use std::fmt::Display;
 use std::str::FromStr;
 
 use wasm_bindgen::JsError;
+
+mod search;
 
 /// The largest seed the pages accept: seeds are 32-bit on the page.
 pub const MAX_SEED: u32 = u32::MAX;

@@ -17,86 +17,13 @@ use wasm_bindgen::prelude::*;
 
 mod links;
 mod requests;
+pathlab_bind::search_enums!();
 pub use requests::{Requests, MAX_BUDGET};
 
 /// Installs the panic hook once, when the module starts.
 #[wasm_bindgen(start)]
 pub fn start() {
     console_error_panic_hook::set_once();
-}
-
-/// What the page paints for a cell: the values of the bytes behind [`Lab::states_ptr`].
-#[wasm_bindgen]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-pub enum CellState {
-    /// Not reached yet.
-    Unseen = 0,
-    /// On the open list.
-    Open = 1,
-    /// Expanded.
-    Closed = 2,
-    /// Expanded by the last step.
-    Current = 3,
-    /// On the path found.
-    Path = 4,
-    /// On the backward frontier's open list (bidirectional search).
-    OpenBack = 5,
-    /// Expanded by the backward frontier (bidirectional search).
-    ClosedBack = 6,
-}
-
-/// Where a search stands; `status_name` gives the word the page shows.
-#[wasm_bindgen]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-pub enum Status {
-    /// No step taken.
-    Ready = 0,
-    /// Stepping.
-    Searching = 1,
-    /// A path was found.
-    Found = 2,
-    /// There is no path.
-    NoPath = 3,
-}
-
-/// Cell values of the grid behind [`Lab::cells_ptr`]: 0 is a wall, 1 ground, more is terrain.
-#[wasm_bindgen]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-pub enum Terrain {
-    /// Blocks movement.
-    Wall = 0,
-    /// Costs one move.
-    Ground = 1,
-    /// Costs three moves.
-    Mud = 3,
-    /// Costs five moves.
-    Water = 5,
-}
-
-impl From<search::Status> for Status {
-    fn from(s: search::Status) -> Self {
-        match s {
-            search::Status::Ready => Self::Ready,
-            search::Status::Searching => Self::Searching,
-            search::Status::Found => Self::Found,
-            search::Status::NoPath => Self::NoPath,
-        }
-    }
-}
-
-/// The words for each status, as the page shows them (`ready`, `searching`, `found`, `no-path`).
-#[wasm_bindgen(js_name = statusName)]
-pub fn status_name(status: Status) -> String {
-    let core = match status {
-        Status::Ready => search::Status::Ready,
-        Status::Searching => search::Status::Searching,
-        Status::Found => search::Status::Found,
-        Status::NoPath => search::Status::NoPath,
-    };
-    core.name().to_string()
 }
 
 /// The accepted names of a setting: `algo`, `heuristic`, `diagonal`, `costs` or `hand`.
@@ -893,27 +820,6 @@ impl Lab {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn exported_enums_match_the_core_values() {
-        use pathlab_core::search::CellState as C;
-        for (ours, core) in [
-            (CellState::Unseen, C::Unseen),
-            (CellState::Open, C::Open),
-            (CellState::Closed, C::Closed),
-            (CellState::Current, C::Current),
-            (CellState::Path, C::Path),
-            (CellState::OpenBack, C::OpenBack),
-            (CellState::ClosedBack, C::ClosedBack),
-        ] {
-            assert_eq!(ours as u8, core as u8);
-        }
-        for s in pathlab_core::search::Status::ALL {
-            assert_eq!(Status::from(*s) as u8, *s as u8);
-        }
-        assert_eq!(Terrain::Wall as u8, pathlab_core::grid::WALL);
-        assert_eq!(Terrain::Ground as u8, pathlab_core::grid::GROUND);
-    }
 
     #[test]
     fn h_ptr_holds_the_estimate_of_every_cell() {
