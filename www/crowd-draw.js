@@ -7,7 +7,7 @@
 // Colours come from Okabe and Ito's palette (paint.js PALETTE and the boid species colours).
 
 import { WorldView } from './world-view.js';
-import { PALETTE } from './paint.js';
+import { PALETTE } from './palette.js';
 import { SPECIES_COLOURS } from './boids-draw.js';
 
 /** Kind colours: the boid species' four, then the rest of Okabe and Ito's palette. */

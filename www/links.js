@@ -28,7 +28,7 @@ import { quote, text } from './values.js';
 import { decodeGrid, encodeGrid } from './share.js';
 import { showNewMap } from './editor.js';
 import { formatCost, nameOf } from './warnings.js';
-import { statusName } from './pkg/pathlab_wasm.js';
+import { statusName, Terrain } from './pkg/pathlab_wasm.js';
 
 /** The most teleports a map may have (the core's limit). */
 export const MAX_TELEPORTS = 64;
@@ -361,7 +361,7 @@ export function attachLinks(app) {
     const c = readCost();
     if (c === null) return;
     for (const [what, p] of [['entry', from], ['exit', to]]) {
-      if (app.lab.cell(p.x, p.y) === 0) {
+      if (app.lab.cell(p.x, p.y) === Terrain.Wall) {
         app.say(`A teleport's ${what} cannot be a wall; ${at(p.x, p.y)} is one.`);
         return;
       }
@@ -510,7 +510,7 @@ export function attachLinks(app) {
     }
     if (tool === 'teleport') {
       const from = pending ?? { x: c.x, y: c.y };
-      if (!pending && app.lab.cell(c.x, c.y) === 0) {
+      if (!pending && app.lab.cell(c.x, c.y) === Terrain.Wall) {
         app.say(`A teleport's entry cannot be a wall; ${at(c.x, c.y)} is one.`);
         return;
       }
@@ -579,7 +579,7 @@ export function attachLinks(app) {
       // A wall painted on a teleport's end would make the teleport invalid for the next
       // rebuild (a change of algorithm or moves): such teleports go, with a word.
       if (view.kind !== 'teleports') return;
-      const keep = view.teleports.filter(([fx, fy, tx, ty]) => app.lab.cell(fx, fy) !== 0 && app.lab.cell(tx, ty) !== 0);
+      const keep = view.teleports.filter(([fx, fy, tx, ty]) => app.lab.cell(fx, fy) !== Terrain.Wall && app.lab.cell(tx, ty) !== Terrain.Wall);
       if (keep.length === view.teleports.length) return;
       const gone = view.teleports.length - keep.length;
       setTeleports(keep.map((t) => [...t]), view.heuristic, '');
@@ -927,7 +927,7 @@ export function attachLinks(app) {
       let items = null;
       try {
         items = parseTeleports(c.teleports);
-        const problem = checkTeleports(items, lab.width, lab.height, (x, y) => lab.cell(x, y) === 0);
+        const problem = checkTeleports(items, lab.width, lab.height, (x, y) => lab.cell(x, y) === Terrain.Wall);
         if (problem) throw new Error(problem);
       } catch (e) {
         say('teleports', `${e.message}. No teleports were added; the map is kept.`);

@@ -2,52 +2,12 @@
 // on the wasm memory at that moment (never kept: memory may grow between calls), turns cells
 // and states into one pixel per cell through a lookup table, scales that image up without
 // smoothing, and draws the path, markers and (on small grids) numbers and parent arrows on top.
+// Cell values and states are named by the wasm module's Terrain and CellState.
 
-/** Colours: the Okabe-Ito palette, which stays distinct for the common colour-vision types. */
-export const PALETTE = {
-  ground: '#fbfaf6',
-  wall: '#2f3542',
-  mud: '#b99a6b',
-  water: '#5f86a8',
-  open: '#9bd2f3',
-  closed: '#f3bd62',
-  current: '#d55e00',
-  path: '#f0e442',
-  pathLine: '#0072b2',
-  start: '#009e73',
-  goal: '#cc79a7',
-  gridLine: 'rgba(47, 53, 66, 0.18)',
-  text: '#1f2430',
-  hover: '#1f2430',
-  openBack: '#e6c6db',
-  closedBack: '#c58fb4',
-};
+import { CellState, Terrain } from './pkg/pathlab_wasm.js';
+import { PALETTE, HIGH_CONTRAST } from './palette.js';
 
-/**
- * The high-contrast colours (the page's `contrast` option, for washed-out projectors and low
- * vision): black walls on white, and search states dark enough to stand out from the ground
- * by at least 3:1 while black numbers stay readable on them. The hues keep the Okabe-Ito
- * order (open blue, closed orange, current reddish purple), so the states stay apart for the
- * common colour-vision types; tests/page-a11y.test.mjs checks both.
- */
-export const HIGH_CONTRAST = {
-  ground: '#ffffff',
-  wall: '#000000',
-  mud: '#b58a4c',
-  water: '#1f4e79',
-  open: '#3391d6',
-  closed: '#cf7c00',
-  current: '#c0266c',
-  path: '#f0e442',
-  pathLine: '#000000',
-  start: '#007d5b',
-  goal: '#a8327d',
-  gridLine: 'rgba(0, 0, 0, 0.5)',
-  text: '#000000',
-  hover: '#000000',
-  openBack: '#a9d3f2',
-  closedBack: '#7a4a00',
-};
+export { PALETTE, HIGH_CONTRAST };
 
 /**
  * How each overlay line and mark kind is drawn, and its legend label. Kinds are the names
@@ -105,8 +65,7 @@ export const LEGEND = [
   { key: 'heat', label: 'learned h: low → high', color: 'linear-gradient(90deg, #fcfdbf, #b73779, #000004)', only: 'lrta rta' },
 ];
 
-/** The wasm CellState value of the cell expanded last, and the parents' "none". */
-const CURRENT = 3;
+/** The parents' "none". */
 const NO_PARENT = 0xffffffff;
 
 function rgb(hex) {
@@ -118,24 +77,36 @@ function mix(a, b, t) {
   return a.map((v, i) => Math.round(v * (1 - t) + b[i] * t));
 }
 
-/** Terrain colour of a cell value: 0 wall, 1 ground, 2-4 mud, 5 and up water. */
+/** Terrain colour of a cell value: wall, ground, mud up to water's cost, then water. */
 function terrainColor(value, palette) {
-  if (value === 0) return rgb(palette.wall);
-  if (value === 1) return rgb(palette.ground);
-  return rgb(value < 5 ? palette.mud : palette.water);
+  if (value === Terrain.Wall) return rgb(palette.wall);
+  if (value === Terrain.Ground) return rgb(palette.ground);
+  return rgb(value < Terrain.Water ? palette.mud : palette.water);
+}
+
+/** The colour of each search state but unseen, by CellState value (the spaces' painters use it too). */
+export function stateColours(palette) {
+  return {
+    [CellState.Open]: palette.open,
+    [CellState.Closed]: palette.closed,
+    [CellState.Current]: palette.current,
+    [CellState.Path]: palette.path,
+    [CellState.OpenBack]: palette.openBack,
+    [CellState.ClosedBack]: palette.closedBack,
+  };
 }
 
 /** A table from (cell value << 3 | state) to a little-endian RGBA pixel. */
 function buildLookup(palette) {
   const lut = new Uint32Array(256 * 8);
-  const states = [null, palette.open, palette.closed, palette.current, palette.path, palette.openBack, palette.closedBack];
+  const states = stateColours(palette);
   for (let value = 0; value < 256; value++) {
     const base = terrainColor(value, palette);
     for (let state = 0; state < 8; state++) {
       let c = base;
-      if (value !== 0 && states[state]) {
+      if (value !== Terrain.Wall && states[state]) {
         // On terrain the state colour is mixed with the terrain so both stay readable.
-        c = value === 1 ? rgb(states[state]) : mix(rgb(states[state]), base, 0.3);
+        c = value === Terrain.Ground ? rgb(states[state]) : mix(rgb(states[state]), base, 0.3);
       }
       lut[(value << 3) | state] = (255 << 24) | (c[2] << 16) | (c[1] << 8) | c[0];
     }
@@ -200,8 +171,9 @@ export class Painter {
       const c = v / 255;
       return sum + [0.2126, 0.7152, 0.0722][k] * (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
     }, 0);
-    const states = [palette.ground, palette.open, palette.closed, palette.current, palette.path, palette.openBack, palette.closedBack];
-    this.lightText = states.map((c, s) => s === CURRENT || lum(c) < 0.18);
+    const states = { [CellState.Unseen]: palette.ground, ...stateColours(palette) };
+    this.lightText = [];
+    for (const [s, c] of Object.entries(states)) this.lightText[Number(s)] = Number(s) === CellState.Current || lum(c) < 0.18;
   }
 
   /**
@@ -377,7 +349,7 @@ export class Painter {
     const heads = new Path2D();
     for (let i = 0; i < n; i++) {
       const p = parents[i];
-      if (p === NO_PARENT || states[i] === 0) continue;
+      if (p === NO_PARENT || states[i] === CellState.Unseen) continue;
       const x = (i % w) + 0.5;
       const y = Math.floor(i / w) + 0.5;
       let dx = (p % w) + 0.5 - x;
@@ -446,7 +418,7 @@ export class Painter {
     const small = Math.round(cs * 0.16);
     for (let i = 0; i < n; i++) {
       const s = states[i];
-      if (s === 0 || !Number.isFinite(g[i])) continue;
+      if (s === CellState.Unseen || !Number.isFinite(g[i])) continue;
       const x = (i % w) * cs;
       const y = Math.floor(i / w) * cs;
       ctx.fillStyle = this.lightText[s] ? '#ffffff' : this.palette.text;
@@ -475,12 +447,12 @@ export class Painter {
     if (!ptr) return;
     const values = new Float64Array(this.memoryBuffer, ptr, n);
     let max = 0;
-    for (let i = 0; i < n; i++) if (cells[i] !== 0 && Number.isFinite(values[i]) && values[i] > max) max = values[i];
+    for (let i = 0; i < n; i++) if (cells[i] !== Terrain.Wall && Number.isFinite(values[i]) && values[i] > max) max = values[i];
     if (max <= 0) return;
     const stops = HEAT.map(rgb);
     const ground = rgb(this.palette.ground);
     for (let i = 0; i < n; i++) {
-      if (cells[i] === 0 || states[i] !== 0 || !Number.isFinite(values[i])) continue;
+      if (cells[i] === Terrain.Wall || states[i] !== CellState.Unseen || !Number.isFinite(values[i])) continue;
       const t = Math.min(1, values[i] / max) * (stops.length - 1);
       const k = Math.min(stops.length - 2, Math.floor(t));
       const c = mix(mix(stops[k], stops[k + 1], t - k), ground, 0.35);
@@ -593,7 +565,7 @@ export class Painter {
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
     for (let i = 0; i < n; i++) {
-      if (cells[i] === 0) continue;
+      if (cells[i] === Terrain.Wall) continue;
       const cx = ((i % w) + 0.5) * cs;
       const cy = (Math.floor(i / w) + 0.5) * cs;
       for (let d = 0; d < 8; d++) {

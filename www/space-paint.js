@@ -6,14 +6,23 @@
 // devicePixelRatio. Each painter also answers "what is under this point" for the editors,
 // from the geometry of its last paint.
 
-import { drawMarker } from './paint.js';
+import { drawMarker, stateColours } from './paint.js';
+import { CellState, Terrain } from './pkg/pathlab_spaces.js';
 
-/** The wasm CellState values (paint.js uses the same), and the parents' "none". */
-export const STATE = { unseen: 0, open: 1, closed: 2, current: 3, path: 4, openBack: 5, closedBack: 6 };
+/** The parents' "none". */
 export const NO_PARENT = 0xffffffff;
 /** The walking agent's marker (violet: apart from the state colours, start and goal). */
 export const AGENT_COLOUR = '#6a2c91';
-const STATE_NAMES = ['unseen', 'open', 'closed', 'current', 'path', 'open', 'closed'];
+/** The read-out's word for each state (the backward frontier's states read as the forward ones). */
+const STATE_NAMES = {
+  [CellState.Unseen]: 'unseen',
+  [CellState.Open]: 'open',
+  [CellState.Closed]: 'closed',
+  [CellState.Current]: 'current',
+  [CellState.Path]: 'path',
+  [CellState.OpenBack]: 'open',
+  [CellState.ClosedBack]: 'closed',
+};
 
 const SQRT3 = Math.sqrt(3);
 
@@ -50,16 +59,16 @@ function luminance(hex) {
   }, 0);
 }
 
-/** The fill of a node or hex in `state` (0-6) on terrain `value` (1 ground; 0 wall; more mud, water). */
-export function stateColour(palette, state, value = 1) {
-  const states = [null, palette.open, palette.closed, palette.current, palette.path, palette.openBack, palette.closedBack];
+/** The fill of a node or hex in `state` (a CellState) on terrain `value` (a Terrain: ground, wall, mud, water). */
+export function stateColour(palette, state, value = Terrain.Ground) {
+  const states = stateColours(palette);
   let base;
-  if (value === 0) return palette.wall;
-  if (value === 1) base = rgb(palette.ground);
-  else base = rgb(value < 5 ? palette.mud : palette.water);
+  if (value === Terrain.Wall) return palette.wall;
+  if (value === Terrain.Ground) base = rgb(palette.ground);
+  else base = rgb(value < Terrain.Water ? palette.mud : palette.water);
   const s = states[state] ?? null;
   if (!s) return css(base);
-  return value === 1 ? s : css(mix(rgb(s), base, 0.3));
+  return value === Terrain.Ground ? s : css(mix(rgb(s), base, 0.3));
 }
 
 /** A number for a label: whole numbers as they are, others to one or two decimals. */
@@ -136,8 +145,8 @@ export class GraphPainter {
 
   setPalette(palette) {
     this.palette = palette;
-    this.darkText = new Map([STATE.current, STATE.closedBack].map((s) => [s, true]));
-    for (const [s, c] of [[STATE.open, palette.open], [STATE.closed, palette.closed], [STATE.path, palette.path]]) {
+    this.darkText = new Map([CellState.Current, CellState.ClosedBack].map((s) => [s, true]));
+    for (const [s, c] of [[CellState.Open, palette.open], [CellState.Closed, palette.closed], [CellState.Path, palette.path]]) {
       this.darkText.set(s, luminance(c) < 0.18);
     }
   }
@@ -578,7 +587,7 @@ export class GraphPainter {
     const heads = new Path2D();
     for (let i = 0; i < m.count; i++) {
       const p = m.parents[i];
-      if (p === NO_PARENT || p >= m.count || m.states[i] === STATE.unseen || p === i) continue;
+      if (p === NO_PARENT || p >= m.count || m.states[i] === CellState.Unseen || p === i) continue;
       const n = nodes[i];
       const q = nodes[p];
       const d = Math.hypot(q.x - n.x, q.y - n.y);
@@ -611,7 +620,7 @@ export class GraphPainter {
     const { ctx, palette } = this;
     const i = n.index;
     const g = m.g[i];
-    const reached = m.states[i] !== STATE.unseen && Number.isFinite(g);
+    const reached = m.states[i] !== CellState.Unseen && Number.isFinite(g);
     const h = m.h ? m.h[i] : null;
     let text;
     if (reached) {
@@ -816,7 +825,7 @@ export class HexPainter {
       ctx.stroke();
     }
     // On a hex that shows numbers the marker keeps to its left side, clear of the text.
-    const withNumbers = (i) => v.numbers && m.states[i] !== STATE.unseen && Number.isFinite(m.g[i]);
+    const withNumbers = (i) => v.numbers && m.states[i] !== CellState.Unseen && Number.isFinite(m.g[i]);
     const end = (i, colour, letter, shape) => {
       if (i >= m.count) return;
       const [x, y] = centre(i);
@@ -894,7 +903,7 @@ export class HexPainter {
     const [from, tip] = numbers ? [0.6, 0.88] : [0.12, 0.7];
     for (let i = 0; i < m.count; i++) {
       const p = m.parents[i];
-      if (p === NO_PARENT || p >= m.count || m.states[i] === STATE.unseen) continue;
+      if (p === NO_PARENT || p >= m.count || m.states[i] === CellState.Unseen) continue;
       const [x, y] = centre(i);
       const [px, py] = centre(p);
       const d = Math.hypot(px - x, py - y) || 1;
@@ -920,9 +929,9 @@ export class HexPainter {
     for (let i = 0; i < m.count; i++) {
       const st = m.states[i];
       const g = m.g[i];
-      if (st === STATE.unseen || !Number.isFinite(g) || m.cells[i] === 0) continue;
+      if (st === CellState.Unseen || !Number.isFinite(g) || m.cells[i] === Terrain.Wall) continue;
       const [x, y] = centre(i);
-      ctx.fillStyle = st === STATE.current ? '#ffffff' : palette.text;
+      ctx.fillStyle = st === CellState.Current ? '#ffffff' : palette.text;
       const h = m.h ? m.h[i] : null;
       let key = g;
       if (h !== null && v.usesH) key = v.algo === 'greedy' ? h : g + v.weight * h;

@@ -9,7 +9,7 @@
 // (`memory`) to read grid map files for the hexes. This module wires controls, read-outs and
 // messages, and sets every text that may come from a link or a file with textContent.
 
-import initSpaces, { SpaceLab, statusName } from './pkg/pathlab_spaces.js';
+import initSpaces, { SpaceLab, statusName, Terrain } from './pkg/pathlab_spaces.js';
 import { Lab } from './pkg/pathlab_wasm.js';
 import { toQuery, SPACES } from './config.js';
 import { quote } from './values.js';
@@ -20,7 +20,7 @@ import {
 import { encodeGraph, encodeGrid } from './share.js';
 import { fetchMap, fetchText, detectFormat } from './maps.js';
 import { PALETTE, HIGH_CONTRAST } from './paint.js';
-import { GraphPainter, HexPainter, STATE, NO_PARENT, stateName, short } from './space-paint.js';
+import { GraphPainter, HexPainter, NO_PARENT, stateName, short } from './space-paint.js';
 import { attachGraphEditing } from './graph-edit.js';
 import { attachHexEditing } from './hex-edit.js';
 import { expandedHead, pseudocodeFor, stepFacts } from './pseudocode.js';
@@ -801,8 +801,8 @@ export class SpaceApp extends SearchPage {
     if (this.locked()) return;
     const cells = this.cells();
     const painted = [];
-    for (let i = 0; i < cells.length; i++) if (cells[i] !== 1) painted.push(i);
-    if (painted.length) this.lab.paintHex(Uint32Array.from(painted), 1);
+    for (let i = 0; i < cells.length; i++) if (cells[i] !== Terrain.Ground) painted.push(i);
+    if (painted.length) this.lab.paintHex(Uint32Array.from(painted), Terrain.Ground);
     this.edited('clear', 'Cleared every wall and terrain cost.');
   }
 
@@ -1696,4 +1696,4 @@ class SpacePanels extends StudyBoxes {
   }
 }
 
-export { STATE, NO_PARENT, stateName };
+export { NO_PARENT, stateName };

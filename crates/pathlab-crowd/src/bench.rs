@@ -2,16 +2,13 @@
 //! `bench/crowd-bench.bench.mjs`): each call does a fixed amount of work in Rust and returns a
 //! small summary, so the caller can time it with `performance.now()` and check the answer.
 
+use pathlab_bind::err;
 use pathlab_core::crowd::avoid::{AvoidParams, Crowd, Method, Scenario};
 use pathlab_core::crowd::FlowField;
 use pathlab_core::formats::movingai;
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
-
-fn err(e: impl std::fmt::Display) -> JsError {
-    JsError::new(&e.to_string())
-}
 
 /// What one flow-field build found, to check against an independent count.
 #[derive(Serialize)]

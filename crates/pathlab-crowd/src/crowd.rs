@@ -9,14 +9,11 @@
 //! parameters, actions, kinds) is returned as JS objects. Every fallible call returns a
 //! `JsError` naming the problem; none panics.
 
+use pathlab_bind::{err, quote, whole};
 use pathlab_core::boids::Vec2;
 use pathlab_core::crowd::scene::{build, Frame, Ink, Scene, SceneConfig, SCENES};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
-
-fn err(e: impl std::fmt::Display) -> JsError {
-    JsError::new(&e.to_string())
-}
 
 /// The most steps one call to [`CrowdScene::step`] takes.
 pub const MAX_CROWD_STEPS_PER_CALL: u32 = 240;
@@ -27,9 +24,6 @@ pub const MAX_AGENT_STEPS_PER_CALL: u64 = 400_000;
 
 /// The largest agent count the page may ask for (scenes clamp to their own, smaller limits).
 pub const MAX_CROWD_AGENTS: u32 = 100_000;
-
-/// The largest seed (seeds are 32-bit on the page).
-const MAX_SEED: f64 = 4_294_967_295.0;
 
 /// The names of the frame's vectors, in the order of [`CrowdScene::layout`]'s pairs.
 const FIELDS: [&str; 18] = [
@@ -116,28 +110,15 @@ pub fn crowd_max_agents() -> u32 {
 fn config(agents: Option<f64>, seed: f64) -> Result<SceneConfig, String> {
     let agents = match agents {
         None => None,
-        Some(a) if a.is_finite() && a.fract() == 0.0 && (0.0..=f64::from(MAX_CROWD_AGENTS)).contains(&a) => {
-            Some(a as usize)
-        }
-        Some(a) => {
-            return Err(format!("agents must be a whole number from 0 to {MAX_CROWD_AGENTS}, got {a}"));
-        }
+        Some(a) => Some(whole("agents", a, f64::from(MAX_CROWD_AGENTS))? as usize),
     };
-    if !(seed.is_finite() && seed.fract() == 0.0 && (0.0..=MAX_SEED).contains(&seed)) {
-        return Err(format!("seed must be a whole number from 0 to {MAX_SEED}, got {seed}"));
-    }
-    Ok(SceneConfig { agents, seed: seed as u64 })
+    Ok(SceneConfig { agents, seed: pathlab_bind::seed(seed)? })
 }
 
 fn make(name: &str, agents: Option<f64>, seed: f64) -> Result<(Box<dyn Scene>, SceneConfig), String> {
     let config = config(agents, seed)?;
     let scene = build(name, &config).map_err(|e| e.to_string())?;
     Ok((scene, config))
-}
-
-fn quote(name: &str) -> String {
-    let short: String = name.chars().take(40).collect();
-    format!("{short:?}")
 }
 
 /// How many steps one call runs: `asked`, at most [`MAX_CROWD_STEPS_PER_CALL`] and at most

@@ -10,12 +10,11 @@
 //! nodes whose edges changed ([`SpaceStepper::edit_space`]): the incremental searches keep their
 //! steps and repair, the others re-run to the step they were on.
 
+use pathlab_bind::{err, parse};
 use pathlab_core::formats::graph as graph_file;
 use pathlab_core::grid::{Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
-use pathlab_core::search::{
-    self, build_on, Algorithm, CellState, EventLog, SearchConfig, SpaceStepper, StepEvent, NO_PARENT,
-};
+use pathlab_core::search::{self, build_on, Algorithm, EventLog, SearchConfig, SpaceStepper, StepEvent, NO_PARENT};
 use pathlab_core::space::{Graph, HexGrid, HexLayout, Space};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -26,48 +25,7 @@ pub fn start() {
     console_error_panic_hook::set_once();
 }
 
-/// Where a search stands.
-#[wasm_bindgen]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-pub enum Status {
-    /// No step taken.
-    Ready = 0,
-    /// Stepping.
-    Searching = 1,
-    /// A path was found.
-    Found = 2,
-    /// There is no path.
-    NoPath = 3,
-}
-
-impl From<pathlab_core::search::Status> for Status {
-    fn from(s: pathlab_core::search::Status) -> Self {
-        match s {
-            pathlab_core::search::Status::Ready => Self::Ready,
-            pathlab_core::search::Status::Searching => Self::Searching,
-            pathlab_core::search::Status::Found => Self::Found,
-            pathlab_core::search::Status::NoPath => Self::NoPath,
-        }
-    }
-}
-
-/// The words for each status, as the page shows them (`ready`, `searching`, `found`, `no-path`).
-#[wasm_bindgen(js_name = statusName)]
-pub fn status_name(status: Status) -> String {
-    ["ready", "searching", "found", "no-path"][status as usize].to_string()
-}
-
-fn err(e: impl std::fmt::Display) -> JsError {
-    JsError::new(&e.to_string())
-}
-
-fn parse<T: std::str::FromStr>(name: &str) -> Result<T, JsError>
-where
-    T::Err: std::fmt::Display,
-{
-    name.parse::<T>().map_err(err)
-}
+pathlab_bind::search_enums!();
 
 /// The space behind a [`SpaceLab`], with its search.
 #[derive(Clone)]
@@ -665,7 +623,7 @@ impl SpaceLab {
             NodeInfo {
                 node,
                 label: s.space().label(node),
-                state: CellState::ALL.get(s.states()[i] as usize).map_or("unseen", |c| c.name()),
+                state: pathlab_core::search::CellState::ALL.get(s.states()[i] as usize).map_or("unseen", |c| c.name()),
                 g,
                 h,
                 f: g.map(|g| g + s.config().weight * h),

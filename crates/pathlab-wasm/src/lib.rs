@@ -5,97 +5,25 @@
 //! pointers given here, rebuilding the views each frame because the memory may grow.
 //! Every fallible call returns a `JsError` whose message names the problem; none panics.
 
+use pathlab_bind::{err, parse};
 use pathlab_core::formats::{course, movingai};
 use pathlab_core::generate::{generate, Generator};
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point};
 use pathlab_core::heuristic::Heuristic;
-use pathlab_core::search::timeline::Timeline;
-use pathlab_core::search::{self, Algorithm, EventLog, Hand, SearchConfig, StepEvent, Stepper};
+use pathlab_core::search::session::{self, Session};
+use pathlab_core::search::{self, Algorithm, Hand, SearchConfig, Stepper};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 mod links;
 mod requests;
+pathlab_bind::search_enums!();
 pub use requests::{Requests, MAX_BUDGET};
 
 /// Installs the panic hook once, when the module starts.
 #[wasm_bindgen(start)]
 pub fn start() {
     console_error_panic_hook::set_once();
-}
-
-/// What the page paints for a cell: the values of the bytes behind [`Lab::states_ptr`].
-#[wasm_bindgen]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-pub enum CellState {
-    /// Not reached yet.
-    Unseen = 0,
-    /// On the open list.
-    Open = 1,
-    /// Expanded.
-    Closed = 2,
-    /// Expanded by the last step.
-    Current = 3,
-    /// On the path found.
-    Path = 4,
-    /// On the backward frontier's open list (bidirectional search).
-    OpenBack = 5,
-    /// Expanded by the backward frontier (bidirectional search).
-    ClosedBack = 6,
-}
-
-/// Where a search stands; `status_name` gives the word the page shows.
-#[wasm_bindgen]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-pub enum Status {
-    /// No step taken.
-    Ready = 0,
-    /// Stepping.
-    Searching = 1,
-    /// A path was found.
-    Found = 2,
-    /// There is no path.
-    NoPath = 3,
-}
-
-/// Cell values of the grid behind [`Lab::cells_ptr`]: 0 is a wall, 1 ground, more is terrain.
-#[wasm_bindgen]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-pub enum Terrain {
-    /// Blocks movement.
-    Wall = 0,
-    /// Costs one move.
-    Ground = 1,
-    /// Costs three moves.
-    Mud = 3,
-    /// Costs five moves.
-    Water = 5,
-}
-
-impl From<search::Status> for Status {
-    fn from(s: search::Status) -> Self {
-        match s {
-            search::Status::Ready => Self::Ready,
-            search::Status::Searching => Self::Searching,
-            search::Status::Found => Self::Found,
-            search::Status::NoPath => Self::NoPath,
-        }
-    }
-}
-
-/// The words for each status, as the page shows them (`ready`, `searching`, `found`, `no-path`).
-#[wasm_bindgen(js_name = statusName)]
-pub fn status_name(status: Status) -> String {
-    let core = match status {
-        Status::Ready => search::Status::Ready,
-        Status::Searching => search::Status::Searching,
-        Status::Found => search::Status::Found,
-        Status::NoPath => search::Status::NoPath,
-    };
-    core.name().to_string()
 }
 
 /// The largest map file the page opens, in bytes: the page checks a file's size against it
@@ -291,35 +219,20 @@ struct ClosedListView {
     cells: Vec<ClosedView>,
 }
 
-fn err(e: impl std::fmt::Display) -> JsError {
-    JsError::new(&e.to_string())
-}
-
-fn parse<T: std::str::FromStr>(name: &str) -> Result<T, JsError>
-where
-    T::Err: std::fmt::Display,
-{
-    name.parse::<T>().map_err(err)
-}
-
-/// A grid and the search shown on it.
+/// A grid and the search shown on it. What an edit does to the search (re-run to the same
+/// step, repair, start again) is the core's [`Session`]; this handle converts its types for
+/// the page.
 #[wasm_bindgen]
 pub struct Lab {
-    /// The search, with checkpoints so that seeking to any step is quick.
-    search: Timeline,
-    log: EventLog,
-    last: StepEvent,
+    /// The search and its editing rule (teleports and slopes included; see `links.rs`).
+    search: Session,
     /// The heuristic estimates behind [`Lab::h_ptr`], refilled by each call to it.
     h: Vec<f64>,
-    /// Teleports or slopes on the grid, if any (see `links.rs`).
-    links: search::GridLinks,
 }
 
-/// Where the start and goal go on a fresh grid: inset from the left and right edges.
-fn default_ends(grid: &Grid) -> (Point, Point) {
-    let y = grid.height() / 2;
-    let inset = (grid.width() / 5).min(grid.width() - 1);
-    (Point::new(inset, y), Point::new(grid.width() - 1 - inset, y))
+/// The default ends of a map that came without them, moved off walls.
+fn open_ends(grid: &Grid) -> Result<(Point, Point), JsError> {
+    session::open_ends(grid).ok_or_else(|| err("the map has no open cell"))
 }
 
 fn point(grid: &Grid, x: i32, y: i32) -> Result<Point, JsError> {
@@ -332,19 +245,9 @@ impl Lab {
     #[wasm_bindgen(constructor)]
     pub fn new(width: u32, height: u32) -> Result<Lab, JsError> {
         let grid = Grid::new(width as usize, height as usize).map_err(err)?;
-        let (start, goal) = default_ends(&grid);
-        Self::with(grid, start, goal, SearchConfig::new(Algorithm::AStar))
-    }
-
-    fn with(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Lab, JsError> {
-        let search = Timeline::new(search::build(grid, start, goal, config).map_err(err)?);
-        Ok(Lab {
-            search,
-            log: EventLog::default(),
-            last: StepEvent::Finished,
-            h: Vec::new(),
-            links: search::GridLinks::None,
-        })
+        let (start, goal) = session::default_ends(&grid);
+        let search = Session::new(grid, start, goal, SearchConfig::new(Algorithm::AStar)).map_err(err)?;
+        Ok(Lab { search, h: Vec::new() })
     }
 
     /// Replaces the map with a course data file (rows, columns, then 0/1/A/B). The settings
@@ -352,7 +255,7 @@ impl Lab {
     #[wasm_bindgen(js_name = loadCourse)]
     pub fn load_course(&mut self, text: &str) -> Result<(), JsError> {
         let map = course::parse(text).map_err(err)?;
-        let (start, goal) = default_ends(&map.grid);
+        let (start, goal) = session::default_ends(&map.grid);
         let start = map.start.unwrap_or(start);
         let goal = map.goal.unwrap_or(goal);
         self.replace(map.grid, start, goal)
@@ -363,25 +266,19 @@ impl Lab {
     #[wasm_bindgen(js_name = loadMovingAi)]
     pub fn load_moving_ai(&mut self, text: &str) -> Result<(), JsError> {
         let grid = movingai::parse_map(text).map_err(err)?;
-        let (start, goal) = default_ends(&grid);
-        let start = nearest_open(&grid, start).ok_or_else(|| err("the map has no open cell"))?;
-        let goal = nearest_open(&grid, goal).ok_or_else(|| err("the map has no open cell"))?;
+        let (start, goal) = open_ends(&grid)?;
         self.replace(grid, start, goal)
     }
 
-    /// A new map: its teleports or slopes, made for the old one, go.
+    /// A new map: the settings stay; its teleports or slopes, made for the old one, go.
     fn replace(&mut self, grid: Grid, start: Point, goal: Point) -> Result<(), JsError> {
-        self.search = Timeline::new(search::build(grid, start, goal, self.search.config()).map_err(err)?);
-        self.links = search::GridLinks::None;
-        self.log.clear();
-        self.last = StepEvent::Finished;
-        Ok(())
+        self.search.replace(grid, start, goal).map_err(err)
     }
 
     /// Replaces the map with an open grid of a new size (within 2048 x 2048).
     pub fn resize(&mut self, width: u32, height: u32) -> Result<(), JsError> {
         let grid = Grid::new(width as usize, height as usize).map_err(err)?;
-        let (start, goal) = default_ends(&grid);
+        let (start, goal) = session::default_ends(&grid);
         self.replace(grid, start, goal)
     }
 
@@ -472,61 +369,7 @@ impl Lab {
     /// Applies a settings change and re-runs to the same step; a refused change keeps the
     /// old settings.
     fn configure(&mut self, change: impl FnOnce(&mut SearchConfig)) -> Result<(), JsError> {
-        let mut config = self.search.config();
-        change(&mut config);
-        let (steps, finished) = (self.search.steps(), self.search.status().is_finished());
-        let grid = self.search.grid().clone();
-        self.search = Timeline::new(
-            search::build_linked(grid, self.search.start(), self.search.goal(), config, &self.links).map_err(err)?,
-        );
-        self.log.clear();
-        self.last = StepEvent::Finished;
-        self.restore(steps, finished);
-        Ok(())
-    }
-
-    /// Re-runs after an edit to where the search stood: the same step, or the end if it had
-    /// finished. `edit` returns whether anything changed. An incremental search keeps its
-    /// steps instead, and its next steps are the repair (so a whole brush stroke is repaired
-    /// at once, and the repair can be watched step by step).
-    fn rerun(
-        &mut self,
-        edit: impl FnOnce(&mut dyn Stepper) -> Result<bool, search::SearchError>,
-    ) -> Result<(), JsError> {
-        let steps = self.search.steps();
-        let finished = self.search.status().is_finished();
-        if !edit(&mut self.search).map_err(err)? {
-            return Ok(());
-        }
-        self.log.clear();
-        self.last = StepEvent::Finished;
-        if !self.search.config().algorithm.is_incremental() {
-            self.restore(steps, finished);
-        }
-        Ok(())
-    }
-
-    /// Moves the start or goal: every search, incremental or not, starts again from step 0
-    /// and goes back to where it stood.
-    fn move_end(&mut self, start: Point, goal: Point) -> Result<(), JsError> {
-        let steps = self.search.steps();
-        let finished = self.search.status().is_finished();
-        self.search.set_ends(start, goal).map_err(err)?;
-        self.log.clear();
-        self.last = StepEvent::Finished;
-        self.restore(steps, finished);
-        Ok(())
-    }
-
-    /// Takes a freshly reset search back to step `steps`, or to the end when `finished`.
-    /// (Plain stepping: the timeline's checkpoints are for scrubbing, and an edit while
-    /// painting should cost no more than the replay.)
-    fn restore(&mut self, steps: usize, finished: bool) {
-        if finished {
-            self.search.run();
-        } else {
-            self.search.advance(steps.saturating_sub(self.search.steps()));
-        }
+        self.search.configure(change).map_err(err)
     }
 
     /// The settings as an object: algo, heuristic, diagonal, costs, weight, start, goal,
@@ -563,7 +406,7 @@ impl Lab {
     pub fn set_start(&mut self, x: i32, y: i32) -> Result<(), JsError> {
         let p = point(self.search.grid(), x, y)?;
         let goal = self.search.goal();
-        self.move_end(p, goal)
+        self.search.set_ends(p, goal).map_err(err)
     }
 
     /// Moves the goal; refused on a wall or outside the grid.
@@ -571,7 +414,7 @@ impl Lab {
     pub fn set_goal(&mut self, x: i32, y: i32) -> Result<(), JsError> {
         let p = point(self.search.grid(), x, y)?;
         let start = self.search.start();
-        self.move_end(start, p)
+        self.search.set_ends(start, p).map_err(err)
     }
 
     /// Start column.
@@ -609,92 +452,47 @@ impl Lab {
     /// the start and goal under a wall, are left alone. Returns how many cells changed.
     #[wasm_bindgen(js_name = paintLine)]
     pub fn paint_line(&mut self, x0: i32, y0: i32, x1: i32, y1: i32, value: u8) -> Result<u32, JsError> {
-        let grid = self.search.grid();
-        let cells: Vec<Point> =
-            line(x0, y0, x1, y1).filter_map(|(x, y)| grid.point(i64::from(x), i64::from(y)).ok()).collect();
-        let mut changed = 0;
-        self.rerun(|s| {
-            changed = s.paint(&cells, value)?;
-            Ok(changed > 0)
-        })?;
+        let changed = self.search.paint_line((x0, y0), (x1, y1), value).map_err(err)?;
         Ok(changed as u32)
     }
 
     /// Clears every wall and terrain cost.
     pub fn clear(&mut self) -> Result<(), JsError> {
-        let grid = self.search.grid();
-        let all: Vec<Point> = (0..grid.len()).map(|i| grid.point_at(i)).collect();
-        self.rerun(|s| Ok(s.paint(&all, pathlab_core::grid::GROUND)? > 0))
+        self.search.clear().map_err(err)?;
+        Ok(())
     }
 
     /// Takes one step; returns the new status.
     pub fn step(&mut self) -> Status {
-        self.last = self.search.step_logged(&mut self.log);
-        self.search.status().into()
+        self.search.step().into()
     }
 
     /// Takes up to `n` steps (for the play loop); returns how many were taken.
     /// [`last_step`](Lab::last_step) then tells what the last of them did.
     pub fn advance(&mut self, n: u32) -> u32 {
-        let before = self.search.steps();
-        if n > 0 {
-            self.search.advance(n as usize - 1);
-            self.step_or_end();
-        }
-        (self.search.steps() - before) as u32
+        self.search.advance(n as usize) as u32
     }
 
     /// Runs to the end; returns the final status.
     pub fn run(&mut self) -> Status {
-        self.search.run();
-        self.step_or_end();
-        self.search.status().into()
+        self.search.run().into()
     }
 
     /// Undoes one step (by replay from the nearest checkpoint).
     pub fn back(&mut self) {
-        let k = self.search.steps().saturating_sub(1);
-        self.land(k);
+        self.search.back();
     }
 
     /// Goes to step `k` (or to the end, if the search finishes sooner): from the nearest
     /// checkpoint of the timeline, then by replay. [`last_step`](Lab::last_step) then tells
     /// what step `k` did, as if it had just been taken.
     pub fn seek(&mut self, k: u32) {
-        self.land(k as usize);
+        self.search.seek(k as usize);
     }
 
     /// Back to step 0.
     pub fn reset(&mut self) {
         self.search.reset();
-        self.log.clear();
-        self.last = StepEvent::Finished;
-    }
-
-    /// Puts the search at step `k` by taking step `k` itself last, with the log on, so that
-    /// the narration of a seek reads as that of a step.
-    fn land(&mut self, k: usize) {
-        if k == 0 {
-            self.reset();
-            return;
-        }
-        self.search.seek(k - 1);
-        self.step_or_end();
-    }
-
-    /// Takes one step with the log on; when the search has already ended, records how it
-    /// ended instead.
-    fn step_or_end(&mut self) {
-        if self.search.status().is_finished() {
-            self.log.clear();
-            self.last = match self.search.status() {
-                search::Status::Found => StepEvent::Found { cost: self.search.cost().unwrap_or(f64::NAN) },
-                search::Status::NoPath => StepEvent::NoPath,
-                _ => StepEvent::Finished,
-            };
-        } else {
-            self.last = self.search.step_logged(&mut self.log);
-        }
     }
 
     /// Runs a copy of the search up to `max_steps` further toward its end, leaving
@@ -772,22 +570,9 @@ impl Lab {
     /// `cells` the first `limit` of them in map order (row by row), each `{x, y, g}`.
     #[wasm_bindgen(js_name = closedList)]
     pub fn closed_list(&self, limit: u32) -> Result<JsValue, JsError> {
-        use search::CellState as C;
-        let closed = [C::Closed as u8, C::ClosedBack as u8, C::Current as u8];
-        let grid = self.search.grid();
-        let g = self.search.g_values();
-        let mut count = 0;
-        let mut cells = Vec::new();
-        for (i, s) in self.search.states().iter().enumerate() {
-            if closed.contains(s) || (*s == C::Path as u8 && g[i].is_finite()) {
-                count += 1;
-                if cells.len() < limit as usize {
-                    let p = grid.point_at(i);
-                    cells.push(ClosedView { x: p.x, y: p.y, g: g[i].is_finite().then_some(g[i]) });
-                }
-            }
-        }
-        serde_wasm_bindgen::to_value(&ClosedListView { count, cells }).map_err(err)
+        let list = self.search.closed_list(limit as usize);
+        let cells = list.cells.into_iter().map(|(p, g)| ClosedView { x: p.x, y: p.y, g }).collect();
+        serde_wasm_bindgen::to_value(&ClosedListView { count: list.count, cells }).map_err(err)
     }
 
     /// The status.
@@ -998,17 +783,11 @@ impl Lab {
             let p = grid.point_at(i as usize);
             [p.x, p.y]
         };
-        let kind = match (self.log.expanded, self.last) {
-            (Some(_), _) => "expanded",
-            (None, StepEvent::Found { .. }) => "found",
-            (None, StepEvent::NoPath) => "no-path",
-            _ => "none",
-        };
+        let log = self.search.log();
         let step = LastStep {
-            kind,
-            expanded: self.log.expanded.map(at),
-            opened: self
-                .log
+            kind: self.search.last_kind(),
+            expanded: log.expanded.map(at),
+            opened: log
                 .opened
                 .iter()
                 .map(|o| OpenedInfo {
@@ -1044,9 +823,7 @@ impl Lab {
     #[wasm_bindgen(js_name = loadCells)]
     pub fn load_cells(&mut self, width: u32, height: u32, cells: &[u8]) -> Result<(), JsError> {
         let grid = Grid::from_cells(width as usize, height as usize, cells.to_vec()).map_err(err)?;
-        let (start, goal) = default_ends(&grid);
-        let start = nearest_open(&grid, start).ok_or_else(|| err("the map has no open cell"))?;
-        let goal = nearest_open(&grid, goal).ok_or_else(|| err("the map has no open cell"))?;
+        let (start, goal) = open_ends(&grid)?;
         self.replace(grid, start, goal)
     }
 }
@@ -1061,88 +838,21 @@ impl Lab {
     /// map (JPS on terrain, for one); this Lab is left as it was.
     #[wasm_bindgen(js_name = cloneMap)]
     pub fn clone_map(&self, algo: &str) -> Result<Lab, JsError> {
-        let mut config = self.search.config();
-        config.algorithm = parse(algo)?;
-        Self::with(self.search.grid().clone(), self.search.start(), self.search.goal(), config)
+        let search = self.search.with_algorithm(parse(algo)?).map_err(err)?;
+        Ok(Lab { search, h: Vec::new() })
     }
 
     /// Runs the search from step 0 to the end by stepping, never restoring a saved copy of
     /// it, so that timing this call times the algorithm (compare mode's run time).
     #[wasm_bindgen(js_name = runFromScratch)]
     pub fn run_from_scratch(&mut self) -> Status {
-        self.log.clear();
         self.search.run_from_scratch().into()
     }
-}
-
-/// The open cell nearest to `p` (by rings), if any.
-fn nearest_open(grid: &Grid, p: Point) -> Option<Point> {
-    if grid.is_passable(p) {
-        return Some(p);
-    }
-    (0..grid.len())
-        .map(|i| grid.point_at(i))
-        .filter(|&q| grid.is_passable(q))
-        .min_by_key(|q| q.x.abs_diff(p.x).max(q.y.abs_diff(p.y)) * 4 + q.x.abs_diff(p.x) + q.y.abs_diff(p.y))
-}
-
-/// The cells of a line from (x0, y0) to (x1, y1), ends included (Bresenham), at most 8192.
-fn line(x0: i32, y0: i32, x1: i32, y1: i32) -> impl Iterator<Item = (i32, i32)> {
-    // In i64: the difference of two i32 coordinates from JavaScript can overflow an i32.
-    let (x0, y0, x1, y1) = (i64::from(x0), i64::from(y0), i64::from(x1), i64::from(y1));
-    let (dx, dy) = ((x1 - x0).abs(), -(y1 - y0).abs());
-    let (sx, sy) = (if x0 < x1 { 1 } else { -1 }, if y0 < y1 { 1 } else { -1 });
-    let mut err = dx + dy;
-    let (mut x, mut y) = (x0, y0);
-    let mut done = false;
-    std::iter::from_fn(move || {
-        if done {
-            return None;
-        }
-        // x and y stay between the ends, so they fit back in an i32.
-        let here = (x as i32, y as i32);
-        if x == x1 && y == y1 {
-            done = true;
-        } else {
-            let e2 = 2 * err;
-            if e2 >= dy {
-                err += dy;
-                x += sx;
-            }
-            if e2 <= dx {
-                err += dx;
-                y += sy;
-            }
-        }
-        Some(here)
-    })
-    .take(8192)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn exported_enums_match_the_core_values() {
-        use pathlab_core::search::CellState as C;
-        for (ours, core) in [
-            (CellState::Unseen, C::Unseen),
-            (CellState::Open, C::Open),
-            (CellState::Closed, C::Closed),
-            (CellState::Current, C::Current),
-            (CellState::Path, C::Path),
-            (CellState::OpenBack, C::OpenBack),
-            (CellState::ClosedBack, C::ClosedBack),
-        ] {
-            assert_eq!(ours as u8, core as u8);
-        }
-        for s in pathlab_core::search::Status::ALL {
-            assert_eq!(Status::from(*s) as u8, *s as u8);
-        }
-        assert_eq!(Terrain::Wall as u8, pathlab_core::grid::WALL);
-        assert_eq!(Terrain::Ground as u8, pathlab_core::grid::GROUND);
-    }
 
     #[test]
     fn the_registry_rows_name_every_algorithm_once_with_names_the_setters_accept() {
@@ -1190,16 +900,5 @@ mod tests {
         assert_eq!(copy.search.config(), expected, "every setting but the algorithm is copied");
         assert_eq!(copy.search.steps(), 0, "the copy starts at step 0");
         assert!(lab.search.status().is_finished(), "the original keeps its state");
-    }
-
-    #[test]
-    fn line_covers_both_ends_without_gaps() {
-        let cells: Vec<_> = line(0, 0, 5, 2).collect();
-        assert_eq!(cells.first(), Some(&(0, 0)));
-        assert_eq!(cells.last(), Some(&(5, 2)));
-        for pair in cells.windows(2) {
-            let (a, b) = (pair[0], pair[1]);
-            assert!((a.0 - b.0).abs() <= 1 && (a.1 - b.1).abs() <= 1);
-        }
     }
 }

@@ -1,13 +1,14 @@
 //! Teleports and slopes on the grid page's map: the [`Lab`] methods that set them, and the
 //! numbers the page shows beside them (the cheapest cost, the cost of the way back).
 
+use pathlab_bind::{err, parse};
 use pathlab_core::grid::Point;
-use pathlab_core::search::{self, build_linked, Algorithm, GridLinks, SearchConfig, Stepper};
+use pathlab_core::search::{build_linked, Algorithm, GridLinks, SearchConfig, Stepper};
 use pathlab_core::space::{Teleport, TeleportHeuristic};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::{err, parse, Lab};
+use crate::Lab;
 
 /// The links as the page draws them.
 #[derive(Serialize)]
@@ -72,7 +73,7 @@ impl Lab {
     /// heuristic, uphill, downhill}`.
     pub fn links(&self) -> Result<JsValue, JsError> {
         let mut view = LinksView { kind: "none", teleports: Vec::new(), heuristic: "", uphill: 0.0, downhill: 0.0 };
-        match &self.links {
+        match self.search.links() {
             GridLinks::None => {}
             GridLinks::Teleports { list, heuristic } => {
                 view.kind = "teleports";
@@ -90,7 +91,7 @@ impl Lab {
 
     /// The heights, row-major (empty without slopes).
     pub fn heights(&self) -> Vec<u8> {
-        match &self.links {
+        match self.search.links() {
             GridLinks::Slopes { heights, .. } => heights.clone(),
             _ => Vec::new(),
         }
@@ -113,7 +114,7 @@ impl Lab {
     fn dijkstra(&self, from: Point, to: Point) -> Result<Option<f64>, JsError> {
         let c = self.search.config();
         let config = SearchConfig::new(Algorithm::Dijkstra).diagonal(c.diagonal).costs(c.costs);
-        let mut s = build_linked(self.search.grid().clone(), from, to, config, &self.links).map_err(err)?;
+        let mut s = build_linked(self.search.grid().clone(), from, to, config, self.search.links()).map_err(err)?;
         s.run();
         Ok(s.cost())
     }
@@ -123,20 +124,11 @@ impl Lab {
     /// True when teleports are on the map and the estimate ignores them, so it may
     /// overestimate and A* may miss the cheapest path.
     pub(crate) fn blind_to_teleports(&self) -> bool {
-        matches!(&self.links, GridLinks::Teleports { heuristic: TeleportHeuristic::Plain, .. })
+        self.search.blind_to_teleports()
     }
 
     /// Rebuilds the search with `links`, back to where it stood; on error keeps the old ones.
     fn set_links(&mut self, links: GridLinks) -> Result<(), JsError> {
-        let (steps, finished) = (self.search.steps(), self.search.status().is_finished());
-        let grid = self.search.grid().clone();
-        let stepper =
-            build_linked(grid, self.search.start(), self.search.goal(), self.search.config(), &links).map_err(err)?;
-        self.search = search::timeline::Timeline::new(stepper);
-        self.links = links;
-        self.log.clear();
-        self.last = search::StepEvent::Finished;
-        self.restore(steps, finished);
-        Ok(())
+        self.search.set_links(links).map_err(err)
     }
 }

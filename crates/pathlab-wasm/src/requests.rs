@@ -8,14 +8,17 @@
 //! rebuilt each frame because the memory may grow. Every fallible call returns a `JsError`
 //! naming the problem; none panics.
 
+use pathlab_bind::{err, is_whole};
 use pathlab_core::formats::{course, movingai};
-use pathlab_core::grid::{Grid, Point};
+use pathlab_core::grid::Grid;
 use pathlab_core::search::slicing::{FramePlanner, Request, RequestId, Tick, DEFAULT_AGING};
 use pathlab_core::search::{Algorithm, SearchConfig};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::{err, line, point};
+use pathlab_core::line::grid_cells_on_line;
+
+use super::point;
 
 /// The largest budget per tick accepted: a million steps is already seconds of work.
 pub const MAX_BUDGET: u32 = 1_000_000;
@@ -74,7 +77,7 @@ struct TickView<'a> {
 
 /// Checks a whole number of steps given as a JS number.
 fn budget(value: f64) -> Result<u32, JsError> {
-    if value.is_finite() && value.fract() == 0.0 && (0.0..=f64::from(MAX_BUDGET)).contains(&value) {
+    if is_whole(value, f64::from(MAX_BUDGET)) {
         Ok(value as u32)
     } else {
         Err(err(format!("the budget must be a whole number of steps from 0 to {MAX_BUDGET}, got {value}")))
@@ -316,9 +319,7 @@ impl Requests {
                 "a cell value must be 0 (wall), 1 (ground) or a terrain cost up to 9, got {value}"
             )));
         }
-        let grid = self.planner.grid();
-        let cells: Vec<Point> =
-            line(x0, y0, x1, y1).filter_map(|(x, y)| grid.point(i64::from(x), i64::from(y)).ok()).collect();
+        let cells = grid_cells_on_line(self.planner.grid(), (x0, y0), (x1, y1));
         Ok(self.planner.paint(cells, value) as u32)
     }
 }

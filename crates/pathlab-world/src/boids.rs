@@ -8,26 +8,16 @@
 //! is returned as copies. Every fallible call returns a `JsError` naming the problem; none
 //! panics.
 
+use pathlab_bind::{err, quote, whole};
 use pathlab_core::boids::behaviours::Circle;
 use pathlab_core::boids::{self, Behaviour, Combine, Scenario, Vec2, MAX_AGENTS, PARAMS};
 use pathlab_core::grid::{Point, GROUND, WALL};
+use pathlab_core::line::grid_cells_on_line;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-fn err(e: impl std::fmt::Display) -> JsError {
-    JsError::new(&e.to_string())
-}
-
 /// The most steps one call to [`Boids::step`] takes, so that no call can freeze the tab.
 pub const MAX_STEPS_PER_CALL: u32 = 240;
-
-/// Checks a whole number given as a JS number: finite, integral, within `0..=max`.
-fn whole(what: &str, value: f64, max: f64) -> Result<f64, String> {
-    if !value.is_finite() || value.fract() != 0.0 || value < 0.0 || value > max {
-        return Err(format!("{what} must be a whole number from 0 to {max}, got {value}"));
-    }
-    Ok(value)
-}
 
 fn scenario(name: &str) -> Result<Scenario, JsError> {
     name.parse::<Scenario>().map_err(err)
@@ -405,9 +395,7 @@ impl Boids {
     /// again. Returns how many cells changed.
     #[wasm_bindgen(js_name = paintLine)]
     pub fn paint_line(&mut self, x0: i32, y0: i32, x1: i32, y1: i32, wall: bool) -> Result<u32, JsError> {
-        let grid = self.sim.walls().grid();
-        let cells: Vec<Point> =
-            cells_on_line(x0, y0, x1, y1).filter_map(|(x, y)| grid.point(i64::from(x), i64::from(y)).ok()).collect();
+        let cells = grid_cells_on_line(self.sim.walls().grid(), (x0, y0), (x1, y1));
         let value = if wall { WALL } else { GROUND };
         Ok(self.sim.paint(cells, value).map_err(err)? as u32)
     }
@@ -552,62 +540,13 @@ impl Boids {
 /// native tests can look at them (a `JsError` can only be made inside a browser).
 fn build(scenario: Scenario, agents: f64, seed: f64) -> Result<boids::Boids, String> {
     let agents = whole("agents", agents, MAX_AGENTS as f64)? as usize;
-    let seed = whole("seed", seed, f64::from(u32::MAX))? as u64;
+    let seed = pathlab_bind::seed(seed)?;
     scenario.build(agents, seed).map_err(|e| e.to_string())
-}
-
-fn quote(name: &str) -> String {
-    let short: String = name.chars().take(40).collect();
-    format!("{short:?}")
-}
-
-/// The cells of a straight line from (x0, y0) to (x1, y1), both ends included, stepping one
-/// cell at a time along the longer axis (Bresenham); at most 8192 cells.
-fn cells_on_line(x0: i32, y0: i32, x1: i32, y1: i32) -> impl Iterator<Item = (i32, i32)> {
-    let (dx, dy) = (i64::from(x1) - i64::from(x0), i64::from(y1) - i64::from(y0));
-    let (sx, sy) = (dx.signum(), dy.signum());
-    let (ax, ay) = (dx.abs(), dy.abs());
-    let (mut x, mut y) = (i64::from(x0), i64::from(y0));
-    let mut error = ax - ay;
-    let mut done = false;
-    std::iter::from_fn(move || {
-        if done {
-            return None;
-        }
-        let here = (x as i32, y as i32);
-        if x == i64::from(x1) && y == i64::from(y1) {
-            done = true;
-        } else {
-            let twice = 2 * error;
-            if twice > -ay {
-                error -= ay;
-                x += sx;
-            }
-            if twice < ax {
-                error += ax;
-                y += sy;
-            }
-        }
-        Some(here)
-    })
-    .take(8192)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn lines_cover_both_ends_in_unit_steps() {
-        let cells: Vec<_> = cells_on_line(2, 7, -3, 4).collect();
-        assert_eq!(cells.first(), Some(&(2, 7)));
-        assert_eq!(cells.last(), Some(&(-3, 4)));
-        for w in cells.windows(2) {
-            assert!((w[0].0 - w[1].0).abs() <= 1 && (w[0].1 - w[1].1).abs() <= 1);
-        }
-        assert_eq!(cells_on_line(0, 0, 0, 0).count(), 1);
-        assert_eq!(cells_on_line(i32::MIN, 0, i32::MAX, 0).count(), 8192);
-    }
 
     #[test]
     fn builds_every_scenario_and_steps() {

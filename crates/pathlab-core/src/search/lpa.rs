@@ -484,6 +484,11 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Lpa<S> {
 impl<S: OnGrid> GridStepper for Lpa<S> {
     type Cells = S;
 
+    /// Its open cells as A* would order them (the grid page's list, approximate).
+    fn grid_open_entries(&self, limit: usize) -> Vec<OpenEntry> {
+        super::stepper::open_cells_as_astar_orders(self, limit)
+    }
+
     fn h(&self, p: Point) -> f64 {
         self.core.h_at(p)
     }

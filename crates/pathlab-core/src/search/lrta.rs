@@ -864,6 +864,11 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Lrta<S> {
 impl<S: OnGrid> GridStepper for Lrta<S> {
     type Cells = S;
 
+    /// Its open cells as A* would order them (the grid page's list, approximate).
+    fn grid_open_entries(&self, limit: usize) -> Vec<OpenEntry> {
+        super::stepper::open_cells_as_astar_orders(self, limit)
+    }
+
     /// The learned estimate at `p` (the starting one outside the grid).
     fn h(&self, p: Point) -> f64 {
         let grid = self.space.grid();

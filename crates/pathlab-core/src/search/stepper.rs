@@ -151,23 +151,7 @@ pub trait Stepper: StepperClone {
     /// searches, Theta*, JPS, JPS+, bidirectional A* and A* with smoothing give their exact
     /// order (see theirs).
     fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
-        let weight = self.config().weight;
-        let grid = self.grid();
-        let (g, parent) = (self.g_values(), self.parents());
-        let open = [super::CellState::Open as u8, super::CellState::OpenBack as u8];
-        let entries: Vec<OpenEntry> = self
-            .states()
-            .iter()
-            .enumerate()
-            .filter(|&(_, s)| open.contains(s))
-            .map(|(i, _)| {
-                let h = self.h(grid.point_at(i));
-                OpenEntry { cell: i as u32, g: g[i], h, key: g[i] + weight * h, parent: parent[i] }
-            })
-            .collect();
-        let order =
-            |a: &OpenEntry, b: &OpenEntry| a.key.total_cmp(&b.key).then(b.g.total_cmp(&a.g)).then(a.cell.cmp(&b.cell));
-        super::order::least(entries, limit, &order)
+        open_cells_as_astar_orders(self, limit)
     }
 
     /// Roughly how many bytes the stepper holds, which is what a clone of it costs; the
@@ -218,6 +202,30 @@ pub trait Stepper: StepperClone {
         let points = self.path_indices().iter().map(|&i| grid.point_at(i as usize)).collect();
         Some(Path { points, cost })
     }
+}
+
+/// The open cells of `s` (either direction) in the order A* would take them off, if nothing
+/// more were put on: lowest `g + weight x h`, then highest `g`, then lowest index (standing in
+/// for "first opened"); at most `limit`. What [`Stepper::open_entries`] shows for the steppers
+/// that do not list their own open list exactly.
+pub(crate) fn open_cells_as_astar_orders<T: Stepper + ?Sized>(s: &T, limit: usize) -> Vec<OpenEntry> {
+    let weight = s.config().weight;
+    let grid = s.grid();
+    let (g, parent) = (s.g_values(), s.parents());
+    let open = [super::CellState::Open as u8, super::CellState::OpenBack as u8];
+    let entries: Vec<OpenEntry> = s
+        .states()
+        .iter()
+        .enumerate()
+        .filter(|&(_, state)| open.contains(state))
+        .map(|(i, _)| {
+            let h = s.h(grid.point_at(i));
+            OpenEntry { cell: i as u32, g: g[i], h, key: g[i] + weight * h, parent: parent[i] }
+        })
+        .collect();
+    let order =
+        |a: &OpenEntry, b: &OpenEntry| a.key.total_cmp(&b.key).then(b.g.total_cmp(&a.g)).then(a.cell.cmp(&b.cell));
+    super::order::least(entries, limit, &order)
 }
 
 /// Copies a stepper behind a `Box<dyn Stepper>`: every [`Stepper`] that is [`Clone`] has it,
@@ -296,6 +304,13 @@ pub trait GridStepper: SpaceStepper<<Self as GridStepper>::Cells> {
     /// Numbers precomputed for each cell, such as JPS+'s jump distances, if any.
     fn cell_table(&self) -> Option<CellTable<'_>> {
         None
+    }
+
+    /// The open list the grid page shows (see [`Stepper::open_entries`]): by default the
+    /// search's own listing; the searches whose keys are not `g + weight x h` on a grid (LPA*,
+    /// D* Lite, the real-time agents) show their open cells as A* would order them.
+    fn grid_open_entries(&self, limit: usize) -> Vec<OpenEntry> {
+        SpaceStepper::open_entries(self, limit)
     }
 
     /// Roughly how many bytes the search keeps per cell (see [`Stepper::approx_bytes`]).
@@ -413,7 +428,7 @@ impl<T: GridStepper + Clone + 'static> Stepper for T {
     }
 
     fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
-        SpaceStepper::open_entries(self, limit)
+        GridStepper::grid_open_entries(self, limit)
     }
 
     fn approx_bytes(&self) -> usize {
