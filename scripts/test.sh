@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 
 # Each step's heading says how long the run has taken so far, so the log shows where the time goes.
 step() { printf '\n\033[1m== %s (at %dm%02ds) ==\033[0m\n' "$*" $((SECONDS / 60)) $((SECONDS % 60)); }
-WASM_CRATES=(-p pathlab-wasm -p pathlab-world -p pathlab-crowd -p pathlab-spaces)
+WASM_CRATES=(-p pathlab-wasm -p pathlab-world -p pathlab-crowd -p pathlab-spaces -p pathlab-bind)
 
 step "Formatting (rustfmt.toml)"
 cargo fmt --all --check
