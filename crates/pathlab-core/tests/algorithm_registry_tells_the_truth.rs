@@ -10,7 +10,9 @@
 //!   and where the order is marked exact its first entry is the node the next step expands;
 //! - weighted exactly when the weight changes the keys; a heuristic exactly when the open list
 //!   holds estimates; look-ahead, cluster and hand change the run exactly for the algorithms
-//!   that take them.
+//!   that take them;
+//! - on the page exactly when `build` makes a stepper of it (the rest of these checks run
+//!   those).
 
 mod common;
 
@@ -18,7 +20,9 @@ use common::{mazes, reference_cost, same_cost};
 use pathlab_core::generate::{generate, Generator};
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
-use pathlab_core::search::{build, Hand, OpenOrder, Optimality, SearchConfig, Setting, StepEvent, Stepper, ALGORITHMS};
+use pathlab_core::search::{
+    build, AlgorithmInfo, Hand, OpenOrder, Optimality, SearchConfig, Setting, StepEvent, Stepper, ALGORITHMS,
+};
 
 /// A problem to run every algorithm on.
 struct Case {
@@ -37,6 +41,22 @@ fn cases() -> Vec<Case> {
         out.push(Case { name: format!("{kind} {seed}"), grid: g.grid, start: g.start, goal: g.goal });
     }
     out
+}
+
+/// The rows of the steppers: every row on the page. The references off it (the visibility
+/// graph) are not steppers; `build_refuses_exactly_the_rows_off_the_page` checks that.
+fn stepped() -> impl Iterator<Item = &'static AlgorithmInfo> {
+    ALGORITHMS.iter().filter(|r| r.on_page)
+}
+
+#[test]
+fn build_refuses_exactly_the_rows_off_the_page() {
+    let case = open_field();
+    for row in ALGORITHMS {
+        let built = start(&case, SearchConfig::new(row.algorithm));
+        assert_eq!(built.is_some(), row.on_page, "{}", row.algorithm);
+    }
+    assert!(ALGORITHMS.iter().any(|r| !r.on_page), "the visibility graph is a reference off the page");
 }
 
 /// Steps enough for every run here; crash and turn may walk in circles for ever.
@@ -77,7 +97,7 @@ fn run(case: &Case, config: SearchConfig) -> Option<Answer> {
 
 #[test]
 fn optimal_exactly_when_every_fixture_costs_what_the_reference_dijkstra_costs() {
-    for row in ALGORITHMS {
+    for row in stepped() {
         let mut caught = Vec::new();
         let mut ran = 0;
         for case in cases() {
@@ -106,7 +126,7 @@ fn optimal_exactly_when_every_fixture_costs_what_the_reference_dijkstra_costs() 
 
 #[test]
 fn always_optimal_means_whatever_the_heuristic_and_weight() {
-    for row in ALGORITHMS.iter().filter(|r| r.optimal == Optimality::Always) {
+    for row in stepped().filter(|r| r.optimal == Optimality::Always) {
         for case in cases() {
             let config = SearchConfig::new(row.algorithm).heuristic(Heuristic::Manhattan).weight(3.0);
             let want = Answer::of(reference_cost(&case.grid, case.start, case.goal, config.diagonal, config.costs));
@@ -123,7 +143,7 @@ fn any_angle_exactly_when_a_path_costs_less_than_grid_moves_can() {
         Case { name: "open".into(), grid: Grid::new(12, 7).unwrap(), start: Point::new(1, 1), goal: Point::new(9, 4) };
     let grid_best = reference_cost(&case.grid, case.start, case.goal, Diagonal::NoCornerCutting, Costs::Real);
     let grid_best = grid_best.unwrap();
-    for row in ALGORITHMS {
+    for row in stepped() {
         let Some(Answer::Cost(got)) = run(&case, SearchConfig::new(row.algorithm)) else { panic!("{}", row.algorithm) };
         assert_eq!(got < grid_best - 1e-9, row.any_angle, "{}: {got} against {grid_best} by grid moves", row.algorithm);
     }
@@ -133,7 +153,7 @@ fn any_angle_exactly_when_a_path_costs_less_than_grid_moves_can() {
 fn agents_walk_and_incremental_searches_repair() {
     let case =
         Case { name: "open".into(), grid: Grid::new(10, 6).unwrap(), start: Point::new(1, 2), goal: Point::new(8, 2) };
-    for row in ALGORITHMS {
+    for row in stepped() {
         let mut s = start(&case, SearchConfig::new(row.algorithm)).unwrap();
         s.step();
         assert_eq!(s.agent().is_some(), row.agent, "{}", row.algorithm);
@@ -149,7 +169,7 @@ fn agents_walk_and_incremental_searches_repair() {
 
 #[test]
 fn open_list_keys_follow_the_order_and_exact_orders_name_the_next_expansion() {
-    for row in ALGORITHMS {
+    for row in stepped() {
         let weight = if row.weighted { 1.5 } else { 1.0 };
         let mut exact_checked = 0;
         for case in cases() {
@@ -213,7 +233,7 @@ fn first_open(case: &Case, config: SearchConfig) -> Option<Vec<(u32, f64, f64)>>
 #[test]
 fn weighted_exactly_when_the_weight_changes_the_keys() {
     let case = open_field();
-    for row in ALGORITHMS {
+    for row in stepped() {
         let plain = first_open(&case, SearchConfig::new(row.algorithm)).unwrap();
         // Refusing a weight (LPA*, D* Lite) is not using it.
         let changed = first_open(&case, SearchConfig::new(row.algorithm).weight(2.0)).is_some_and(|w| w != plain);
@@ -224,7 +244,7 @@ fn weighted_exactly_when_the_weight_changes_the_keys() {
 #[test]
 fn takes_a_heuristic_exactly_when_its_open_list_holds_estimates() {
     let case = open_field();
-    for row in ALGORITHMS {
+    for row in stepped() {
         let open = first_open(&case, SearchConfig::new(row.algorithm)).unwrap();
         let estimates = open.iter().any(|&(_, h, _)| h > 0.0);
         assert_eq!(estimates, row.takes(Setting::Heuristic), "{}: {open:?}", row.algorithm);
@@ -247,7 +267,7 @@ fn look_ahead_cluster_and_hand_change_the_run_exactly_where_taken() {
         (Setting::Hand, |c| c.hand(Hand::Right)),
     ];
     let all = cases();
-    for row in ALGORITHMS {
+    for row in stepped() {
         for (setting, change) in settings {
             let differs = all.iter().any(|case| {
                 let plain = SearchConfig::new(row.algorithm);

@@ -25,7 +25,9 @@
 //!
 //! 1. Here: a variant of [`Algorithm`] (its URL name and a one-line description) and its row
 //!    in [`ALGORITHMS`], where the menus should list it. The compiler refuses a variant without
-//!    a row, or with two.
+//!    a row, or with two. A reference that is not a stepper (the page cannot show it yet) is
+//!    marked `.off_page()` ([`AlgorithmInfo::on_page`]): `build` refuses it and the page's
+//!    menus leave it out.
 //! 2. Its own file in `search/` with its stepper, documented, and its entry point.
 //! 3. Until the dispatch moves: its arm in [`build`](super::build) (`stepper.rs`) and, when it
 //!    runs on every space, in [`build_on`](super::build_on) (`on_space.rs`).
@@ -86,6 +88,15 @@ named_enum! {
         /// Hierarchical (region-based) A*: search a graph of cluster entrances, then refine
         /// each abstract edge with A* inside its cluster.
         Hpa = 17, "hpa";
+        /// The exact any-angle shortest path: A* over the visibility graph of the walls'
+        /// corners ([`visibility`](super::visibility)). Optimal for length at any angle: no
+        /// chain of straight segments from the start cell's centre to the goal cell's that
+        /// keeps to the free-space rule under the diagonal rule is shorter, so it is at most
+        /// the 8-connected optimum and at most every Theta*, Lazy Theta* or smoothed path.
+        /// It measures length only (terrain is refused) and ignores heuristic and weight. A
+        /// reference the CLI measures the any-angle searches against, not a stepper: see
+        /// [`AlgorithmInfo::on_page`].
+        Visibility = 18, "visibility";
     }
 }
 
@@ -186,7 +197,10 @@ pub struct AlgorithmInfo {
     pub settings: &'static [Setting],
     /// True when it orders by g + w·h, so that a weight above 1 changes what it finds.
     pub weighted: bool,
-    /// When it finds a cheapest path.
+    /// When it finds a cheapest path: of the paths made of grid moves, or, for an any-angle
+    /// algorithm, of the paths made of straight segments at any angle (the visibility graph
+    /// is optimal in that sense: no path that keeps to the free-space rule of
+    /// [`visibility`](super::visibility) is shorter, so it is never longer than any grid path).
     pub optimal: Optimality,
     /// True when its path joins points in sight by straight lines instead of grid moves,
     /// so it can cost less than the cheapest grid path.
@@ -202,6 +216,12 @@ pub struct AlgorithmInfo {
     /// the list is only close (Lazy Theta* may put its first entry back; IDA*'s list is its
     /// stack; the incremental and walking searches are listed by f).
     pub exact_order: bool,
+    /// True when it is a [`Stepper`](super::Stepper) that [`build`](super::build) makes and
+    /// the page offers in its menus. False for a reference that runs only to the end from the
+    /// command line (the visibility graph, whose nodes are corners, not cells): `build` refuses
+    /// it, and the wasm layers leave it out of `algorithms()` and of the accepted `algo` names,
+    /// so the page's menus list only what it can show.
+    pub on_page: bool,
 }
 
 impl AlgorithmInfo {
@@ -223,9 +243,11 @@ const JUMPS: Option<&str> =
 const SIGHT: Option<&str> = Some("any-angle search needs a square grid: it tests line of sight across cells");
 const CLUSTERS: Option<&str> = Some("hierarchical A* needs a square grid: it cuts the grid into square clusters");
 const WALLS: Option<&str> = Some("crash and turn needs a square grid: it follows walls cell by cell");
+const CORNERS: Option<&str> =
+    Some("the visibility graph needs a square grid: its vertices are the corners of the wall cells");
 
 /// A row with the common defaults: runs on every space, takes no settings, unweighted, not
-/// any-angle, no agent, not incremental.
+/// any-angle, no agent, not incremental, on the page.
 const fn row(
     algorithm: Algorithm,
     label: &'static str,
@@ -247,6 +269,7 @@ const fn row(
         incremental: false,
         order,
         exact_order,
+        on_page: true,
     }
 }
 
@@ -274,6 +297,10 @@ impl AlgorithmInfo {
     }
     const fn repairs(mut self) -> Self {
         self.incremental = true;
+        self
+    }
+    const fn off_page(mut self) -> Self {
+        self.on_page = false;
         self
     }
 }
@@ -307,6 +334,8 @@ pub const ALGORITHMS: &[AlgorithmInfo] = &[
     row(A::Rta,           "RTA* (agent, real-time)",              "RTA*",            Never,        F,     false).with(&[Heuristic, Lookahead]).weight_counts().walks(),
     row(A::CrashTurn,     "Crash and turn (agent, local)",        "Crash and turn",  Never,        F,     false).with(&[Hand]).grid_only(WALLS).walks(),
     row(A::Hpa,           "Hierarchical A* (clusters)",           "Hierarchical A*", Never,        F,     false).with(&[Heuristic, Cluster]).weight_counts().grid_only(CLUSTERS),
+    // Optimal among any-angle paths (see its docs), so `Always` with `any_angle`.
+    row(A::Visibility,    "Visibility graph (exact any-angle)",   "Visibility graph", Always,      F,     true).grid_only(CORNERS).any_angle_path().off_page(),
 ];
 
 /// The rows again, at the place of each algorithm's number, so that [`Algorithm::info`] is
