@@ -5,8 +5,9 @@ use std::time::Instant;
 
 use pathlab_core::formats::movingai::{self, Problem};
 use pathlab_core::formats::{MAX_FILE_BYTES, MAX_SCEN_BYTES};
-use pathlab_core::grid::Grid;
-use pathlab_core::search::{build, SearchConfig, Stepper};
+use pathlab_core::grid::{Grid, Point};
+use pathlab_core::search::visibility::VisibilityGraph;
+use pathlab_core::search::{build, Algorithm, SearchConfig, SearchError, Stepper};
 
 use crate::args::Run;
 use crate::Failure;
@@ -104,79 +105,155 @@ pub struct Outcome {
     pub gave_up: Option<String>,
 }
 
-/// Solves problems on one map with a single search whose buffers are reused between them.
+/// Solves problems on one map with a single search whose buffers are reused between them,
+/// or, for `visibility`, with one visibility graph built once and queried per problem.
 pub struct Solver {
-    search: Box<dyn Stepper>,
+    engine: Engine,
+    grid: Grid,
     scen: PathBuf,
+}
+
+/// What answers the problems.
+enum Engine {
+    /// A stepper, run to the end.
+    Stepper(Box<dyn Stepper>),
+    /// The visibility graph, built once (not a stepper; see `AlgorithmInfo::on_page`).
+    Visibility {
+        /// The graph (boxed: it is large beside a stepper's pointer).
+        graph: Box<VisibilityGraph>,
+        /// How long building it took, in microseconds.
+        built_micros: f64,
+    },
+}
+
+/// The visibility graph a [`Solver`] built: its size and how long it took.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GraphBuild {
+    /// Its vertices (convex corners, and pinches under `always`).
+    pub vertices: usize,
+    /// Its edges.
+    pub edges: usize,
+    /// The build time in microseconds.
+    pub micros: f64,
 }
 
 impl Solver {
     /// A solver for `grid`, set up on `first` (any of the problems to come), which comes
     /// from the scenario file `scen` (named in messages).
     pub fn new(grid: Grid, first: &Problem, config: SearchConfig, scen: &Path) -> Result<Self, Failure> {
-        let search = build(grid, first.start, first.goal, config)
+        let engine = engine(&grid, first.start, first.goal, config)
             .map_err(|e| in_file(scen, format!("line {}: {e}", first.line)))?;
-        Ok(Self { search, scen: scen.to_path_buf() })
+        Ok(Self { engine, grid, scen: scen.to_path_buf() })
     }
 
     /// Changes the settings for the problems to come.
     pub fn set_config(&mut self, config: SearchConfig) -> Result<(), Failure> {
-        let (grid, start, goal) = (self.search.grid().clone(), self.search.start(), self.search.goal());
-        self.search = build(grid, start, goal, config).map_err(|e| Failure::usage(e.to_string()))?;
+        let (start, goal) = match &self.engine {
+            Engine::Stepper(search) => (search.start(), search.goal()),
+            // Any open cell will do: the ends are set again for every problem.
+            Engine::Visibility { .. } => {
+                let open =
+                    (0..self.grid.cells().len()).map(|i| self.grid.point_at(i)).find(|&p| self.grid.is_passable(p));
+                let p = open.ok_or_else(|| Failure::input("the map has no open cell"))?;
+                (p, p)
+            }
+        };
+        self.engine = engine(&self.grid, start, goal, config).map_err(|e| Failure::usage(e.to_string()))?;
         Ok(())
+    }
+
+    /// The visibility graph built for `--algo visibility`, if that is what solves.
+    pub fn graph_build(&self) -> Option<GraphBuild> {
+        match &self.engine {
+            Engine::Stepper(_) => None,
+            Engine::Visibility { graph, built_micros } => {
+                Some(GraphBuild { vertices: graph.vertex_count(), edges: graph.edge_count(), micros: *built_micros })
+            }
+        }
     }
 
     /// Runs one problem to the end.
     pub fn solve(&mut self, problem: &Problem) -> Result<Outcome, Failure> {
-        let started = Instant::now();
-        self.search
-            .set_ends(problem.start, problem.goal)
-            .map_err(|e| in_file(&self.scen, format!("line {}: {e}", problem.line)))?;
-        self.search.run();
-        let micros = started.elapsed().as_secs_f64() * 1e6;
-        Ok(Outcome {
-            cost: self.search.cost(),
-            expanded: self.search.expanded(),
-            micros,
-            gave_up: self.search.gave_up(),
-        })
+        let bad = |e: pathlab_core::search::SearchError| in_file(&self.scen, format!("line {}: {e}", problem.line));
+        match &mut self.engine {
+            Engine::Stepper(search) => {
+                let started = Instant::now();
+                search.set_ends(problem.start, problem.goal).map_err(bad)?;
+                search.run();
+                let micros = started.elapsed().as_secs_f64() * 1e6;
+                Ok(Outcome { cost: search.cost(), expanded: search.expanded(), micros, gave_up: search.gave_up() })
+            }
+            Engine::Visibility { graph, .. } => {
+                let started = Instant::now();
+                let found = graph.shortest_path(problem.start, problem.goal).map_err(bad)?;
+                let micros = started.elapsed().as_secs_f64() * 1e6;
+                Ok(Outcome { cost: found.cost, expanded: found.expanded, micros, gave_up: None })
+            }
+        }
     }
 }
 
-/// How a result stands against the `.scen` optimum, under the rules `--check` applies.
+/// What solves problems under `config`: the visibility graph for `visibility`, otherwise the
+/// stepper [`build`] makes, set up on `start` and `goal`.
+fn engine(grid: &Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Engine, SearchError> {
+    if config.algorithm == Algorithm::Visibility {
+        let started = Instant::now();
+        let graph = Box::new(VisibilityGraph::new(grid, config.diagonal)?);
+        let built_micros = started.elapsed().as_secs_f64() * 1e6;
+        Ok(Engine::Visibility { graph, built_micros })
+    } else {
+        build(grid.clone(), start, goal, config).map(Engine::Stepper)
+    }
+}
+
+/// How a result stands against the `.scen` optimum, under the rules `--check` applies: the
+/// one place they are written.
 ///
-/// An optimal configuration must find a path whose cost is within the problem's tolerance
-/// of the optimum. Any other must find a path, and it cannot be cheaper than the optimum
-/// (less the tolerance). Returns a description of the mismatch, if any.
+/// Every algorithm must find a path (the `.scen` problems all have one). Then:
+///
+/// | algorithm | its cost must be |
+/// | --- | --- |
+/// | optimal on the grid (Dijkstra; A* with weight 1 and an admissible heuristic) | the optimum, within the problem's tolerance |
+/// | other grid searches | no cheaper than the optimum (less the tolerance) |
+/// | any-angle (Theta*, Lazy Theta*, A* + smoothing) | no shorter than the straight line from start to goal (less the tolerance): a path at any angle may beat the 8-connected optimum |
+/// | optimal any-angle (visibility) | as any-angle, and no longer than the optimum (plus the tolerance): every 8-connected path is one of the paths it chooses from |
+///
+/// Returns a description of the mismatch, if any.
 pub fn mismatch(config: &SearchConfig, problem: &Problem, cost: Option<f64>) -> Option<String> {
     let Some(cost) = cost else {
         return Some(format!("no path found, but the optimum is {}", problem.optimal));
     };
     let off = cost - problem.optimal;
+    let tolerance = problem.tolerance;
     if config.algorithm.is_any_angle() {
-        // Any-angle paths may be shorter than the 8-connected optimum, but never shorter
-        // than the straight line from start to goal.
         let dx = problem.start.x.abs_diff(problem.goal.x) as f64;
         let dy = problem.start.y.abs_diff(problem.goal.y) as f64;
         let line = dx.hypot(dy);
-        return (cost < line - problem.tolerance)
-            .then(|| format!("cost {cost} is below the straight-line distance {line:.6} from start to goal"));
+        if cost < line - tolerance {
+            return Some(format!("cost {cost} is below the straight-line distance {line:.6} from start to goal"));
+        }
+        return (config.is_optimal() && off > tolerance).then(|| {
+            format!(
+                "cost {cost} is above the 8-connected optimum {} by {off:.6}, more than the tolerance {tolerance}, \
+                 but the exact any-angle optimum is never longer",
+                problem.optimal
+            )
+        });
     }
     if config.is_optimal() {
-        (off.abs() > problem.tolerance).then(|| {
+        (off.abs() > tolerance).then(|| {
             format!(
-                "cost {cost} is {} the optimum {} by {:.6}, more than the tolerance {}",
+                "cost {cost} is {} the optimum {} by {:.6}, more than the tolerance {tolerance}",
                 if off > 0.0 { "above" } else { "below" },
                 problem.optimal,
                 off.abs(),
-                problem.tolerance
             )
         })
     } else {
-        (off < -problem.tolerance).then(|| {
+        (off < -tolerance).then(|| {
             format!(
-                "cost {cost} is below the optimum {} by {:.6}, more than the tolerance {}",
-                problem.optimal, -off, problem.tolerance
+                "cost {cost} is below the optimum {} by {:.6}, more than the tolerance {tolerance}",
+                problem.optimal, -off
             )
         })
     }
