@@ -23,7 +23,9 @@ usage:
   pathlab compare MAP SCEN --algos a,b,c [options]
       Runs the problems with each algorithm and prints a table: problems solved, mean
       expanded, mean cost, suboptimality (mean and max % over the optimum) and mean time.
-  pathlab path FILE --start S --goal G [--algo A] [--space grid|hex|graph] [--heuristic H]
+      When an any-angle algorithm is compared, a second table gives each any-angle
+      algorithm's mean and max % longer than the exact any-angle optimum (visibility).
+  pathlab path FILE --start S --goal G [--algo A] [--space grid|hex|graph|corners] [--heuristic H]
              [--diagonal RULE] [--weight W] [--costs real|integer] [--layout pointy|flat]
       Runs one search and prints one JSON object on stdout:
         {\"cost\": c, \"path\": [...], \"expanded\": n, \"micros\": t}
@@ -33,14 +35,19 @@ usage:
       files that start with { or #). On grids --start and --goal are x,y (or A and B for a
       course file's marks), on graphs node ids. On graphs and hex grids only bfs, dfs,
       dijkstra, greedy and astar run; the default heuristic is then the straight line times
-      the graph's smallest cost per unit of length, or the hex distance.
+      the graph's smallest cost per unit of length, or the hex distance. Space corners
+      searches a grid file's corner graph (cell corners joined by sight) from the centre of
+      the --start cell to the centre of the --goal cell, by the straight-line estimate; its
+      path entries are points in cells, [x, y] at corners and [x.5, y.5] at centres.
   pathlab help | --help | -h
   pathlab --version
 
 options:
   --algo A          scen: bfs, dfs, dijkstra, greedy, astar, bi-astar, ida, jps, jps-plus,
                     theta, lazy-theta, astar-smoothed, lpa, dstar-lite, lrta, rta,
-                    crash-turn or hpa (default astar)
+                    crash-turn, hpa or visibility (default astar). visibility is the
+                    exact any-angle shortest path (the visibility graph of the walls'
+                    corners, built once per map; its build time is in the summary)
   --algos A,B,...   compare: the algorithms to compare, comma-separated
   --diagonal RULE   never, no-corner-cutting, at-most-one-blocked or always
                     (default no-corner-cutting, the rule the .scen optima assume)
@@ -57,7 +64,9 @@ options:
   --check           scen: exit 1 when a result disagrees with the .scen optimum beyond its
                     tolerance. An optimal algorithm (Dijkstra; A* with weight 1 and an
                     admissible heuristic) must match it; any other must find a path no
-                    cheaper than it. Only with --diagonal no-corner-cutting.
+                    cheaper than it, except that an any-angle path may be cheaper, down
+                    to the straight line, and visibility's no dearer than the optimum.
+                    Only with --diagonal no-corner-cutting.
 
 exit status: 0 done, 1 --check found a mismatch, 2 bad arguments or input (the message names
 the file, the line and the problem).
