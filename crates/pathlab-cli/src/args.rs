@@ -23,7 +23,9 @@ usage:
   pathlab compare MAP SCEN --algos a,b,c [options]
       Runs the problems with each algorithm and prints a table: problems solved, mean
       expanded, mean cost, suboptimality (mean and max % over the optimum) and mean time.
-  pathlab path FILE --start S --goal G [--algo A] [--space grid|hex|graph|navmesh] [--heuristic H]
+      When an any-angle algorithm is compared, a second table gives each any-angle
+      algorithm's mean and max % longer than the exact any-angle optimum (visibility).
+  pathlab path FILE --start S --goal G [--algo A] [--space grid|hex|graph|navmesh|corners] [--heuristic H]
              [--diagonal RULE] [--weight W] [--costs real|integer] [--layout pointy|flat]
       Runs one search and prints one JSON object on stdout:
         {\"cost\": c, \"path\": [...], \"expanded\": n, \"micros\": t}
@@ -37,16 +39,21 @@ usage:
       (or --algo navmesh) on a grid file, A* runs over the navmesh's polygons from the start
       cell's centre to the goal cell's centre and the funnel pulls the string: path entries
       are the path's corners [x, y] in cell units (a cell's centre is x + 0.5, y + 0.5),
-      cost is its length, expanded counts polygons.
+      cost is its length, expanded counts polygons. Space corners
+      searches a grid file's corner graph (cell corners joined by sight) from the centre of
+      the --start cell to the centre of the --goal cell, by the straight-line estimate; its
+      path entries are points in cells, [x, y] at corners and [x.5, y.5] at centres.
   pathlab help | --help | -h
   pathlab --version
 
 options:
   --algo A          scen: bfs, dfs, dijkstra, greedy, astar, bi-astar, ida, jps, jps-plus,
                     theta, lazy-theta, astar-smoothed, lpa, dstar-lite, lrta, rta,
-                    crash-turn, hpa or navmesh (default astar). navmesh: A* over the
-                    navmesh's polygons then the funnel, from cell centre to cell centre;
-                    cost is the any-angle path's length, expanded counts polygons
+                    crash-turn, hpa, navmesh or visibility (default astar). navmesh: A*
+                    over the navmesh's polygons then the funnel, from cell centre to cell
+                    centre; cost is the any-angle path's length, expanded counts polygons.
+                    visibility: the exact any-angle shortest path (the visibility graph of
+                    the walls' corners, built once per map; its build time is in the summary)
   --algos A,B,...   compare: the algorithms to compare, comma-separated
   --diagonal RULE   never, no-corner-cutting, at-most-one-blocked or always
                     (default no-corner-cutting, the rule the .scen optima assume)
@@ -63,10 +70,11 @@ options:
   --check           scen: exit 1 when a result disagrees with the .scen optimum beyond its
                     tolerance. An optimal algorithm (Dijkstra; A* with weight 1 and an
                     admissible heuristic) must match it; an any-angle one (theta,
-                    lazy-theta, astar-smoothed, navmesh) must find a path no shorter than
-                    the straight line from start to goal (the optimum is the 8-connected
-                    grid's, which any-angle paths may beat); any other must find a path no
-                    cheaper than it. Only with --diagonal no-corner-cutting.
+                    lazy-theta, astar-smoothed, navmesh, visibility) must find a path no
+                    shorter than the straight line from start to goal (the optimum is the
+                    8-connected grid's, which any-angle paths may beat), and visibility's no
+                    dearer than the optimum; any other must find a path no cheaper than it.
+                    Only with --diagonal no-corner-cutting.
 
 exit status: 0 done, 1 --check found a mismatch, 2 bad arguments or input (the message names
 the file, the line and the problem).

@@ -6,8 +6,11 @@ use pathlab_core::grid::Diagonal;
 use pathlab_core::search::{Algorithm, SearchConfig};
 
 use crate::args::Run;
-use crate::problems::{load, Solver};
+use crate::problems::{load, Loaded, Solver};
 use crate::Failure;
+
+/// One row of a table, its cells as printed.
+type Row<const N: usize> = [String; N];
 
 /// One algorithm's totals over the problems.
 #[derive(Clone, Debug, Default)]
@@ -19,6 +22,8 @@ struct Totals {
     micros: f64,
     /// Percentages over the reference cost, one per found problem that has one.
     over: Vec<f64>,
+    /// The cost of each problem, in order (`None` where no path was found).
+    costs: Vec<Option<f64>>,
 }
 
 /// The label of a configuration in the table: the algorithm, with its heuristic and weight
@@ -63,6 +68,7 @@ pub fn run(run: &Run) -> Result<(), Failure> {
             t.problems += 1;
             t.expanded += outcome.expanded;
             t.micros += outcome.micros;
+            t.costs.push(outcome.cost);
             let Some(cost) = outcome.cost else { continue };
             t.found += 1;
             t.cost += cost;
@@ -73,8 +79,9 @@ pub fn run(run: &Run) -> Result<(), Failure> {
                 }
             }
         }
-        rows.push((label(&config), t));
+        rows.push((label(&config), algorithm, t));
     }
+    let exact = any_angle_table(run, &loaded, &rows)?;
 
     let mut table = vec![[
         "algorithm",
@@ -87,7 +94,7 @@ pub fn run(run: &Run) -> Result<(), Failure> {
         "mean µs",
     ]
     .map(String::from)];
-    for (name, t) in rows {
+    for (name, _, t) in rows {
         let per = |total: f64, n: usize| if n == 0 { "-".to_string() } else { format!("{:.1}", total / n as f64) };
         let over_mean = if t.over.is_empty() { f64::NAN } else { t.over.iter().sum::<f64>() / t.over.len() as f64 };
         let over_max = t.over.iter().copied().fold(f64::NAN, f64::max);
@@ -117,8 +124,59 @@ pub fn run(run: &Run) -> Result<(), Failure> {
     )?;
     writeln!(out)?;
     write_table(&mut out, &table)?;
+    if let Some((heading, exact)) = exact {
+        writeln!(out)?;
+        writeln!(out, "{heading}")?;
+        writeln!(out)?;
+        write_table(&mut out, &exact)?;
+    }
     out.flush()?;
     Ok(())
+}
+
+/// The second table, when an any-angle algorithm is compared: each any-angle algorithm's
+/// length against the exact any-angle optimum, the visibility graph's, computed here for the
+/// same problems whether or not `visibility` is among the algorithms. Returns its heading
+/// line and rows.
+fn any_angle_table(
+    run: &Run,
+    loaded: &Loaded,
+    rows: &[(String, Algorithm, Totals)],
+) -> Result<Option<(String, Vec<Row<4>>)>, Failure> {
+    if !rows.iter().any(|(_, a, _)| a.is_any_angle()) {
+        return Ok(None);
+    }
+    let Some((_, first)) = loaded.problems.first() else { return Ok(None) };
+    let mut exact = Solver::new(loaded.grid.clone(), first, run.config(Algorithm::Visibility), &run.scen)?;
+    let mut best = Vec::with_capacity(loaded.problems.len());
+    for (_, p) in &loaded.problems {
+        best.push(exact.solve(p)?.cost);
+    }
+    let mut table = vec![["algorithm", "compared", "longer mean %", "longer max %"].map(String::from)];
+    for (name, _, t) in rows.iter().filter(|(_, a, _)| a.is_any_angle()) {
+        let longer: Vec<f64> = t
+            .costs
+            .iter()
+            .zip(&best)
+            .filter_map(|(&cost, &best)| match (cost, best) {
+                (Some(c), Some(b)) if b > 0.0 => {
+                    Some(if (c - b).abs() <= 1e-9 * b.max(1.0) { 0.0 } else { (c - b) / b * 100.0 })
+                }
+                _ => None,
+            })
+            .collect();
+        let mean = if longer.is_empty() { f64::NAN } else { longer.iter().sum::<f64>() / longer.len() as f64 };
+        let max = longer.iter().copied().fold(f64::NAN, f64::max);
+        let percent = |v: f64| if v.is_nan() { "-".to_string() } else { format!("{v:.3}") };
+        table.push([name.clone(), longer.len().to_string(), percent(mean), percent(max)]);
+    }
+    let built = exact.graph_build().map_or(String::new(), |g| {
+        format!(": {} vertices, {} edges, built in {:.3} ms", g.vertices, g.edges, g.micros / 1000.0)
+    });
+    let heading = format!(
+        "any-angle length against the exact optimum (visibility graph{built}), % longer, on the problems both solved"
+    );
+    Ok(Some((heading, table)))
 }
 
 /// Writes rows in aligned columns: the first left-aligned, the rest right-aligned, with a

@@ -1,13 +1,15 @@
 //! `pathlab path`: one search on a grid, hex, navmesh or graph file, printed as one JSON
 //! object.
 //!
-//! `pathlab path FILE --start S --goal G [--algo A] [--space grid|hex|graph|navmesh]
+//! `pathlab path FILE --start S --goal G [--algo A] [--space grid|hex|graph|navmesh|corners]
 //! [--heuristic H] [--diagonal RULE] [--weight W] [--costs real|integer] [--layout pointy|flat]`
 //! prints `{"cost": c, "path": [...], "expanded": n, "micros": t}`: `cost` is null when there
-//! is no path; path entries are node ids on graphs and `[x, y]` on grids and hex grids. On a
-//! navmesh (`--space navmesh`, or `--algo navmesh` on a grid file) the search runs from the
-//! start cell's centre to the goal cell's centre, and the path entries are the funnel
-//! path's corners `[x, y]` in cell units (`[0.5, 2.5]`, `[1, 1]`).
+//! is no path; path entries are node ids on graphs and `[x, y]` cells on grids and hex grids.
+//! On a navmesh (`--space navmesh`, or `--algo navmesh` on a grid file) the search runs from
+//! the start cell's centre to the goal cell's centre, and the path entries are the funnel
+//! path's corners `[x, y]` in cell units (`[0.5, 2.5]`, `[1, 1]`); on the corner graph
+//! (`--space corners`) they are `[x, y]` points in cell units too (corners whole, cell centres
+//! at `.5`).
 
 use std::ffi::OsString;
 use std::fmt::Write as _;
@@ -20,9 +22,10 @@ use pathlab_core::formats::{course, graph as graph_file, movingai};
 use pathlab_core::grid::{Grid, Point};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::navmesh::NavmeshSearch;
+use pathlab_core::search::visibility::VisibilityGraph;
 use pathlab_core::search::{build, build_on, Algorithm, SearchConfig, SpaceStepper};
 use pathlab_core::space::navmesh::NavMesh;
-use pathlab_core::space::{Graph, HexGrid, HexLayout, Space};
+use pathlab_core::space::{CornerGraph, Graph, HexGrid, HexLayout, Space};
 
 use crate::problems::{centre, in_file, read_text};
 use crate::Failure;
@@ -41,6 +44,8 @@ pub enum SpaceKind {
     Graph,
     /// A course data file or MovingAI `.map`, covered by a navmesh.
     Navmesh,
+    /// A grid file's corner graph: cell corners joined by sight, the ends at cell centres.
+    Corners,
 }
 
 /// The options of `pathlab path`.
@@ -106,9 +111,10 @@ pub fn parse(mut args: impl Iterator<Item = OsString>) -> Result<PathRun, Failur
                     "hex" => SpaceKind::Hex,
                     "graph" => SpaceKind::Graph,
                     "navmesh" => SpaceKind::Navmesh,
+                    "corners" => SpaceKind::Corners,
                     other => {
                         return Err(Failure::usage(format!(
-                            "--space: unknown space {other:?}; expected one of: grid, hex, graph, navmesh"
+                            "--space: unknown space {other:?}; expected one of: grid, hex, graph, navmesh, corners"
                         )))
                     }
                 });
@@ -144,6 +150,15 @@ pub fn run(run: &PathRun) -> Result<(), Failure> {
         SpaceKind::Grid => on_grid(run, read_grid(run, &text)?)?,
         SpaceKind::Hex => on_hex(run, read_grid(run, &text)?)?,
         SpaceKind::Navmesh => on_navmesh(run, read_grid(run, &text)?)?,
+        SpaceKind::Corners => {
+            if guess(&run.file, &text) == SpaceKind::Graph {
+                return Err(Failure::input(format!(
+                    "--space corners needs a grid (a course data file or MovingAI .map), but {} is a graph file",
+                    run.file.display()
+                )));
+            }
+            on_corners(run, read_grid(run, &text)?)?
+        }
     };
     let mut out = String::from("{\"cost\": ");
     match found.cost {
@@ -242,6 +257,27 @@ fn on_hex(run: &PathRun, (grid, a, b): (Grid, Option<Point>, Option<Point>)) -> 
     }
     let found = solve(hex, s, g, run.config)?;
     Ok(found_with(found, |hex, n| xy(hex.grid.point_at(n as usize))))
+}
+
+/// The corner graph of the grid, searched from the start cell's centre to the goal cell's;
+/// path entries are points in cell units (`[x, y]` at corners, `[x + 0.5, y + 0.5]` at
+/// centres). Its estimate is always the straight line, so `--heuristic` is refused.
+fn on_corners(run: &PathRun, (grid, a, b): (Grid, Option<Point>, Option<Point>)) -> Result<Found, Failure> {
+    if run.heuristic_given {
+        return Err(Failure::usage(
+            "--space corners: the estimate is always the straight-line distance; leave out --heuristic",
+        ));
+    }
+    let start = cell(&grid, "start", &run.start, a)?;
+    let goal = cell(&grid, "goal", &run.goal, b)?;
+    let graph = VisibilityGraph::new(&grid, run.config.diagonal).map_err(|e| Failure::input(e.to_string()))?;
+    let corners = CornerGraph::new(Arc::new(graph), start, goal).map_err(|e| Failure::input(e.to_string()))?;
+    let (s, g) = (corners.start_node(), corners.goal_node());
+    let found = solve(corners, s, g, run.config)?;
+    Ok(found_with(found, |corners: &CornerGraph, n| {
+        let [x, y] = corners.position(n);
+        format!("[{}, {}]", number(x), number(y))
+    }))
 }
 
 fn on_graph(run: &PathRun, text: &str) -> Result<Found, Failure> {

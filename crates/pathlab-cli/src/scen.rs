@@ -41,13 +41,16 @@ pub fn run(run: &Run) -> Result<(), Failure> {
     // Problems where the search stopped short (IDA* at its visit limit): "cost":null there
     // means "gave up", not "no path", and stderr says so.
     let mut gave_up = Vec::new();
-    // The navmesh's size and build time, for the summary (built once, not counted per problem).
+    // The navmesh and the visibility graph are built once, before the first problem; their
+    // sizes and build times go in the summary.
     let mut navmesh_text = String::new();
+    let mut graph = None;
     if let Some((_, first)) = loaded.problems.first() {
         let mut solver = Solver::new(loaded.grid.clone(), first, config, &run.scen)?;
         if let Some((polygons, micros)) = solver.navmesh_build() {
             navmesh_text = format!(", navmesh of {polygons} polygons built in {:.3} ms", micros / 1000.0);
         }
+        graph = solver.graph_build();
         for (index, p) in &loaded.problems {
             let outcome = solver.solve(p)?;
             found += usize::from(outcome.cost.is_some());
@@ -98,6 +101,9 @@ pub fn run(run: &Run) -> Result<(), Failure> {
         writeln!(err, "pathlab: ... and {} more problems where the search gave up", gave_up.len() - SHOWN_MISMATCHES)?;
     }
     let gave_up_text = if gave_up.is_empty() { String::new() } else { format!(", {} gave up", gave_up.len()) };
+    let graph_text = graph.map_or(String::new(), |g| {
+        format!(", visibility graph ({} vertices, {} edges) built in {:.3} ms", g.vertices, g.edges, g.micros / 1000.0)
+    });
     if run.check {
         for line in mismatches.iter().take(SHOWN_MISMATCHES) {
             writeln!(err, "pathlab: {line}")?;
@@ -108,7 +114,7 @@ pub fn run(run: &Run) -> Result<(), Failure> {
     }
     writeln!(
         err,
-        "pathlab scen: {n} problems (of {}), {found} found{gave_up_text}, {mismatch_text}, mean expanded {mean:.1}, total {:.3} ms{navmesh_text} [{}, heuristic {}, weight {}, diagonal {}]",
+        "pathlab scen: {n} problems (of {}), {found} found{gave_up_text}, {mismatch_text}, mean expanded {mean:.1}, total {:.3} ms{navmesh_text}{graph_text} [{}, heuristic {}, weight {}, diagonal {}]",
         loaded.total,
         micros / 1000.0,
         config.algorithm,

@@ -10,7 +10,9 @@
 //!   and where the order is marked exact its first entry is the node the next step expands;
 //! - weighted exactly when the weight changes the keys; a heuristic exactly when the open list
 //!   holds estimates; look-ahead, cluster and hand change the run exactly for the algorithms
-//!   that take them.
+//!   that take them;
+//! - on the page exactly when `build` makes a stepper of it (the rest of these checks run
+//!   those).
 
 mod common;
 mod oracle;
@@ -20,8 +22,9 @@ use oracle::{optimum, same};
 use pathlab_core::generate::{generate, Generator};
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
-use pathlab_core::search::AlgorithmInfo;
-use pathlab_core::search::{build, Hand, OpenOrder, Optimality, SearchConfig, Setting, StepEvent, Stepper, ALGORITHMS};
+use pathlab_core::search::{
+    build, AlgorithmInfo, Hand, OpenOrder, Optimality, SearchConfig, Setting, StepEvent, Stepper, ALGORITHMS,
+};
 
 /// A problem to run every algorithm on.
 struct Case {
@@ -42,19 +45,20 @@ fn cases() -> Vec<Case> {
     out
 }
 
-/// The rows the grid stepper runs: the pages' algorithms (see `AlgorithmInfo::on_page`).
+/// The rows of the steppers: every row on the page. The references off it (the visibility
+/// graph) are not steppers; `build_refuses_exactly_the_rows_off_the_page` checks that.
 fn stepped() -> impl Iterator<Item = &'static AlgorithmInfo> {
     ALGORITHMS.iter().filter(|r| r.on_page)
 }
 
 #[test]
 fn build_refuses_exactly_the_rows_off_the_page() {
-    let grid = Grid::new(6, 4).unwrap();
+    let case = open_field();
     for row in ALGORITHMS {
-        let built = build(grid.clone(), Point::new(0, 0), Point::new(5, 3), SearchConfig::new(row.algorithm));
-        assert_eq!(built.is_ok(), row.on_page, "{}", row.algorithm);
+        let built = start(&case, SearchConfig::new(row.algorithm));
+        assert_eq!(built.is_some(), row.on_page, "{}", row.algorithm);
     }
-    assert!(ALGORITHMS.iter().any(|r| !r.on_page), "the navmesh search steps polygons, off the page");
+    assert!(ALGORITHMS.iter().any(|r| !r.on_page), "the visibility graph is a reference off the page");
 }
 
 /// Steps enough for every run here; crash and turn may walk in circles for ever.

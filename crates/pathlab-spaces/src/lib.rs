@@ -196,8 +196,9 @@ impl SpaceLab {
         }
     }
 
-    /// The algorithms, in the order of the core's registry (the order menus list them), each
-    /// with whether it runs on this space and, if not, why.
+    /// The algorithms the page offers (the registry's rows marked `on_page`), in the order of
+    /// the core's registry (the order menus list them), each with whether it runs on this
+    /// space and, if not, why.
     pub fn algorithms(&self) -> Result<JsValue, JsError> {
         let list: Vec<AlgorithmChoice> = search::ALGORITHMS
             .iter()

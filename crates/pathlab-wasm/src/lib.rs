@@ -33,7 +33,8 @@ pub fn max_map_file_bytes() -> u32 {
     pathlab_core::formats::MAX_FILE_BYTES as u32
 }
 
-/// The accepted names of a setting: `algo`, `heuristic`, `diagonal`, `costs` or `hand`.
+/// The accepted names of a setting: `algo` (the algorithms the page offers), `heuristic`,
+/// `diagonal`, `costs` or `hand`.
 #[wasm_bindgen]
 pub fn names(setting: &str) -> Result<Vec<String>, JsError> {
     fn all<T: Copy + std::fmt::Display>(values: &[T]) -> Vec<String> {
@@ -68,7 +69,8 @@ struct AlgorithmRow {
     exact_order: bool,
 }
 
-/// The algorithm registry, one object per algorithm in the order menus list them: `name`
+/// The algorithm registry, one object per algorithm the page offers (the rows marked
+/// `on_page`), in the order menus list them: `name`
 /// (the URL value), `label` (menus), `short` (sentences), `square_grid_only` (why it needs the
 /// square grid, or null), `settings` (of `heuristic`, `weight`, `lookahead`, `sensor`,
 /// `cluster`, `hand`: those it takes), `weighted` (a weight above 1 changes it), `optimal`
@@ -84,6 +86,7 @@ pub fn algorithms() -> Result<JsValue, JsError> {
 fn algorithm_rows() -> Vec<AlgorithmRow> {
     search::ALGORITHMS
         .iter()
+        .filter(|r| r.on_page)
         .map(|r| AlgorithmRow {
             name: r.algorithm.name(),
             label: r.label,
@@ -855,13 +858,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_registry_rows_name_every_algorithm_once_with_names_the_setters_accept() {
+    fn the_registry_rows_name_every_algorithm_on_the_page_once_with_names_the_setters_accept() {
         let rows = algorithm_rows();
         let mut names: Vec<_> = rows.iter().map(|r| r.name).collect();
         names.sort_unstable();
-        let mut all: Vec<_> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+        let mut all: Vec<_> = Algorithm::ALL.iter().filter(|a| a.info().on_page).map(|a| a.name()).collect();
         all.sort_unstable();
         assert_eq!(names, all);
+        // The references off the page (the visibility graph) are neither rows nor URL values.
+        assert!(!names.contains(&"visibility"));
+        let Ok(mut accepted) = super::names("algo") else { panic!("algo names") };
+        accepted.sort_unstable();
+        assert_eq!(accepted, all);
         for r in &rows {
             assert!(r.name.parse::<Algorithm>().is_ok());
             assert!(r.settings.iter().all(|s| s.parse::<search::Setting>().is_ok()), "{}", r.name);

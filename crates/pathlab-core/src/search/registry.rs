@@ -25,7 +25,9 @@
 //!
 //! 1. Here: a variant of [`Algorithm`] (its URL name and a one-line description) and its row
 //!    in [`ALGORITHMS`], where the menus should list it. The compiler refuses a variant without
-//!    a row, or with two.
+//!    a row, or with two. A reference that is not a stepper (the page cannot show it yet) is
+//!    marked `.off_page()` ([`AlgorithmInfo::on_page`]): `build` refuses it and the page's
+//!    menus leave it out.
 //! 2. Its own file in `search/` with its stepper, documented, and its entry point.
 //! 3. Until the dispatch moves: its arm in [`build`](super::build) (`stepper.rs`) and, when it
 //!    runs on every space, in [`build_on`](super::build_on) (`on_space.rs`).
@@ -90,6 +92,15 @@ named_enum! {
         /// corridor found (see [`navmesh`](super::navmesh)): an any-angle path in the
         /// continuous free region.
         Navmesh = 18, "navmesh";
+        /// The exact any-angle shortest path: A* over the visibility graph of the walls'
+        /// corners ([`visibility`](super::visibility)). Optimal for length at any angle: no
+        /// chain of straight segments from the start cell's centre to the goal cell's that
+        /// keeps to the free-space rule under the diagonal rule is shorter, so it is at most
+        /// the 8-connected optimum and at most every Theta*, Lazy Theta* or smoothed path.
+        /// It measures length only (terrain is refused) and ignores heuristic and weight. A
+        /// reference the CLI measures the any-angle searches against, not a stepper: see
+        /// [`AlgorithmInfo::on_page`].
+        Visibility = 19, "visibility";
     }
 }
 
@@ -190,7 +201,10 @@ pub struct AlgorithmInfo {
     pub settings: &'static [Setting],
     /// True when it orders by g + w·h, so that a weight above 1 changes what it finds.
     pub weighted: bool,
-    /// When it finds a cheapest path.
+    /// When it finds a cheapest path: of the paths made of grid moves, or, for an any-angle
+    /// algorithm, of the paths made of straight segments at any angle (the visibility graph
+    /// is optimal in that sense: no path that keeps to the free-space rule of
+    /// [`visibility`](super::visibility) is shorter, so it is never longer than any grid path).
     pub optimal: Optimality,
     /// True when its path joins points in sight by straight lines instead of grid moves,
     /// so it can cost less than the cheapest grid path.
@@ -206,9 +220,11 @@ pub struct AlgorithmInfo {
     /// the list is only close (Lazy Theta* may put its first entry back; IDA*'s list is its
     /// stack; the incremental and walking searches are listed by f).
     pub exact_order: bool,
-    /// True when the grid [`Stepper`](super::Stepper) runs it ([`build`](super::build) sets it
-    /// up), so the pages list it in their menus; false for a search whose nodes are not cells
-    /// (the navmesh search steps polygons), which the CLI runs until the page has its view.
+    /// True when it is a [`Stepper`](super::Stepper) that [`build`](super::build) makes and
+    /// the page offers in its menus. False for a search whose nodes are not cells, which runs
+    /// from the command line until the page has a view for it (the navmesh search steps
+    /// polygons; the visibility graph's nodes are corners): `build` refuses it, and the wasm
+    /// layers leave it out of `algorithms()` and of the accepted `algo` names.
     pub on_page: bool,
 }
 
@@ -232,9 +248,11 @@ const SIGHT: Option<&str> = Some("any-angle search needs a square grid: it tests
 const CLUSTERS: Option<&str> = Some("hierarchical A* needs a square grid: it cuts the grid into square clusters");
 const WALLS: Option<&str> = Some("crash and turn needs a square grid: it follows walls cell by cell");
 const MESH: Option<&str> = Some("the navmesh search needs a grid map: it covers the map's open cells with polygons");
+const CORNERS: Option<&str> =
+    Some("the visibility graph needs a square grid: its vertices are the corners of the wall cells");
 
 /// A row with the common defaults: runs on every space, takes no settings, unweighted, not
-/// any-angle, no agent, not incremental.
+/// any-angle, no agent, not incremental, on the page.
 const fn row(
     algorithm: Algorithm,
     label: &'static str,
@@ -286,7 +304,7 @@ impl AlgorithmInfo {
         self.incremental = true;
         self
     }
-    const fn off_the_page(mut self) -> Self {
+    const fn off_page(mut self) -> Self {
         self.on_page = false;
         self
     }
@@ -321,7 +339,9 @@ pub const ALGORITHMS: &[AlgorithmInfo] = &[
     row(A::Rta,           "RTA* (agent, real-time)",              "RTA*",            Never,        F,     false).with(&[Heuristic, Lookahead]).weight_counts().walks(),
     row(A::CrashTurn,     "Crash and turn (agent, local)",        "Crash and turn",  Never,        F,     false).with(&[Hand]).grid_only(WALLS).walks(),
     row(A::Hpa,           "Hierarchical A* (clusters)",           "Hierarchical A*", Never,        F,     false).with(&[Heuristic, Cluster]).weight_counts().grid_only(CLUSTERS),
-    row(A::Navmesh,       "Navigation mesh + funnel",             "Navmesh",         Never,        F,     true).grid_only(MESH).any_angle_path().off_the_page(),
+    row(A::Navmesh,       "Navigation mesh + funnel",             "Navmesh",         Never,        F,     true).grid_only(MESH).any_angle_path().off_page(),
+    // Optimal among any-angle paths (see its docs), so `Always` with `any_angle`.
+    row(A::Visibility,    "Visibility graph (exact any-angle)",   "Visibility graph", Always,      F,     true).grid_only(CORNERS).any_angle_path().off_page(),
 ];
 
 /// The rows again, at the place of each algorithm's number, so that [`Algorithm::info`] is

@@ -478,7 +478,8 @@ pub struct OpenEntry {
 /// Builds the stepper for `config.algorithm`.
 ///
 /// Fails when an end is outside the grid or on a wall, the weight is not allowed, or the
-/// algorithm cannot run here (not available in this build, or not under these settings).
+/// algorithm cannot run here (not available in this build, or not under these settings), and
+/// for the algorithms that are not steppers ([`AlgorithmInfo::on_page`](super::AlgorithmInfo::on_page) false).
 pub fn build(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Box<dyn Stepper>, SearchError> {
     match config.algorithm {
         Algorithm::Bfs | Algorithm::Dfs | Algorithm::Dijkstra | Algorithm::Greedy | Algorithm::AStar => {
@@ -503,6 +504,12 @@ pub fn build(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Res
         Algorithm::CrashTurn => Ok(Box::new(super::crash_turn::CrashTurn::new(grid, start, goal, config)?)),
         Algorithm::Navmesh => Err(SearchError::Unsupported(
             "navmesh searches polygons, not cells: build a space::navmesh::NavMesh and run search::navmesh::NavmeshSearch"
+                .into(),
+        )),
+        // Not on the page (its row says so): its nodes are corners, not cells.
+        Algorithm::Visibility => Err(SearchError::Unsupported(
+            "visibility is not a stepper: run it to the end with `visibility::shortest_path` \
+             (`pathlab scen --algo visibility`), or step A* on the corner graph (`--space corners`)"
                 .into(),
         )),
     }
