@@ -134,8 +134,10 @@ describe('loading maps', () => {
   });
 
   test('a far step= is reached a slice at a time: the page paints, shows its progress, and a key stops it', async () => {
-    // LRTA* on a 512 x 512 map to step 100,000,000: far more than one slice's work.
-    const page = await open(env, 'map=AR0011SR&algo=lrta&step=100000000');
+    // LRTA* looking 8 moves ahead on a 512 x 512 map, to step 100,000,000: far more than one
+    // slice's work, and slow enough (thousands of steps a second) that the walk is still on
+    // its way when the key comes.
+    const page = await open(env, 'map=AR0011SR&algo=lrta&lookahead=8&step=100000000');
     const narration = () => text(page, 'narration');
     await page.waitForFunction(() => /Going to step 100,000,000: \d+%/.test(document.querySelector('[data-testid="narration"]').textContent));
     const steps = () => page.evaluate(() => window.pathlab.lab.steps);

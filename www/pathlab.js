@@ -553,7 +553,7 @@ class App extends SearchPage {
       // into wasm memory, which never shrinks, would cost its whole size).
       const limit = maxMapFileBytes();
       if (file.size > limit) {
-        throw new Error(`the file is ${file.size.toLocaleString('en')} bytes, over the limit of ${limit.toLocaleString('en')} bytes (8 MiB) for a map`);
+        throw new Error(`the file is ${file.size} bytes, over the limit of ${limit} (8 MiB) for a map`);
       }
       const text = await file.text();
       this.loadText(text, detectFormat(text, file.name), null, file.name);
