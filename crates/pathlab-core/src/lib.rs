@@ -26,8 +26,3 @@ pub mod heuristic;
 pub mod line;
 pub mod search;
 pub mod space;
-
-/// The boids' module under its old name, `steer`, kept so that code written before the rename
-/// (the crowd tests, branches in flight) still builds; new code says [`boids`].
-#[doc(hidden)]
-pub use boids as steer;

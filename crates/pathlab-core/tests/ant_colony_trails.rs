@@ -11,10 +11,10 @@
 mod oracle;
 
 use oracle::{costs_from, costs_to, legal};
+use pathlab_core::boids::Vec2;
 use pathlab_core::crowd::ants::{AntColony, AntParams, Guide, MAX_ANTS};
 use pathlab_core::crowd::scene::{build, Frame, Scene, SceneConfig, SceneError};
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, GROUND, WALL};
-use pathlab_core::steer::Vec2;
 
 /// A 40 x 16 map: a border, and a wall down from the top at x = 20 that leaves a gap at the
 /// bottom, so the route from the nest (4, 4) to the food (35, 4) bends round it.

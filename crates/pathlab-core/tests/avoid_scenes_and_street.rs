@@ -9,11 +9,11 @@
 //! Bounds: ORCA must bring everyone home within 150 s of simulated time (1500 steps); the
 //! sampled methods get 300 s and must where stated below.
 
+use pathlab_core::boids::Vec2;
 use pathlab_core::crowd::avoid::{
     hrvo_apex, new_velocity, new_velocity_among, AgentState, AvoidDebug, AvoidParams, Crowd, Method, Neighbour,
 };
 use pathlab_core::crowd::scene::{build, Frame, Ink, Scene, SceneConfig, SceneError, SCENES};
-use pathlab_core::steer::Vec2;
 
 const AVOID_SCENES: [&str; 5] = ["circle", "corridor", "crossing", "blocks", "bottleneck"];
 

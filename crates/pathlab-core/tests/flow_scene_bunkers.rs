@@ -9,11 +9,11 @@ mod oracle;
 
 use flow_support::{check_field, reference_per_goal};
 use oracle::same;
+use pathlab_core::boids::Vec2;
 use pathlab_core::crowd::flow_scene::BunkersScene;
 use pathlab_core::crowd::scene::{self, Frame, Ink, Scene, SceneConfig, SceneError};
 use pathlab_core::crowd::FlowField;
 use pathlab_core::grid::{Grid, Point, WALL};
-use pathlab_core::steer::Vec2;
 
 fn config(seed: u64, agents: usize) -> SceneConfig {
     SceneConfig { agents: Some(agents), seed }

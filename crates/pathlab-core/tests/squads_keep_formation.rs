@@ -1,6 +1,7 @@
 //! Squads in formation: members keep to their slots, cut-off members find their way back,
 //! nobody walks into a wall, runs repeat for a seed, and bad settings are refused or clamped.
 
+use pathlab_core::boids::{Pcg32, Vec2, Walls};
 use pathlab_core::crowd::scene::{build, Frame, Ink, Scene, SceneConfig, SceneError};
 use pathlab_core::crowd::squad::{
     in_place_after, slot_seek, Formation, Squad, SquadMap, SquadParams, SquadScene, MAX_MEMBERS, RADIUS, R_IN, R_OUT,
@@ -8,7 +9,6 @@ use pathlab_core::crowd::squad::{
 use pathlab_core::grid::{Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::astar::astar;
-use pathlab_core::steer::{Pcg32, Vec2, Walls};
 use proptest::prelude::*;
 
 /// After forming up, no member may be farther than this from its slot on open ground.

@@ -6,11 +6,11 @@
 //! `6 * (distance / top speed) / dt + 300` steps (ORCA jams in the circle's centre take a while
 //! to dissolve).
 
+use pathlab_core::boids::Vec2;
 use pathlab_core::crowd::avoid::{
     new_velocity, time_to_collision, AgentState, AvoidDebug, AvoidError, AvoidParams, Crowd, Method, Neighbour,
     Scenario,
 };
-use pathlab_core::steer::Vec2;
 
 /// ORCA: the defaults (2 s horizon, margin 0.1). VO/RVO: a 5 s horizon, with which they start
 /// to turn early enough in the 64-agent circle, and penalty weight 5, which keeps agents in a
