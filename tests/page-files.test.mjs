@@ -8,10 +8,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { nextFrame, open, ROOT, screenshot, start, text } from './support/browser.mjs';
+import { movingaiFolder, nextFrame, open, ROOT, screenshot, start, text } from './support/browser.mjs';
 import { cheapest, readCourse, readMovingAi, readPage, readScen } from './support/dijkstra.mjs';
 
 const testid = (page, id) => page.locator(`[data-testid="${id}"]`);
@@ -27,12 +27,8 @@ async function downloaded(page, id) {
   return { name: file.suggestedFilename(), bytes: readFileSync(await file.path()) };
 }
 
-/** The .scen of AR0011SR is not in maps/: the shared MovingAI folder beside the repository. */
-const AR_SCEN = [
-  join(ROOT, 'maps', 'movingai', 'AR0011SR.map.scen'),
-  join(ROOT, '..', 'shared', 'maps', 'movingai', 'bg512', 'AR0011SR.map.scen'),
-  '/work/shared/maps/movingai/bg512/AR0011SR.map.scen',
-].find((p) => existsSync(p));
+/** The .scen of AR0011SR is not in maps/: it comes from the MovingAI folder ($PATHLAB_MOVINGAI). */
+const AR_SCEN = join(movingaiFolder(), 'bg512', 'AR0011SR.map.scen');
 
 /** The problem with the longest optimal path of a .scen file. */
 function longest(scenPath) {

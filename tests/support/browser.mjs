@@ -10,6 +10,18 @@ import { serve } from '../../scripts/serve.mjs';
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const ARTIFACTS = join(ROOT, 'tests', 'artifacts');
 
+/**
+ * The MovingAI benchmark folder, by the rule the Rust tests use: `$PATHLAB_MOVINGAI`, else
+ * `shared/maps/movingai` beside the repository. Throws, naming both, when it is missing.
+ */
+export function movingaiFolder() {
+  const dir = process.env.PATHLAB_MOVINGAI ?? join(ROOT, '..', 'shared', 'maps', 'movingai');
+  if (!existsSync(join(dir, 'dao', 'arena.map'))) {
+    throw new Error(`the MovingAI maps are missing: ${dir} does not hold dao/arena.map. Set PATHLAB_MOVINGAI to the folder (README, "Two commands").`);
+  }
+  return dir;
+}
+
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
