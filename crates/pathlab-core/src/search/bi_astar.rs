@@ -110,7 +110,7 @@
 
 use std::cmp::Ordering;
 
-use super::engine::{check_ends, check_node, paint_cells};
+use super::engine::{check_ends, check_node, stroke_then_restart};
 use super::open_list::OpenList;
 use super::stepper::{MarkKind, Overlay, OverlayMark};
 use super::{
@@ -876,12 +876,7 @@ impl<S: OnGrid> GridStepper for BiAStar<S> {
     /// Sets every listed cell to `value` as a brush stroke does; when any changed, the search
     /// goes back to step 0.
     fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
-        let (start, goal) = (self.start_at, self.goal_at);
-        let changed = paint_cells(self.space.grid_mut(), start, goal, cells.iter().copied(), value);
-        if changed > 0 {
-            BiAStar::reset(self);
-        }
-        Ok(changed)
+        Ok(stroke_then_restart(self, cells, value, |s| s.space.grid_mut()))
     }
 
     fn overlay(&self) -> Overlay {

@@ -454,6 +454,24 @@ pub(crate) fn paint_cells(
     changed
 }
 
+/// A brush stroke on a search that starts over after any change: paints `cells` (see
+/// [`paint_cells`]) on the grid `grid` picks out of `s`, sparing its start and goal under a
+/// wall, and goes back to step 0 when any cell changed. Returns how many did.
+pub(crate) fn stroke_then_restart<T: GridStepper>(
+    s: &mut T,
+    cells: &[Point],
+    value: u8,
+    grid: impl FnOnce(&mut T) -> &mut Grid,
+) -> usize {
+    let space = s.space();
+    let (start, goal) = (space.at(s.start_node()), space.at(s.goal_node()));
+    let changed = paint_cells(grid(s), start, goal, cells.iter().copied(), value);
+    if changed > 0 {
+        SpaceStepper::reset(s);
+    }
+    changed
+}
+
 impl<S: Space + Clone + 'static> SpaceStepper<S> for Search<S> {
     fn step_logged(&mut self, log: &mut EventLog) -> StepEvent<S::At> {
         log.clear();
@@ -567,12 +585,7 @@ impl<S: OnGrid> GridStepper for Search<S> {
     /// skipped, and so are the start and goal when `value` is a wall. Returns how many cells
     /// changed; when any did, the search goes back to step 0.
     fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
-        let (start, goal) = (self.space.at(self.start), self.goal_at);
-        let changed = paint_cells(self.space.grid_mut(), start, goal, cells.iter().copied(), value);
-        if changed > 0 {
-            Search::reset(self);
-        }
-        Ok(changed)
+        Ok(stroke_then_restart(self, cells, value, |s| s.space.grid_mut()))
     }
 }
 

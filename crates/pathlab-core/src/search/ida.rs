@@ -55,7 +55,7 @@
 //!   iterations; [`visits`](Ida::visits) counts every visit; [`open_count`](Ida::open_count)
 //!   is the stack depth.
 
-use super::engine::{check_ends, check_node, paint_cells};
+use super::engine::{check_ends, check_node, stroke_then_restart};
 use super::stepper::{MarkKind, Overlay, OverlayMark};
 use super::{
     CellState, EventLog, GridStepper, NoRecord, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError,
@@ -533,12 +533,7 @@ impl<S: OnGrid> GridStepper for Ida<S> {
     /// Sets every listed cell to `value` as a brush stroke does; when any changed, the search
     /// goes back to step 0.
     fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
-        let (start, goal) = (self.space.at(self.start), self.goal_at);
-        let changed = paint_cells(self.space.grid_mut(), start, goal, cells.iter().copied(), value);
-        if changed > 0 {
-            Ida::reset(self);
-        }
-        Ok(changed)
+        Ok(stroke_then_restart(self, cells, value, |s| s.space.grid_mut()))
     }
 
     fn overlay(&self) -> Overlay {

@@ -106,7 +106,7 @@
 //! Every choice is deterministic, so stepping back (replay from step 0) lands in the same
 //! state.
 
-use super::engine::{check_ends, check_node, paint_cells};
+use super::engine::{check_ends, check_node, stroke_then_restart};
 use super::stepper::{Agent, BoxKind, CellValues, Overlay, OverlayBox};
 use super::walk::{self, number, Walk};
 use super::{
@@ -882,10 +882,8 @@ impl<S: OnGrid> GridStepper for Lrta<S> {
     /// goes back to step 0, forgets what it learned and checks again whether the goal can be
     /// reached. Every value is accepted: terrain only makes moves dearer.
     fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
-        let (start, goal) = (self.space.at(self.start), self.goal_at);
-        let changed = paint_cells(self.space.grid_mut(), start, goal, cells.iter().copied(), value);
+        let changed = stroke_then_restart(self, cells, value, |s| s.space.grid_mut());
         if changed > 0 {
-            Lrta::reset(self);
             self.rebuild();
         }
         Ok(changed)
