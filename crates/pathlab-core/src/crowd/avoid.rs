@@ -313,10 +313,6 @@ pub fn new_velocity_near_walls(
     decide(params, agent, neighbours, &[], Some((walls, near)), debug)
 }
 
-/// The speed cap of the chosen velocity: the top speed, with room for the rounding of the
-/// linear program (so that a velocity it puts on the top-speed circle is kept as it is).
-const SPEED_ROOM: f32 = 1.0 + 1e-5;
-
 fn decide(
     params: &AvoidParams,
     agent: &AgentState,
@@ -355,7 +351,7 @@ fn decide(
             sampled(params, &agent, neighbours, &points)
         }
     };
-    let chosen = if chosen.is_finite() { chosen.truncate(agent.max_speed * SPEED_ROOM) } else { Vec2::ZERO };
+    let chosen = if chosen.is_finite() { chosen.truncate(agent.max_speed) } else { Vec2::ZERO };
     if let Some(d) = debug {
         d.cones.clear();
         d.planes.clear();

@@ -206,7 +206,7 @@ impl Obstacles {
         let mut used = vec![[false; 2]; (w + 1) * (h + 1)];
         let mut obstacles = Self::new();
         for &s in &starts {
-            let slot = if used[s][0] { 1 } else { 0 };
+            let slot = usize::from(used[s][0]);
             if used[s][slot] || out_edges[s][slot] == u32::MAX {
                 continue;
             }
@@ -352,7 +352,7 @@ impl Obstacles {
     /// order): every edge closer than `range` that `pos` lies on the outer (right) side of.
     pub fn near(&self, pos: Vec2, range: f32, out: &mut Vec<(f32, u32)>) {
         out.clear();
-        if !pos.is_finite() || !(range.is_finite() && range >= 0.0) {
+        if !(pos.is_finite() && range.is_finite() && range >= 0.0) {
             return;
         }
         let range_sq = range * range;
@@ -442,6 +442,42 @@ fn legs(rel: Vec2, r: f32) -> (Vec2, Vec2) {
     (left, right)
 }
 
+/// What an edge the disc may already touch asks for.
+enum Touch {
+    /// The disc is clear of the edge.
+    Clear,
+    /// It touches (at the first vertex, the second or along the edge): this line, or none
+    /// when another edge's line takes care of it.
+    Line(Option<HalfPlane>),
+}
+
+/// Whether the disc touches the edge from `o1` to `o2`, and the line it then gets.
+fn touching(
+    o1: &ObstacleVertex,
+    o2: &ObstacleVertex,
+    rel1: Vec2,
+    rel2: Vec2,
+    s: f32,
+    dist_line: f32,
+    r2: f32,
+) -> Touch {
+    let through_origin = |direction: Vec2| HalfPlane { point: Vec2::ZERO, direction };
+    if s < 0.0 && rel1.length_sq() <= r2 {
+        // Touching the first vertex (a concave one is covered by its edges).
+        return Touch::Line(o1.convex.then(|| through_origin(unit(Vec2::new(-rel1.y, rel1.x)))));
+    }
+    if s > 1.0 && rel2.length_sq() <= r2 {
+        // Touching the second vertex; the next edge handles it unless this edge faces it.
+        let faces = o2.convex && rel2.cross(o2.direction) >= 0.0;
+        return Touch::Line(faces.then(|| through_origin(unit(Vec2::new(-rel2.y, rel2.x)))));
+    }
+    if (0.0..=1.0).contains(&s) && dist_line <= r2 {
+        // Touching the edge itself.
+        return Touch::Line(Some(through_origin(-o1.direction)));
+    }
+    Touch::Clear
+}
+
 /// ORCA's half-planes for `agent` against the obstacle edges `near` (from
 /// [`Obstacles::near`], nearest first) looking `horizon` seconds ahead, appended to `out`,
 /// which may already hold earlier obstacle lines. These are RVO2's obstacle lines: an edge
@@ -476,28 +512,11 @@ pub fn obstacle_planes(
         if covered {
             continue;
         }
-        let (d1, d2) = (rel1.length_sq(), rel2.length_sq());
         let edge = o2.point - o1.point;
         let s = (-rel1).dot(edge) / edge.length_sq();
         let dist_line = (-rel1 - edge * s).length_sq();
-        let through_origin = |direction: Vec2| HalfPlane { point: Vec2::ZERO, direction };
-        if s < 0.0 && d1 <= r2 {
-            // Touching the first vertex (a concave one is covered by its edges).
-            if o1.convex {
-                out.push(through_origin(unit(Vec2::new(-rel1.y, rel1.x))));
-            }
-            continue;
-        }
-        if s > 1.0 && d2 <= r2 {
-            // Touching the second vertex; the next edge handles it unless this edge faces it.
-            if o2.convex && rel2.cross(o2.direction) >= 0.0 {
-                out.push(through_origin(unit(Vec2::new(-rel2.y, rel2.x))));
-            }
-            continue;
-        }
-        if (0.0..=1.0).contains(&s) && dist_line <= r2 {
-            // Touching the edge itself.
-            out.push(through_origin(-o1.direction));
+        if let Touch::Line(line) = touching(o1, o2, rel1, rel2, s, dist_line, r2) {
+            out.extend(line);
             continue;
         }
         // Apart: the legs. Seen obliquely, both come from one vertex; a concave vertex's leg
@@ -551,8 +570,11 @@ pub fn obstacle_planes(
             out.push(on_circle(right_cut));
             continue;
         }
-        let dist_cut =
-            if t < 0.0 || t > 1.0 || one_vertex { f32::INFINITY } else { (vel - (left_cut + cut * t)).length_sq() };
+        let dist_cut = if !(0.0..=1.0).contains(&t) || one_vertex {
+            f32::INFINITY
+        } else {
+            (vel - (left_cut + cut * t)).length_sq()
+        };
         let dist_left = if t_left < 0.0 { f32::INFINITY } else { (vel - (left_cut + left_leg * t_left)).length_sq() };
         let dist_right =
             if t_right < 0.0 { f32::INFINITY } else { (vel - (right_cut + right_leg * t_right)).length_sq() };
