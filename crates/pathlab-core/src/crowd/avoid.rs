@@ -46,7 +46,8 @@
 //! - this one: the parameters, the agent and its neighbours as [`new_velocity`] sees them, and
 //!   [`new_velocity`] itself, which hands each method to its file;
 //! - [`sampled`]: VO, RVO and HRVO, velocity-obstacle cones and the sampled candidates;
-//! - [`orca`]: ORCA's half-planes, one per neighbour or static obstacle;
+//! - [`orca`]: ORCA's half-planes, one per neighbour or static disc;
+//! - [`obstacles`]: walls as polygons, as RVO2 models them, and their ORCA half-planes;
 //! - [`linear_program`]: the incremental 2-D program over half-planes and its 3-D fallback;
 //! - [`simulator`]: [`Crowd`], many agents walking to their goals, with scenarios and metrics.
 //!
@@ -54,6 +55,7 @@
 //! paths.
 
 pub mod linear_program;
+pub mod obstacles;
 pub mod orca;
 pub mod sampled;
 pub mod simulator;
@@ -63,13 +65,15 @@ use std::fmt;
 use crate::boids::Vec2;
 
 pub use linear_program::{solve, solve_hard, HalfPlane};
+pub use obstacles::{obstacle_planes, ObstacleError, ObstacleVertex, Obstacles};
 pub use orca::orca_planes;
 pub use sampled::{cone_apex, hrvo_apex, sample_velocities, time_to_collision, Cone, SAMPLE_HEADINGS, SAMPLE_RINGS};
 pub use simulator::{
-    Crowd, Metrics, Scenario, ARRIVAL_FRACTION, GAP_REACH, MAX_WALL_POINTS, PERTURBATION, SIDESTEP, STUCK_SPEED,
+    Crowd, CrowdRules, Metrics, Scenario, ARRIVAL_FRACTION, GAP_REACH, MAX_WALL_POINTS, PERTURBATION, SIDESTEP,
+    STUCK_SPEED,
 };
 
-use orca::{orca, planes_with_share};
+use orca::planes_with_share;
 use sampled::{cone_sides, sampled};
 
 /// The avoidance rule.
@@ -98,6 +102,10 @@ pub struct AvoidParams {
     pub max_neighbours: usize,
     /// Collisions further ahead than this many seconds are ignored (`tau`).
     pub time_horizon: f32,
+    /// Collisions with static obstacles further ahead than this many seconds are ignored
+    /// (RVO2's `timeHorizonObst`; [`OBSTACLE_HORIZON`] by default). Shorter than the agents'
+    /// horizon, it lets an agent walk along a wall without being slowed by the wall ahead.
+    pub obstacle_horizon: f32,
     /// Every agent's radius.
     pub radius: f32,
     /// Every agent's top speed.
@@ -112,14 +120,16 @@ pub struct AvoidParams {
 }
 
 impl Default for AvoidParams {
-    /// ORCA with radius 0.5, top speed 1.5, a 2 s horizon, 10 neighbours within 3, steps of
-    /// 0.1 s, penalty weight 1 and a margin of 0.1 (a fifth of the radius).
+    /// ORCA with radius 0.5, top speed 1.5, a 2 s horizon (1 s for obstacles), 10
+    /// neighbours within 3, steps of 0.1 s, penalty weight 1 and a margin of 0.1 (a fifth of
+    /// the radius).
     fn default() -> Self {
         Self {
             method: Method::Orca,
             neighbour_dist: 3.0,
             max_neighbours: 10,
             time_horizon: 2.0,
+            obstacle_horizon: OBSTACLE_HORIZON,
             radius: 0.5,
             max_speed: 1.5,
             dt: 0.1,
@@ -175,12 +185,13 @@ fn check(name: &'static str, value: f32, positive: bool) -> Result<(), AvoidErro
 }
 
 impl AvoidParams {
-    /// Checks every field: all finite; radius, top speed, time horizon, step and neighbour
-    /// distance above 0; penalty and margin 0 or more. The error names the first bad field.
+    /// Checks every field: all finite; radius, top speed, both time horizons, step and
+    /// neighbour distance above 0; penalty and margin 0 or more. The error names the first bad field.
     pub fn validate(&self) -> Result<(), AvoidError> {
         check("radius", self.radius, true)?;
         check("max_speed", self.max_speed, true)?;
         check("time_horizon", self.time_horizon, true)?;
+        check("obstacle_horizon", self.obstacle_horizon, true)?;
         check("dt", self.dt, true)?;
         check("neighbour_dist", self.neighbour_dist, true)?;
         check("penalty", self.penalty, false)?;
@@ -248,22 +259,66 @@ pub fn new_velocity(
     new_velocity_among(params, agent, neighbours, &[], debug)
 }
 
-/// How far ahead, in seconds, static obstacles are avoided (shorter than the agents' horizon,
-/// so that an agent walking along a wall is not slowed by the wall far ahead).
+/// The default of [`AvoidParams::obstacle_horizon`]: how far ahead, in seconds, static
+/// obstacles are avoided.
 pub const OBSTACLE_HORIZON: f32 = 1.0;
 
 /// As [`new_velocity`], with static `obstacles` as well: discs that do not move (their
 /// velocity is ignored) and take no share of the avoidance, so the agent does all of it.
 /// Obstacles always count as velocity obstacles with apex 0 (whatever the method) and are
-/// looked at [`OBSTACLE_HORIZON`] seconds ahead; under ORCA their half-planes are hard (the
-/// fallback for crowded cases relaxes only the agents' half-planes); under VO, RVO and HRVO a
-/// candidate that would touch an obstacle within two steps is never taken (standing still is
-/// always possible).
+/// looked at [`AvoidParams::obstacle_horizon`] seconds ahead; under ORCA their half-planes are
+/// hard (the fallback for crowded cases relaxes only the agents' half-planes); under VO, RVO
+/// and HRVO a candidate that would touch an obstacle within two steps is never taken
+/// (standing still is always possible).
 pub fn new_velocity_among(
     params: &AvoidParams,
     agent: &AgentState,
     neighbours: &[Neighbour],
     obstacles: &[Neighbour],
+    debug: Option<&mut AvoidDebug>,
+) -> Vec2 {
+    decide(params, agent, neighbours, obstacles, None, debug)
+}
+
+/// As [`new_velocity`], among polygon obstacles: `near` lists the edges of `walls` the agent
+/// must look at, nearest first ([`Obstacles::near`] within [`AvoidParams::obstacle_horizon`]
+/// times the top speed plus the radius, as RVO2 does). Under ORCA the edges give RVO2's
+/// obstacle half-planes ([`obstacle_planes`]), placed before the agents' and never relaxed;
+/// the sampled methods avoid the nearest point of each edge as a static disc of radius 0.
+///
+/// ```
+/// use pathlab_core::boids::Vec2;
+/// use pathlab_core::crowd::avoid::{new_velocity_near_walls, AgentState, AvoidParams, Obstacles};
+/// let mut walls = Obstacles::new();
+/// // A wall from x = 1 onward (obstacle on the left of each edge).
+/// walls.add_polygon(&[Vec2::new(1.0, -5.0), Vec2::new(3.0, -5.0), Vec2::new(3.0, 5.0), Vec2::new(1.0, 5.0)]).unwrap();
+/// let agent = AgentState {
+///     id: 0, pos: Vec2::ZERO, vel: Vec2::new(1.0, 0.0), pref: Vec2::new(1.0, 0.0), radius: 0.5, max_speed: 1.0,
+/// };
+/// let params = AvoidParams::default();
+/// let mut near = Vec::new();
+/// walls.near(agent.pos, params.obstacle_horizon * agent.max_speed + agent.radius, &mut near);
+/// let v = new_velocity_near_walls(&params, &agent, &[], &walls, &near, None);
+/// // Half a unit from the wall, looking 1 s ahead: at most 0.5 toward it.
+/// assert!(v.x <= 0.5 + 1e-5, "{v:?}");
+/// ```
+pub fn new_velocity_near_walls(
+    params: &AvoidParams,
+    agent: &AgentState,
+    neighbours: &[Neighbour],
+    walls: &Obstacles,
+    near: &[(f32, u32)],
+    debug: Option<&mut AvoidDebug>,
+) -> Vec2 {
+    decide(params, agent, neighbours, &[], Some((walls, near)), debug)
+}
+
+fn decide(
+    params: &AvoidParams,
+    agent: &AgentState,
+    neighbours: &[Neighbour],
+    discs: &[Neighbour],
+    walls: Option<(&Obstacles, &[(f32, u32)])>,
     debug: Option<&mut AvoidDebug>,
 ) -> Vec2 {
     let mut agent = *agent;
@@ -276,23 +331,34 @@ pub fn new_velocity_among(
     if !(agent.max_speed.is_finite() && agent.max_speed >= 0.0) {
         agent.max_speed = 0.0;
     }
+    let mut lines = Vec::new();
+    let mut points = Vec::new();
     let (chosen, feasible) = match params.method {
-        Method::Orca => orca(params, &agent, neighbours, obstacles),
-        Method::Vo | Method::Rvo | Method::Hrvo => sampled(params, &agent, neighbours, obstacles),
+        Method::Orca => {
+            if let Some((w, near)) = walls {
+                obstacle_planes(&agent, w, near, params.obstacle_horizon, &mut lines);
+            }
+            planes_with_share(params, &agent, discs, 1.0, params.obstacle_horizon, &mut lines);
+            let hard = lines.len();
+            orca_planes(params, &agent, neighbours, &mut lines);
+            solve_hard(&lines, hard, agent.max_speed, agent.pref)
+        }
+        Method::Vo | Method::Rvo | Method::Hrvo => {
+            points.extend_from_slice(discs);
+            if let Some((w, near)) = walls {
+                w.nearest_points(agent.pos, near, &mut points);
+            }
+            sampled(params, &agent, neighbours, &points)
+        }
     };
     let chosen = if chosen.is_finite() { chosen.truncate(agent.max_speed) } else { Vec2::ZERO };
     if let Some(d) = debug {
         d.cones.clear();
         d.planes.clear();
         match params.method {
-            Method::Orca => {
-                let mut lines = Vec::new();
-                planes_with_share(params, &agent, obstacles, 1.0, OBSTACLE_HORIZON, &mut lines);
-                orca_planes(params, &agent, neighbours, &mut lines);
-                d.planes = lines;
-            }
+            Method::Orca => d.planes = lines,
             Method::Vo | Method::Rvo | Method::Hrvo => {
-                for n in obstacles.iter().filter(|n| usable(n)) {
+                for n in points.iter().filter(|n| usable(n)) {
                     let (left, right) = cone_sides(n.pos - agent.pos, agent.radius + n.radius);
                     d.cones.push(Cone { apex: Vec2::ZERO, left, right });
                 }

@@ -7,8 +7,8 @@
 //! - `bottleneck`: a crowd in the left room goes through a door three cells wide into the
 //!   right room.
 //!
-//! Walls are grid cells (terrain 0) that the crowd avoids as static obstacles (see
-//! [`Crowd::set_walls`]). Where the goal cannot be seen, an agent's preferred velocity heads
+//! Walls are grid cells (terrain 0) whose outlines the crowd avoids as polygon obstacles, as
+//! RVO2 does (see [`Crowd::set_walls`]), looking `obstacle_horizon` seconds ahead. Where the goal cannot be seen, an agent's preferred velocity heads
 //! for a waypoint: the farthest cell centre, at most [`LOOKAHEAD`] cells along the flow field
 //! toward its goal, that it can reach in a straight line without touching a wall.
 //!
@@ -424,6 +424,7 @@ impl Scene for AvoidScene {
             slider("neighbour_dist", "Neighbour distance", 0.5, 20.0, 0.5, f64::from(p.neighbour_dist)),
             slider("max_neighbours", "Max neighbours", 1.0, 50.0, 1.0, p.max_neighbours as f64),
             slider("time_horizon", "Time horizon (s)", 0.1, 20.0, 0.1, f64::from(p.time_horizon)),
+            slider("obstacle_horizon", "Wall time horizon (s)", 0.1, 20.0, 0.1, f64::from(p.obstacle_horizon)),
             slider("radius", "Radius", 0.1, 1.0, 0.05, f64::from(p.radius)),
             slider("max_speed", "Top speed", 0.1, 5.0, 0.1, f64::from(p.max_speed)),
         ]
@@ -436,6 +437,7 @@ impl Scene for AvoidScene {
             "neighbour_dist" => p.neighbour_dist = clamped as f32,
             "max_neighbours" => p.max_neighbours = clamped.round() as usize,
             "time_horizon" => p.time_horizon = clamped as f32,
+            "obstacle_horizon" => p.obstacle_horizon = clamped as f32,
             "radius" => p.radius = clamped as f32,
             _ => p.max_speed = clamped as f32,
         }

@@ -5,9 +5,9 @@
 //! of it (1) against a static obstacle. Overlapping discs get a half-plane that parts them
 //! within one step. The [`linear_program`](super::linear_program) then picks the velocity.
 
-use super::linear_program::{solve_hard, HalfPlane};
+use super::linear_program::HalfPlane;
 use super::sampled::cone_sides;
-use super::{usable, AgentState, AvoidParams, Neighbour, OBSTACLE_HORIZON};
+use super::{usable, AgentState, AvoidParams, Neighbour};
 use crate::boids::Vec2;
 
 /// The ORCA half-planes of `agent` against each usable neighbour, appended to `out`.
@@ -78,17 +78,4 @@ pub(super) fn planes_with_share(
             out.push(HalfPlane { point: agent.vel + u * share, direction });
         }
     }
-}
-
-pub(super) fn orca(
-    params: &AvoidParams,
-    agent: &AgentState,
-    neighbours: &[Neighbour],
-    obstacles: &[Neighbour],
-) -> (Vec2, bool) {
-    let mut lines = Vec::with_capacity(neighbours.len() + obstacles.len());
-    planes_with_share(params, agent, obstacles, 1.0, OBSTACLE_HORIZON, &mut lines);
-    let hard = lines.len();
-    orca_planes(params, agent, neighbours, &mut lines);
-    solve_hard(&lines, hard, agent.max_speed, agent.pref)
 }

@@ -7,7 +7,7 @@
 
 use std::f32::consts::TAU;
 
-use super::{usable, AgentState, AvoidParams, Method, Neighbour, OBSTACLE_HORIZON};
+use super::{usable, AgentState, AvoidParams, Method, Neighbour};
 use crate::boids::Vec2;
 
 /// A velocity obstacle to draw, in velocity space: the velocities `apex + s * left` and
@@ -152,7 +152,7 @@ pub(super) fn sampled(
             if t <= 2.0 * params.dt {
                 return;
             }
-            blocked |= t <= OBSTACLE_HORIZON;
+            blocked |= t <= params.obstacle_horizon;
         }
         // The earliest collision over all neighbours, within the horizon.
         let mut tc = f32::INFINITY;

@@ -1,13 +1,16 @@
 //! The crowd simulator: [`Crowd`], many discs walking to their goals with velocity-obstacle
 //! avoidance. Each step files the agents in a uniform spatial grid, computes every agent's
 //! new velocity from the frozen positions and velocities with
-//! [`new_velocity_among`] (wall cells near it as static
-//! obstacles), then moves all agents and measures overlaps ([`Metrics`]). [`Scenario`] builds
-//! the classic tests: a circle, a corridor and a crossing, seeded.
+//! [`new_velocity_near_walls`] (the edges of the wall polygons near it as static
+//! obstacles, as RVO2 models them), then moves all agents and measures overlaps
+//! ([`Metrics`]). [`Scenario`] builds the classic tests: a circle, a corridor and a crossing,
+//! seeded. [`CrowdRules`] switches off what the crowd adds to plain ORCA, for runs that must
+//! match RVO2.
 
 use std::f32::consts::TAU;
 
-use super::{check, new_velocity_among, AgentState, AvoidDebug, AvoidError, AvoidParams, Neighbour, OBSTACLE_HORIZON};
+use super::obstacles::{ObstacleError, Obstacles};
+use super::{check, new_velocity_near_walls, AgentState, AvoidDebug, AvoidError, AvoidParams, Neighbour};
 use crate::boids::rng::hash3;
 use crate::boids::{Pcg32, SpatialGrid, Vec2};
 
@@ -103,7 +106,39 @@ pub struct Crowd {
     wall_cell: f32,
     /// Per agent: the point to head for instead of the goal (NaN: none).
     waypoints: Vec<Vec2>,
-    obstacles: Vec<Neighbour>,
+    /// Per agent: the preferred velocity set from outside (NaN: none, the goal rule decides).
+    preferred: Vec<Vec2>,
+    /// The wall polygons (from the wall cells, and any added).
+    obstacles: Obstacles,
+    /// Scratch: the obstacle edges near the agent deciding.
+    near: Vec<(f32, u32)>,
+    /// Scratch: their nearest points, for the guard.
+    points: Vec<Neighbour>,
+    rules: CrowdRules,
+}
+
+/// What a [`Crowd`] adds to plain ORCA, each on by default; RVO2 has none of them
+/// ([`CrowdRules::PLAIN`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CrowdRules {
+    /// Turn every preferred velocity by a tiny seeded angle (up to [`PERTURBATION`]).
+    pub perturb: bool,
+    /// Let a stuck agent decide again with its preferred velocity turned by [`SIDESTEP`].
+    pub sidestep: bool,
+    /// Remove from a chosen velocity what would carry the disc into a wall within the step.
+    pub wall_guard: bool,
+}
+
+impl CrowdRules {
+    /// None of the additions: the agents move as RVO2's do.
+    pub const PLAIN: Self = Self { perturb: false, sidestep: false, wall_guard: false };
+}
+
+impl Default for CrowdRules {
+    /// All three on.
+    fn default() -> Self {
+        Self { perturb: true, sidestep: true, wall_guard: true }
+    }
 }
 
 /// An agent counts as stuck when the avoidance leaves it less than this fraction of its
@@ -164,7 +199,11 @@ impl Crowd {
             wall_height: 0,
             wall_cell: 1.0,
             waypoints: Vec::new(),
-            obstacles: Vec::new(),
+            preferred: Vec::new(),
+            obstacles: Obstacles::new(),
+            near: Vec::new(),
+            points: Vec::new(),
+            rules: CrowdRules::default(),
         })
     }
 
@@ -185,22 +224,62 @@ impl Crowd {
         self.next_vx.push(0.0);
         self.next_vy.push(0.0);
         self.waypoints.push(Vec2::new(f32::NAN, f32::NAN));
+        self.preferred.push(Vec2::new(f32::NAN, f32::NAN));
         self.xs.len() - 1
     }
 
     /// Makes the wall cells (terrain 0) of `grid` static obstacles, the grid's cell (cx, cy)
-    /// covering `[cx * cell, (cx + 1) * cell) x [cy * cell, (cy + 1) * cell)`. Each step an
-    /// agent avoids, for every wall cell near it, the point of that cell nearest to it (a disc
-    /// of radius 0 that takes no share of the avoidance, see [`new_velocity_among`]); a last
+    /// covering `[cx * cell, (cx + 1) * cell) x [cy * cell, (cy + 1) * cell)`: the outlines of
+    /// the wall regions become obstacle polygons ([`Obstacles::from_walls`]), replacing any
+    /// obstacles set before. Each step an agent gets RVO2's obstacle half-planes from the
+    /// edges near it (see [`new_velocity_near_walls`]); with [`CrowdRules::wall_guard`] a last
     /// guard then removes any part of the chosen velocity that would carry the agent's disc
-    /// into one of those points within the step. Cells outside the grid are open.
+    /// into an edge within the step. Cells outside the grid are open.
     pub fn set_walls(&mut self, grid: &crate::grid::Grid, cell: f32) -> Result<(), AvoidError> {
         check("cell", cell, true)?;
         self.walls = grid.cells().iter().map(|&c| c == 0).collect();
         self.wall_width = grid.width();
         self.wall_height = grid.height();
         self.wall_cell = cell;
+        self.obstacles = Obstacles::from_walls(grid, cell);
+        self.obstacles.index(self.obstacle_reach());
         Ok(())
+    }
+
+    /// Adds an obstacle polygon, as RVO2's `addObstacle`: `points` in order with the
+    /// obstacle on the left of each edge (counterclockwise with y up); two points make a
+    /// segment. Returns the index of its first vertex in [`Crowd::obstacles`].
+    ///
+    /// # Errors
+    /// As [`Obstacles::add_polygon`].
+    pub fn add_obstacle(&mut self, points: &[Vec2]) -> Result<usize, ObstacleError> {
+        let first = self.obstacles.add_polygon(points)?;
+        self.obstacles.index(self.obstacle_reach());
+        Ok(first)
+    }
+
+    /// The obstacle polygons.
+    pub fn obstacles(&self) -> &Obstacles {
+        &self.obstacles
+    }
+
+    /// Chooses what the crowd adds to plain ORCA (all on by default).
+    pub fn set_rules(&mut self, rules: CrowdRules) {
+        self.rules = rules;
+    }
+
+    /// What the crowd adds to plain ORCA.
+    pub fn rules(&self) -> CrowdRules {
+        self.rules
+    }
+
+    /// Sets (or with `None` clears) the preferred velocity of agent `i`, used instead of the
+    /// goal rule of [`Crowd::preferred`] until cleared, like RVO2's `setAgentPrefVelocity`.
+    /// Non-finite velocities clear it.
+    pub fn set_preferred(&mut self, i: usize, v: Option<Vec2>) {
+        if let Some(p) = self.preferred.get_mut(i) {
+            *p = v.filter(|v| v.is_finite()).unwrap_or(Vec2::new(f32::NAN, f32::NAN));
+        }
     }
 
     /// The nearest point of every wall cell within `reach` of `pos` that touches open ground
@@ -243,11 +322,10 @@ impl Crowd {
             && wall(Some(cx), Some(cy + 1))
     }
 
-    /// How deep a disc of radius `r` at `pos` reaches into the nearest wall cell (0: clear).
+    /// How deep a disc of radius `r` at `pos` reaches into the obstacles (0: clear; see
+    /// [`Obstacles::depth`]).
     pub fn wall_depth(&self, pos: Vec2, r: f32) -> f32 {
-        let mut points = Vec::new();
-        self.wall_points(pos, r, &mut points);
-        points.first().map_or(0.0, |q| (r - q.pos.distance(pos)).max(0.0))
+        self.obstacles.depth(pos, r)
     }
 
     /// Sets (or with `None` clears) the point agent `i` heads for at top speed instead of its
@@ -269,8 +347,8 @@ impl Crowd {
     }
 
     /// The guard against walls: removes from `v` the part that carries a disc of radius `r`
-    /// at `pos` toward a wall point it would come nearer than `r` to within the step; stands
-    /// still when that is not enough.
+    /// at `pos` toward a wall point (the nearest point of an edge) it would come nearer than
+    /// `r` to within the step; stands still when that is not enough.
     fn wall_guard(&self, pos: Vec2, mut v: Vec2, r: f32, points: &[Neighbour]) -> Vec2 {
         let dt = self.params.dt;
         let hits = |v: Vec2| {
@@ -390,6 +468,7 @@ impl Crowd {
             self.grid = SpatialGrid::new(self.width, self.height, params.neighbour_dist);
         }
         self.params = params;
+        self.obstacles.index(self.obstacle_reach());
         Ok(())
     }
 
@@ -462,9 +541,13 @@ impl Crowd {
         self.arrived_at.iter().all(|&a| a != u32::MAX)
     }
 
-    /// The preferred velocity of agent `i`: toward its goal at top speed, slowing within two
-    /// radii of it (proportionally to the distance), and never overshooting in one step.
+    /// The preferred velocity of agent `i`: the one set by [`Crowd::set_preferred`] if any;
+    /// otherwise toward its waypoint or goal at top speed, slowing within two radii of the
+    /// goal (proportionally to the distance), and never overshooting in one step.
     pub fn preferred(&self, i: usize) -> Vec2 {
+        if let Some(&v) = self.preferred.get(i).filter(|v| v.is_finite()) {
+            return v;
+        }
         if let Some(w) = self.waypoint(i) {
             let to = w - self.position(i);
             let dist = to.length();
@@ -512,10 +595,11 @@ impl Crowd {
         self.refile();
         self.gather(i);
         let agent = self.agent(i);
-        let mut obstacles = Vec::new();
-        self.wall_points(agent.pos, self.obstacle_reach(), &mut obstacles);
+        let mut near = Vec::new();
+        self.obstacles.near(agent.pos, self.obstacle_reach(), &mut near);
         let mut debug = AvoidDebug::default();
-        let _ = new_velocity_among(&self.params, &agent, &self.neighbours, &obstacles, Some(&mut debug));
+        let _ =
+            new_velocity_near_walls(&self.params, &agent, &self.neighbours, &self.obstacles, &near, Some(&mut debug));
         (agent, self.neighbours.clone(), debug)
     }
 
@@ -525,9 +609,11 @@ impl Crowd {
         copy.inspect(i)
     }
 
+    /// How far an agent looks for obstacle edges (RVO2's range: the obstacle horizon times
+    /// the top speed, plus the radius with its margin).
     fn obstacle_reach(&self) -> f32 {
         let p = &self.params;
-        p.radius + p.margin + p.max_speed * OBSTACLE_HORIZON
+        p.obstacle_horizon * p.max_speed + (p.radius + p.margin)
     }
 
     /// Sets the seed of the per-step perturbation (scenarios set it from their seed).
@@ -540,12 +626,16 @@ impl Crowd {
     /// breaks the perfect symmetries (a circle of agents all aiming at one point) where every
     /// agent would otherwise wait for the others; and its radius grown by the margin.
     fn agent(&self, i: usize) -> AgentState {
-        let turn = PERTURBATION * hash3(self.seed, u64::from(self.metrics.steps), i as u32);
+        let pref = if self.rules.perturb {
+            self.preferred(i).rotated(PERTURBATION * hash3(self.seed, u64::from(self.metrics.steps), i as u32))
+        } else {
+            self.preferred(i)
+        };
         AgentState {
             id: i as u32,
             pos: self.position(i),
             vel: self.velocity(i),
-            pref: self.preferred(i).rotated(turn),
+            pref,
             radius: self.params.radius + self.params.margin,
             max_speed: self.params.max_speed,
         }
@@ -561,25 +651,30 @@ impl Crowd {
         let n = self.len();
         self.refile();
         let reach = self.obstacle_reach();
-        let mut obstacles = std::mem::take(&mut self.obstacles);
+        let mut near = std::mem::take(&mut self.near);
+        let mut points = std::mem::take(&mut self.points);
         for i in 0..n {
             self.gather(i);
             let mut agent = self.agent(i);
-            self.wall_points(agent.pos, reach, &mut obstacles);
-            let mut v = new_velocity_among(&self.params, &agent, &self.neighbours, &obstacles, None);
+            self.obstacles.near(agent.pos, reach, &mut near);
+            let (p, walls) = (&self.params, &self.obstacles);
+            let mut v = new_velocity_near_walls(p, &agent, &self.neighbours, walls, &near, None);
             let want = agent.pref.length();
-            if want > STUCK_SPEED * self.params.max_speed && v.length() < STUCK_SPEED * want {
+            if self.rules.sidestep && want > STUCK_SPEED * p.max_speed && v.length() < STUCK_SPEED * want {
                 // Stuck: try keeping to the right, as pedestrians do.
                 agent.pref = agent.pref.rotated(-SIDESTEP);
-                v = new_velocity_among(&self.params, &agent, &self.neighbours, &obstacles, None);
+                v = new_velocity_near_walls(p, &agent, &self.neighbours, walls, &near, None);
             }
-            if !obstacles.is_empty() {
-                v = self.wall_guard(agent.pos, v, self.params.radius, &obstacles);
+            if self.rules.wall_guard && !near.is_empty() {
+                points.clear();
+                walls.nearest_points(agent.pos, &near, &mut points);
+                v = self.wall_guard(agent.pos, v, p.radius, &points);
             }
             self.next_vx[i] = v.x;
             self.next_vy[i] = v.y;
         }
-        self.obstacles = obstacles;
+        self.near = near;
+        self.points = points;
         let dt = self.params.dt;
         self.metrics.steps += 1;
         let step = self.metrics.steps;
@@ -639,7 +734,7 @@ impl Crowd {
         self.metrics.min_gap = min_gap;
         self.metrics.worst_overlap = worst;
         self.metrics.collisions += collisions;
-        if !self.walls.is_empty() {
+        if !self.obstacles.is_empty() {
             for i in 0..n {
                 let depth = self.wall_depth(self.position(i), r);
                 if depth > 0.0 {
