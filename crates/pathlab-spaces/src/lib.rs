@@ -1,5 +1,5 @@
-//! Pathlab in the browser for spaces other than the square grid: weighted graphs and hex
-//! tiles. A module of its own (`pathlab_spaces`), so that the grid page never downloads the
+//! Pathlab in the browser for spaces other than the square grid: weighted graphs, hex
+//! tiles, and the navmesh and corner-graph views of a grid map ([`NavLab`]). A module of its own (`pathlab_spaces`), so that the grid page never downloads the
 //! graph file reader.
 //!
 //! A [`SpaceLab`] holds one space and the search shown on it: any algorithm the core's
@@ -26,6 +26,9 @@ pub fn start() {
 }
 
 pathlab_bind::search_enums!();
+
+mod navlab;
+pub use navlab::{NavKind, NavLab, NavPhase};
 
 /// The space behind a [`SpaceLab`], with its search.
 #[derive(Clone)]
