@@ -9,8 +9,9 @@
 // (`memory`) to read grid map files for the hexes. This module wires controls, read-outs and
 // messages, and sets every text that may come from a link or a file with textContent.
 
-import initSpaces, { SpaceLab, statusName, Terrain } from './pkg/pathlab_spaces.js';
+import { SpaceLab, statusName, Terrain } from './pkg/pathlab_spaces.js';
 import { Lab } from './pkg/pathlab_wasm.js';
+import { loadIndex, loadSpaces, loadStyle, MAPS, readGridMap } from './space-load.js';
 import { toQuery, SPACES } from './config.js';
 import { quote } from './values.js';
 import { controls, download, el, options } from './dom.js';
@@ -29,9 +30,6 @@ import { attachSpaceCompare } from './space-compare.js';
 import { attachSpaceKeeping } from './space-keep.js';
 import { Scrubber } from './timeline.js';
 import { KEY_HEADING, list, markActive, num, OPEN_ROWS, StudyBoxes } from './panels.js';
-
-/** Where the presets live: next to this module, so an embedding page may sit anywhere. */
-const MAPS = new URL('./maps/', import.meta.url);
 
 /** The most hexes shown (a 128 x 128 map); larger maps stay on the square grid. */
 export const MAX_HEX_CELLS = 128 * 128;
@@ -71,42 +69,6 @@ const HEURISTIC_LABELS = {
   hex: { hex: 'Hex distance', zero: 'Zero (none)' },
 };
 
-/** Loads and starts the spaces' wasm module (pathlab_spaces) once per page; resolves to its exports. */
-let spacesReady = null;
-function loadSpaces() {
-  spacesReady ??= initSpaces();
-  return spacesReady;
-}
-
-/** Loads space.css once per page; resolves when it applies (or failed to load). */
-let styleReady = null;
-function loadStyle() {
-  styleReady ??= new Promise((resolve) => {
-    const href = new URL('./space.css', import.meta.url).href;
-    if ([.../** @type {NodeListOf<HTMLLinkElement>} */ (document.querySelectorAll('link[rel="stylesheet"]'))].some((l) => l.href === href)) {
-      resolve();
-      return;
-    }
-    const link = el('link', { rel: 'stylesheet', href });
-    link.addEventListener('load', () => resolve());
-    link.addEventListener('error', () => resolve());
-    document.head.append(link);
-  });
-  return styleReady;
-}
-
-/** The preset index: grid presets (`presets`) and graph presets (`graphs`). */
-async function loadIndex() {
-  const response = await fetch(new URL('presets.json', MAPS));
-  if (!response.ok) throw new Error(`the preset list maps/presets.json could not be loaded (HTTP ${response.status})`);
-  const index = await response.json();
-  const valid = (p) => typeof p?.name === 'string' && typeof p?.file === 'string';
-  return {
-    presets: (Array.isArray(index?.presets) ? index.presets : []).filter(valid),
-    graphs: (Array.isArray(index?.graphs) ? index.graphs : []).filter(valid),
-  };
-}
-
 /** The title a graph file gives itself (`"title"`), if any. */
 function graphTitle(text) {
   try {
@@ -115,38 +77,6 @@ function graphTitle(text) {
   } catch {
     return null;
   }
-}
-
-/**
- * A grid map's cells as the hex view takes them: `{ width, height, cells, start, goal }`,
- * read by the core's own parsers (a Lab used once), with a preset's terrain and ends applied.
- */
-function readGridMap(memory, text, format, preset) {
-  const lab = new Lab(2, 2);
-  try {
-    if (format === 'movingai') lab.loadMovingAi(text);
-    else lab.loadCourse(text);
-    return gridOf(memory, lab, preset);
-  } finally {
-    lab.free();
-  }
-}
-
-function gridOf(memory, lab, preset) {
-  const width = lab.width;
-  const height = lab.height;
-  const cells = new Uint8Array(memory.buffer, lab.cellsPtr(), width * height).slice();
-  const out = { width, height, cells, start: [lab.startX, lab.startY], goal: [lab.goalX, lab.goalY] };
-  if (preset) {
-    for (const r of Array.isArray(preset.terrain) ? preset.terrain : []) {
-      for (let y = r.y; y < Math.min(height, r.y + r.h); y++) {
-        for (let x = r.x; x < Math.min(width, r.x + r.w); x++) out.cells[y * width + x] = r.value;
-      }
-    }
-    if (Array.isArray(preset.start)) out.start = preset.start;
-    if (Array.isArray(preset.goal)) out.goal = preset.goal;
-  }
-  return out;
 }
 
 export class SpaceApp extends SearchPage {
@@ -820,7 +750,7 @@ export class SpaceApp extends SearchPage {
     this.setPlaying(false);
     const detail = { space, algo: this.lab.algorithm, weight: this.lab.weight, speed: this.config.speed };
     for (const key of ['embed', 'lock', 'contrast']) if (this.config[key]) detail[key] = true;
-    if (this.space === 'hex' && space === 'grid') {
+    if (this.space === 'hex' && space !== 'graph') {
       const w = this.lab.width;
       detail.start = [this.lab.start % w, Math.floor(this.lab.start / w)];
       detail.goal = [this.lab.goal % w, Math.floor(this.lab.goal / w)];

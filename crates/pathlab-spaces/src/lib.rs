@@ -28,7 +28,7 @@ pub fn start() {
 pathlab_bind::search_enums!();
 
 mod navlab;
-pub use navlab::{NavKind, NavLab, NavPhase};
+pub use navlab::{NavKind, NavLab, NavPhase, Solved, MAX_VISIBILITY_CELLS};
 
 /// The space behind a [`SpaceLab`], with its search.
 #[derive(Clone)]

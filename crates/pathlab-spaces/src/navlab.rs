@@ -30,6 +30,11 @@ use wasm_bindgen::prelude::*;
 
 use crate::Status;
 
+/// The largest map (in cells) whose visibility graph the page builds: it joins every pair of
+/// corners that see each other, which grows with the square of the corners, so the corner
+/// view and the optimum line stop at 160 x 160 (the navmesh has no such limit).
+pub const MAX_VISIBILITY_CELLS: usize = 160 * 160;
+
 /// Which graph a [`NavLab`] searches.
 #[wasm_bindgen]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -668,9 +673,9 @@ impl NavLab {
                 Ok(m) => self.mesh = Some(Arc::new(m)),
                 Err(e) => self.problem = Some(e.to_string()),
             },
-            NavKind::Corners => match VisibilityGraph::new(&self.grid, self.diagonal) {
-                Ok(v) => self.visibility = Some(Arc::new(v)),
-                Err(e) => self.problem = Some(e.to_string()),
+            NavKind::Corners => match self.visibility_graph() {
+                Ok(v) => self.visibility = Some(v),
+                Err(e) => self.problem = Some(e),
             },
         }
         self.restart();
@@ -678,6 +683,13 @@ impl NavLab {
 
     /// The visibility graph, built now if this lab has none yet.
     fn visibility_graph(&self) -> Result<Arc<VisibilityGraph>, String> {
+        let cells = self.grid.len();
+        if cells > MAX_VISIBILITY_CELLS {
+            return Err(format!(
+                "the map has {cells} cells; the visibility graph (corner view, exact optimum) is built for maps of at most \
+                 {MAX_VISIBILITY_CELLS} cells (160 x 160)"
+            ));
+        }
         match &self.visibility {
             Some(v) => Ok(Arc::clone(v)),
             None => VisibilityGraph::new(&self.grid, self.diagonal).map(Arc::new).map_err(|e| e.to_string()),
