@@ -9,14 +9,12 @@
 // navmesh, optimum). Every text that may come from a link or a file is set with textContent.
 
 import { NavLab, NavPhase, statusName } from './pkg/pathlab_spaces.js';
-import { SPACES } from './config.js';
 import { controls, el, options } from './dom.js';
-import { mapControls, searchInputs, searchReadouts, SearchPage, transportBar } from './page-app.js';
+import { mapControls, searchReadouts, SearchPage, transportBar } from './page-app.js';
 import { encodeGrid } from './share.js';
 import { fetchMap } from './maps.js';
 import { PALETTE, HIGH_CONTRAST } from './paint.js';
-import { SPACE_LABELS } from './pathlab.js';
-import { loadIndex, loadSpaces, loadStyle, readGridMap } from './space-load.js';
+import { fitPainter, legendList, readGridMap, spaceControls, startSpacePage, stopSpacePage } from './space-load.js';
 import { NAV_COLOURS, NavPainter } from './navmesh-paint.js';
 
 /** The largest map the view takes (as the grid page's largest presets). */
@@ -68,6 +66,11 @@ export class NavApp extends SearchPage {
     super(root, memory, known, config, statusName);
     this.space = config.space;
     this.lab = null;
+    /**
+     * The spaces' wasm memory, once start() has loaded the module.
+     * @type {any}
+     */
+    this.spaceMemory = null;
     this.index = { presets: [], graphs: [] };
     this.tool = 'wall';
     this.edited = false;
@@ -87,22 +90,13 @@ export class NavApp extends SearchPage {
     this.ui = ui;
     const mesh = this.space === 'navmesh';
     const { button, readout } = controls(ui);
-    this.canvas = el('canvas', {
-      testid: 'grid',
-      class: 'pl-canvas',
-      tabindex: '0',
-      'data-space': this.space,
-      'aria-label': mesh
+    this.canvas = spaceControls(
+      this,
+      mesh
         ? 'Navigation mesh: drag to paint walls with the chosen tool; the mesh is rebuilt at once. Keys: right arrow steps, left arrow goes back.'
         : 'Corner graph: drag to paint walls with the chosen tool; the graph is rebuilt at once. Keys: right arrow steps, left arrow goes back.',
-    });
-    ui.message = this.notes.list;
-    ui.messageBox = this.notes.box;
-    searchInputs(ui, this.config.speed);
-    ui.space = el('select', { testid: 'space', 'aria-label': 'Space' });
-    options(ui.space, SPACES, SPACE_LABELS);
-    ui.space.value = this.space;
-    ui.map = el('select', { testid: 'map', 'aria-label': 'Map' });
+      'Map',
+    );
     ui.file = el('input', { type: 'file', testid: 'load-file', class: 'pl-file-input', accept: '.map,.txt,text/plain' });
     ui.narration = el('div', { testid: 'narration', class: 'pl-narration', 'aria-live': 'polite' });
     ui.mapTitle = el('p', { testid: 'map-title', class: 'pl-map-title' });
@@ -149,12 +143,7 @@ export class NavApp extends SearchPage {
       ['start', 'start', this.palette.start],
       ['goal', 'goal', this.palette.goal],
     ];
-    const legend = el(
-      'ul',
-      { class: 'pl-legend', testid: 'legend' },
-      ...legendItems.map(([key, label, colour]) =>
-        el('li', {}, el('span', { class: `pl-swatch pl-swatch-${key}`, style: `--swatch: ${colour}` }), label)),
-    );
+    const legend = legendList(legendItems);
 
     const header = el(
       'header',
@@ -252,15 +241,7 @@ export class NavApp extends SearchPage {
   // ---- starting and maps -------------------------------------------------------------------
 
   async start() {
-    const [spaces] = await Promise.all([loadSpaces(), loadStyle()]);
-    this.spaceMemory = spaces.memory;
-    try {
-      this.index = await loadIndex();
-    } catch (e) {
-      this.say(e.message);
-    }
-    const list = this.index.presets;
-    options(this.ui.map, list.map((p) => p.name), Object.fromEntries(list.map((p) => [p.name, p.title ?? p.name])));
+    const list = await startSpacePage(this, (index) => index.presets);
     const config = this.config;
     const fallback = list[0]?.name ?? null;
     let shown = false;
@@ -627,17 +608,7 @@ export class NavApp extends SearchPage {
   }
 
   layout(force = false) {
-    const wrap = this.ui.wrap;
-    const width = wrap.clientWidth;
-    if (!width || !this.lab) return;
-    const top = wrap.getBoundingClientRect().top + window.scrollY;
-    const maxHeight = Math.max(260, window.innerHeight - Math.min(top, 200) - 190);
-    const dpr = window.devicePixelRatio || 1;
-    const key = `${width}x${maxHeight}@${dpr}`;
-    if (key === this.lastSize && !force) return;
-    this.lastSize = key;
-    this.painter.resize(width, maxHeight, dpr);
-    this.dirty = true;
+    fitPainter(this, 190, 260, force);
   }
 
   tick(time) {
@@ -705,14 +676,6 @@ export class NavApp extends SearchPage {
   }
 
   destroy() {
-    cancelAnimationFrame(this.frame);
-    this.setPlaying(false);
-    this.resizeObserver.disconnect();
-    window.removeEventListener('resize', this.onWindowResize);
-    this.root.removeEventListener('keydown', this.onKey);
-    this.root.classList.remove('pl-space', `pl-space-${this.space}`);
-    this.root.replaceChildren();
-    this.lab?.free();
-    this.lab = null;
+    stopSpacePage(this);
   }
 }

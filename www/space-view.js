@@ -11,12 +11,12 @@
 
 import { SpaceLab, statusName, Terrain } from './pkg/pathlab_spaces.js';
 import { Lab } from './pkg/pathlab_wasm.js';
-import { loadIndex, loadSpaces, loadStyle, MAPS, readGridMap } from './space-load.js';
-import { toQuery, SPACES } from './config.js';
+import { fitPainter, legendList, MAPS, readGridMap, spaceControls, startSpacePage, stopSpacePage } from './space-load.js';
+import { toQuery } from './config.js';
 import { quote } from './values.js';
 import { controls, download, el, options } from './dom.js';
 import {
-  algorithmRow, BRUSHES, formatCost, lastStepOf, mapControls, searchInputs, searchReadouts, SearchPage, selectMaker, transportBar, weightField,
+  algorithmRow, BRUSHES, formatCost, lastStepOf, mapControls, searchReadouts, SearchPage, selectMaker, transportBar, weightField,
 } from './page-app.js';
 import { encodeGraph, encodeGrid } from './share.js';
 import { fetchMap, fetchText, detectFormat } from './maps.js';
@@ -25,7 +25,6 @@ import { GraphPainter, HexPainter, NO_PARENT, stateName, short } from './space-p
 import { attachGraphEditing } from './graph-edit.js';
 import { attachHexEditing } from './hex-edit.js';
 import { expandedHead, pseudocodeFor, stepFacts } from './pseudocode.js';
-import { SPACE_LABELS } from './pathlab.js';
 import { attachSpaceCompare } from './space-compare.js';
 import { attachSpaceKeeping } from './space-keep.js';
 import { Scrubber } from './timeline.js';
@@ -84,6 +83,11 @@ export class SpaceApp extends SearchPage {
     super(root, memory, known, config, statusName);
     this.space = config.space;
     this.lab = null;
+    /**
+     * The spaces' wasm memory, once start() has loaded the module.
+     * @type {any}
+     */
+    this.spaceMemory = null;
     this.index = { presets: [], graphs: [] };
     this.selection = null;
     this.preview = null;
@@ -103,22 +107,13 @@ export class SpaceApp extends SearchPage {
     const graph = this.space === 'graph';
     const { button, readout } = controls(ui);
     const select = selectMaker(ui);
-    this.canvas = el('canvas', {
-      testid: 'grid',
-      class: 'pl-canvas',
-      tabindex: '0',
-      'data-space': this.space,
-      'aria-label': graph
+    this.canvas = spaceControls(
+      this,
+      graph
         ? 'Graph: click to add a node, drag a node to move it, Shift+drag between nodes to join them, click an edge to set its cost. Keys: right arrow steps, left arrow goes back, Shift+arrows move a cursor over the nodes and read each one out, Escape hides it.'
         : 'Hex tiles: drag to paint walls, drag S or G to move the start or goal. Keys: right arrow steps, left arrow goes back, Shift+arrows move a cursor over the hexes and read each one out, Escape hides it.',
-    });
-    ui.message = this.notes.list;
-    ui.messageBox = this.notes.box;
-    searchInputs(ui, this.config.speed);
-    ui.space = el('select', { testid: 'space', 'aria-label': 'Space' });
-    options(ui.space, SPACES, SPACE_LABELS);
-    ui.space.value = this.space;
-    ui.map = el('select', { testid: 'map', 'aria-label': graph ? 'Graph' : 'Map' });
+      graph ? 'Graph' : 'Map',
+    );
     ui.file = el('input', {
       type: 'file', testid: 'load-file', class: 'pl-file-input',
       accept: graph ? '.json,.txt,application/json,text/plain' : '.map,.txt,text/plain',
@@ -145,12 +140,7 @@ export class SpaceApp extends SearchPage {
           ['water', 'water (×5)', this.palette.water], ['open', 'open', this.palette.open], ['closed', 'closed', this.palette.closed],
           ['current', 'current', this.palette.current], ['path', 'path', this.palette.path], ['start', 'start', this.palette.start],
           ['goal', 'goal', this.palette.goal]];
-    const legend = el(
-      'ul',
-      { class: 'pl-legend', testid: 'legend' },
-      ...legendItems.map(([key, label, colour]) =>
-        el('li', {}, el('span', { class: `pl-swatch pl-swatch-${key}`, style: `--swatch: ${colour}` }), label)),
-    );
+    const legend = legendList(legendItems);
     if (graph) legend.append(el('li', {}, el('span', { class: 'pl-swatch pl-swatch-edge' }), 'edge with its cost; arrow: one way'));
 
     const header = el(
@@ -374,15 +364,7 @@ export class SpaceApp extends SearchPage {
   // ---- loading -----------------------------------------------------------------------------
 
   async start() {
-    const [spaces] = await Promise.all([loadSpaces(), loadStyle()]);
-    this.spaceMemory = spaces.memory;
-    try {
-      this.index = await loadIndex();
-    } catch (e) {
-      this.say(e.message);
-    }
-    const list = this.space === 'graph' ? this.index.graphs : this.index.presets;
-    options(this.ui.map, list.map((p) => p.name), Object.fromEntries(list.map((p) => [p.name, p.title ?? p.name])));
+    await startSpacePage(this, (index) => (this.space === 'graph' ? index.graphs : index.presets));
     for (const option of this.ui.map.options) option.title = option.textContent;
     if (this.space === 'graph') await this.startGraph();
     else await this.startHex();
@@ -1361,19 +1343,10 @@ export class SpaceApp extends SearchPage {
   }
 
   layout(force = false) {
-    const wrap = this.ui.wrap;
-    const width = wrap.clientWidth;
-    if (!width || !this.lab) return;
-    const top = wrap.getBoundingClientRect().top + window.scrollY;
+    const width = this.ui.wrap.clientWidth;
     const below = this.config.embed ? 96 + 28 : 150 + 40;
     const floor = window.innerWidth < 600 ? Math.min(width, window.innerHeight * 0.6) : 260;
-    const maxHeight = Math.max(floor, window.innerHeight - Math.min(top, 200) - below);
-    const dpr = window.devicePixelRatio || 1;
-    const key = `${width}x${maxHeight}@${dpr}`;
-    if (key === this.lastSize && !force) return;
-    this.lastSize = key;
-    this.painter.resize(width, maxHeight, dpr);
-    this.dirty = true;
+    fitPainter(this, below, floor, force);
   }
 
   tick(time) {
@@ -1461,16 +1434,10 @@ export class SpaceApp extends SearchPage {
     this.keeping?.destroy();
     this.graphEdit?.destroy();
     this.detachHex?.();
-    this.resizeObserver.disconnect();
-    window.removeEventListener('resize', this.onWindowResize);
-    this.root.removeEventListener('keydown', this.onKey);
     this.root.removeEventListener('dragover', this.onDragOver);
     this.root.removeEventListener('dragleave', this.onDragLeave);
     this.root.removeEventListener('drop', this.onDrop);
-    this.root.classList.remove('pl-space', `pl-space-${this.space}`);
-    this.root.replaceChildren();
-    this.lab?.free();
-    this.lab = null;
+    stopSpacePage(this);
   }
 }
 

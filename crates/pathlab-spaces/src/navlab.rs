@@ -121,8 +121,13 @@ fn distance(a: Xy, b: Xy) -> f64 {
     (a[0] - b[0]).hypot(a[1] - b[1])
 }
 
-/// A grid map, its navmesh or corner graph, and the search shown on it (see the
-/// [module](self)).
+/// A grid map (walls and ground; terrain counts as ground), its navmesh or corner graph, a
+/// start and goal (each a cell centre or a cell corner, in half cells), and the search shown:
+/// A* over the polygons then the funnel through the corridor (one polygon, then one portal,
+/// per [`step`](Self::step)), or A* over the corners. It gives the exact any-angle optimum
+/// beside it, and [`solve`](Self::solve) runs one method to the end for the compare table.
+/// A map with no free cell, or an end in a wall, is kept and named in
+/// [`problem`](Self::problem); nothing panics across the boundary.
 #[wasm_bindgen]
 pub struct NavLab {
     kind: NavKind,
@@ -134,7 +139,9 @@ pub struct NavLab {
     visibility: Option<Arc<VisibilityGraph>>,
     problem: Option<String>,
     run: Option<Run>,
-    optimum: Option<Option<(f64, Vec<Xy>)>>,
+    /// The exact optimum once asked for (`optimum_known`): its length and points, or none.
+    optimum: Option<(f64, Vec<Xy>)>,
+    optimum_known: bool,
 }
 
 #[wasm_bindgen]
@@ -152,8 +159,8 @@ impl NavLab {
         height: u32,
         cells: &[u8],
         diagonal: &str,
-        start: Vec<i32>,
-        goal: Vec<i32>,
+        start: &[i32],
+        goal: &[i32],
     ) -> Result<NavLab, JsError> {
         let kind = match kind {
             "navmesh" => NavKind::Navmesh,
@@ -166,13 +173,14 @@ impl NavLab {
             kind,
             grid,
             diagonal: parse(diagonal)?,
-            start: half(&start, "start")?,
-            goal: half(&goal, "goal")?,
+            start: half(start, "start")?,
+            goal: half(goal, "goal")?,
             mesh: None,
             visibility: None,
             problem: None,
             run: None,
             optimum: None,
+            optimum_known: false,
         };
         lab.rebuild();
         Ok(lab)
@@ -255,10 +263,10 @@ impl NavLab {
     /// Moves the start and goal (half cells, as in the constructor) and starts again. An end
     /// in a wall or off the map is kept and named in [`problem`](Self::problem).
     #[wasm_bindgen(js_name = setEnds)]
-    pub fn set_ends(&mut self, start: Vec<i32>, goal: Vec<i32>) -> Result<(), JsError> {
-        self.start = half(&start, "start")?;
-        self.goal = half(&goal, "goal")?;
-        self.optimum = None;
+    pub fn set_ends(&mut self, start: &[i32], goal: &[i32]) -> Result<(), JsError> {
+        self.start = half(start, "start")?;
+        self.goal = half(goal, "goal")?;
+        self.optimum_known = false;
         self.restart();
         Ok(())
     }
@@ -661,7 +669,7 @@ impl NavLab {
     fn rebuild(&mut self) {
         self.mesh = None;
         self.visibility = None;
-        self.optimum = None;
+        self.optimum_known = false;
         self.problem = None;
         if self.grid.cells().iter().all(|&c| c == WALL) {
             self.problem = Some("the map has no free cell: paint some ground (the Ground brush) to build on".into());
@@ -753,7 +761,7 @@ impl NavLab {
 
     /// The optimum, computed once per map and ends.
     fn optimum_now(&mut self) -> Option<&(f64, Vec<Xy>)> {
-        if self.optimum.is_none() {
+        if !self.optimum_known {
             if self.visibility.is_none() && self.problem.is_none() {
                 self.visibility = self.visibility_graph().ok();
             }
@@ -763,9 +771,10 @@ impl NavLab {
                 .filter(|_| self.problem.is_none())
                 .and_then(|v| v.shortest_between(self.start, self.goal).ok())
                 .and_then(|p| Some((p.cost?, p.points.iter().map(|q| q.cells()).collect())));
-            self.optimum = Some(found);
+            self.optimum = found;
+            self.optimum_known = true;
         }
-        self.optimum.as_ref().and_then(Option::as_ref)
+        self.optimum.as_ref()
     }
 
     /// The open cell an end stands in or touches, nearest the other end (for grid A*).

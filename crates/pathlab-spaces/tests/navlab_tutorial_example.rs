@@ -16,7 +16,7 @@ use pathlab_spaces::{NavLab, NavPhase, Status};
 const TUTORIAL: [u8; 9] = [1, 1, 1, 1, 0, 1, 1, 1, 1];
 
 fn lab(kind: &str, start: [i32; 2], goal: [i32; 2]) -> NavLab {
-    NavLab::new(kind, 3, 3, &TUTORIAL, "no-corner-cutting", start.to_vec(), goal.to_vec())
+    NavLab::new(kind, 3, 3, &TUTORIAL, "no-corner-cutting", &start, &goal)
         .unwrap_or_else(|_| panic!("the {kind} lab builds"))
 }
 
