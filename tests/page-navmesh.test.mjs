@@ -4,8 +4,9 @@
 // polygon count changes) and lengthens the path; the corner view on the tutorial's 3x3 example
 // gives the length worked by hand (2·sqrt(5), corner to corner round the block), and the
 // compare table lists the grid's waypoints at the tutorial's 4 moves; bad input (every cell a
-// wall, the start moved into a wall) is named with the map kept. Screenshots at 1440x900 and
-// 1920x1080 go to tests/artifacts/.
+// wall, the start moved into a wall) is named with the map kept. On the grid page Theta* and A*
+// with smoothing show the exact any-angle optimum (hand-worked on the tutorial's map) and how
+// much longer they are. Screenshots at 1440x900 and 1920x1080 go to tests/artifacts/.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { drag, nextFrame, open, screenshot, start, text } from './support/browser.mjs';
@@ -133,6 +134,30 @@ describe('navmesh and corner views', () => {
     assert.ok(Math.abs((await cost(page)) - byHand) < 1e-3);
     assert.deepEqual(page.errors, []);
     await page.close();
+  });
+
+  test('the grid page draws the exact any-angle optimum under Theta* and A* with smoothing, with the percentage', async () => {
+    const page = await open(env, 'map=tutorial-3x3&algo=theta', { width: 1440, height: 900 });
+    await click(page, 'run');
+    const note = page.locator('[data-testid="any-angle-optimum"]');
+    await note.waitFor({ state: 'visible', timeout: 15000 });
+    // Cell centres (0.5, 2.5) to (2.5, 0.5) round the block's corner: 2·sqrt(0.5² + 1.5²) cells,
+    // times 10 under the preset's 10/14 costs.
+    const byHand = 10 * 2 * Math.sqrt(2.5);
+    assert.ok(Math.abs(Number(await note.getAttribute('data-optimal')) - byHand) < 1e-9);
+    assert.ok(Number(await note.getAttribute('data-longer')) >= 0);
+    assert.match(await note.textContent(), /^Optimal any-angle: 31\.62 .* This path is \d+\.\d% longer\.$/);
+    await screenshot(page, 'grid-theta-optimum-1440x900');
+    await page.close();
+    const smoothed = await open(env, 'map=wall-gap&algo=astar-smoothed', { width: 1920, height: 1080 });
+    await click(smoothed, 'run');
+    const line = smoothed.locator('[data-testid="any-angle-optimum"]');
+    await line.waitFor({ state: 'visible', timeout: 15000 });
+    const longer = Number(await line.getAttribute('data-longer'));
+    assert.ok(longer >= 0, `smoothing is never shorter than the optimum: ${longer}`);
+    await screenshot(smoothed, 'grid-smoothed-optimum-1920x1080');
+    assert.deepEqual(smoothed.errors, []);
+    await smoothed.close();
   });
 
   test('a map with no free cell and a start in a wall are named, the map kept, nothing thrown', async () => {

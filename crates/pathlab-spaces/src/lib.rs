@@ -29,7 +29,7 @@ pub fn start() {
 pathlab_bind::search_enums!();
 
 mod navlab;
-pub use navlab::{NavKind, NavLab, NavPhase, Solved, MAX_VISIBILITY_CELLS};
+pub use navlab::{any_angle_optimum, NavKind, NavLab, NavPhase, Solved, MAX_VISIBILITY_CELLS};
 
 /// The space behind a [`SpaceLab`], with its search.
 #[derive(Clone)]

@@ -795,3 +795,25 @@ impl NavLab {
             .map_or(Point::new(x.max(0) as usize, y.max(0) as usize), |(cx, cy)| Point::new(cx as usize, cy as usize))
     }
 }
+
+/// The exact any-angle optimum on a grid map, for the grid page's any-angle searches (Theta*,
+/// Lazy Theta*, A* with smoothing): `[length, x0, y0, x1, y1, ...]` (points in cells) from
+/// `start` to `goal` (half cells, as [`NavLab::new`]) under the `diagonal` rule, or an empty
+/// list when no path joins them. Fails naming the problem on terrain (cells costing more than
+/// 1), a map over [`MAX_VISIBILITY_CELLS`], or an end in a wall or off the map.
+#[wasm_bindgen(js_name = anyAngleOptimum)]
+pub fn any_angle_optimum(
+    width: u32,
+    height: u32,
+    cells: &[u8],
+    diagonal: &str,
+    start: &[i32],
+    goal: &[i32],
+) -> Result<Vec<f64>, JsError> {
+    if cells.iter().any(|&c| c > GROUND) {
+        return Err(err("the exact any-angle optimum measures length only, and this map has terrain"));
+    }
+    let lab = NavLab::new("corners", width, height, cells, diagonal, start, goal)?;
+    let solved = lab.solved("visibility").map_err(err)?;
+    Ok(solved.length.map_or_else(Vec::new, |length| std::iter::once(length).chain(solved.points).collect()))
+}
