@@ -59,7 +59,7 @@ export class NavPainter {
 
   /** Fits a `width` x `height` map into the canvas; returns true when the canvas size changed. */
   fit(width, height) {
-    const scale = Math.max(2, Math.min((this.cssWidth - 2 * PAD) / width, (this.cssHeight - 2 * PAD) / height));
+    const scale = Math.max(0.25, Math.min((this.cssWidth - 2 * PAD) / width, (this.cssHeight - 2 * PAD) / height));
     const w = Math.round(width * scale) + 2 * PAD;
     const h = Math.round(height * scale) + 2 * PAD;
     this.scale = scale;

@@ -586,7 +586,8 @@ export class NavApp extends SearchPage {
     ui.phase.dataset.phase = phases[lab.phase];
     const done = statusName(lab.status) === 'found';
     const best = done ? this.optimum().length : null;
-    ui.optimum.textContent = best === null ? '' : fmt(best);
+    ui.optimum.textContent = best === null ? (done ? 'n/a' : '') : fmt(best);
+    ui.optimum.title = done && best === null ? `The exact optimum is computed on maps of at most 160 x 160 cells (this one is ${lab.width} x ${lab.height}).` : '';
     ui.optimum.dataset.value = best === null ? '' : String(best);
     ui.longer.textContent = best === null || lab.cost === undefined ? '' : this.percent(lab.cost, best);
     const rows = lab.openList(OPEN_ROWS);

@@ -421,14 +421,12 @@ impl NavLab {
     /// the funnel is done).
     #[wasm_bindgen(getter)]
     pub fn status(&self) -> Status {
-        match &self.run {
-            None => Status::NoPath,
-            Some(Run::Mesh { search, funnel, .. }) => match funnel {
-                Some(f) if f.is_done() => Status::Found,
-                Some(_) => Status::Searching,
-                None => search.status().into(),
-            },
-            Some(Run::Corners(s)) => s.status().into(),
+        match (&self.run, self.phase()) {
+            (None, _) => Status::NoPath,
+            (_, NavPhase::Funnel) => Status::Searching,
+            (Some(Run::Mesh { funnel: Some(_), .. }), NavPhase::Done) => Status::Found,
+            (Some(Run::Mesh { search, .. }), _) => search.status().into(),
+            (Some(Run::Corners(s)), _) => s.status().into(),
         }
     }
 
