@@ -9,7 +9,10 @@
 // (raise a ceiling here, saying why) rather than an accident. The design notes' bar for
 // index.html's first paint is 250 KB: since the generic searches came to the grid page (one
 // compiled copy each on a grid with or without links) it is 287 to 291 KB, so its ceiling here is
-// 300 KB until the wasm module is made smaller (the performance issue's work).
+// 300 KB until the wasm module is made smaller (the performance issue's work). indexAll went from
+// 610 to 700 KB when the navmesh and corner views came to the spaces' module (loaded only for
+// space=hex|graph|navmesh|corners): spade's triangulation, the navmesh search and funnel and the
+// visibility graph made pathlab_spaces 190 -> 275 KB gzipped; the first paint did not change.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -23,7 +26,7 @@ const KB = 1024;
 /** Gzipped ceilings, in bytes, of what each page downloads (wasm + JS). */
 const CEILINGS = {
   indexFirstPaint: 300 * KB,
-  indexAll: 610 * KB,
+  indexAll: 700 * KB,
   boids: 145 * KB,
   crowd: 210 * KB,
   requests: 290 * KB,

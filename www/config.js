@@ -14,8 +14,11 @@ export const KEYS = [
   'teleports', 'teleport-h', 'heights', 'uphill', 'downhill',
 ];
 
-/** The spaces the page shows (`space=`): the square grid, hex tiles, a weighted graph. */
-export const SPACES = ['grid', 'hex', 'graph'];
+/**
+ * The spaces the page shows (`space=`): the square grid, hex tiles, a weighted graph, and a grid
+ * map seen as a navigation mesh or as its corner graph.
+ */
+export const SPACES = ['grid', 'hex', 'graph', 'navmesh', 'corners'];
 /** How hexes are laid out (`layout=`, with `space=hex`). */
 export const LAYOUTS = ['pointy', 'flat'];
 
@@ -153,7 +156,6 @@ export function readConfig(raw, known) {
   if (has('space')) {
     const space = text(given.space).toLowerCase();
     if (SPACES.includes(space)) config.space = space;
-    else if (space === 'navmesh' || space === 'corners') say('space', `${quote(space)} is not shown on this page yet; showing the square grid (expected one of ${SPACES.join(', ')}).`);
     else say('space', `unknown space ${quote(space)}; expected one of ${SPACES.join(', ')}. Showing the square grid.`);
   } else if (has('graph')) {
     config.space = 'graph';

@@ -109,8 +109,10 @@ const EXTRA_LABELS = {
   hand: 'Hand',
 };
 
-/** The spaces' names in the space select (the hex and graph views come from space-view.js). */
-export const SPACE_LABELS = { grid: 'Square grid', hex: 'Hex tiles', graph: 'Graph (waypoints)' };
+/** The spaces' names in the space select (hex and graph: space-view.js; navmesh and corners: navmesh-view.js). */
+export const SPACE_LABELS = {
+  grid: 'Square grid', hex: 'Hex tiles', graph: 'Graph (waypoints)', navmesh: 'Navmesh (polygons + funnel)', corners: 'Corner graph (any angle)',
+};
 
 function formatNumber(v) {
   if (v === undefined || v === null) return '–';
@@ -576,7 +578,7 @@ class App extends SearchPage {
     const s = this.lab.settings();
     const detail = { space, algo: s.algo, weight: s.weight, speed: this.config.speed };
     for (const key of ['embed', 'lock', 'contrast']) if (this.config[key]) detail[key] = true;
-    if (space === 'hex') {
+    if (space !== 'graph') {
       detail.start = s.start;
       detail.goal = s.goal;
       if (this.mapName) detail.map = this.mapName;
@@ -934,7 +936,8 @@ function fetchEarly(config) {
  * Builds Pathlab inside `element`. `config` takes the keys of the page URL (space, layout, map,
  * grid, graph, algo, heuristic, diagonal, costs, weight, lookahead, sensor, cluster, hand, start,
  * goal, step, autoplay, speed, embed, lock, contrast), as strings or plain values (`start: [3, 1]`,
- * `embed: true`; on a graph `start: 'B'`). `space: 'hex'` or `'graph'` loads space-view.js.
+ * `embed: true`; on a graph `start: 'B'`). `space: 'hex'` or `'graph'` loads space-view.js,
+ * `'navmesh'` or `'corners'` navmesh-view.js.
  * Invalid values are reported on the page and replaced by defaults. Resolves to a handle: { lab, config(), destroy() }.
  */
 export async function mount(element, config = {}) {
@@ -954,6 +957,9 @@ export async function mount(element, config = {}) {
     if (checked.space === 'grid') {
       app = new App(element, wasm.memory, known, checked);
       app.early = early;
+    } else if (checked.space === 'navmesh' || checked.space === 'corners') {
+      const { NavApp } = await import('./navmesh-view.js');
+      app = new NavApp(element, wasm.memory, known, checked);
     } else {
       const { SpaceApp } = await import('./space-view.js');
       app = new SpaceApp(element, wasm.memory, known, checked);

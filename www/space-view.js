@@ -9,13 +9,14 @@
 // (`memory`) to read grid map files for the hexes. This module wires controls, read-outs and
 // messages, and sets every text that may come from a link or a file with textContent.
 
-import initSpaces, { SpaceLab, statusName, Terrain } from './pkg/pathlab_spaces.js';
+import { SpaceLab, statusName, Terrain } from './pkg/pathlab_spaces.js';
 import { Lab } from './pkg/pathlab_wasm.js';
-import { toQuery, SPACES } from './config.js';
+import { fitPainter, legendList, MAPS, readGridMap, spaceControls, startSpacePage, stopSpacePage } from './space-load.js';
+import { toQuery } from './config.js';
 import { quote } from './values.js';
 import { controls, download, el, options } from './dom.js';
 import {
-  algorithmRow, BRUSHES, formatCost, lastStepOf, mapControls, searchInputs, searchReadouts, SearchPage, selectMaker, transportBar, weightField,
+  algorithmRow, BRUSHES, formatCost, lastStepOf, mapControls, searchReadouts, SearchPage, selectMaker, transportBar, weightField,
 } from './page-app.js';
 import { encodeGraph, encodeGrid } from './share.js';
 import { fetchMap, fetchText, detectFormat } from './maps.js';
@@ -24,14 +25,10 @@ import { GraphPainter, HexPainter, NO_PARENT, stateName, short } from './space-p
 import { attachGraphEditing } from './graph-edit.js';
 import { attachHexEditing } from './hex-edit.js';
 import { expandedHead, pseudocodeFor, stepFacts } from './pseudocode.js';
-import { SPACE_LABELS } from './pathlab.js';
 import { attachSpaceCompare } from './space-compare.js';
 import { attachSpaceKeeping } from './space-keep.js';
 import { Scrubber } from './timeline.js';
 import { KEY_HEADING, list, markActive, num, OPEN_ROWS, StudyBoxes } from './panels.js';
-
-/** Where the presets live: next to this module, so an embedding page may sit anywhere. */
-const MAPS = new URL('./maps/', import.meta.url);
 
 /** The most hexes shown (a 128 x 128 map); larger maps stay on the square grid. */
 export const MAX_HEX_CELLS = 128 * 128;
@@ -71,42 +68,6 @@ const HEURISTIC_LABELS = {
   hex: { hex: 'Hex distance', zero: 'Zero (none)' },
 };
 
-/** Loads and starts the spaces' wasm module (pathlab_spaces) once per page; resolves to its exports. */
-let spacesReady = null;
-function loadSpaces() {
-  spacesReady ??= initSpaces();
-  return spacesReady;
-}
-
-/** Loads space.css once per page; resolves when it applies (or failed to load). */
-let styleReady = null;
-function loadStyle() {
-  styleReady ??= new Promise((resolve) => {
-    const href = new URL('./space.css', import.meta.url).href;
-    if ([.../** @type {NodeListOf<HTMLLinkElement>} */ (document.querySelectorAll('link[rel="stylesheet"]'))].some((l) => l.href === href)) {
-      resolve();
-      return;
-    }
-    const link = el('link', { rel: 'stylesheet', href });
-    link.addEventListener('load', () => resolve());
-    link.addEventListener('error', () => resolve());
-    document.head.append(link);
-  });
-  return styleReady;
-}
-
-/** The preset index: grid presets (`presets`) and graph presets (`graphs`). */
-async function loadIndex() {
-  const response = await fetch(new URL('presets.json', MAPS));
-  if (!response.ok) throw new Error(`the preset list maps/presets.json could not be loaded (HTTP ${response.status})`);
-  const index = await response.json();
-  const valid = (p) => typeof p?.name === 'string' && typeof p?.file === 'string';
-  return {
-    presets: (Array.isArray(index?.presets) ? index.presets : []).filter(valid),
-    graphs: (Array.isArray(index?.graphs) ? index.graphs : []).filter(valid),
-  };
-}
-
 /** The title a graph file gives itself (`"title"`), if any. */
 function graphTitle(text) {
   try {
@@ -117,43 +78,16 @@ function graphTitle(text) {
   }
 }
 
-/**
- * A grid map's cells as the hex view takes them: `{ width, height, cells, start, goal }`,
- * read by the core's own parsers (a Lab used once), with a preset's terrain and ends applied.
- */
-function readGridMap(memory, text, format, preset) {
-  const lab = new Lab(2, 2);
-  try {
-    if (format === 'movingai') lab.loadMovingAi(text);
-    else lab.loadCourse(text);
-    return gridOf(memory, lab, preset);
-  } finally {
-    lab.free();
-  }
-}
-
-function gridOf(memory, lab, preset) {
-  const width = lab.width;
-  const height = lab.height;
-  const cells = new Uint8Array(memory.buffer, lab.cellsPtr(), width * height).slice();
-  const out = { width, height, cells, start: [lab.startX, lab.startY], goal: [lab.goalX, lab.goalY] };
-  if (preset) {
-    for (const r of Array.isArray(preset.terrain) ? preset.terrain : []) {
-      for (let y = r.y; y < Math.min(height, r.y + r.h); y++) {
-        for (let x = r.x; x < Math.min(width, r.x + r.w); x++) out.cells[y * width + x] = r.value;
-      }
-    }
-    if (Array.isArray(preset.start)) out.start = preset.start;
-    if (Array.isArray(preset.goal)) out.goal = preset.goal;
-  }
-  return out;
-}
-
 export class SpaceApp extends SearchPage {
   constructor(root, memory, known, config) {
     super(root, memory, known, config, statusName);
     this.space = config.space;
     this.lab = null;
+    /**
+     * The spaces' wasm memory, once start() has loaded the module.
+     * @type {any}
+     */
+    this.spaceMemory = null;
     this.index = { presets: [], graphs: [] };
     this.selection = null;
     this.preview = null;
@@ -173,22 +107,13 @@ export class SpaceApp extends SearchPage {
     const graph = this.space === 'graph';
     const { button, readout } = controls(ui);
     const select = selectMaker(ui);
-    this.canvas = el('canvas', {
-      testid: 'grid',
-      class: 'pl-canvas',
-      tabindex: '0',
-      'data-space': this.space,
-      'aria-label': graph
+    this.canvas = spaceControls(
+      this,
+      graph
         ? 'Graph: click to add a node, drag a node to move it, Shift+drag between nodes to join them, click an edge to set its cost. Keys: right arrow steps, left arrow goes back, Shift+arrows move a cursor over the nodes and read each one out, Escape hides it.'
         : 'Hex tiles: drag to paint walls, drag S or G to move the start or goal. Keys: right arrow steps, left arrow goes back, Shift+arrows move a cursor over the hexes and read each one out, Escape hides it.',
-    });
-    ui.message = this.notes.list;
-    ui.messageBox = this.notes.box;
-    searchInputs(ui, this.config.speed);
-    ui.space = el('select', { testid: 'space', 'aria-label': 'Space' });
-    options(ui.space, SPACES, SPACE_LABELS);
-    ui.space.value = this.space;
-    ui.map = el('select', { testid: 'map', 'aria-label': graph ? 'Graph' : 'Map' });
+      graph ? 'Graph' : 'Map',
+    );
     ui.file = el('input', {
       type: 'file', testid: 'load-file', class: 'pl-file-input',
       accept: graph ? '.json,.txt,application/json,text/plain' : '.map,.txt,text/plain',
@@ -215,12 +140,7 @@ export class SpaceApp extends SearchPage {
           ['water', 'water (×5)', this.palette.water], ['open', 'open', this.palette.open], ['closed', 'closed', this.palette.closed],
           ['current', 'current', this.palette.current], ['path', 'path', this.palette.path], ['start', 'start', this.palette.start],
           ['goal', 'goal', this.palette.goal]];
-    const legend = el(
-      'ul',
-      { class: 'pl-legend', testid: 'legend' },
-      ...legendItems.map(([key, label, colour]) =>
-        el('li', {}, el('span', { class: `pl-swatch pl-swatch-${key}`, style: `--swatch: ${colour}` }), label)),
-    );
+    const legend = legendList(legendItems);
     if (graph) legend.append(el('li', {}, el('span', { class: 'pl-swatch pl-swatch-edge' }), 'edge with its cost; arrow: one way'));
 
     const header = el(
@@ -444,15 +364,7 @@ export class SpaceApp extends SearchPage {
   // ---- loading -----------------------------------------------------------------------------
 
   async start() {
-    const [spaces] = await Promise.all([loadSpaces(), loadStyle()]);
-    this.spaceMemory = spaces.memory;
-    try {
-      this.index = await loadIndex();
-    } catch (e) {
-      this.say(e.message);
-    }
-    const list = this.space === 'graph' ? this.index.graphs : this.index.presets;
-    options(this.ui.map, list.map((p) => p.name), Object.fromEntries(list.map((p) => [p.name, p.title ?? p.name])));
+    await startSpacePage(this, (index) => (this.space === 'graph' ? index.graphs : index.presets));
     for (const option of this.ui.map.options) option.title = option.textContent;
     if (this.space === 'graph') await this.startGraph();
     else await this.startHex();
@@ -820,7 +732,7 @@ export class SpaceApp extends SearchPage {
     this.setPlaying(false);
     const detail = { space, algo: this.lab.algorithm, weight: this.lab.weight, speed: this.config.speed };
     for (const key of ['embed', 'lock', 'contrast']) if (this.config[key]) detail[key] = true;
-    if (this.space === 'hex' && space === 'grid') {
+    if (this.space === 'hex' && space !== 'graph') {
       const w = this.lab.width;
       detail.start = [this.lab.start % w, Math.floor(this.lab.start / w)];
       detail.goal = [this.lab.goal % w, Math.floor(this.lab.goal / w)];
@@ -1431,19 +1343,10 @@ export class SpaceApp extends SearchPage {
   }
 
   layout(force = false) {
-    const wrap = this.ui.wrap;
-    const width = wrap.clientWidth;
-    if (!width || !this.lab) return;
-    const top = wrap.getBoundingClientRect().top + window.scrollY;
+    const width = this.ui.wrap.clientWidth;
     const below = this.config.embed ? 96 + 28 : 150 + 40;
     const floor = window.innerWidth < 600 ? Math.min(width, window.innerHeight * 0.6) : 260;
-    const maxHeight = Math.max(floor, window.innerHeight - Math.min(top, 200) - below);
-    const dpr = window.devicePixelRatio || 1;
-    const key = `${width}x${maxHeight}@${dpr}`;
-    if (key === this.lastSize && !force) return;
-    this.lastSize = key;
-    this.painter.resize(width, maxHeight, dpr);
-    this.dirty = true;
+    fitPainter(this, below, floor, force);
   }
 
   tick(time) {
@@ -1531,16 +1434,10 @@ export class SpaceApp extends SearchPage {
     this.keeping?.destroy();
     this.graphEdit?.destroy();
     this.detachHex?.();
-    this.resizeObserver.disconnect();
-    window.removeEventListener('resize', this.onWindowResize);
-    this.root.removeEventListener('keydown', this.onKey);
     this.root.removeEventListener('dragover', this.onDragOver);
     this.root.removeEventListener('dragleave', this.onDragLeave);
     this.root.removeEventListener('drop', this.onDrop);
-    this.root.classList.remove('pl-space', `pl-space-${this.space}`);
-    this.root.replaceChildren();
-    this.lab?.free();
-    this.lab = null;
+    stopSpacePage(this);
   }
 }
 

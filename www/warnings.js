@@ -3,7 +3,8 @@
 // weight above 1, an algorithm that does not look for the cheapest path) and, once a path is
 // found, the cheapest grid path's cost for reference, from a Dijkstra run on a copy of the same
 // map (Lab.cloneMap), with the excess in percent. A setting that finds a cheapest path says so
-// quietly. `assess()` is pure and is shared with compare mode (compare.js).
+// quietly. Under an any-angle path it also shows the exact any-angle optimum (any-angle-optimum.js,
+// loaded then). `assess()` is pure and is shared with compare mode (compare.js).
 
 import { el } from './dom.js';
 import { statusName } from './pkg/pathlab_wasm.js';
@@ -149,6 +150,10 @@ export function attachWarnings(app) {
   let shown = '';
   let terrain = { key: '', value: false };
   let optimal = { key: '', value: null };
+  // The exact any-angle optimum under an any-angle path (any-angle-optimum.js, loaded on the
+  // first such result with the spaces' wasm module).
+  /** @type {Promise<any> | null} */
+  let anyAngle = null;
   const onEdit = () => {
     version += 1;
   };
@@ -176,6 +181,12 @@ export function attachWarnings(app) {
     reference.hidden = true;
     delete reference.dataset.optimal;
     delete reference.dataset.excess;
+    if (algorithmRow(s.algo)?.any_angle && status === 'found' && cost !== null && !terrain.value) {
+      anyAngle ??= import('./any-angle-optimum.js').then((m) => m.attachOptimumLine(app, box));
+      anyAngle.then((line) => line.show(map, cost)).catch((e) => app.say(`The exact any-angle optimum could not be shown: ${e.message}`));
+    } else {
+      anyAngle?.then((line) => line.hide()).catch(() => {});
+    }
     if (blind || !warns(items) || status !== 'found' || cost === null) return;
     if (optimal.key !== map) {
       let value = null;
@@ -207,6 +218,7 @@ export function attachWarnings(app) {
     update,
     destroy() {
       app.root.removeEventListener('pathlab-edit', onEdit);
+      anyAngle?.then((line) => line.destroy()).catch(() => {});
       box.remove();
     },
   };

@@ -1,6 +1,7 @@
-//! Pathlab in the browser for spaces other than the square grid: weighted graphs and hex
-//! tiles. A module of its own (`pathlab_spaces`), so that the grid page never downloads the
-//! graph file reader.
+//! Pathlab in the browser for spaces other than the square grid: weighted graphs, hex
+//! tiles, and the navmesh and corner-graph views of a grid map ([`NavLab`]). A module of its
+//! own (`pathlab_spaces`), so that the grid page never downloads the graph file reader or the
+//! navmesh.
 //!
 //! A [`SpaceLab`] holds one space and the search shown on it: any algorithm the core's
 //! [`build_on`] builds for a space (today BFS, DFS, Dijkstra, greedy best-first and A*; more as
@@ -26,6 +27,9 @@ pub fn start() {
 }
 
 pathlab_bind::search_enums!();
+
+mod navlab;
+pub use navlab::{any_angle_optimum, NavKind, NavLab, NavPhase, Solved, MAX_VISIBILITY_CELLS};
 
 /// The space behind a [`SpaceLab`], with its search.
 #[derive(Clone)]
