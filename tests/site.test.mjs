@@ -125,6 +125,7 @@ describe('the static site', () => {
 
   for (const [name, ready] of [
     ['index.html?space=graph', () => document.querySelector('[data-testid="grid"]')?.dataset.space === 'graph' && document.querySelector('[data-testid="status"]')?.textContent !== ''],
+    ['index.html?space=navmesh&map=tutorial-3x3', () => document.querySelector('canvas[data-space="navmesh"]') && document.querySelector('[data-testid="phase"]')?.textContent !== ''],
     ['boids.html', () => window.boidlab && document.querySelector('[data-testid="agents"]')?.textContent !== ''],
     ['crowd.html', () => window.crowdlab && document.querySelector('[data-testid="steps"]')?.textContent !== ''],
     ['requests.html', () => window.requestlab && document.querySelector('[data-testid="frame"]')?.textContent !== ''],
