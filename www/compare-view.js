@@ -11,6 +11,7 @@ import { el } from './dom.js';
 import { SPEEDS, MAX_COMPARE } from './config.js';
 import { ensureStylesheet, formatCost } from './warnings.js';
 import { transportBar } from './page-app.js';
+import { frameLoop } from './frames.js';
 
 /** The transport's titles in the compare view: each button acts on every pane. */
 const EVERY_PANE = {
@@ -79,7 +80,8 @@ export function attachCompareView(app, spec) {
   // ---- the compare view ----
   let view = null;
   let panes = [];
-  let frame = 0;
+  /** @type {import("./frames.js").FrameLoop | null} */
+  let loop = null;
   let playing = false;
   let carry = 0;
   let lastTime = 0;
@@ -315,8 +317,7 @@ export function attachCompareView(app, spec) {
     ui.run.disabled = ui.step.disabled;
   }
 
-  function loop(time) {
-    frame = requestAnimationFrame(loop);
+  function frame(time) {
     if (playing) {
       const dt = lastTime ? Math.min(100, time - lastTime) : 1000 / 60;
       lastTime = time;
@@ -360,7 +361,7 @@ export function attachCompareView(app, spec) {
     window.addEventListener('resize', layout);
     layout();
     dirty = true;
-    frame = requestAnimationFrame(loop);
+    loop = frameLoop(frame);
     spec.onEnter?.();
     if (autoplay && !allFinished()) setPlaying(true);
     if (focus) ui.step.focus();
@@ -370,7 +371,8 @@ export function attachCompareView(app, spec) {
   /** Removes the view and frees the panes' searches. */
   function leave() {
     spec.onLeave?.();
-    cancelAnimationFrame(frame);
+    loop?.stop();
+    loop = null;
     setPlaying(false);
     resizeObserver?.disconnect();
     resizeObserver = null;

@@ -1,5 +1,5 @@
 // The Pathlab page: `mount(element, config)` builds the controls and the grid inside `element`
-// and runs one requestAnimationFrame loop that advances the search while playing and repaints
+// and runs on the shared frame loop (frames.js): each frame advances the search while playing and repaints
 // only when something changed. Rules live in Rust (pkg/); this module wires controls, read-outs
 // and messages. Every text that may come from a configuration is set with textContent.
 
@@ -138,6 +138,11 @@ class App extends SearchPage {
     this.early = null;
     this.presets = [];
     this.lastSize = '';
+    /**
+     * The next slice of a far `step` (goToStep), run by the next frame.
+     * @type {(() => void) | null}
+     */
+    this.nextSlice = null;
     this.build();
     this.painter = new Painter(this.canvas);
     this.detachEditing = attachEditing(this);
@@ -414,7 +419,7 @@ class App extends SearchPage {
     this.layout();
     this.touch();
     if (config.autoplay && !this.finished()) this.setPlaying(true);
-    this.frame = requestAnimationFrame((t) => this.tick(t));
+    this.startLoop();
     // The rest of the page once the first grid is on the screen (a task after its frame).
     await this.firstGrid;
     await new Promise((resolve) => setTimeout(resolve));
@@ -461,7 +466,7 @@ class App extends SearchPage {
         const share = Math.floor((100 * this.lab.steps) / target);
         say(`Going to step ${target.toLocaleString('en')}: ${share}% (step ${this.lab.steps.toLocaleString('en')}); a key or a click stops it here.`);
         this.touch();
-        requestAnimationFrame(go);
+        this.nextSlice = go;
         return;
       } else {
         say(`At step ${this.lab.steps.toLocaleString('en')}${this.lab.steps < target ? ': the search ended before step ' + target.toLocaleString('en') : ''}.`);
@@ -867,7 +872,10 @@ class App extends SearchPage {
   }
 
   tick(time) {
-    this.frame = requestAnimationFrame((t) => this.tick(t));
+    // A far `step` goes on one slice a frame (goToStep).
+    const slice = this.nextSlice;
+    this.nextSlice = null;
+    slice?.();
     this.timeline?.frame();
     this.playFrame(time, (n) => (n === 1 ? this.lab.step() : this.lab.advance(n)));
     if (!this.dirty) return;
@@ -894,7 +902,7 @@ class App extends SearchPage {
   }
 
   destroy() {
-    cancelAnimationFrame(this.frame);
+    this.stopLoop();
     this.compare?.destroy();
     this.warnings?.destroy();
     this.detachEditing();
