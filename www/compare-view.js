@@ -13,6 +13,11 @@ import { ensureStylesheet, formatCost } from './warnings.js';
 import { transportBar } from './page-app.js';
 import { frameLoop } from './frames.js';
 
+/**
+ * The part of the page this module uses (page-context.js: each member is documented there).
+ * @typedef {Pick<import('./page-context.js').PageContext, 'changed' | 'config' | 'lastSize' | 'root' | 'say' | 'setPlaying' | 'showSpeed' | 'touch'>} CompareViewContext
+ */
+
 /** The transport's titles in the compare view: each button acts on every pane. */
 const EVERY_PANE = {
   label: 'Controls for every pane',
@@ -44,6 +49,7 @@ export const PANE_COLOURS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7'];
  * - `onLayout()`, `onEnter()`, `onLeave()`, `relayout()`: hooks (the grid's chart, the page's
  *   own layout on leaving).
  * Returns `{ section, picks, enterButton, enter, exit, leave, names, panes, ui, showing, destroy }`.
+ * @param {CompareViewContext} app
  */
 export function attachCompareView(app, spec) {
   ensureStylesheet();
@@ -89,7 +95,7 @@ export function attachCompareView(app, spec) {
   let resizeObserver = null;
   let ui = {};
 
-  const mainOf = () => app.root.querySelector(':scope > .pl-main');
+  const mainOf = () => /** @type {HTMLElement | null} */ (app.root.querySelector(':scope > .pl-main'));
   const finished = (pane) => {
     const s = statusName(pane.lab.status);
     return s === 'found' || s === 'no-path';

@@ -160,23 +160,27 @@ class App extends SearchPage {
     describeStep = m.describeStep;
     settingsNote = m.settingsNote;
     this.syncSettings();
+    // What the modules get: the page as page-context.js's PageContext (the type check holds the
+    // page to that contract, and each module to the part of it it declares).
+    /** @type {import('./page-context.js').PageContext} */
+    const context = this;
     // The timeline scrubber and the pseudocode / open-list panels take their places in the stage.
-    this.timeline = new m.Timeline(this);
-    this.panels = new m.Panels(this);
+    this.timeline = new m.Timeline(context);
+    this.panels = new m.Panels(context);
     this.ui.timelineSlot.replaceWith(this.timeline.element);
     this.ui.panelsSlot.replaceWith(this.panels.element);
     // Map editor, files, and saving and sharing: each adds its controls to the panel.
-    this.editor = m.attachEditor(this);
-    this.files = m.attachFiles(this);
-    this.persistence = m.attachPersistence(this);
+    this.editor = m.attachEditor(context);
+    this.files = m.attachFiles(context);
+    this.persistence = m.attachPersistence(context);
     // Correctness warnings under the read-outs, and compare mode (several searches side by side).
-    this.warnings = m.attachWarnings(this);
-    this.compare = m.attachCompare(this);
+    this.warnings = m.attachWarnings(context);
+    this.compare = m.attachCompare(context);
     // Embed code and lock=1; grid keys and high contrast.
-    this.embedding = m.attachEmbed(this);
-    this.access = m.attachAccess(this);
+    this.embedding = m.attachEmbed(context);
+    this.access = m.attachAccess(context);
     // Teleports and slopes (costs on links): a Links section, grid tools and a drawing layer.
-    this.links = m.attachLinks(this);
+    this.links = m.attachLinks(context);
     this.touch();
   }
 
@@ -518,6 +522,32 @@ class App extends SearchPage {
     this.layout();
     this.touch();
     this.mapChanged('load');
+  }
+
+  /**
+   * After the Lab's map was replaced (generated, resized, restored, shared, an example): the
+   * same upkeep as loading a file. The map is the user's own, shown in the map list as
+   * `title`; `what` goes to mapChanged.
+   */
+  showNewMap(title, what) {
+    this.setPlaying(false);
+    this.lab.reset();
+    this.nameOwnMap(title);
+    this.narrate('');
+    this.hover = null;
+    this.syncSettings();
+    this.layout();
+    this.touch();
+    this.mapChanged(what);
+  }
+
+  /** Names the shown map the user's own (no preset), `title` in the map list and the title. */
+  nameOwnMap(title) {
+    this.mapName = null;
+    this.mapTitle = title;
+    this.showMap(title);
+    const option = this.ui.map.querySelector('option[data-file]');
+    if (option) option.textContent = title;
   }
 
   showMap(label) {

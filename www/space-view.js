@@ -1543,7 +1543,10 @@ export class SpaceApp extends SearchPage {
   }
 }
 
-/** The scrubber under the canvas (timeline.js): any step of the run, from 0 to the step that ends it. */
+/**
+ * The scrubber under the canvas (timeline.js): any step of the run, from 0 to the step that ends it.
+ * @extends {Scrubber<SpaceApp>}
+ */
 class SpaceTimeline extends Scrubber {
   update() {
     const app = this.app;
