@@ -85,7 +85,7 @@ class BoidApp {
     this.frames = 0;
     /**
      * The running frame loop (set by startFrames; null before it starts).
-     * @type {import('./frames.js').FrameLoop | null}
+     * @type {import('./frame-loop.js').FrameLoop | null}
      */
     this.loop = null;
     this.fpsSince = 0;

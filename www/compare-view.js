@@ -11,7 +11,7 @@ import { el } from './dom.js';
 import { SPEEDS, MAX_COMPARE } from './config.js';
 import { ensureStylesheet, formatCost } from './warnings.js';
 import { transportBar } from './page-app.js';
-import { frameLoop } from './frames.js';
+import { frameLoop } from './frame-loop.js';
 
 /**
  * The part of the page this module uses (page-context.js: each member is documented there).
@@ -86,7 +86,7 @@ export function attachCompareView(app, spec) {
   // ---- the compare view ----
   let view = null;
   let panes = [];
-  /** @type {import("./frames.js").FrameLoop | null} */
+  /** @type {import("./frame-loop.js").FrameLoop | null} */
   let loop = null;
   let playing = false;
   let carry = 0;

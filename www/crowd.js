@@ -106,7 +106,7 @@ class CrowdApp {
     this.frames = 0;
     /**
      * The running frame loop (set by startFrames; null before it starts).
-     * @type {import('./frames.js').FrameLoop | null}
+     * @type {import('./frame-loop.js').FrameLoop | null}
      */
     this.loop = null;
     this.fpsSince = 0;

@@ -1,38 +1,10 @@
-// The frame loop every page runs on: `frameLoop(tick)` is the one requestAnimationFrame loop
-// (the path-finding page and its compare view, the graph and hex views, the path-request page,
-// the boid and crowd pages). The agent pages (boids.html, crowd.html) run `startFrames` on it:
-// a frame that measures frames per second, steps the simulation while playing, draws when
-// something changed and refreshes the read-outs at most four times a second (or after a draw);
-// also the play toggle and the step timing both pages show.
+// The frame of the agent pages (boids.html, crowd.html), on the frame loop every page runs on
+// (frame-loop.js): `startFrames` runs a frame that measures frames per second, steps the
+// simulation while playing, draws when something changed and refreshes the read-outs at most
+// four times a second (or after a draw); also the play toggle and the step timing both pages
+// show.
 
-/**
- * A running frame loop (see frameLoop).
- * @typedef {{ stop(): void }} FrameLoop
- */
-
-/**
- * Calls `tick(now)` once per animation frame, `now` being the frame's timestamp, until the
- * returned loop's `stop()`. The next frame is asked for before `tick` runs, so a `tick` that
- * throws does not stop the loop.
- * @param {(now: number) => void} tick
- * @returns {FrameLoop}
- */
-export function frameLoop(tick) {
-  let pending = 0;
-  let stopped = false;
-  const run = (now) => {
-    if (stopped) return;
-    pending = requestAnimationFrame(run);
-    tick(now);
-  };
-  pending = requestAnimationFrame(run);
-  return {
-    stop() {
-      stopped = true;
-      cancelAnimationFrame(pending);
-    },
-  };
-}
+import { frameLoop } from './frame-loop.js';
 
 /**
  * Starts the agent pages' loop for `app`, which provides `playing`, `dirty`, `timedStep()`,

@@ -9,7 +9,7 @@ import { SPEEDS, MAX_WEIGHT } from './config.js';
 import { el, MessageArea } from './dom.js';
 import { quote } from './values.js';
 import { algorithms } from './pkg/pathlab_wasm.js';
-import { frameLoop } from './frames.js';
+import { frameLoop } from './frame-loop.js';
 
 /** @type {any[] | null} */
 let registry = null;
@@ -154,7 +154,7 @@ export class SearchPage {
     this.lastTime = 0;
     /**
      * The page's running frame loop (startLoop), or null.
-     * @type {import('./frames.js').FrameLoop | null}
+     * @type {import('./frame-loop.js').FrameLoop | null}
      */
     this.loop = null;
     this.notes = new MessageArea(MAX_MESSAGES);
@@ -366,7 +366,7 @@ export class SearchPage {
 
   // ---- frame loop ------------------------------------------------------------------------------
 
-  /** Runs `tick` on the shared frame loop (frames.js), once: a loop already running goes on. */
+  /** Runs `tick` on the shared frame loop (frame-loop.js), once: a loop already running goes on. */
   startLoop() {
     this.loop ??= frameLoop((time) => this.tick(time));
   }

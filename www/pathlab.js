@@ -1,5 +1,5 @@
 // The Pathlab page: `mount(element, config)` builds the controls and the grid inside `element`
-// and runs on the shared frame loop (frames.js): each frame advances the search while playing and repaints
+// and runs on the shared frame loop (frame-loop.js): each frame advances the search while playing and repaints
 // only when something changed. Rules live in Rust (pkg/); this module wires controls, read-outs
 // and messages. Every text that may come from a configuration is set with textContent.
 

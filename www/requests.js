@@ -3,7 +3,7 @@
 // agents, where they stand and aim (the largest open region), their walking, the seeded random
 // goals and urgencies, the queue, the order and the aging all live in Rust (`Requests` in pkg/,
 // over the core's `request_scene`); this module paints what it reads back and wires the
-// controls, on the shared frame loop (frames.js). Every text that may come from a
+// controls, on the shared frame loop (frame-loop.js). Every text that may come from a
 // configuration is set with textContent, never as HTML.
 //
 // `mountRequests(element, config)` takes the same keys as the URL of requests.html:
@@ -14,7 +14,7 @@ import { loadPresets, fetchMap } from './maps.js';
 import { PALETTE } from './paint.js';
 import { controls, el, MessageArea, options } from './dom.js';
 import { MAX_SEED, parseWhole, quote, text } from './values.js';
-import { frameLoop } from './frames.js';
+import { frameLoop } from './frame-loop.js';
 import { layOut, onWholeChange, pageHeader, transportBar, wholeField } from './sim-page.js';
 
 /** Every key the page understands. */

@@ -3,7 +3,7 @@
 // page's first paint does not carry it. SpaceApp builds the same controls and read-outs as the
 // grid page, with the same data-testid hooks (step, back, play, run, reset, algo, heuristic,
 // expanded, open, cost, status, timeline, open-list, narration, message, share...), on the one
-// canvas (data-testid="grid"), and runs on the shared frame loop (frames.js) that repaints only
+// canvas (data-testid="grid"), and runs on the shared frame loop (frame-loop.js) that repaints only
 // when something changed. Rules live in Rust: SpaceLab, in a wasm module of its own
 // (pkg/pathlab_spaces.js, with its own memory, `spaceMemory` here), and the grid module's Lab
 // (`memory`) to read grid map files for the hexes. This module wires controls, read-outs and

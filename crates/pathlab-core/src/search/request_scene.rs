@@ -33,8 +33,6 @@
 //! assert!(scene.walkers().iter().all(|w| w.state() != WalkerState::Waiting));
 //! ```
 
-use std::collections::BTreeMap;
-
 use super::slicing::{FramePlanner, RequestId, RequestStatus, Tick};
 use super::SearchError;
 use crate::boids::rng::Pcg32;
@@ -85,7 +83,7 @@ fn centre(index: usize, width: usize) -> (f64, f64) {
 fn move_length(a: usize, b: usize, width: usize) -> f64 {
     let dx = (a % width).abs_diff(b % width) as f64;
     let dy = (a / width).abs_diff(b / width) as f64;
-    dx.hypot(dy)
+    (dx * dx + dy * dy).sqrt()
 }
 
 impl Walker {
@@ -215,8 +213,6 @@ pub struct RequestScene {
     area: Vec<usize>,
     walkers: Vec<Walker>,
     rng: Pcg32,
-    /// Which walker each open request belongs to.
-    owners: BTreeMap<RequestId, usize>,
     stats: SceneStats,
     refusal: Option<SearchError>,
 }
@@ -229,7 +225,6 @@ impl RequestScene {
             area: Vec::new(),
             walkers: Vec::new(),
             rng: Pcg32::new(0),
-            owners: BTreeMap::new(),
             stats: SceneStats::default(),
             refusal: None,
         }
@@ -250,7 +245,6 @@ impl RequestScene {
     pub fn set_grid(&mut self, grid: Grid) {
         self.planner.clear();
         self.planner.set_grid(grid);
-        self.owners.clear();
         self.walkers.clear();
         self.area.clear();
     }
@@ -261,7 +255,6 @@ impl RequestScene {
     /// is a wall.
     pub fn place(&mut self, count: usize, seed: u64) -> usize {
         self.planner.clear();
-        self.owners.clear();
         let grid = self.planner.grid();
         let width = grid.width();
         self.area = largest_region(width, grid.height(), grid.cells());
@@ -317,7 +310,6 @@ impl RequestScene {
                 walker.request = Some(id);
                 walker.goal = goal;
                 walker.path.clear();
-                self.owners.insert(id, k);
             }
             Err(e) => self.refusal = Some(e),
         }
@@ -353,7 +345,8 @@ impl RequestScene {
         self.stats.frames += 1;
         self.stats.spent = tick.spent;
         for &id in &tick.finished {
-            let owner = self.owners.remove(&id);
+            // Its walker: the one waiting on it (a scan; a frame finishes few requests).
+            let owner = self.walkers.iter().position(|w| w.request == Some(id));
             let answer = self.planner.request(id).map(|r| {
                 let path: Vec<usize> = r
                     .path()
