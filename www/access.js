@@ -16,6 +16,11 @@ import { el } from './dom.js';
 import { PALETTE, HIGH_CONTRAST, LEGEND } from './paint.js';
 import { refuseLocked } from './embed.js';
 
+/**
+ * The part of the page this module uses (page-context.js: each member is documented there).
+ * @typedef {Pick<import('./page-context.js').PageContext, 'brush' | 'canvas' | 'changed' | 'config' | 'edited' | 'hover' | 'lab' | 'messages' | 'narrate' | 'painter' | 'refused' | 'root' | 'say' | 'setHover' | 'touch' | 'ui'>} AccessContext
+ */
+
 /** The keys of the grid, in words: the canvas's description for screen readers. */
 export const GRID_KEYS =
   'Keys: right arrow steps, left arrow steps back, space plays or pauses, Home resets, End runs to the end. ' +
@@ -26,7 +31,10 @@ const WALL = 0;
 const GROUND = 1;
 const MOVES = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
-/** Wires the grid's editing keys and the high-contrast switch. Returns `{ destroy() }`. */
+/**
+ * Wires the grid's editing keys and the high-contrast switch. Returns `{ destroy() }`.
+ * @param {AccessContext} app
+ */
 export function attachAccess(app) {
   const ui = app.ui;
   const canvas = app.canvas;
@@ -167,7 +175,7 @@ export function attachAccess(app) {
     const palette = on ? HIGH_CONTRAST : PALETTE;
     app.painter.setPalette(palette);
     for (const item of LEGEND) {
-      app.root.querySelector(`.pl-swatch-${item.key}`)?.style.setProperty('--swatch', palette[item.key]);
+      /** @type {HTMLElement | null} */ (app.root.querySelector(`.pl-swatch-${item.key}`))?.style.setProperty('--swatch', palette[item.key]);
     }
     app.touch();
   }

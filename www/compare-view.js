@@ -11,6 +11,12 @@ import { el } from './dom.js';
 import { SPEEDS, MAX_COMPARE } from './config.js';
 import { ensureStylesheet, formatCost } from './warnings.js';
 import { transportBar } from './page-app.js';
+import { frameLoop } from './frame-loop.js';
+
+/**
+ * The part of the page this module uses (page-context.js: each member is documented there).
+ * @typedef {Pick<import('./page-context.js').PageContext, 'changed' | 'config' | 'lastSize' | 'root' | 'say' | 'setPlaying' | 'showSpeed' | 'touch'>} CompareViewContext
+ */
 
 /** The transport's titles in the compare view: each button acts on every pane. */
 const EVERY_PANE = {
@@ -43,6 +49,7 @@ export const PANE_COLOURS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7'];
  * - `onLayout()`, `onEnter()`, `onLeave()`, `relayout()`: hooks (the grid's chart, the page's
  *   own layout on leaving).
  * Returns `{ section, picks, enterButton, enter, exit, leave, names, panes, ui, showing, destroy }`.
+ * @param {CompareViewContext} app
  */
 export function attachCompareView(app, spec) {
   ensureStylesheet();
@@ -79,7 +86,8 @@ export function attachCompareView(app, spec) {
   // ---- the compare view ----
   let view = null;
   let panes = [];
-  let frame = 0;
+  /** @type {import("./frame-loop.js").FrameLoop | null} */
+  let loop = null;
   let playing = false;
   let carry = 0;
   let lastTime = 0;
@@ -87,7 +95,7 @@ export function attachCompareView(app, spec) {
   let resizeObserver = null;
   let ui = {};
 
-  const mainOf = () => app.root.querySelector(':scope > .pl-main');
+  const mainOf = () => /** @type {HTMLElement | null} */ (app.root.querySelector(':scope > .pl-main'));
   const finished = (pane) => {
     const s = statusName(pane.lab.status);
     return s === 'found' || s === 'no-path';
@@ -315,8 +323,7 @@ export function attachCompareView(app, spec) {
     ui.run.disabled = ui.step.disabled;
   }
 
-  function loop(time) {
-    frame = requestAnimationFrame(loop);
+  function frame(time) {
     if (playing) {
       const dt = lastTime ? Math.min(100, time - lastTime) : 1000 / 60;
       lastTime = time;
@@ -360,7 +367,7 @@ export function attachCompareView(app, spec) {
     window.addEventListener('resize', layout);
     layout();
     dirty = true;
-    frame = requestAnimationFrame(loop);
+    loop = frameLoop(frame);
     spec.onEnter?.();
     if (autoplay && !allFinished()) setPlaying(true);
     if (focus) ui.step.focus();
@@ -370,7 +377,8 @@ export function attachCompareView(app, spec) {
   /** Removes the view and frees the panes' searches. */
   function leave() {
     spec.onLeave?.();
-    cancelAnimationFrame(frame);
+    loop?.stop();
+    loop = null;
     setPlaying(false);
     resizeObserver?.disconnect();
     resizeObserver = null;

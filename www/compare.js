@@ -15,6 +15,12 @@ import { assess, cheapestCost, excessPercent, formatCost, nameOf } from './warni
 import { attachCompareView } from './compare-view.js';
 import { PSEUDOCODE } from './pseudocode.js';
 
+/**
+ * The part of the page this module uses (page-context.js: each member is documented there),
+ * with what it hands on to compare-view.js.
+ * @typedef {Pick<import('./page-context.js').PageContext, 'config' | 'lab' | 'layers' | 'layout' | 'mapTitle' | 'memory' | 'root' | 'ui'> & import('./compare-view.js').CompareViewContext} CompareContext
+ */
+
 /** Timed runs per algorithm (the median is shown), fewer when one run is slow. */
 const SAMPLES = 5;
 /** A timing sample repeats the run until this many ms have passed, to beat the clock's grain. */
@@ -121,6 +127,7 @@ async function measure(lab, alive) {
  * every algorithm run to the end under the panes. Returns `{ start(), names(), destroy() }`:
  * `start` enters compare mode when the configuration asks for it, `names` lists the
  * algorithms compared (null when off).
+ * @param {CompareContext} app
  */
 export function attachCompare(app) {
   const known = [...app.ui.algo.options].map((o) => [o.value, o.textContent]);

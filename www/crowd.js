@@ -104,8 +104,11 @@ class CrowdApp {
     this.dirty = true;
     this.notes = new MessageArea(MAX_MESSAGES);
     this.frames = 0;
-    /** The pending requestAnimationFrame (set by startFrames; 0 before it starts). */
-    this.frame = 0;
+    /**
+     * The running frame loop (set by startFrames; null before it starts).
+     * @type {import('./frame-loop.js').FrameLoop | null}
+     */
+    this.loop = null;
     this.fpsSince = 0;
     this.fps = 0;
     this.stepMs = null;
@@ -794,7 +797,7 @@ class CrowdApp {
   }
 
   destroy() {
-    cancelAnimationFrame(this.frame);
+    this.loop?.stop();
     this.resizeObserver?.disconnect();
     this.root.removeEventListener('keydown', this.onKey);
     if (this.compare) this.stopCompare();

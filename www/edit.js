@@ -6,12 +6,18 @@
 
 import { listen } from './dom.js';
 
+/**
+ * The part of the page this module uses (page-context.js: each member is documented there).
+ * @typedef {Pick<import('./page-context.js').PageContext, 'brush' | 'canvas' | 'edited' | 'lab' | 'painter' | 'refused' | 'setHover'>} EditingContext
+ */
+
 const GROUND = 1;
 const WALL = 0;
 
 /**
  * Wires editing onto `app.canvas`. `app` provides: lab, painter, brush() (the cell value to
  * paint), setHover(cell | null), edited(what), refused(text). Returns a function that unhooks it.
+ * @param {EditingContext} app
  */
 export function attachEditing(app) {
   const canvas = app.canvas;

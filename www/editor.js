@@ -9,6 +9,11 @@ import { el, options } from './dom.js';
 import { quote } from './values.js';
 import { MAX_SIDE } from './share.js';
 
+/**
+ * The part of the page this module uses (page-context.js: each member is documented there).
+ * @typedef {Pick<import('./page-context.js').PageContext, 'changed' | 'lab' | 'mapName' | 'mapTitle' | 'memory' | 'nameOwnMap' | 'narrate' | 'root' | 'say' | 'showNewMap' | 'ui'>} EditorContext
+ */
+
 const GENERATORS = [
   ['maze', 'Maze'],
   ['rooms', 'Rooms with doors'],
@@ -18,38 +23,19 @@ const GENERATORS = [
 /** The largest seed: seeds are whole numbers that fit in 32 bits. */
 export const MAX_SEED = 4294967295;
 
-/** The cell values of the shown map, copied out of wasm memory. */
+/**
+ * The cell values of the shown map, copied out of wasm memory.
+ * @param {Pick<import('./page-context.js').PageContext, 'lab' | 'memory'>} app
+ */
 export function readCells(app) {
   const lab = app.lab;
   return new Uint8Array(app.memory.buffer, lab.cellsPtr(), lab.width * lab.height).slice();
 }
 
 /**
- * After the Lab's map was replaced (generated, resized, restored, shared): the same upkeep as
- * loading a file. The map is the user's own, shown in the map list as `title`.
+ * Wires the editor's controls into `app.ui.editSection`. Returns `{ destroy() }`.
+ * @param {EditorContext} app
  */
-export function showNewMap(app, title, what) {
-  app.setPlaying(false);
-  app.lab.reset();
-  app.mapName = null;
-  app.mapTitle = title;
-  showOwnMap(app, title);
-  app.narrate('');
-  app.hover = null;
-  app.syncSettings();
-  app.layout();
-  app.touch();
-  app.mapChanged(what);
-}
-
-/** Shows `title` as the map list's entry for a map that is no preset. */
-function showOwnMap(app, title) {
-  app.showMap(title);
-  const option = app.ui.map.querySelector('option[data-file]');
-  if (option) option.textContent = title;
-}
-
-/** Wires the editor's controls into `app.ui.editSection`. Returns `{ destroy() }`. */
 export function attachEditor(app) {
   const ui = app.ui;
   const section = ui.editSection;
@@ -148,7 +134,7 @@ export function attachEditor(app) {
     }
     const name = { maze: 'maze', rooms: 'rooms with doors', random: 'random walls' }[kind] ?? kind;
     const extra = kind === 'random' ? `, ${density.value} % walls` : '';
-    showNewMap(app, `Generated: ${name}${extra}, seed ${s}`, 'generate');
+    app.showNewMap(`Generated: ${name}${extra}, seed ${s}`, 'generate');
     const promise = {
       maze: 'A perfect maze, carved by recursive backtracking: every open cell is reachable by exactly one route, so start and goal are connected.',
       rooms: 'Every room is reachable through its doors, so start and goal are connected.',
@@ -190,7 +176,7 @@ export function attachEditor(app) {
       }
     }
     const base = app.mapTitle?.replace(/ \(resized\)$/, '') || 'map';
-    showNewMap(app, `${base} (resized)`, 'resize');
+    app.showNewMap(`${base} (resized)`, 'resize');
     app.narrate(`Resized from ${ow} × ${oh} to ${w} × ${h}: cells that fit were kept, new cells are ground.`);
     app.changed();
   }
@@ -203,9 +189,7 @@ export function attachEditor(app) {
     if (['paint', 'erase', 'clear'].includes(what) && (app.mapName || !base.endsWith('(edited)'))) {
       const preset = app.mapName;
       const title = base.endsWith('(edited)') ? base : `${base} (edited)`;
-      app.mapName = null;
-      app.mapTitle = title;
-      showOwnMap(app, title);
+      app.nameOwnMap(title);
       if (preset) app.changed();
     }
     showSize();

@@ -18,6 +18,11 @@ import { DEFAULTS } from './config.js';
 import { shareLink, MAX_LINK } from './persist.js';
 import { addressText } from './values.js';
 
+/**
+ * The part of the page this module uses (page-context.js: each member is documented there).
+ * @typedef {Pick<import('./page-context.js').PageContext, 'canvas' | 'config' | 'lab' | 'links' | 'mapName' | 'mapTitle' | 'memory' | 'messages' | 'root' | 'say' | 'syncSettings' | 'ui'>} EmbedContext
+ */
+
 /** What a locked page says when someone tries to edit. */
 export const LOCKED_TEXT =
   'Editing is locked in this example: you can step, play and run the search, but not paint, move the start or goal, or change the map or algorithm.';
@@ -80,6 +85,7 @@ export function iframeCode({ url, width, height, title }) {
 /**
  * The address of the embedded example: the share link of what `app` shows (persist.js) with
  * `embed=1` and the chosen options. Returns `{ url }` or `{ error }`.
+ * @param {EmbedContext} app
  */
 export function embedUrl(app, base, { lock = false, step = 0, contrast = false } = {}) {
   const { url, error } = shareLink(app, base);
@@ -99,7 +105,10 @@ export function embedUrl(app, base, { lock = false, step = 0, contrast = false }
   return { url: text };
 }
 
-/** Says that editing is locked (once in a row) and returns true when `app` is locked. */
+/**
+ * Says that editing is locked (once in a row) and returns true when `app` is locked.
+ * @param {Pick<import('./page-context.js').PageContext, 'config' | 'messages' | 'say'>} app
+ */
 export function refuseLocked(app) {
   if (!app.config.lock) return false;
   if (app.messages.at(-1) !== LOCKED_TEXT) app.say(LOCKED_TEXT);
@@ -110,6 +119,7 @@ export function refuseLocked(app) {
  * Enforces `lock=1` on `app`: presses on the grid, dropped files, and the controls that
  * change the map, the search or the edit tools are refused with a message. The controls stay
  * focusable (marked aria-disabled), so a screen reader still reads the settings.
+ * @param {EmbedContext} app
  */
 function attachLock(app) {
   if (!app.config.lock) return () => {};
@@ -170,6 +180,7 @@ function attachLock(app) {
     if (event.type === 'drop') refuseLocked(app);
   }
 
+  /** @type {Array<[string, (event: any) => void]>} */
   const listeners = [
     ['pointerdown', onPress],
     ['mousedown', onPress],
@@ -188,7 +199,10 @@ function attachLock(app) {
   };
 }
 
-/** The algorithm's label as the page's select shows it. */
+/**
+ * The algorithm's label as the page's select shows it.
+ * @param {EmbedContext} app
+ */
 function algorithmLabel(app) {
   const select = app.ui.algo;
   return select.selectedOptions?.[0]?.textContent || select.value;
@@ -201,6 +215,7 @@ function algorithmLabel(app) {
  * `initial` (the frame size before the dialog first opens), `frame()` (the size it opens with),
  * `link({ lock, step, contrast })` (`{ url }` or `{ error }`), `title()` (the iframe's title) and
  * `note(url, code)` (what the dialog says under good code). Returns `{ section, dialog, destroy() }`.
+ * @param {Pick<import('./page-context.js').PageContext, 'lab' | 'root'>} app
  */
 export function embedDialog(app, spec) {
   const id = (name) => `pl-${name}-${Math.random().toString(36).slice(2, 8)}`;
@@ -332,6 +347,7 @@ export function embedDialog(app, spec) {
 /**
  * Adds "Copy embed code" and its dialog to the panel, and enforces `lock=1`.
  * Returns `{ destroy() }`.
+ * @param {EmbedContext} app
  */
 export function attachEmbed(app) {
   const ui = app.ui;

@@ -9,6 +9,11 @@ import { Lab, statusName } from './pkg/pathlab_wasm.js';
 import { download, el } from './dom.js';
 import { readCells } from './editor.js';
 
+/**
+ * The part of the page this module uses (page-context.js: each member is documented there).
+ * @typedef {Pick<import('./page-context.js').PageContext, 'canvas' | 'lab' | 'mapName' | 'mapTitle' | 'memory' | 'narrate' | 'openFile' | 'root' | 'say' | 'ui'>} FilesContext
+ */
+
 /** The most steps a run export holds. */
 export const MAX_EXPORT_STEPS = 200_000;
 
@@ -18,14 +23,20 @@ const CHUNK = 5_000;
 /** The settings that make a run, as `Lab.settings()` names them. */
 export const RUN_SETTINGS = ['algo', 'heuristic', 'diagonal', 'costs', 'weight', 'lookahead', 'sensor', 'cluster', 'hand'];
 
-/** A file name from the map's name or title: letters, digits, dots and dashes only. */
+/**
+ * A file name from the map's name or title: letters, digits, dots and dashes only.
+ * @param {FilesContext} app
+ */
 function baseName(app) {
   const raw = app.mapName ?? app.mapTitle ?? 'map';
   const name = String(raw).replace(/\.(map|txt)$/i, '').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '');
   return `pathlab-${name.slice(0, 60) || 'map'}`;
 }
 
-/** A second Lab with the map and settings of `app.lab`, at step 0. The caller frees it. */
+/**
+ * A second Lab with the map and settings of `app.lab`, at step 0. The caller frees it.
+ * @param {FilesContext} app
+ */
 export function twinLab(app) {
   const lab = app.lab;
   const s = lab.settings();
@@ -54,6 +65,7 @@ export function twinLab(app) {
  * Replays the run of `app.lab` on a twin, one row per step: `{ step, expanded: [x, y] | null,
  * g, h, f, open, opened: [{ at, old_g, g }], status, cost }`. Pauses every few thousand steps
  * so the page stays responsive. Resolves to the run with its settings and outcome.
+ * @param {FilesContext} app
  */
 export async function replayRun(app, limit = MAX_EXPORT_STEPS) {
   const lab = app.lab;
@@ -129,7 +141,10 @@ export function runCsv(run) {
   return `${lines.join('\n')}\n`;
 }
 
-/** Wires drag-and-drop of map files and the export buttons. Returns `{ destroy() }`. */
+/**
+ * Wires drag-and-drop of map files and the export buttons. Returns `{ destroy() }`.
+ * @param {FilesContext} app
+ */
 export function attachFiles(app) {
   const ui = app.ui;
   const wrap = ui.wrap;

@@ -1,21 +1,20 @@
-// The animation loop of the agent pages (boids.html, crowd.html): one requestAnimationFrame
-// callback that measures frames per second, steps the simulation while playing, draws when
-// something changed and refreshes the read-outs at most four times a second (or after a draw);
-// also the play toggle and the step timing both pages show.
+// The frame of the agent pages (boids.html, crowd.html), on the frame loop every page runs on
+// (frame-loop.js): `startFrames` runs a frame that measures frames per second, steps the
+// simulation while playing, draws when something changed and refreshes the read-outs at most
+// four times a second (or after a draw); also the play toggle and the step timing both pages
+// show.
+
+import { frameLoop } from './frame-loop.js';
 
 /**
- * Starts the loop for `app`, which provides `playing`, `dirty`, `timedStep()`, `draw()`,
- * `readouts(now)` and `lastReadout`; the loop keeps `app.fps` and `app.frame` (the pending
- * request, for cancelAnimationFrame).
+ * Starts the agent pages' loop for `app`, which provides `playing`, `dirty`, `timedStep()`,
+ * `draw()`, `readouts(now)` and `lastReadout`; the loop keeps `app.fps`, and `app.loop` (the
+ * running loop: `app.loop.stop()` ends it).
  */
 export function startFrames(app) {
   app.frames = 0;
   app.fpsSince = performance.now();
-  const tick = (now) => {
-    app.frame = requestAnimationFrame(tick);
-    frameTick(app, now);
-  };
-  app.frame = requestAnimationFrame(tick);
+  app.loop = frameLoop((now) => frameTick(app, now));
 }
 
 /** One frame of the loop (exported so a page can run one by hand). */

@@ -26,9 +26,13 @@
 import { el, options } from './dom.js';
 import { quote, text } from './values.js';
 import { decodeGrid, encodeGrid } from './share.js';
-import { showNewMap } from './editor.js';
 import { formatCost, nameOf } from './warnings.js';
 import { statusName, Terrain } from './pkg/pathlab_wasm.js';
+
+/**
+ * The part of the page this module uses (page-context.js: each member is documented there).
+ * @typedef {Pick<import('./page-context.js').PageContext, 'canvas' | 'changed' | 'config' | 'hover' | 'lab' | 'layers' | 'mapChanged' | 'narrate' | 'painter' | 'root' | 'say' | 'settings' | 'showNewMap' | 'syncSettings' | 'touch' | 'ui'>} LinksContext
+ */
 
 /** The most teleports a map may have (the core's limit). */
 export const MAX_TELEPORTS = 64;
@@ -156,6 +160,7 @@ function lineCells(a, b) {
  * the URL's link keys once the map is loaded, `update` follows each repaint of the read-outs,
  * `config` gives the link keys for the URL and share links, `blind` says whether teleports
  * are on the map with the plain estimate.
+ * @param {LinksContext} app
  */
 export function attachLinks(app) {
   ensureStylesheet();
@@ -479,7 +484,7 @@ export function attachLinks(app) {
       app.say(`Teleport example: ${e.message}`);
       return;
     }
-    showNewMap(app, 'Teleport example: plain A* misses the shortcut', 'load');
+    app.showNewMap('Teleport example: plain A* misses the shortcut', 'load');
     heuristic.value = 'plain';
     both.checked = false;
     setTeleports([[2, 6, 17, 6, 1, 0]], 'plain');

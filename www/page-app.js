@@ -9,6 +9,7 @@ import { SPEEDS, MAX_WEIGHT } from './config.js';
 import { el, MessageArea } from './dom.js';
 import { quote } from './values.js';
 import { algorithms } from './pkg/pathlab_wasm.js';
+import { frameLoop } from './frame-loop.js';
 
 /** @type {any[] | null} */
 let registry = null;
@@ -151,7 +152,11 @@ export class SearchPage {
     this.playing = false;
     this.carry = 0;
     this.lastTime = 0;
-    this.frame = 0;
+    /**
+     * The page's running frame loop (startLoop), or null.
+     * @type {import('./frame-loop.js').FrameLoop | null}
+     */
+    this.loop = null;
     this.notes = new MessageArea(MAX_MESSAGES);
   }
 
@@ -168,6 +173,14 @@ export class SearchPage {
   /** Fits the canvas to its box. */
   layout() {
     throw new Error('SearchPage.layout: the page class provides it');
+  }
+
+  /**
+   * One animation frame at `time`: play and repaint what changed.
+   * @param {number} _time
+   */
+  tick(_time) {
+    throw new Error('SearchPage.tick: the page class provides it');
   }
 
   /** Reads the last step out (narrate). */
@@ -352,6 +365,17 @@ export class SearchPage {
   }
 
   // ---- frame loop ------------------------------------------------------------------------------
+
+  /** Runs `tick` on the shared frame loop (frame-loop.js), once: a loop already running goes on. */
+  startLoop() {
+    this.loop ??= frameLoop((time) => this.tick(time));
+  }
+
+  /** Stops the frame loop. */
+  stopLoop() {
+    this.loop?.stop();
+    this.loop = null;
+  }
 
   touch() {
     this.dirty = true;

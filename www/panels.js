@@ -8,6 +8,11 @@ import { el } from './dom.js';
 import { expandedHead, pseudocodeFor, stepFacts } from './pseudocode.js';
 import { algorithmRow, lastStepOf } from './page-app.js';
 
+/**
+ * The part of the page this module uses (page-context.js: each member is documented there).
+ * @typedef {Pick<import('./page-context.js').PageContext, 'config' | 'lab' | 'playing' | 'setHover' | 'settings' | 'touch'>} PanelsContext
+ */
+
 export { settingsNote } from './pseudocode.js';
 
 /** Rows of the open list shown; the caption gives the full count. */
@@ -149,6 +154,7 @@ export function markActive(code, active) {
 
 /** The pseudocode and open-list panels of one page. */
 export class Panels extends StudyBoxes {
+  /** @param {PanelsContext} app */
   constructor(app) {
     super('cell', el('ul', { class: 'pl-closed-cells' }));
     this.app = app;

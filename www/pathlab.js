@@ -1,5 +1,5 @@
 // The Pathlab page: `mount(element, config)` builds the controls and the grid inside `element`
-// and runs one requestAnimationFrame loop that advances the search while playing and repaints
+// and runs on the shared frame loop (frame-loop.js): each frame advances the search while playing and repaints
 // only when something changed. Rules live in Rust (pkg/); this module wires controls, read-outs
 // and messages. Every text that may come from a configuration is set with textContent.
 
@@ -140,6 +140,11 @@ class App extends SearchPage {
     this.early = null;
     this.presets = [];
     this.lastSize = '';
+    /**
+     * The next slice of a far `step` (goToStep), run by the next frame.
+     * @type {(() => void) | null}
+     */
+    this.nextSlice = null;
     this.build();
     this.painter = new Painter(this.canvas);
     this.detachEditing = attachEditing(this);
@@ -157,23 +162,27 @@ class App extends SearchPage {
     describeStep = m.describeStep;
     settingsNote = m.settingsNote;
     this.syncSettings();
+    // What the modules get: the page as page-context.js's PageContext (the type check holds the
+    // page to that contract, and each module to the part of it it declares).
+    /** @type {import('./page-context.js').PageContext} */
+    const context = this;
     // The timeline scrubber and the pseudocode / open-list panels take their places in the stage.
-    this.timeline = new m.Timeline(this);
-    this.panels = new m.Panels(this);
+    this.timeline = new m.Timeline(context);
+    this.panels = new m.Panels(context);
     this.ui.timelineSlot.replaceWith(this.timeline.element);
     this.ui.panelsSlot.replaceWith(this.panels.element);
     // Map editor, files, and saving and sharing: each adds its controls to the panel.
-    this.editor = m.attachEditor(this);
-    this.files = m.attachFiles(this);
-    this.persistence = m.attachPersistence(this);
+    this.editor = m.attachEditor(context);
+    this.files = m.attachFiles(context);
+    this.persistence = m.attachPersistence(context);
     // Correctness warnings under the read-outs, and compare mode (several searches side by side).
-    this.warnings = m.attachWarnings(this);
-    this.compare = m.attachCompare(this);
+    this.warnings = m.attachWarnings(context);
+    this.compare = m.attachCompare(context);
     // Embed code and lock=1; grid keys and high contrast.
-    this.embedding = m.attachEmbed(this);
-    this.access = m.attachAccess(this);
+    this.embedding = m.attachEmbed(context);
+    this.access = m.attachAccess(context);
     // Teleports and slopes (costs on links): a Links section, grid tools and a drawing layer.
-    this.links = m.attachLinks(this);
+    this.links = m.attachLinks(context);
     this.touch();
   }
 
@@ -416,7 +425,7 @@ class App extends SearchPage {
     this.layout();
     this.touch();
     if (config.autoplay && !this.finished()) this.setPlaying(true);
-    this.frame = requestAnimationFrame((t) => this.tick(t));
+    this.startLoop();
     // The rest of the page once the first grid is on the screen (a task after its frame).
     await this.firstGrid;
     await new Promise((resolve) => setTimeout(resolve));
@@ -463,7 +472,7 @@ class App extends SearchPage {
         const share = Math.floor((100 * this.lab.steps) / target);
         say(`Going to step ${target.toLocaleString('en')}: ${share}% (step ${this.lab.steps.toLocaleString('en')}); a key or a click stops it here.`);
         this.touch();
-        requestAnimationFrame(go);
+        this.nextSlice = go;
         return;
       } else {
         say(`At step ${this.lab.steps.toLocaleString('en')}${this.lab.steps < target ? ': the search ended before step ' + target.toLocaleString('en') : ''}.`);
@@ -515,6 +524,32 @@ class App extends SearchPage {
     this.layout();
     this.touch();
     this.mapChanged('load');
+  }
+
+  /**
+   * After the Lab's map was replaced (generated, resized, restored, shared, an example): the
+   * same upkeep as loading a file. The map is the user's own, shown in the map list as
+   * `title`; `what` goes to mapChanged.
+   */
+  showNewMap(title, what) {
+    this.setPlaying(false);
+    this.lab.reset();
+    this.nameOwnMap(title);
+    this.narrate('');
+    this.hover = null;
+    this.syncSettings();
+    this.layout();
+    this.touch();
+    this.mapChanged(what);
+  }
+
+  /** Names the shown map the user's own (no preset), `title` in the map list and the title. */
+  nameOwnMap(title) {
+    this.mapName = null;
+    this.mapTitle = title;
+    this.showMap(title);
+    const option = this.ui.map.querySelector('option[data-file]');
+    if (option) option.textContent = title;
   }
 
   showMap(label) {
@@ -869,7 +904,10 @@ class App extends SearchPage {
   }
 
   tick(time) {
-    this.frame = requestAnimationFrame((t) => this.tick(t));
+    // A far `step` goes on one slice a frame (goToStep).
+    const slice = this.nextSlice;
+    this.nextSlice = null;
+    slice?.();
     this.timeline?.frame();
     this.playFrame(time, (n) => (n === 1 ? this.lab.step() : this.lab.advance(n)));
     if (!this.dirty) return;
@@ -896,7 +934,7 @@ class App extends SearchPage {
   }
 
   destroy() {
-    cancelAnimationFrame(this.frame);
+    this.stopLoop();
     this.compare?.destroy();
     this.warnings?.destroy();
     this.detachEditing();

@@ -9,7 +9,12 @@ import { el } from './dom.js';
 import { readConfig, toQuery } from './config.js';
 import { quote } from './values.js';
 import { decodeGrid, encodeGrid } from './share.js';
-import { readCells, showNewMap } from './editor.js';
+import { readCells } from './editor.js';
+
+/**
+ * The part of the page this module uses (page-context.js: each member is documented there).
+ * @typedef {Pick<import('./page-context.js').PageContext, 'config' | 'known' | 'lab' | 'links' | 'mapName' | 'mapTitle' | 'memory' | 'narrate' | 'root' | 'say' | 'showNewMap' | 'ui'>} PersistContext
+ */
 
 /** The localStorage key of the saved map and settings. */
 export const STORAGE_KEY = 'pathlab.saved.v1';
@@ -40,13 +45,19 @@ export function reason(e) {
   return e?.message ?? String(e);
 }
 
-/** The current settings of `app.lab`, by the URL's names. */
+/**
+ * The current settings of `app.lab`, by the URL's names.
+ * @param {Pick<import('./page-context.js').PageContext, 'lab'>} app
+ */
 function currentSettings(app) {
   const s = app.lab.settings();
   return Object.fromEntries(SETTINGS.map((k) => [k, s[k]]));
 }
 
-/** The shown map in its saved form: `{ grid, start, goal, title }`. */
+/**
+ * The shown map in its saved form: `{ grid, start, goal, title }`.
+ * @param {PersistContext} app
+ */
 function currentMap(app) {
   const lab = app.lab;
   return {
@@ -60,6 +71,7 @@ function currentMap(app) {
 /**
  * Replaces the map with `grid` ({ width, height, cells }) and moves the ends to `start` and
  * `goal` where they can go (a message otherwise). Throws, keeping the map, when the Lab refuses.
+ * @param {PersistContext} app
  */
 function loadGrid(app, grid, start, goal, title, what) {
   app.lab.loadCells(grid.width, grid.height, grid.cells);
@@ -80,10 +92,18 @@ function loadGrid(app, grid, start, goal, title, what) {
       app.say(`The ${which} ${quote(p.join(','))} of the ${what} cannot be used: ${e.message}.`);
     }
   }
-  showNewMap(app, title, 'load');
+  app.showNewMap(title, 'load');
 }
 
-/** The link that opens the shown map with its settings: `{ url }` or `{ error }`. */
+/**
+ * The part of the page a share link reads (page-context.js).
+ * @typedef {Pick<import('./page-context.js').PageContext, 'lab' | 'links' | 'mapName' | 'memory'>} ShareContext
+ */
+
+/**
+ * The link that opens the shown map with its settings: `{ url }` or `{ error }`.
+ * @param {ShareContext} app
+ */
 export function shareLink(app, base) {
   const s = app.lab.settings();
   const config = { ...currentSettings(app), ...app.links?.config(), start: s.start, goal: s.goal };
@@ -110,6 +130,7 @@ export function shareLink(app, base) {
  * Wires saving, restoring and sharing. Returns `{ restore(config), start(), destroy() }`:
  * `restore` loads the map of a share link or the saved one before the page's first paint,
  * `start` turns autosave on once the page has loaded.
+ * @param {PersistContext} app
  */
 export function attachPersistence(app) {
   const ui = app.ui;

@@ -1,17 +1,20 @@
 // The path-request page: many agents on one map ask for paths, and each frame spends a budget
 // of A* steps on their requests, most urgent first (the search is spread over frames). The
-// queue, the order and the aging live in Rust (`Requests` in pkg/); this module keeps the agents,
-// walks them along the paths they get, draws them and wires the controls. Every text that may
-// come from a configuration is set with textContent, never as HTML.
+// agents, where they stand and aim (the largest open region), their walking, the seeded random
+// goals and urgencies, the queue, the order and the aging all live in Rust (`Requests` in pkg/,
+// over the core's `request_scene`); this module paints what it reads back and wires the
+// controls, on the shared frame loop (frame-loop.js). Every text that may come from a
+// configuration is set with textContent, never as HTML.
 //
 // `mountRequests(element, config)` takes the same keys as the URL of requests.html:
 // `map`, `agents`, `budget`, `aging` (0|1), `seed`, `embed` (0|1).
 
-import init, { Requests } from './pkg/pathlab_wasm.js';
+import init, { Requests, WalkerState } from './pkg/pathlab_wasm.js';
 import { loadPresets, fetchMap } from './maps.js';
 import { PALETTE } from './paint.js';
 import { controls, el, MessageArea, options } from './dom.js';
 import { MAX_SEED, parseWhole, quote, text } from './values.js';
+import { frameLoop } from './frame-loop.js';
 import { layOut, onWholeChange, pageHeader, transportBar, wholeField } from './sim-page.js';
 
 /** Every key the page understands. */
@@ -40,12 +43,6 @@ export const REQUEST_DEFAULTS = Object.freeze({
   seed: 1,
   embed: false,
 });
-
-/** Cells an agent walks per frame. */
-const SPEED = 0.2;
-
-/** Urgencies are drawn from 1 to this. */
-const MAX_URGENCY = 9;
 
 /** Rows the queue table shows; the rest are counted below it. */
 const QUEUE_ROWS = 14;
@@ -117,18 +114,6 @@ export function requestQuery(config) {
 
 // ---- the simulation -------------------------------------------------------------------------
 
-/** A small seeded generator (mulberry32): the same seed gives the same agents and goals. */
-function generator(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 let wasmReady = null;
 
 /** Loads and starts the wasm module once per page; resolves to its exports (with memory). */
@@ -145,9 +130,6 @@ class RequestsApp {
     this.requests = new Requests(8, 8);
     this.presets = [];
     this.mapLabel = '';
-    this.free = [];
-    this.agents = [];
-    this.byRequest = new Map();
     this.playing = false;
     this.dirty = true;
     this.notes = new MessageArea(MAX_MESSAGES);
@@ -318,12 +300,10 @@ class RequestsApp {
     this.tryCall(() => this.requests.setAging(this.config.aging), 'Aging');
     this.reset();
     this.setPlaying(true);
-    const loop = () => {
-      this.frame = requestAnimationFrame(loop);
+    this.loop = frameLoop(() => {
       if (this.playing) this.frameStep();
       if (this.dirty) this.draw();
-    };
-    this.frame = requestAnimationFrame(loop);
+    });
   }
 
   /** Loads a preset or a relative path; throws with a message and keeps the current map. */
@@ -334,9 +314,6 @@ class RequestsApp {
     for (const r of Array.isArray(map.preset?.terrain) ? map.preset.terrain : []) {
       for (let y = r.y; y < r.y + r.h; y++) this.tryCall(() => this.requests.paintLine(r.x, y, r.x + r.w - 1, y, r.value), 'Terrain');
     }
-    const { width, height } = this.requests;
-    const cells = new Uint8Array(this.wasm.memory.buffer, this.requests.cellsPtr(), width * height);
-    this.free = largestArea(cells, width, height);
     this.mapLabel = map.label;
     this.ui.map.value = map.preset ? map.preset.name : '';
     this.ui.mapTitle.textContent = map.preset?.title ?? map.label;
@@ -357,24 +334,10 @@ class RequestsApp {
 
   /** Places the agents again from the seed; clears the queue and the counts. */
   reset() {
-    this.requests.clear();
-    this.random = generator(this.config.seed);
-    this.byRequest.clear();
-    this.agents = [];
-    const { width } = this.requests;
-    if (this.free.length > 0) {
-      for (let k = 0; k < this.config.agents; k++) {
-        const cell = this.randomFree();
-        this.agents.push({ x: (cell % width) + 0.5, y: Math.floor(cell / width) + 0.5, cell, state: 'idle', request: -1, path: null, seg: 0, t: 0, goal: cell });
-      }
-    } else if (this.config.agents > 0) {
+    const placed = this.tryCall(() => this.requests.placeAgents(this.config.agents, this.config.seed), 'Agents') ?? 0;
+    if (placed === 0 && this.config.agents > 0) {
       this.say('The map has no open cell: no agent can stand on it.');
     }
-    this.frameCount = 0;
-    this.served = 0;
-    this.noPath = 0;
-    this.waitSum = 0;
-    this.waitMax = 0;
     this.lastSpent = 0;
     this.queueRows = [];
     this.ui.count.value = String(this.config.agents);
@@ -385,83 +348,50 @@ class RequestsApp {
     this.touch();
   }
 
-  randomFree() {
-    return this.free[Math.floor(this.random() * this.free.length)];
-  }
-
-  /** An agent asks for a path from its cell to a random open cell. */
-  ask(agent) {
-    const { width } = this.requests;
-    const goal = this.randomFree();
-    const urgency = 1 + Math.floor(this.random() * MAX_URGENCY);
-    const id = this.tryCall(
-      () => this.requests.submit(agent.cell % width, Math.floor(agent.cell / width), goal % width, Math.floor(goal / width), urgency),
-      'Request',
-    );
-    if (id === undefined) return;
-    agent.state = 'waiting';
-    agent.request = id;
-    agent.goal = goal;
-    agent.path = null;
-    this.byRequest.set(id, agent);
-  }
-
   /** Every agent not already waiting drops its path and asks again from where it stands. */
   burst() {
-    const { width } = this.requests;
-    for (const agent of this.agents) {
-      if (agent.state === 'waiting') continue;
-      if (agent.state === 'walking') {
-        const { path, seg, t } = agent;
-        const a = path[seg];
-        const b = path[Math.min(seg + 1, path.length - 1)];
-        agent.cell = t < segmentLength(a, b, width) / 2 ? a : b;
-        agent.x = (agent.cell % width) + 0.5;
-        agent.y = Math.floor(agent.cell / width) + 0.5;
-      }
-      this.ask(agent);
-    }
+    this.tryCall(() => this.requests.burst(), 'Request');
     this.readouts();
     this.touch();
   }
 
-  /** One frame: agents walk, idle ones ask, the budget is spent, answers are handed out. */
+  /** One frame (in the core): agents walk, idle ones ask, the budget is spent, answers are handed out. */
   frameStep() {
-    const { width } = this.requests;
-    for (const agent of this.agents) {
-      if (agent.state === 'walking') walk(agent, width);
-    }
-    for (const agent of this.agents) {
-      if (agent.state === 'idle') this.ask(agent);
-    }
-    this.lastSpent = this.tryCall(() => this.requests.tick(), 'Tick') ?? 0;
-    this.frameCount += 1;
-    const count = this.requests.finishedCount;
-    const ids = Array.from(new Uint32Array(this.wasm.memory.buffer, this.requests.finishedPtr(), count));
-    for (const id of ids) {
-      const agent = this.byRequest.get(id);
-      const info = this.requests.request(id);
-      const path = this.requests.path(id);
-      this.byRequest.delete(id);
-      this.requests.forget(id);
-      if (!agent || !info) continue;
-      agent.request = -1;
-      if (info.status === 'found') {
-        this.served += 1;
-        this.waitSum += info.ticksToFinish;
-        this.waitMax = Math.max(this.waitMax, info.ticksToFinish);
-        agent.path = path;
-        agent.seg = 0;
-        agent.t = 0;
-        agent.state = agent.path.length > 1 ? 'walking' : 'idle';
-      } else {
-        // Unreachable: the agent picks another goal next frame.
-        this.noPath += 1;
-        agent.state = 'idle';
-      }
-    }
+    this.lastSpent = this.tryCall(() => this.requests.frame(), 'Tick') ?? this.requests.spent;
     this.readouts();
     this.touch();
+  }
+
+  /** Requests answered with no path since the agents were placed. */
+  get noPath() {
+    return this.requests.noPath;
+  }
+
+  /**
+   * The agents as plain objects `{ x, y, state }` (positions in cells, the state's name), read
+   * from the core's views: for tests and the console.
+   */
+  get agents() {
+    const v = this.walkerViews();
+    const names = { [WalkerState.Idle]: 'idle', [WalkerState.Waiting]: 'waiting', [WalkerState.Walking]: 'walking' };
+    return Array.from({ length: v.count }, (_, k) => ({ x: v.x[k], y: v.y[k], state: names[v.state[k]] }));
+  }
+
+  /** Views on the core's walkers (rebuilt on each call: the memory may have grown). */
+  walkerViews() {
+    const r = this.requests;
+    const buffer = this.wasm.memory.buffer;
+    const count = r.agentCount;
+    return {
+      count,
+      x: new Float32Array(buffer, r.agentXPtr(), count),
+      y: new Float32Array(buffer, r.agentYPtr(), count),
+      state: new Uint8Array(buffer, r.agentStatesPtr(), count),
+      request: new Uint32Array(buffer, r.agentRequestsPtr(), count),
+      goal: new Uint32Array(buffer, r.agentGoalsPtr(), count),
+      routeEnd: new Uint32Array(buffer, r.routeEndsPtr(), count),
+      route: new Uint32Array(buffer, r.routesPtr(), r.routeLength),
+    };
   }
 
   setBudget(value) {
@@ -500,12 +430,13 @@ class RequestsApp {
 
   readouts() {
     const ui = this.ui;
-    ui.frame.textContent = String(this.frameCount);
+    const r = this.requests;
+    ui.frame.textContent = String(r.frameCount);
     ui.spent.textContent = String(this.lastSpent);
-    ui.queued.textContent = String(this.requests.openCount);
-    ui.served.textContent = String(this.served);
-    ui['mean-wait'].textContent = this.served ? (this.waitSum / this.served).toFixed(1) : '0';
-    ui['max-wait'].textContent = String(this.waitMax);
+    ui.queued.textContent = String(r.openCount);
+    ui.served.textContent = String(r.served);
+    ui['mean-wait'].textContent = r.served ? (r.waitSum / r.served).toFixed(1) : '0';
+    ui['max-wait'].textContent = String(r.waitMax);
     ui.budget.textContent = String(this.requests.budget);
     this.queueRows = this.tryCall(() => this.requests.queue(), 'Queue') ?? [];
     const rows = this.queueRows.slice(0, QUEUE_ROWS).map((r) =>
@@ -583,17 +514,18 @@ class RequestsApp {
     ctx.imageSmoothingEnabled = false;
     ctx.drawImage(this.wallImage(), 0, 0, this.canvas.width, this.canvas.height);
 
+    const v = this.walkerViews();
     // Found paths, faint, from where each walker stands to its goal.
     ctx.lineWidth = Math.max(1, cs * 0.14);
     ctx.lineJoin = 'round';
     ctx.lineCap = 'round';
     ctx.strokeStyle = COLOURS.path;
     ctx.beginPath();
-    for (const agent of this.agents) {
-      if (agent.state !== 'walking') continue;
-      ctx.moveTo(agent.x * cs, agent.y * cs);
-      for (let k = agent.seg + 1; k < agent.path.length; k++) {
-        const c = agent.path[k];
+    for (let a = 0; a < v.count; a++) {
+      if (v.state[a] !== WalkerState.Walking) continue;
+      ctx.moveTo(v.x[a] * cs, v.y[a] * cs);
+      for (let k = a === 0 ? 0 : v.routeEnd[a - 1]; k < v.routeEnd[a]; k++) {
+        const c = v.route[k];
         ctx.lineTo(((c % w) + 0.5) * cs, (Math.floor(c / w) + 0.5) * cs);
       }
     }
@@ -602,23 +534,23 @@ class RequestsApp {
     // Goals of the agents still waiting.
     const g = Math.max(1.5, cs * 0.18);
     ctx.fillStyle = COLOURS.goal;
-    for (const agent of this.agents) {
-      if (agent.state !== 'waiting') continue;
-      const gx = ((agent.goal % w) + 0.5) * cs;
-      const gy = (Math.floor(agent.goal / w) + 0.5) * cs;
+    for (let a = 0; a < v.count; a++) {
+      if (v.state[a] !== WalkerState.Waiting) continue;
+      const gx = ((v.goal[a] % w) + 0.5) * cs;
+      const gy = (Math.floor(v.goal[a] / w) + 0.5) * cs;
       ctx.fillRect(gx - g, gy - g, 2 * g, 2 * g);
     }
 
     const searching = new Set();
     for (const r of this.queueRows) if (r.status === 'searching') searching.add(r.id);
     const radius = Math.max(2, cs * 0.38);
-    for (const agent of this.agents) {
-      const x = agent.x * cs;
-      const y = agent.y * cs;
+    for (let a = 0; a < v.count; a++) {
+      const x = v.x[a] * cs;
+      const y = v.y[a] * cs;
       ctx.beginPath();
       ctx.arc(x, y, radius, 0, Math.PI * 2);
-      if (agent.state === 'waiting') {
-        const busy = searching.has(agent.request);
+      if (v.state[a] === WalkerState.Waiting) {
+        const busy = searching.has(v.request[a]);
         ctx.lineWidth = Math.max(1.5, radius * 0.45);
         ctx.strokeStyle = busy ? '#2f3542' : COLOURS.queued;
         ctx.fillStyle = busy ? COLOURS.searching : '#ffffff';
@@ -653,78 +585,9 @@ class RequestsApp {
   }
 
   destroy() {
-    cancelAnimationFrame(this.frame);
+    this.loop?.stop();
     this.resizeObserver?.disconnect();
   }
-}
-
-/**
- * The open cells of the largest area of open cells joined by straight moves (with no corner
- * cutting a diagonal move joins nothing that two straight moves do not). Agents stand and
- * aim only there, so that every request has a path: a goal walled off from the agent would
- * make A* search the agent's whole area for nothing.
- */
-function largestArea(cells, width, height) {
-  const area = new Int32Array(cells.length).fill(-1);
-  const stack = [];
-  let best = [];
-  for (let seed = 0; seed < cells.length; seed++) {
-    if (cells[seed] === 0 || area[seed] !== -1) continue;
-    const members = [seed];
-    area[seed] = seed;
-    stack.push(seed);
-    while (stack.length > 0) {
-      const i = stack.pop();
-      const x = i % width;
-      const next = [x > 0 ? i - 1 : -1, x < width - 1 ? i + 1 : -1, i >= width ? i - width : -1, i + width < width * height ? i + width : -1];
-      for (const j of next) {
-        if (j < 0 || cells[j] === 0 || area[j] !== -1) continue;
-        area[j] = seed;
-        members.push(j);
-        stack.push(j);
-      }
-    }
-    if (members.length > best.length) best = members;
-  }
-  return best.sort((a, b) => a - b);
-}
-
-/** Length of the move between two cells (1 straight, sqrt 2 diagonal). */
-function segmentLength(a, b, width) {
-  const dx = Math.abs((a % width) - (b % width));
-  const dy = Math.abs(Math.floor(a / width) - Math.floor(b / width));
-  return Math.hypot(dx, dy);
-}
-
-/** Moves a walking agent SPEED cells along its path; at the end it becomes idle. */
-function walk(agent, width) {
-  let left = SPEED;
-  const path = agent.path;
-  while (left > 0 && agent.seg < path.length - 1) {
-    const length = segmentLength(path[agent.seg], path[agent.seg + 1], width);
-    if (agent.t + left >= length) {
-      left -= length - agent.t;
-      agent.seg += 1;
-      agent.t = 0;
-    } else {
-      agent.t += left;
-      left = 0;
-    }
-  }
-  const a = path[agent.seg];
-  if (agent.seg >= path.length - 1) {
-    agent.cell = a;
-    agent.x = (a % width) + 0.5;
-    agent.y = Math.floor(a / width) + 0.5;
-    agent.state = 'idle';
-    agent.path = null;
-    return;
-  }
-  const b = path[agent.seg + 1];
-  const f = agent.t / segmentLength(a, b, width);
-  agent.x = (a % width) + 0.5 + ((b % width) - (a % width)) * f;
-  agent.y = Math.floor(a / width) + 0.5 + (Math.floor(b / width) - Math.floor(a / width)) * f;
-  agent.cell = f < 0.5 ? a : b;
 }
 
 /**

@@ -3,7 +3,7 @@
 // page's first paint does not carry it. SpaceApp builds the same controls and read-outs as the
 // grid page, with the same data-testid hooks (step, back, play, run, reset, algo, heuristic,
 // expanded, open, cost, status, timeline, open-list, narration, message, share...), on the one
-// canvas (data-testid="grid"), and runs one requestAnimationFrame loop that repaints only
+// canvas (data-testid="grid"), and runs on the shared frame loop (frame-loop.js) that repaints only
 // when something changed. Rules live in Rust: SpaceLab, in a wasm module of its own
 // (pkg/pathlab_spaces.js, with its own memory, `spaceMemory` here), and the grid module's Lab
 // (`memory`) to read grid map files for the hexes. This module wires controls, read-outs and
@@ -377,7 +377,7 @@ export class SpaceApp extends SearchPage {
     this.layout(true);
     this.touch();
     if (this.config.autoplay && !this.finished()) this.setPlaying(true);
-    this.frame = requestAnimationFrame((t) => this.tick(t));
+    this.startLoop();
     this.keeping.start();
     if (this.config.compare) this.compare.enter(this.config.compare, { step: this.config.step, autoplay: this.config.autoplay });
   }
@@ -1350,7 +1350,6 @@ export class SpaceApp extends SearchPage {
   }
 
   tick(time) {
-    this.frame = requestAnimationFrame((t) => this.tick(t));
     if (!this.lab) return;
     this.playFrame(time, (n) => {
       for (let k = 0; k < n && !this.finished(); k++) this.lab.step();
@@ -1428,7 +1427,7 @@ export class SpaceApp extends SearchPage {
   }
 
   destroy() {
-    cancelAnimationFrame(this.frame);
+    this.stopLoop();
     this.setPlaying(false);
     this.compare?.destroy();
     this.keeping?.destroy();
@@ -1441,7 +1440,10 @@ export class SpaceApp extends SearchPage {
   }
 }
 
-/** The scrubber under the canvas (timeline.js): any step of the run, from 0 to the step that ends it. */
+/**
+ * The scrubber under the canvas (timeline.js): any step of the run, from 0 to the step that ends it.
+ * @extends {Scrubber<SpaceApp>}
+ */
 class SpaceTimeline extends Scrubber {
   update() {
     const app = this.app;

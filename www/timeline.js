@@ -15,6 +15,11 @@
 
 import { el } from './dom.js';
 
+/**
+ * The part of the page this module uses (page-context.js: each member is documented there).
+ * @typedef {Pick<import('./page-context.js').PageContext, 'act' | 'lab' | 'narrateStep' | 'playing' | 'setPlaying' | 'step' | 'togglePlay' | 'touch'>} TimelineContext
+ */
+
 /** Milliseconds per frame the background exploration aims to use. */
 const EXPLORE_MS = 6;
 
@@ -22,9 +27,12 @@ const EXPLORE_MS = 6;
  * The scrubber itself, on every page (Timeline here for the square grid; space-view.js's
  * SpaceTimeline for graphs and hexes): the range and its read-out, seeking, and the keys.
  * `app` is the page (pathlab.js's App or space-view.js's SpaceApp).
+ * @template {TimelineContext} [C=TimelineContext] What the page gives (a subclass may ask for more).
  */
 export class Scrubber {
+  /** @param {C} app */
   constructor(app) {
+    /** @type {C} */
     this.app = app;
     const id = `pl-timeline-${Math.random().toString(36).slice(2, 8)}`;
     this.input = el('input', {
@@ -96,6 +104,7 @@ export class Scrubber {
 }
 
 export class Timeline extends Scrubber {
+  /** @param {TimelineContext} app */
   constructor(app) {
     super(app);
     this.slice = 4000;

@@ -11,6 +11,11 @@ import { statusName } from './pkg/pathlab_wasm.js';
 import { algorithmRow, formatCost } from './page-app.js';
 import { PSEUDOCODE } from './pseudocode.js';
 
+/**
+ * The part of the page this module uses (page-context.js: each member is documented there).
+ * @typedef {Pick<import('./page-context.js').PageContext, 'lab' | 'links' | 'memory' | 'root' | 'say' | 'settings'>} WarningsContext
+ */
+
 /** The name of an algorithm for a sentence and the comparison chart (the registry's short name). */
 export function nameOf(algo) {
   return algorithmRow(algo)?.short ?? algo;
@@ -131,6 +136,7 @@ export function ensureStylesheet() {
  * Shows the warnings for `app` under its read-outs. Returns `{ update(), destroy() }`:
  * `update` is called after each repaint of the read-outs and does work only when the settings,
  * the map or the result changed.
+ * @param {WarningsContext} app
  */
 export function attachWarnings(app) {
   ensureStylesheet();

@@ -205,8 +205,19 @@ pub fn random_fill(width: usize, height: usize, seed: u64, density: f64) -> Resu
     Ok(Generated { grid, start, goal })
 }
 
-/// The cell indices of the largest 4-connected region of open cells (the first found on a tie).
-fn largest_region(width: usize, height: usize, cells: &[u8]) -> Vec<usize> {
+/// The cell indices (row-major) of the largest 4-connected region of open cells of a
+/// `width` x `height` grid of `cells`, in the order a breadth-first flood from its first cell
+/// reaches them; on a tie, the region whose first cell comes first. Empty when every cell is
+/// a wall.
+///
+/// ```
+/// use pathlab_core::generate::largest_region;
+/// // Two regions: {0, 1} and {3, 4, 5}, split by the wall at 2.
+/// let mut region = largest_region(6, 1, &[1, 1, 0, 1, 1, 1]);
+/// region.sort_unstable();
+/// assert_eq!(region, vec![3, 4, 5]);
+/// ```
+pub fn largest_region(width: usize, height: usize, cells: &[u8]) -> Vec<usize> {
     let mut seen = vec![false; cells.len()];
     let mut best = Vec::new();
     let mut queue = Vec::new();

@@ -49,6 +49,7 @@
 //! | `crash_turn.rs` | crash and turn |
 //! | `navmesh.rs`, `funnel.rs` | A* over a navmesh's polygons (its own stepper: its nodes are polygons, not cells), and the funnel that pulls the string through the corridor found |
 //! | `slicing.rs`, `timeline.rs` | a search spread over frames; checkpoints for stepping back |
+//! | `request_scene.rs` | walkers that ask the time-sliced planner for paths and walk them |
 //! | `session.rs` | the grid page's search and what happens to it when the map, the settings or the ends change |
 //!
 //! Adding an algorithm: the checklist is in [`registry`](self::registry#adding-an-algorithm)
@@ -97,6 +98,7 @@ mod on_space;
 pub(crate) mod open_list;
 mod order;
 pub mod registry;
+pub mod request_scene;
 pub mod session;
 pub mod sight;
 pub mod slicing;
