@@ -13,6 +13,8 @@
 // 610 to 700 KB when the navmesh and corner views came to the spaces' module (loaded only for
 // space=hex|graph|navmesh|corners): spade's triangulation, the navmesh search and funnel and the
 // visibility graph made pathlab_spaces 190 -> 275 KB gzipped; the first paint did not change.
+// Then to 720 KB: the page-context work moved the path-request page's walking into the core
+// (pathlab_wasm +3 KB, first paint 299.5 KB) and the navmesh view's page joined; 702 KB then.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -26,7 +28,7 @@ const KB = 1024;
 /** Gzipped ceilings, in bytes, of what each page downloads (wasm + JS). */
 const CEILINGS = {
   indexFirstPaint: 300 * KB,
-  indexAll: 700 * KB,
+  indexAll: 720 * KB,
   boids: 145 * KB,
   crowd: 210 * KB,
   requests: 290 * KB,

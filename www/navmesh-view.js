@@ -270,7 +270,7 @@ export class NavApp extends SearchPage {
     if (config.step > 0) this.narrateStep();
     this.touch();
     if (config.autoplay && !this.finished()) this.setPlaying(true);
-    this.frame = requestAnimationFrame((t) => this.tick(t));
+    this.startLoop();
   }
 
   async loadNamed(name) {
@@ -613,7 +613,6 @@ export class NavApp extends SearchPage {
   }
 
   tick(time) {
-    this.frame = requestAnimationFrame((t) => this.tick(t));
     if (!this.lab) return;
     this.playFrame(time, (n) => {
       for (let k = 0; k < n && !this.finished(); k++) this.lab.step();

@@ -148,7 +148,7 @@ export function fitPainter(page, below, floor, force) {
 
 /** What every space view undoes when it goes: the frame loop, listeners, its DOM and its lab. */
 export function stopSpacePage(page) {
-  cancelAnimationFrame(page.frame);
+  page.stopLoop();
   page.setPlaying(false);
   page.resizeObserver.disconnect();
   window.removeEventListener('resize', page.onWindowResize);

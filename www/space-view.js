@@ -1427,7 +1427,6 @@ export class SpaceApp extends SearchPage {
   }
 
   destroy() {
-    this.stopLoop();
     this.setPlaying(false);
     this.compare?.destroy();
     this.keeping?.destroy();
