@@ -6,7 +6,9 @@
 // the code, never run as HTML.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { nextFrame, open, screenshot, start, text } from './support/browser.mjs';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, nextFrame, open, screenshot, start, text } from './support/browser.mjs';
 import { cheapest, readPage } from './support/dijkstra.mjs';
 
 const testid = (where, id) => where.locator(`[data-testid="${id}"]`);
@@ -225,6 +227,53 @@ describe('embedding', () => {
     await page.close();
   });
 
+  /** The README's own iframe example, pointed at the test server, with lock=1 added. */
+  function readmeCode() {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const code = readme.match(/<iframe src="https:\/\/your-host\/pathlab\/[^]*?<\/iframe>/)?.[0];
+    assert.ok(code, "the README shows an iframe example at https://your-host/pathlab/");
+    return code.replace('https://your-host/pathlab/', env.base).replace('embed=1', 'embed=1&amp;lock=1');
+  }
+
+  for (const query of ['map=course-5x5&algo=astar', 'map=wall-gap&algo=astar', 'map=u-trap&algo=dijkstra', 'README']) {
+    test(`the frame size shows the grid and every control without scrolling, locked and with the lock message up (${query === 'README' ? "the README's example" : `the dialog's size, ${query}`})`, async () => {
+      let code;
+      if (query === 'README') {
+        code = readmeCode();
+      } else {
+        const page = await openHere(query);
+        code = await embedCode(page, { lock: true });
+        await page.close();
+      }
+      const { host, frame } = await coursePage(context, code);
+      const { width, height } = (await parseCode(host, code)).attributes;
+      assert.equal(await host.locator('iframe').evaluate((f) => [f.width, f.height].join('x')), `${width}x${height}`);
+      // The lock message is the tallest state of the embedded layout.
+      await dragIn(host, frame, [[0, 0], [1, 1]]);
+      assert.ok(await testid(frame, 'message').isVisible(), 'the lock message is up');
+      const outside = await frame.evaluate((ids) => {
+        const w = document.documentElement.clientWidth;
+        const h = document.documentElement.clientHeight;
+        const out = [];
+        for (const id of ids) {
+          const e = document.querySelector(`[data-testid="${id}"]`);
+          if (!e) { out.push(`${id}: missing`); continue; }
+          const r = e.getBoundingClientRect();
+          if (r.width === 0 || r.height === 0) out.push(`${id}: not shown`);
+          else if (r.left < -0.5 || r.top < -0.5 || r.right > w + 0.5 || r.bottom > h + 0.5) {
+            out.push(`${id}: ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)} in ${w}x${h}`);
+          }
+        }
+        if (document.scrollingElement.scrollHeight > h + 1) out.push(`the page scrolls: ${document.scrollingElement.scrollHeight} > ${h}`);
+        return out;
+      }, ['grid', 'reset', 'step', 'play', 'run', 'timeline', 'status', 'expanded', 'cost', 'message']);
+      await screenshot(host, `embed-fit-${query === 'README' ? 'readme' : query.split('&')[0].slice(4)}`);
+      assert.deepEqual(outside, [], 'everything fits in the frame');
+      assert.deepEqual(host.errors, []);
+      await host.close();
+    });
+  }
+
   test('lock=1: drags, keys and drops change nothing, and the page says editing is locked', async () => {
     const page = await openHere('map=wall-gap&algo=astar');
     const code = await embedCode(page, { lock: true });
@@ -355,6 +404,53 @@ describe('embedding', () => {
     assert.match(mounted.message, /Parameter "weight"/);
     assert.deepEqual(page.errors, []);
     await page.close();
+  });
+
+  test('code made on this computer warns that students cannot reach it; a public site address takes its place, is kept for the next visit, and a bad one is refused', async () => {
+    const page = await openHere('map=course-5x5&algo=astar');
+    await testid(page, 'embed-code').click();
+    await testid(page, 'embed-dialog').waitFor({ state: 'visible' });
+    const src = async () => new URL((await parseCode(page, await testid(page, 'embed-snippet').inputValue())).attributes.src);
+    // The test server is 127.0.0.1: the code points there, and the dialog says it will not work for students.
+    assert.equal((await src()).origin, new URL(env.base).origin);
+    assert.equal(await testid(page, 'embed-site').inputValue(), env.base);
+    assert.ok(await testid(page, 'embed-warning').isVisible(), 'the localhost warning shows');
+    assert.match(await text(page, 'embed-warning'), /only works on this computer/);
+
+    const setSite = async (value) => {
+      await testid(page, 'embed-site').fill(value);
+      await testid(page, 'embed-site').dispatchEvent('change');
+    };
+    await setSite('https://www.example.edu/ai-games/pathlab/week3.html?x=1#y');
+    const hosted = await src();
+    assert.equal(`${hosted.origin}${hosted.pathname}`, 'https://www.example.edu/ai-games/pathlab/index.html');
+    assert.equal(hosted.searchParams.get('map'), 'course-5x5');
+    assert.equal(hosted.searchParams.get('embed'), '1');
+    assert.equal(hosted.searchParams.get('x'), null, "the address's own query is dropped");
+    assert.ok(!(await testid(page, 'embed-warning').isVisible()), 'no warning for a public address');
+
+    for (const bad of ['javascript:alert(1)', 'www.example.edu/pathlab', 'ftp://example.edu/p/', 'https://user:pw@example.edu/p/']) {
+      await setSite(bad);
+      assert.match(await text(page, 'embed-status'), /site address/i, `${bad} is named as a bad site address`);
+      assert.equal(await testid(page, 'embed-site').getAttribute('aria-invalid'), 'true');
+      assert.equal((await src()).origin, 'https://www.example.edu', `${bad} leaves the code as it was`);
+    }
+    await testid(page, 'embed-close').click();
+
+    // The next visit starts from the address given last.
+    const again = await openHere('map=course-5x5');
+    await testid(again, 'embed-code').click();
+    assert.equal(await testid(again, 'embed-site').inputValue(), 'https://www.example.edu/ai-games/pathlab/');
+    assert.equal(new URL((await parseCode(again, await testid(again, 'embed-snippet').inputValue())).attributes.src).origin, 'https://www.example.edu');
+    // Back to this computer's own address: it is forgotten, and the warning returns.
+    await testid(again, 'embed-site').fill(env.base);
+    await testid(again, 'embed-site').dispatchEvent('change');
+    assert.ok(await testid(again, 'embed-warning').isVisible());
+    assert.equal(await again.evaluate(() => localStorage.getItem('pathlab-embed-site')), null);
+    await testid(again, 'embed-close').click();
+    assert.deepEqual([...page.errors, ...again.errors], []);
+    await page.close();
+    await again.close();
   });
 
   test('a hostile file name is escaped in the code; absurd frame sizes are refused', async () => {

@@ -16,7 +16,7 @@
 import { el } from './dom.js';
 import { DEFAULTS } from './config.js';
 import { shareLink, MAX_LINK } from './persist.js';
-import { addressText } from './values.js';
+import { addressText, quote } from './values.js';
 
 /**
  * The part of the page this module uses (page-context.js: each member is documented there).
@@ -42,6 +42,50 @@ export function escapeAttribute(text) {
     .replaceAll('<', '&lt;')
     .replaceAll('>', '&gt;');
 }
+
+/** Where the lecturer's site address is kept in this browser, between visits. */
+const SITE_KEY = 'pathlab-embed-site';
+
+/** The folder this page was loaded from: the site address the embed code uses unless told another. */
+export function ownSite() {
+  return new URL('./', import.meta.url).href;
+}
+
+/**
+ * Reads a site address typed in the embed dialog: the public address of the folder holding
+ * Pathlab's pages (README, "Host it for your course"). Returns `{ site, page }` (the folder and
+ * its index.html, as URLs) or `{ error }` naming the problem. A page's own address is taken
+ * as its folder; query and fragment are dropped.
+ * @param {string} text
+ * @returns {{ site: URL, page: URL, error: null } | { site: null, page: null, error: string }}
+ */
+export function readSite(text) {
+  const raw = String(text ?? '').trim();
+  let url;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { site: null, page: null, error: `The site address ${quote(raw)} is not a whole web address: write it as the page shows it, for example https://www.example.edu/ai-games/pathlab/.` };
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    return { site: null, page: null, error: `The site address must start with https:// or http://, not ${quote(url.protocol)}.` };
+  }
+  if (url.username || url.password) return { site: null, page: null, error: 'The site address must not carry a user name or password.' };
+  url.search = '';
+  url.hash = '';
+  if (!url.pathname.endsWith('/')) url.pathname = /\.html?$/i.test(url.pathname) ? url.pathname.replace(/[^/]*$/, '') : `${url.pathname}/`;
+  return { site: url, page: new URL('index.html', url), error: null };
+}
+
+/** True when `url` names this computer only (localhost, 127.x.x.x, ::1, 0.0.0.0). */
+export function isLocalAddress(url) {
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || /^127\./.test(host) || host === '::1' || host === '0.0.0.0';
+}
+
+/** What the dialog says when the code points at this computer only. */
+export const LOCAL_WARNING =
+  'Warning: this address only works on this computer, so students who open the course page will see an error in the frame. Host the pages (README, "Host it for your course") and make the code there, or write the site\'s public address above.';
 
 /** True for a whole number of CSS pixels the embed code accepts. */
 export function validFrameSize(value) {
@@ -213,7 +257,8 @@ function algorithmLabel(app) {
  * here for the square grid, space-keep.js for graphs and hexes); the caller places `section`
  * and `dialog`. `spec`: `hint` (under the section's heading), `lockLabel`, `dialogHint`,
  * `initial` (the frame size before the dialog first opens), `frame()` (the size it opens with),
- * `link({ lock, step, contrast })` (`{ url }` or `{ error }`), `title()` (the iframe's title) and
+ * `link({ lock, step, contrast, page })` (`{ url }` or `{ error }`; `page` is the URL of index.html on
+ * the site the lecturer named, by default where this page came from), `title()` (the iframe's title) and
  * `note(url, code)` (what the dialog says under good code). Returns `{ section, dialog, destroy() }`.
  * @param {Pick<import('./page-context.js').PageContext, 'lab' | 'root'>} app
  */
@@ -247,6 +292,18 @@ export function embedDialog(app, spec) {
   };
   const [width, widthField] = size('embed-width', 'Width (px)');
   const [height, heightField] = size('embed-height', 'Height (px)');
+  const siteId = id('embed-site');
+  const site = el('input', {
+    id: siteId, type: 'url', testid: 'embed-site', class: 'pl-embed-site', spellcheck: 'false', autocomplete: 'url',
+    title: 'The public address of the folder that holds these pages on your course site',
+  });
+  const siteField = el(
+    'div',
+    { class: 'pl-site-field' },
+    el('label', { for: siteId, text: 'Site address (where the pages are hosted)' }),
+    site,
+  );
+  const warning = el('p', { testid: 'embed-warning', class: 'pl-embed-warning', role: 'status', hidden: true });
   const codeId = id('embed-code');
   const code = el('textarea', {
     id: codeId, testid: 'embed-snippet', class: 'pl-embed-snippet', readonly: true, rows: '6', spellcheck: 'false',
@@ -264,8 +321,10 @@ export function embedDialog(app, spec) {
     stepField,
     contrastField,
     el('div', { class: 'pl-row pl-size' }, widthField, el('span', { 'aria-hidden': 'true', text: '×' }), heightField),
+    siteField,
     el('label', { class: 'pl-code-label', for: codeId, text: 'Embed code' }),
     code,
+    warning,
     status,
     el('div', { class: 'pl-row' }, copy, close),
   );
@@ -287,16 +346,48 @@ export function embedDialog(app, spec) {
         return false;
       }
     }
+    const where = readSite(site.value);
+    if (where.error !== null) {
+      site.setAttribute('aria-invalid', 'true');
+      status.textContent = `${where.error} The code below is unchanged.`;
+      return false;
+    }
+    site.removeAttribute('aria-invalid');
+    remember(where.site.href);
     const step = atStep.checked ? app.lab.steps : 0;
-    const { url, error } = spec.link({ lock: lock.checked, step, contrast: contrast.checked });
+    const { url, error } = spec.link({ lock: lock.checked, step, contrast: contrast.checked, page: where.page });
     if (error) {
       code.value = '';
+      warning.hidden = true;
       status.textContent = error;
       return false;
     }
     code.value = iframeCode({ url, width: current.width, height: current.height, title: spec.title() });
+    warning.hidden = !isLocalAddress(where.site);
+    warning.textContent = warning.hidden ? '' : LOCAL_WARNING;
     status.textContent = spec.note(url, code.value);
     return true;
+  }
+
+  /** Keeps a site address other than the page's own for the next visit (when storage works). */
+  function remember(href) {
+    try {
+      if (href === ownSite()) localStorage.removeItem(SITE_KEY);
+      else localStorage.setItem(SITE_KEY, href);
+    } catch {
+      // Storage may be off (private windows, embedded pages): the address lasts for this visit.
+    }
+  }
+
+  /** The site address to start from: the one kept from an earlier visit, else this page's. */
+  function keptSite() {
+    try {
+      const kept = localStorage.getItem(SITE_KEY);
+      if (kept && readSite(kept).error === null) return kept;
+    } catch {
+      // As above.
+    }
+    return ownSite();
   }
 
   async function copyCode() {
@@ -320,13 +411,14 @@ export function embedDialog(app, spec) {
     current = spec.frame();
     width.value = String(current.width);
     height.value = String(current.height);
+    if (!site.value) site.value = keptSite();
     const ok = build();
     if (!dialog.open) dialog.showModal();
     code.focus();
     code.select();
     if (ok) copyCode();
   });
-  for (const input of [lock, atStep, contrast, width, height]) {
+  for (const input of [lock, atStep, contrast, width, height, site]) {
     input.addEventListener('change', () => {
       if (build()) copyCode();
     });
@@ -358,7 +450,7 @@ export function attachEmbed(app) {
     dialogHint: 'Paste the code into the HTML of a course page. It opens with this map and these settings, showing the grid and the step controls.',
     initial: { width: 720, height: 480 },
     frame: () => frameSize(app.lab.width, app.lab.height),
-    link: (options) => embedUrl(app, new URL('./index.html', import.meta.url), options),
+    link: (options) => embedUrl(app, options.page, options),
     title: () => `Pathlab: ${algorithmLabel(app)} on ${app.mapTitle || app.mapName || 'a grid'}`,
     note: (url, code) => (url.length > MAX_LINK
       ? `The code is ${code.length.toLocaleString('en')} characters long, because it carries the map itself; some course platforms cut long code.`

@@ -314,6 +314,8 @@ class App extends SearchPage {
   wire() {
     const ui = this.ui;
     this.wireTransport();
+    // In a frame the grid's size depends on everything else's (layout): watch that too.
+    if (this.config.embed) this.resizeObserver.observe(this.root);
     const setters = { algo: 'setAlgorithm', heuristic: 'setHeuristic', diagonal: 'setDiagonal', costs: 'setCosts' };
     for (const [key, method] of Object.entries(setters)) {
       ui[key].addEventListener('change', () => {
@@ -894,7 +896,17 @@ class App extends SearchPage {
     const below = this.config.embed ? 96 + 28 : 150 + 40; // with the timeline (timeline.js)
     // On a phone the grid may take the width even if the controls then need a scroll.
     const floor = window.innerWidth < 600 ? Math.min(width, window.innerHeight * 0.6) : 240;
-    const maxHeight = Math.max(floor, window.innerHeight - Math.min(top, 200) - below);
+    let maxHeight = Math.max(floor, window.innerHeight - Math.min(top, 200) - below);
+    if (this.config.embed) {
+      // In a frame the grid gets what the rest leaves: the rest (step controls, timeline,
+      // read-outs, a message such as the lock's) is measured, so that it always fits. The
+      // root's size is watched (attach), so a message coming or going lays the grid out again.
+      const root = this.root.getBoundingClientRect();
+      const grid = this.canvas.getBoundingClientRect();
+      const rest = root.bottom + window.scrollY - grid.height;
+      const bottom = parseFloat(getComputedStyle(document.body).marginBottom) || 0;
+      maxHeight = Math.max(120, document.documentElement.clientHeight - rest - bottom - 2);
+    }
     const dpr = window.devicePixelRatio || 1;
     const key = `${width}x${maxHeight}@${dpr}/${this.lab.width}x${this.lab.height}`;
     if (key === this.lastSize) return;

@@ -219,7 +219,7 @@ export function attachSpaceKeeping(app, share) {
   if (!embed) app.root.append(dialog);
 
   /** The embedded example's address: `{ url }` or `{ error }`. */
-  function embedUrl({ lock, step, contrast }) {
+  function embedUrl({ lock, step, contrast, page }) {
     const config = app.currentConfig();
     if (!config.map && !config.graph && !config.grid) {
       return { error: `This ${what} is too large to go in a link: export it as a file, put it next to the course page and use map=FILE instead.` };
@@ -229,7 +229,7 @@ export function attachSpaceKeeping(app, share) {
     params.set('embed', '1');
     if (lock) params.set('lock', '1');
     if (contrast) params.set('contrast', '1');
-    const url = new URL('./index.html', import.meta.url);
+    const url = new URL(page);
     url.search = params.toString().replaceAll('%2C', ',');
     const text = url.toString();
     if (text.length > MAX_EMBED_URL) return { error: `The embed code would be ${text.length.toLocaleString('en')} characters long, more than browsers take in an address.` };
