@@ -42,6 +42,23 @@ export function list(items, show) {
 }
 
 /**
+ * The closed list's heading. A search from the start stops when it takes the goal off the open
+ * list, and that step expands nothing (the README's rule); the list (the core's closed_list)
+ * counts the goal then, as a cell the search reached on the path. The heading counts it apart,
+ * so that its number of expanded cells is the Expanded read-out's. (Bidirectional A* and
+ * D* Lite expand the goal: a search starts there.)
+ * @param {import('./page-context.js').PageContext['lab']} lab
+ * @param {string | undefined} algo
+ * @param {number} count
+ */
+export function closedHeading(lab, algo, count) {
+  const goalApart = statusName(lab.status) === 'found' && algo !== 'bi-astar' && algo !== 'dstar-lite' && count === lab.expanded + 1;
+  if (!goalApart) return `Closed list: ${count} ${count === 1 ? 'cell' : 'cells'}`;
+  const expanded = count - 1;
+  return `Closed list: ${expanded} expanded ${expanded === 1 ? 'cell' : 'cells'}, then the goal (taken off the open list, not expanded)`;
+}
+
+/**
  * The narration of a step that expanded a cell: which cell and why it came first (for the A*
  * family "f = 34 = g 20 + h 14", from the cell's read-out), which neighbours it opened with
  * what g, and which it improved, from what to what and through which parent.
@@ -174,7 +191,7 @@ export class Panels extends StudyBoxes {
     const last = lastStepOf(lab);
     this.showCode(settings, last, overlay);
     this.showOpen(settings, last);
-    this.closedSummary.textContent = `Closed list: ${this.closedCount()} cells`;
+    this.closedSummary.textContent = closedHeading(lab, settings.algo, this.closedCount());
     if (this.closed.open) this.showClosed();
   }
 

@@ -86,7 +86,8 @@ impl fmt::Display for GridError {
                 write!(f, "expected {expected} cells, found {found}")
             }
             Self::OutOfBounds { x, y, width, height } => {
-                write!(f, "({x},{y}) is outside the {width}x{height} grid (x must be 0..{width}, y 0..{height})")
+                let (last_x, last_y) = (width.saturating_sub(1), height.saturating_sub(1));
+                write!(f, "({x},{y}) is outside the {width}x{height} grid (x must be from 0 to {last_x}, y from 0 to {last_y})")
             }
         }
     }
@@ -169,7 +170,16 @@ impl Grid {
         x >= 0 && y >= 0 && (x as usize) < self.width && (y as usize) < self.height
     }
 
-    /// Checks that `(x, y)` lies inside the grid and returns it as a point.
+    /// Checks that `(x, y)` lies inside the grid and returns it as a point; outside, the error
+    /// names the grid and the ranges of the cells it has.
+    ///
+    /// ```
+    /// use pathlab_core::grid::{Grid, Point};
+    /// let grid = Grid::new(20, 12).unwrap();
+    /// assert_eq!(grid.point(19, 11).unwrap(), Point::new(19, 11));
+    /// let wrong = grid.point(20, 3).unwrap_err().to_string();
+    /// assert_eq!(wrong, "(20,3) is outside the 20x12 grid (x must be from 0 to 19, y from 0 to 11)");
+    /// ```
     pub fn point(&self, x: i64, y: i64) -> Result<Point, GridError> {
         if self.contains(x, y) {
             Ok(Point::new(x as usize, y as usize))

@@ -170,7 +170,11 @@ impl fmt::Display for FlowError {
                 write!(f, "goals {first} and {second} are both at {at}")
             }
             Self::NoSuchGoal { index, count } => {
-                write!(f, "there is no goal {index}: the field has {count} goals (0..{count})")
+                match count {
+                    0 => write!(f, "there is no goal {index}: the field has no goals"),
+                    1 => write!(f, "there is no goal {index}: the field has one goal, goal 0"),
+                    _ => write!(f, "there is no goal {index}: the field has {count} goals, 0 to {}", count - 1),
+                }
             }
             Self::GoalAlreadyDestroyed { index } => write!(f, "goal {index} is already destroyed"),
             Self::AllGoalsDestroyed => f.write_str("every goal has been destroyed: there is nowhere to go"),
