@@ -169,13 +169,11 @@ impl fmt::Display for FlowError {
             Self::DuplicateGoal { first, second, at } => {
                 write!(f, "goals {first} and {second} are both at {at}")
             }
-            Self::NoSuchGoal { index, count } => {
-                match count {
-                    0 => write!(f, "there is no goal {index}: the field has no goals"),
-                    1 => write!(f, "there is no goal {index}: the field has one goal, goal 0"),
-                    _ => write!(f, "there is no goal {index}: the field has {count} goals, 0 to {}", count - 1),
-                }
-            }
+            Self::NoSuchGoal { index, count } => match count {
+                0 => write!(f, "there is no goal {index}: the field has no goals"),
+                1 => write!(f, "there is no goal {index}: the field has one goal, goal 0"),
+                _ => write!(f, "there is no goal {index}: the field has {count} goals, 0 to {}", count - 1),
+            },
             Self::GoalAlreadyDestroyed { index } => write!(f, "goal {index} is already destroyed"),
             Self::AllGoalsDestroyed => f.write_str("every goal has been destroyed: there is nowhere to go"),
             Self::CellOutOfRange { at, width, height } => {
