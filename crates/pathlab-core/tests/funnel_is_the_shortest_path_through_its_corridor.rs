@@ -158,25 +158,27 @@ proptest! {
 
     #[test]
     fn the_funnel_path_is_the_shortest_path_through_its_corridor(c in case(16)) {
-        let mesh = Arc::new(NavMesh::build(&c.grid, c.rule).unwrap());
-        let (s, g) = (centre(c.start), centre(c.goal));
-        let found = find_path(&mesh, s, g).unwrap();
-        prop_assert_eq!(found.is_some(), reachable(&c.grid, c.start, c.goal, c.rule));
-        let Some(path) = found else { return Ok(()) };
-        let corridor = &path.corridor;
-        prop_assert_eq!(corridor[0], mesh.locate(s).unwrap());
-        prop_assert_eq!(*corridor.last().unwrap(), mesh.locate(g).unwrap());
-        for w in corridor.windows(2) {
-            prop_assert!(mesh.polygon(w[0]).portals.iter().any(|t| t.to == w[1]));
+        for build in [NavMesh::build, NavMesh::build_rectangles] {
+            let mesh = Arc::new(build(&c.grid, c.rule).unwrap());
+            let (s, g) = (centre(c.start), centre(c.goal));
+            let found = find_path(&mesh, s, g).unwrap();
+            prop_assert_eq!(found.is_some(), reachable(&c.grid, c.start, c.goal, c.rule));
+            let Some(path) = found else { continue };
+            let corridor = &path.corridor;
+            prop_assert_eq!(corridor[0], mesh.locate(s).unwrap());
+            prop_assert_eq!(*corridor.last().unwrap(), mesh.locate(g).unwrap());
+            for w in corridor.windows(2) {
+                prop_assert!(mesh.polygon(w[0]).portals.iter().any(|t| t.to == w[1]));
+            }
+            prop_assert_eq!(path.points[0], s);
+            prop_assert_eq!(*path.points.last().unwrap(), g);
+            let measured: f64 = path.points.windows(2).map(|w| dist(w[0], w[1])).sum();
+            prop_assert!((measured - path.length).abs() < EPS);
+            prop_assert!(stays_in_corridor(&mesh, corridor, &path.points), "{:?} leaves {:?}", path.points, corridor);
+            let best = shortest_through(&mesh, corridor, s, g);
+            prop_assert!((path.length - best).abs() < 1e-7, "funnel {} but the corridor's shortest is {}", path.length, best);
+            prop_assert!(path.length >= dist(s, g) - EPS);
         }
-        prop_assert_eq!(path.points[0], s);
-        prop_assert_eq!(*path.points.last().unwrap(), g);
-        let measured: f64 = path.points.windows(2).map(|w| dist(w[0], w[1])).sum();
-        prop_assert!((measured - path.length).abs() < EPS);
-        prop_assert!(stays_in_corridor(&mesh, corridor, &path.points), "{:?} leaves {:?}", path.points, corridor);
-        let best = shortest_through(&mesh, corridor, s, g);
-        prop_assert!((path.length - best).abs() < 1e-7, "funnel {} but the corridor's shortest is {}", path.length, best);
-        prop_assert!(path.length >= dist(s, g) - EPS);
     }
 }
 
