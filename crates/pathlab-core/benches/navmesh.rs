@@ -10,7 +10,9 @@
 //!    against Theta*, the navmesh built both ways: time, expansions (cells for the grid searches, polygons for the
 //!    navmesh) and total path length, each as a ratio to grid A*, side by side in one run (each
 //!    round runs every variant in turn, starting with a different one; the median round is
-//!    reported). The navmesh is built once per map, outside the timing, as a game would.
+//!    reported with its range). The navmesh is built once per map, outside the timing, as a
+//!    game would. Lengths are also given as a ratio to the `.scen` optimum (8-connected) and
+//!    to the exact any-angle optimum (the visibility graph's, computed untimed).
 //!
 //! Before timing, every result is checked: every variant finds a path on every problem, and
 //! no any-angle length is below the straight line from start to goal.
@@ -27,6 +29,7 @@ use pathlab_core::grid::{Diagonal, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::navmesh::NavmeshSearch;
 use pathlab_core::search::theta::ThetaStar;
+use pathlab_core::search::visibility::VisibilityGraph;
 use pathlab_core::search::{Algorithm, Search, SearchConfig, Stepper};
 use pathlab_core::space::navmesh::NavMesh;
 
@@ -52,12 +55,15 @@ const BUILD_MAPS: &[&str] = &[
 ];
 
 /// The maps searched, with how many evenly spaced problems to take (`ALL`: every one).
-const SEARCH_SETS: [(&str, usize); 5] = [
+const SEARCH_SETS: [(&str, usize); 8] = [
     ("dao/arena", ALL),
     ("dao/den312d", ALL),
     ("bg512/AR0011SR", 200),
+    ("sc1/Archipelago", 100),
+    ("cities/Boston_0_512", 100),
     ("rooms/8room_000", 200),
     ("mazes/maze512-8-0", 99),
+    ("random/random512-10-0", 100),
 ];
 
 /// Every problem of a set.
@@ -175,7 +181,7 @@ fn main() {
     let sets = support::load_sets("navmesh", &SEARCH_SETS);
     println!("navmesh A* + funnel and Theta* against grid A*: median of {rounds} rounds");
     println!(
-        "{:<18} {:<16} {:>8} {:>26} {:>9} {:>12} {:>12} {:>10} {:>10}",
+        "{:<18} {:<16} {:>8} {:>26} {:>9} {:>12} {:>12} {:>10} {:>10} {:>10}",
         "map",
         "variant",
         "problems",
@@ -184,13 +190,17 @@ fn main() {
         "exp/problem",
         "expanded/A*",
         "length/A*",
-        "length/opt"
+        "length/opt",
+        "len/exact"
     );
     for set in &sets {
         let meshes = [NavMesh::build, NavMesh::build_rectangles].map(|build| Arc::new(build(&set.grid, RULE).unwrap()));
         let mut runners: Vec<Runner> = (0..Runner::NAMES.len()).map(|k| Runner::new(set, &meshes, k)).collect();
         let mut counts: Vec<Counts> = (0..runners.len()).map(|_| Counts::default()).collect();
         let optimum: f64 = set.problems.iter().map(|p| p.optimal).sum();
+        // The exact any-angle optimum of each problem (the visibility graph), untimed.
+        let graph = VisibilityGraph::new(&set.grid, RULE).unwrap();
+        let exact: f64 = set.problems.iter().map(|p| graph.shortest_path(p.start, p.goal).unwrap().cost.unwrap()).sum();
         for (k, runner) in runners.iter_mut().enumerate() {
             for p in &set.problems {
                 let (length, expanded) = runner.solve(p);
@@ -208,7 +218,7 @@ fn main() {
         let n = set.problems.len();
         for (k, name) in Runner::NAMES.iter().enumerate() {
             println!(
-                "{:<18} {:<16} {:>8} {:>26} {:>9.3} {:>12.1} {:>12.4} {:>10.4} {:>10.4}",
+                "{:<18} {:<16} {:>8} {:>26} {:>9.3} {:>12.1} {:>12.4} {:>10.4} {:>10.4} {:>10.4}",
                 set.name,
                 name,
                 n,
@@ -218,6 +228,7 @@ fn main() {
                 counts[k].expanded as f64 / counts[0].expanded as f64,
                 counts[k].length / counts[0].length,
                 counts[k].length / optimum,
+                counts[k].length / exact,
             );
         }
     }

@@ -353,3 +353,35 @@ fn a_hand_made_funnel_through_a_zigzag() {
     f.run();
     assert_eq!(f.path(), [[0.5, 2.5], [2.0, 1.0], [4.0, 2.0], [5.5, 0.5]]);
 }
+
+#[test]
+fn rectangle_meshes_refuse_bad_ends_and_pass_pinches_only_under_always() {
+    // Ends in a wall, outside the map or not finite are refused on a mesh of rectangles too.
+    let grid = draw(&["..#", "..."]);
+    let mesh = Arc::new(NavMesh::build_rectangles(&grid, Diagonal::NoCornerCutting).unwrap());
+    for (start, goal, which) in
+        [([2.5, 0.5], [0.5, 0.5], "start"), ([0.5, 0.5], [3.5, 1.5], "goal"), ([0.5, 0.5], [f64::NAN, 0.5], "goal")]
+    {
+        let err = NavmeshSearch::new(Arc::clone(&mesh), start, goal).unwrap_err();
+        assert!(matches!(err, NavmeshError::OffMesh { which: w, .. } if w == which), "{err:?}");
+    }
+    // Two pinches in a row, one per diagonal direction:
+    // . # .
+    // # . #
+    // . # .
+    // The corner cells reach the centre (and one another) only through a pinch.
+    let grid = draw(&[".#.", "#.#", ".#."]);
+    for &rule in Diagonal::ALL {
+        let mesh = Arc::new(NavMesh::build_rectangles(&grid, rule).unwrap());
+        let found = find_path(&mesh, [0.5, 0.5], [2.5, 2.5]).unwrap();
+        if rule == Diagonal::Always {
+            let path = found.expect("through both pinches");
+            assert_eq!(path.points, vec![[0.5, 0.5], [2.5, 2.5]], "{rule}");
+            assert!((path.length - 8f64.sqrt()).abs() < 1e-12);
+        } else {
+            assert!(found.is_none(), "{rule}");
+        }
+        let across = find_path(&mesh, [2.5, 0.5], [0.5, 2.5]).unwrap();
+        assert_eq!(across.is_some(), rule == Diagonal::Always, "{rule}");
+    }
+}
