@@ -56,7 +56,7 @@
 //! # Stepping
 //!
 //! The search here is a plain function: its nodes are grid points, not cells, which the
-//! cell-based [`Stepper`](super::Stepper) cannot show. To step it, run any generic search on
+//! cell-based [`Stepper`] cannot show. To step it, run any generic search on
 //! the [`CornerGraph`](crate::space::CornerGraph) space through
 //! [`build_on`](super::build_on): one step is one vertex expanded, and A* there finds the same
 //! length.
