@@ -102,7 +102,8 @@ pub fn run(run: &Run) -> Result<(), Failure> {
     }
     let gave_up_text = if gave_up.is_empty() { String::new() } else { format!(", {} gave up", gave_up.len()) };
     let graph_text = graph.map_or(String::new(), |g| {
-        format!(", visibility graph ({} vertices, {} edges) built in {:.3} ms", g.vertices, g.edges, g.micros / 1000.0)
+        let (vertices, ms) = (g.vertices, g.micros / 1000.0);
+        format!(", visibility graph ({vertices} vertices; edges found as each search needs them) built in {ms:.3} ms")
     });
     if run.check {
         for line in mismatches.iter().take(SHOWN_MISMATCHES) {

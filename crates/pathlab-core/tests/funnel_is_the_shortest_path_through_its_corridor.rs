@@ -158,25 +158,27 @@ proptest! {
 
     #[test]
     fn the_funnel_path_is_the_shortest_path_through_its_corridor(c in case(16)) {
-        let mesh = Arc::new(NavMesh::build(&c.grid, c.rule).unwrap());
-        let (s, g) = (centre(c.start), centre(c.goal));
-        let found = find_path(&mesh, s, g).unwrap();
-        prop_assert_eq!(found.is_some(), reachable(&c.grid, c.start, c.goal, c.rule));
-        let Some(path) = found else { return Ok(()) };
-        let corridor = &path.corridor;
-        prop_assert_eq!(corridor[0], mesh.locate(s).unwrap());
-        prop_assert_eq!(*corridor.last().unwrap(), mesh.locate(g).unwrap());
-        for w in corridor.windows(2) {
-            prop_assert!(mesh.polygon(w[0]).portals.iter().any(|t| t.to == w[1]));
+        for build in [NavMesh::build, NavMesh::build_rectangles] {
+            let mesh = Arc::new(build(&c.grid, c.rule).unwrap());
+            let (s, g) = (centre(c.start), centre(c.goal));
+            let found = find_path(&mesh, s, g).unwrap();
+            prop_assert_eq!(found.is_some(), reachable(&c.grid, c.start, c.goal, c.rule));
+            let Some(path) = found else { continue };
+            let corridor = &path.corridor;
+            prop_assert_eq!(corridor[0], mesh.locate(s).unwrap());
+            prop_assert_eq!(*corridor.last().unwrap(), mesh.locate(g).unwrap());
+            for w in corridor.windows(2) {
+                prop_assert!(mesh.polygon(w[0]).portals.iter().any(|t| t.to == w[1]));
+            }
+            prop_assert_eq!(path.points[0], s);
+            prop_assert_eq!(*path.points.last().unwrap(), g);
+            let measured: f64 = path.points.windows(2).map(|w| dist(w[0], w[1])).sum();
+            prop_assert!((measured - path.length).abs() < EPS);
+            prop_assert!(stays_in_corridor(&mesh, corridor, &path.points), "{:?} leaves {:?}", path.points, corridor);
+            let best = shortest_through(&mesh, corridor, s, g);
+            prop_assert!((path.length - best).abs() < 1e-7, "funnel {} but the corridor's shortest is {}", path.length, best);
+            prop_assert!(path.length >= dist(s, g) - EPS);
         }
-        prop_assert_eq!(path.points[0], s);
-        prop_assert_eq!(*path.points.last().unwrap(), g);
-        let measured: f64 = path.points.windows(2).map(|w| dist(w[0], w[1])).sum();
-        prop_assert!((measured - path.length).abs() < EPS);
-        prop_assert!(stays_in_corridor(&mesh, corridor, &path.points), "{:?} leaves {:?}", path.points, corridor);
-        let best = shortest_through(&mesh, corridor, s, g);
-        prop_assert!((path.length - best).abs() < 1e-7, "funnel {} but the corridor's shortest is {}", path.length, best);
-        prop_assert!(path.length >= dist(s, g) - EPS);
     }
 }
 
@@ -350,4 +352,36 @@ fn a_hand_made_funnel_through_a_zigzag() {
     let mut f = Funnel::new([0.5, 2.5], [5.5, 0.5], &portals);
     f.run();
     assert_eq!(f.path(), [[0.5, 2.5], [2.0, 1.0], [4.0, 2.0], [5.5, 0.5]]);
+}
+
+#[test]
+fn rectangle_meshes_refuse_bad_ends_and_pass_pinches_only_under_always() {
+    // Ends in a wall, outside the map or not finite are refused on a mesh of rectangles too.
+    let grid = draw(&["..#", "..."]);
+    let mesh = Arc::new(NavMesh::build_rectangles(&grid, Diagonal::NoCornerCutting).unwrap());
+    for (start, goal, which) in
+        [([2.5, 0.5], [0.5, 0.5], "start"), ([0.5, 0.5], [3.5, 1.5], "goal"), ([0.5, 0.5], [f64::NAN, 0.5], "goal")]
+    {
+        let err = NavmeshSearch::new(Arc::clone(&mesh), start, goal).unwrap_err();
+        assert!(matches!(err, NavmeshError::OffMesh { which: w, .. } if w == which), "{err:?}");
+    }
+    // Two pinches in a row, one per diagonal direction:
+    // . # .
+    // # . #
+    // . # .
+    // The corner cells reach the centre (and one another) only through a pinch.
+    let grid = draw(&[".#.", "#.#", ".#."]);
+    for &rule in Diagonal::ALL {
+        let mesh = Arc::new(NavMesh::build_rectangles(&grid, rule).unwrap());
+        let found = find_path(&mesh, [0.5, 0.5], [2.5, 2.5]).unwrap();
+        if rule == Diagonal::Always {
+            let path = found.expect("through both pinches");
+            assert_eq!(path.points, vec![[0.5, 0.5], [2.5, 2.5]], "{rule}");
+            assert!((path.length - 8f64.sqrt()).abs() < 1e-12);
+        } else {
+            assert!(found.is_none(), "{rule}");
+        }
+        let across = find_path(&mesh, [2.5, 0.5], [0.5, 2.5]).unwrap();
+        assert_eq!(across.is_some(), rule == Diagonal::Always, "{rule}");
+    }
 }

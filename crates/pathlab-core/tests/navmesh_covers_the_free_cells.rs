@@ -6,6 +6,9 @@
 //! - every edge two polygons share is a portal on both sides with the same ends, and every
 //!   portal of positive width is such an edge;
 //! - point portals exist only under `always`, exactly at diagonal-only contacts.
+//!
+//! Each check runs on both builds: the triangulated [`NavMesh::build`] and the stacked
+//! rectangles of [`NavMesh::build_rectangles`].
 
 mod any_angle_support;
 mod cases;
@@ -19,6 +22,12 @@ use common::load_movingai;
 use pathlab_core::grid::{Diagonal, Grid, WALL};
 use pathlab_core::space::navmesh::{NavMesh, NavmeshError, Xy};
 use proptest::prelude::*;
+
+/// A way to build a mesh.
+type Build = fn(&Grid, Diagonal) -> Result<NavMesh, NavmeshError>;
+
+/// The two ways to build a mesh, by name, each checked against the same truth.
+const BUILDS: [(&str, Build); 2] = [("triangulated", NavMesh::build), ("rectangles", NavMesh::build_rectangles)];
 
 /// Twice the signed area of a polygon given by its points.
 fn twice_area(points: &[Xy]) -> f64 {
@@ -240,15 +249,17 @@ proptest! {
 
     #[test]
     fn the_mesh_covers_exactly_the_free_cells_of_random_grids(c in case(20)) {
-        let mesh = NavMesh::build(&c.grid, c.rule).unwrap();
-        if let Err(why) = check_mesh(&c.grid, &mesh) {
-            prop_assert!(false, "{}\n{:?}", why, c.grid);
-        }
-        // Every open cell's centre is in a polygon; no wall's centre is.
-        for y in 0..c.grid.height() {
-            for x in 0..c.grid.width() {
-                let centre = [x as f64 + 0.5, y as f64 + 0.5];
-                prop_assert_eq!(mesh.locate(centre).is_some(), open(&c.grid, x as i64, y as i64));
+        for (name, build) in BUILDS {
+            let mesh = build(&c.grid, c.rule).unwrap();
+            if let Err(why) = check_mesh(&c.grid, &mesh) {
+                prop_assert!(false, "{}: {}\n{:?}", name, why, c.grid);
+            }
+            // Every open cell's centre is in a polygon; no wall's centre is.
+            for y in 0..c.grid.height() {
+                for x in 0..c.grid.width() {
+                    let centre = [x as f64 + 0.5, y as f64 + 0.5];
+                    prop_assert_eq!(mesh.locate(centre).is_some(), open(&c.grid, x as i64, y as i64), "{}", name);
+                }
             }
         }
     }
@@ -259,8 +270,10 @@ fn the_mesh_covers_exactly_the_free_cells_of_movingai_maps() {
     for name in ["dao/arena.map", "bg512/AR0011SR.map", "dao/den520d.map", "mazes/maze512-8-0.map"] {
         let (grid, _) = load_movingai(name);
         for rule in [Diagonal::NoCornerCutting, Diagonal::Always] {
-            let mesh = NavMesh::build(&grid, rule).unwrap();
-            check_mesh(&grid, &mesh).unwrap_or_else(|why| panic!("{name} under {rule}: {why}"));
+            for (build_name, build) in BUILDS {
+                let mesh = build(&grid, rule).unwrap();
+                check_mesh(&grid, &mesh).unwrap_or_else(|why| panic!("{name} under {rule}, {build_name}: {why}"));
+            }
         }
     }
 }
@@ -280,34 +293,62 @@ fn diagonal_contacts_under_each_rule() {
     // . # .
     let grid = draw(&[".#.", "#.#", ".#."]);
     for &rule in Diagonal::ALL {
-        let mesh = NavMesh::build(&grid, rule).unwrap();
-        check_mesh(&grid, &mesh).unwrap();
-        let point_portals: usize =
-            mesh.polygons().iter().flat_map(|p| &p.portals).filter(|t| t.left == t.right).count();
-        assert_eq!(point_portals, if rule == Diagonal::Always { 8 } else { 0 }, "{rule}");
+        for (name, build) in BUILDS {
+            let mesh = build(&grid, rule).unwrap();
+            check_mesh(&grid, &mesh).unwrap();
+            let point_portals: usize =
+                mesh.polygons().iter().flat_map(|p| &p.portals).filter(|t| t.left == t.right).count();
+            assert_eq!(point_portals, if rule == Diagonal::Always { 8 } else { 0 }, "{rule} {name}");
+        }
     }
 }
 
 #[test]
 fn empty_free_space_and_terrain_are_refused_with_a_message() {
-    let walls = draw(&["##", "##"]);
-    let err = NavMesh::build(&walls, Diagonal::NoCornerCutting).unwrap_err();
-    assert_eq!(err, NavmeshError::NoFreeSpace);
-    assert!(err.to_string().contains("no free cell"));
-    let terrain = Grid::from_cells(2, 1, vec![1, 5]).unwrap();
-    let err = NavMesh::build(&terrain, Diagonal::NoCornerCutting).unwrap_err();
-    assert_eq!(err, NavmeshError::Terrain);
-    assert!(err.to_string().contains("terrain"));
+    for (_, build) in BUILDS {
+        let walls = draw(&["##", "##"]);
+        let err = build(&walls, Diagonal::NoCornerCutting).unwrap_err();
+        assert_eq!(err, NavmeshError::NoFreeSpace);
+        assert!(err.to_string().contains("no free cell"));
+        let terrain = Grid::from_cells(2, 1, vec![1, 5]).unwrap();
+        let err = build(&terrain, Diagonal::NoCornerCutting).unwrap_err();
+        assert_eq!(err, NavmeshError::Terrain);
+        assert!(err.to_string().contains("terrain"));
+    }
 }
 
 #[test]
 fn one_cell_corridors_are_chains_of_polygons() {
     // A winding corridor one cell wide.
     let grid = draw(&["...#", "##.#", "#..#", "#.##", "#..."]);
-    let mesh = NavMesh::build(&grid, Diagonal::NoCornerCutting).unwrap();
+    for (name, build) in BUILDS {
+        for &rule in Diagonal::ALL {
+            let mesh = build(&grid, rule).unwrap();
+            check_mesh(&grid, &mesh).unwrap_or_else(|why| panic!("{name} {rule}: {why}"));
+        }
+        // A single open cell is a single square.
+        let one = build(&draw(&["#.#"]), Diagonal::NoCornerCutting).unwrap();
+        assert_eq!(one.polygon_count(), 1);
+        assert_eq!(points(&one, 0).len(), 4);
+    }
+}
+
+#[test]
+fn rectangles_split_their_sides_where_portals_end() {
+    // . . . . .
+    // # . # . #
+    // Row 0 is one rectangle; below it, two single cells. Its bottom side is cut at x = 1, 2,
+    // 3 and 4 so that each portal is an edge of both polygons, and it goes straight on there.
+    let grid = draw(&[".....", "#.#.#"]);
+    let mesh = NavMesh::build_rectangles(&grid, Diagonal::Never).unwrap();
     check_mesh(&grid, &mesh).unwrap();
-    // A single open cell is a single square.
-    let one = NavMesh::build(&draw(&["#.#"]), Diagonal::NoCornerCutting).unwrap();
-    assert_eq!(one.polygon_count(), 1);
-    assert_eq!(points(&one, 0).len(), 4);
+    assert_eq!(mesh.polygon_count(), 3);
+    let top = points(&mesh, 0);
+    assert_eq!(
+        top,
+        vec![[0.0, 0.0], [5.0, 0.0], [5.0, 1.0], [4.0, 1.0], [3.0, 1.0], [2.0, 1.0], [1.0, 1.0], [0.0, 1.0]]
+    );
+    let ends: Vec<(Xy, Xy)> =
+        mesh.polygon(0).portals.iter().map(|t| (mesh.vertex(t.left), mesh.vertex(t.right))).collect();
+    assert_eq!(ends, vec![([4.0, 1.0], [3.0, 1.0]), ([2.0, 1.0], [1.0, 1.0])]);
 }

@@ -16,6 +16,7 @@ use pathlab_core::formats::graph as graph_file;
 use pathlab_core::grid::{Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::{self, build_on, Algorithm, EventLog, SearchConfig, SpaceStepper, StepEvent, NO_PARENT};
+use pathlab_core::space::navmesh::NavMesh;
 use pathlab_core::space::{Graph, HexGrid, HexLayout, Space};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -30,6 +31,25 @@ pathlab_bind::search_enums!();
 
 mod navlab;
 pub use navlab::{any_angle_optimum, NavKind, NavLab, NavPhase, Solved, MAX_VISIBILITY_CELLS};
+
+/// Builds the navmesh of a `width` x `height` grid (`cells` row-major in the core's codes: 0
+/// a wall, 1 open ground) under the diagonal rule named `diagonal`, triangulated or, with
+/// `rectangles`, as stacked rectangles, and returns its polygon count. The navmesh benchmark
+/// (`bench/navmesh.bench.mjs`) times this call in the browser. A bad size, rule or cell, or a
+/// map with no open cell, comes back as an error naming the problem.
+#[wasm_bindgen(js_name = navmeshPolygonCount)]
+pub fn navmesh_polygon_count(
+    width: u32,
+    height: u32,
+    cells: Vec<u8>,
+    diagonal: &str,
+    rectangles: bool,
+) -> Result<u32, JsError> {
+    let grid = Grid::from_cells(width as usize, height as usize, cells).map_err(err)?;
+    let rule = parse(diagonal)?;
+    let build = if rectangles { NavMesh::build_rectangles } else { NavMesh::build };
+    Ok(build(&grid, rule).map_err(err)?.polygon_count() as u32)
+}
 
 /// The space behind a [`SpaceLab`], with its search.
 #[derive(Clone)]

@@ -62,7 +62,31 @@ pub fn median(mut times: Vec<Duration>) -> Duration {
 /// Times `variants` side by side: `rounds` rounds, each running every variant once (`run(v)`)
 /// in turn, starting with a different one each round so that none always runs on caches
 /// another warmed. Returns each variant's median round.
-pub fn side_by_side(rounds: usize, variants: usize, mut run: impl FnMut(usize)) -> Vec<Duration> {
+pub fn side_by_side(rounds: usize, variants: usize, run: impl FnMut(usize)) -> Vec<Duration> {
+    side_by_side_rounds(rounds, variants, run).into_iter().map(|t| t.median).collect()
+}
+
+/// A variant's rounds: the median, the fastest and the slowest.
+#[derive(Clone, Copy, Debug)]
+pub struct Spread {
+    /// The median round (the upper one of an even count).
+    pub median: Duration,
+    /// The fastest round.
+    pub min: Duration,
+    /// The slowest round.
+    pub max: Duration,
+}
+
+impl Spread {
+    /// `median [min-max]` in milliseconds.
+    pub fn ms(&self) -> String {
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        format!("{:.2} [{:.2}-{:.2}]", ms(self.median), ms(self.min), ms(self.max))
+    }
+}
+
+/// [`side_by_side`], keeping each variant's fastest and slowest round beside its median.
+pub fn side_by_side_rounds(rounds: usize, variants: usize, mut run: impl FnMut(usize)) -> Vec<Spread> {
     let mut times = vec![Vec::new(); variants];
     for round in 0..rounds {
         for k in 0..variants {
@@ -72,5 +96,12 @@ pub fn side_by_side(rounds: usize, variants: usize, mut run: impl FnMut(usize)) 
             times[v].push(t.elapsed());
         }
     }
-    times.into_iter().map(median).collect()
+    times
+        .into_iter()
+        .map(|t: Vec<Duration>| Spread {
+            min: t.iter().copied().min().unwrap_or_default(),
+            max: t.iter().copied().max().unwrap_or_default(),
+            median: median(t),
+        })
+        .collect()
 }

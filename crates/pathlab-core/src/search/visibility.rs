@@ -35,8 +35,16 @@
 //! centres join the vertices they see (tangent at the vertex's end) and each other. A* over
 //! that graph with the straight-line estimate gives the exact Euclidean shortest path.
 //!
-//! [`VisibilityGraph::new`] finds the vertices and their mutual visibility once per map;
-//! [`VisibilityGraph::shortest_path`] adds the start and goal for one query.
+//! [`VisibilityGraph::new`] finds the vertices once per map, in time proportional to the
+//! cells; [`VisibilityGraph::shortest_path`] adds the start and goal for one query. All pairs
+//! of vertices would be too many on a big map (some 80,000 vertices on a 512x512 map with a
+//! tenth of its cells walls: over a minute of sight tests), so a query finds a vertex's edges
+//! only when A* expands it, and only towards the vertices that can still lie on a shortest
+//! path: first Theta* gives the length `L` of some path that keeps to the rule, then a vertex
+//! `v` is looked at from an expanded `u` only when `g(u) + |uv| + |vt| <= L` (the ellipse
+//! with foci `u` and the goal). A vertex outside it cannot be on a path of length `L` or less,
+//! so the answer stays exact. The vertices are kept in squares of cells so that those within
+//! reach are found without looking at the others.
 //!
 //! # Exact arithmetic
 //!
@@ -48,7 +56,7 @@
 //! # Stepping
 //!
 //! The search here is a plain function: its nodes are grid points, not cells, which the
-//! cell-based [`Stepper`](super::Stepper) cannot show. To step it, run any generic search on
+//! cell-based [`Stepper`] cannot show. To step it, run any generic search on
 //! the [`CornerGraph`](crate::space::CornerGraph) space through
 //! [`build_on`](super::build_on): one step is one vertex expanded, and A* there finds the same
 //! length.
@@ -74,9 +82,11 @@
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
+use std::sync::OnceLock;
 
 pub(crate) use super::engine::check_ends;
-use super::SearchError;
+use super::theta::ThetaStar;
+use super::{Algorithm, SearchConfig, SearchError, Stepper};
 use crate::grid::{Diagonal, Grid, Point, GROUND, WALL};
 
 /// A point of the plane at whole or half-whole coordinates, stored doubled: `(x, y)` here is
@@ -362,11 +372,22 @@ pub struct VisibilityGraph {
     bends: Vec<Bend>,
     /// The vertex at each grid point (`(width + 1) x (height + 1)`, row-major), or `NONE`.
     at: Vec<u32>,
-    /// Edges in compressed rows: vertex `v`'s neighbours are `targets[first[v]..first[v+1]]`.
-    first: Vec<u32>,
-    targets: Vec<u32>,
-    lengths: Vec<f64>,
+    /// The vertices in each square of `CLUSTER` x `CLUSTER` cells, row-major, for the
+    /// searches' range queries.
+    clusters: Vec<Vec<u32>>,
+    clusters_across: i64,
+    /// The rule, for the upper bound a query takes from Theta*.
+    rule: Diagonal,
+    /// Each vertex's edges (neighbour, length) in increasing neighbour order, found the first
+    /// time they are asked for.
+    edges: Vec<OnceLock<EdgeList>>,
 }
+
+/// A vertex's edges: (neighbour, length), in increasing neighbour order.
+type EdgeList = Box<[(u32, f64)]>;
+
+/// The side, in cells, of the squares the vertices are grouped in.
+const CLUSTER: i64 = 16;
 
 /// A shortest path found by [`VisibilityGraph::shortest_path`].
 #[derive(Clone, Debug, PartialEq)]
@@ -380,8 +401,11 @@ pub struct VisibilityPath {
 }
 
 impl VisibilityGraph {
-    /// Finds the vertices of `grid` under `rule` and joins every pair that see each other
-    /// and are tangent at both ends. Terrain (cells costing more than 1) is refused: a
+    /// Finds the vertices of `grid` under `rule`, in time proportional to the cells. Their
+    /// edges (every pair that see each other and are tangent at both ends) are found when
+    /// first asked for, a vertex at a time ([`for_each_edge`](Self::for_each_edge)); the
+    /// queries ([`shortest_between`](Self::shortest_between)) look only at the vertices that
+    /// can still lie on a shortest path. Terrain (cells costing more than 1) is refused: a
     /// shortest path in length ignores costs.
     pub fn new(grid: &Grid, rule: Diagonal) -> Result<Self, SearchError> {
         if grid.cells().iter().any(|&c| c > GROUND) {
@@ -406,32 +430,13 @@ impl VisibilityGraph {
                 }
             }
         }
-        let n = vertices.len();
-        let mut lists: Vec<Vec<u32>> = vec![Vec::new(); n];
-        for i in 0..n {
-            let a = vertices[i];
-            for j in i + 1..n {
-                let b = vertices[j];
-                let (dx, dy) = (b.x - a.x, b.y - a.y);
-                if bends[i].tangent(dx, dy) && bends[j].tangent(-dx, -dy) && space.clear(a, b) {
-                    lists[i].push(j as u32);
-                    lists[j].push(i as u32);
-                }
-            }
+        let clusters_across = w / CLUSTER + 1;
+        let mut clusters = vec![Vec::new(); (clusters_across * (h / CLUSTER + 1)) as usize];
+        for (v, p) in vertices.iter().enumerate() {
+            clusters[((p.y / 2 / CLUSTER) * clusters_across + p.x / 2 / CLUSTER) as usize].push(v as u32);
         }
-        let mut first = Vec::with_capacity(n + 1);
-        let mut targets = Vec::new();
-        let mut lengths = Vec::new();
-        first.push(0);
-        for (i, list) in lists.iter_mut().enumerate() {
-            list.sort_unstable();
-            for &j in list.iter() {
-                targets.push(j);
-                lengths.push(vertices[i].distance(vertices[j as usize]));
-            }
-            first.push(targets.len() as u32);
-        }
-        Ok(Self { grid: grid.clone(), space, vertices, bends, at, first, targets, lengths })
+        let edges = (0..vertices.len()).map(|_| OnceLock::new()).collect();
+        Ok(Self { grid: grid.clone(), space, vertices, bends, at, clusters, clusters_across, rule, edges })
     }
 
     /// The grid the graph was built for.
@@ -449,9 +454,41 @@ impl VisibilityGraph {
         self.vertices.len()
     }
 
-    /// How many edges (each counted once).
+    /// How many edges (each counted once). This finds every vertex's edges, all pairs: on a
+    /// 512x512 map with many walls, a minute or more. [`edges_found`](Self::edges_found)
+    /// counts only those found so far.
     pub fn edge_count(&self) -> usize {
-        self.targets.len() / 2
+        (0..self.vertices.len() as u32).map(|v| self.edges_of(v).len()).sum::<usize>() / 2
+    }
+
+    /// How many edge ends have been found so far (each edge counts once for each of its
+    /// vertices whose edges were asked for): the work done by
+    /// [`for_each_edge`](Self::for_each_edge) and [`edge_count`](Self::edge_count) until now.
+    pub fn edges_found(&self) -> usize {
+        self.edges.iter().filter_map(OnceLock::get).map(|list| list.len()).sum()
+    }
+
+    /// Vertex `v`'s edges, found the first time.
+    fn edges_of(&self, v: u32) -> &[(u32, f64)] {
+        self.edges[v as usize].get_or_init(|| {
+            let (i, a) = (v as usize, self.vertices[v as usize]);
+            let mut list = Vec::new();
+            for (j, &b) in self.vertices.iter().enumerate() {
+                if j != i && self.joined(i, j) {
+                    list.push((j as u32, a.distance(b)));
+                }
+            }
+            list.into_boxed_slice()
+        })
+    }
+
+    /// True when vertices `i` and `j` see each other and are tangent at both ends (the
+    /// segment walked from the lower-numbered one).
+    fn joined(&self, i: usize, j: usize) -> bool {
+        let (i, j) = (i.min(j), i.max(j));
+        let (a, b) = (self.vertices[i], self.vertices[j]);
+        let (dx, dy) = (b.x - a.x, b.y - a.y);
+        self.bends[i].tangent(dx, dy) && self.bends[j].tangent(-dx, -dy) && self.space.clear(a, b)
     }
 
     /// Vertex `v`'s point.
@@ -474,11 +511,11 @@ impl VisibilityGraph {
     }
 
     /// Calls `visit(neighbour, length)` for every edge of vertex `v`, neighbours in
-    /// increasing order.
+    /// increasing order. The first call for a vertex finds its edges (a line-of-sight test to every other
+    /// vertex tangent to it); later calls reuse them.
     pub fn for_each_edge(&self, v: u32, mut visit: impl FnMut(u32, f64)) {
-        let range = self.first[v as usize] as usize..self.first[v as usize + 1] as usize;
-        for k in range {
-            visit(self.targets[k], self.lengths[k]);
+        for &(w, length) in self.edges_of(v) {
+            visit(w, length);
         }
     }
 
@@ -540,14 +577,10 @@ impl VisibilityGraph {
         if s == t {
             return Ok(VisibilityPath { cost: Some(0.0), points: vec![s], expanded: 1 });
         }
+        // No vertex farther than this (start to vertex to goal) lies on a shortest path.
+        let limit = self.upper_bound(s, t) * (1.0 + 1e-12) + 1e-9;
         let n = self.vertices.len();
         let (start_node, goal_node) = (n as u32, n as u32 + 1);
-        let from_start = self.seen_from(s);
-        let mut to_goal = vec![f64::INFINITY; n];
-        for (v, d) in self.seen_from(t) {
-            to_goal[v as usize] = d;
-        }
-        let direct = self.space.clear(s, t).then(|| s.distance(t));
         let point = |v: u32| match v {
             _ if v == start_node => s,
             _ if v == goal_node => t,
@@ -576,6 +609,7 @@ impl VisibilityGraph {
                 points.reverse();
                 return Ok(VisibilityPath { cost: Some(gu), points, expanded });
             }
+            let p = point(u);
             let mut relax = |v: u32, length: f64| {
                 let candidate = gu + length;
                 if !closed[v as usize] && candidate < g[v as usize] {
@@ -584,22 +618,103 @@ impl VisibilityGraph {
                     open.push(Entry { f: candidate + point(v).distance(t), g: candidate, node: v });
                 }
             };
-            if u == start_node {
-                for &(v, d) in &from_start {
-                    relax(v, d);
-                }
-                if let Some(d) = direct {
-                    relax(goal_node, d);
-                }
+            // The goal, when this end sees it (a vertex at the goal's own point does not lead
+            // to it: the goal is joined to the vertices it sees, as the start is).
+            let to_goal = if u == start_node {
+                self.space.clear(s, t)
             } else {
-                self.for_each_edge(u, &mut relax);
-                let d = to_goal[u as usize];
-                if d.is_finite() {
-                    relax(goal_node, d);
+                p != t && self.bends[u as usize].tangent(t.x - p.x, t.y - p.y) && self.space.clear(p, t)
+            };
+            if to_goal {
+                relax(goal_node, p.distance(t));
+            }
+            // The vertices within reach: those a path through them could still be short enough.
+            self.for_each_near(p, t, limit - gu, |v| {
+                if closed[v as usize] || v == u {
+                    return;
+                }
+                let q = self.vertices[v as usize];
+                let length = p.distance(q);
+                if gu + length + q.distance(t) > limit {
+                    return;
+                }
+                let joined = if u == start_node {
+                    q != s && self.bends[v as usize].tangent(s.x - q.x, s.y - q.y) && self.space.clear(q, s)
+                } else {
+                    self.joined(u as usize, v as usize)
+                };
+                if joined {
+                    relax(v, length);
+                }
+            });
+        }
+        Ok(VisibilityPath { cost: None, points: Vec::new(), expanded })
+    }
+}
+
+impl VisibilityGraph {
+    /// Calls `visit` for every vertex `v` in the squares of cells (clusters) that may hold a
+    /// point `q` with `|pq| + |qt| <= reach` (in cells): more vertices than that, never fewer.
+    /// A cluster is passed over when its distance from `p` plus its distance from `t` is more
+    /// than `reach`. An infinite `reach` visits every vertex.
+    fn for_each_near(&self, p: HalfPoint, t: HalfPoint, reach: f64, mut visit: impl FnMut(u32)) {
+        let (across, down) = (self.clusters_across, self.clusters.len() as i64 / self.clusters_across);
+        let ([px, py], [tx, ty]) = (p.cells(), t.cells());
+        // The clusters within `reach` of both ends, along one axis.
+        let range = |a: f64, b: f64, last: i64| {
+            if !reach.is_finite() {
+                return (0, last);
+            }
+            let lo = (a.max(b) - reach).floor().max(0.0) as i64 / CLUSTER;
+            let hi = (a.min(b) + reach).ceil().max(0.0) as i64 / CLUSTER;
+            (lo.min(last + 1), hi.min(last))
+        };
+        let (x0, x1) = range(px, tx, across - 1);
+        let (y0, y1) = range(py, ty, down - 1);
+        let side = CLUSTER as f64;
+        // How far a point is from the cluster's square (0 inside it).
+        let apart = |x: f64, y: f64, cx: i64, cy: i64| {
+            let (lx, ly) = (cx as f64 * side, cy as f64 * side);
+            let dx = (lx - x).max(x - lx - side).max(0.0);
+            let dy = (ly - y).max(y - ly - side).max(0.0);
+            dx.hypot(dy)
+        };
+        for cy in y0..=y1 {
+            for cx in x0..=x1 {
+                if reach.is_finite() && apart(px, py, cx, cy) + apart(tx, ty, cx, cy) > reach {
+                    continue;
+                }
+                for &v in &self.clusters[(cy * across + cx) as usize] {
+                    visit(v);
                 }
             }
         }
-        Ok(VisibilityPath { cost: None, points: Vec::new(), expanded })
+    }
+
+    /// The length of some path from `s` to `t` that keeps to the rule, so no shorter than the
+    /// shortest: Theta*'s, from the centre of a cell at each end (a corner end adds the half
+    /// diagonal to the centre of an open cell it touches). Infinite when Theta* finds none.
+    fn upper_bound(&self, s: HalfPoint, t: HalfPoint) -> f64 {
+        let cell = |p: HalfPoint| -> Option<(Point, f64)> {
+            if !p.is_corner() {
+                return Some((Point::new((p.x / 2) as usize, (p.y / 2) as usize), 0.0));
+            }
+            let (x, y) = (p.x / 2, p.y / 2);
+            let [nw, ne, sw, se] = self.space.around(x, y);
+            let (cx, cy) = [(nw, x - 1, y - 1), (ne, x, y - 1), (sw, x - 1, y), (se, x, y)]
+                .into_iter()
+                .find_map(|(open, cx, cy)| open.then_some((cx, cy)))?;
+            Some((Point::new(cx as usize, cy as usize), 0.5f64.sqrt()))
+        };
+        let (Some((a, from_s)), Some((b, to_t))) = (cell(s), cell(t)) else {
+            return f64::INFINITY;
+        };
+        let config = SearchConfig::new(Algorithm::Theta).diagonal(self.rule);
+        let Ok(mut theta) = ThetaStar::new(self.grid.clone(), a, b, config) else {
+            return f64::INFINITY;
+        };
+        theta.run();
+        theta.cost().map_or(f64::INFINITY, |c| c + from_s + to_t)
     }
 }
 
