@@ -3,13 +3,13 @@
 // either decodes to a value that is whole and encodes back to itself, or throws an Error of
 // the codec's own (never a TypeError or RangeError from deep inside) whose message is a short
 // sentence. Every kept case in fuzz/regressions/share_codec/ is replayed (grid-*.txt through
-// decodeGrid, graph-*.txt through decodeGraph). About ten seconds; PATHLAB_FUZZ_SCALE=20 for longer.
+// decodeGrid, graph-*.txt through decodeGraph). About five seconds (PATHLAB_FUZZ_SCALE=20: twenty times as long).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeGraph, decodeGrid, encodeGraph, encodeGrid, MAX_CELL, MAX_SIDE } from '../../www/share.js';
-import { badMessage, cases, generator, HOSTILE, keptCases, mutate, ROOT, SEED, shown } from './support.mjs';
+import { badMessage, budget, generator, HOSTILE, keptCases, mutate, ROOT, SEED, shown } from './support.mjs';
 
 /** What is wrong with decodeGrid's answer to `text`, or null. */
 function gridProblem(text) {
@@ -93,7 +93,7 @@ function input(g, valid) {
 describe(`share codec fuzzing (seed ${SEED})`, () => {
   test('random, alphabet and mutated grid texts decode whole or give a short Error', () => {
     const g = generator(SEED);
-    for (let i = 0; i < cases(12_000); i++) {
+    for (let i = 0, more = budget(3, 2000); more(i); i++) {
       const text = input(g, () => randomGrid(g));
       const problem = gridProblem(text);
       assert.equal(problem, null, `decodeGrid: ${problem}\n${shown(text)}\nKeep it: save the input as fuzz/regressions/share_codec/grid-NAME.txt`);
@@ -102,7 +102,7 @@ describe(`share codec fuzzing (seed ${SEED})`, () => {
 
   test('random, alphabet and mutated graph texts decode to an object or give a short Error', () => {
     const g = generator(SEED ^ 0x5bd1e995);
-    for (let i = 0; i < cases(12_000); i++) {
+    for (let i = 0, more = budget(2, 2000); more(i); i++) {
       const text = input(g, () => g.pick(GRAPHS));
       const problem = graphProblem(text);
       assert.equal(problem, null, `decodeGraph: ${problem}\n${shown(text)}\nKeep it: save the input as fuzz/regressions/share_codec/graph-NAME.txt`);

@@ -14,10 +14,15 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  */
 export const SEED = Number(process.env.PATHLAB_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 32)) >>> 0;
 
-/** `cases` for a normal run, times PATHLAB_FUZZ_SCALE when it is set. */
-export function cases(count) {
+/**
+ * A campaign's bound: `more(i)` is true while fewer than `floor` cases ran or `seconds` (times
+ * PATHLAB_FUZZ_SCALE when it is set) have not passed. Bounded by time, so that the test command
+ * takes about as long on any machine.
+ */
+export function budget(seconds, floor) {
   const scale = Number(process.env.PATHLAB_FUZZ_SCALE ?? 1);
-  return Math.max(1, Math.round(count * (Number.isFinite(scale) && scale > 0 ? scale : 1)));
+  const end = performance.now() + seconds * 1000 * (Number.isFinite(scale) && scale > 0 ? scale : 1);
+  return (i) => i < floor || performance.now() < end;
 }
 
 /** A seeded generator of floats in [0, 1) (xorshift128+ folded to 32 bits, SplitMix32 seeding). */

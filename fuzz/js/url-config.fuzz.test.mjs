@@ -6,7 +6,7 @@
 // are short sentences naming a parameter; Object's prototype is never touched. And no page
 // module writes markup at all, so nothing read here can become markup. Every kept case in
 // fuzz/regressions/url_config/ is replayed (page-*, boids-*, crowd-*, requests-*: the page
-// whose reader reads it). About ten seconds; PATHLAB_FUZZ_SCALE=20 for longer.
+// whose reader reads it). About seven seconds (PATHLAB_FUZZ_SCALE=20: twenty times as long).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ import { parseParamValue, readCrowdConfig } from '../../www/crowd-config.js';
 import { readRequestConfig, REQUEST_KEYS } from '../../www/requests.js';
 import { MAX_LINK_COST, parseSlopeCost, parseTeleports } from '../../www/links.js';
 import { encodeGrid } from '../../www/share.js';
-import { badMessage, cases, generator, HOSTILE, keptCases, mutate, ROOT, SEED, shown } from './support.mjs';
+import { badMessage, budget, generator, HOSTILE, keptCases, mutate, ROOT, SEED, shown } from './support.mjs';
 
 /** The names the core would give (a few of each); the readers only look them up. */
 const KNOWN = {
@@ -184,7 +184,7 @@ const VALID = [
 describe(`URL configuration fuzzing (seed ${SEED})`, () => {
   test('random addresses never throw and give plain values and short messages', () => {
     const g = generator(SEED);
-    for (let i = 0; i < cases(3000); i++) {
+    for (let i = 0, more = budget(3, 500); more(i); i++) {
       const address = randomAddress(g);
       const problem = addressProblem(address);
       assert.equal(problem, null, `${problem}\n${shown(address)}\nKeep it: save it as fuzz/regressions/url_config/page-NAME.txt`);
@@ -193,7 +193,7 @@ describe(`URL configuration fuzzing (seed ${SEED})`, () => {
 
   test('mutated valid addresses never throw and give plain values and short messages', () => {
     const g = generator(SEED ^ 0x2545f491);
-    for (let i = 0; i < cases(3000); i++) {
+    for (let i = 0, more = budget(3, 500); more(i); i++) {
       let address = g.pick(VALID);
       for (let k = 1 + g.int(4); k > 0; k--) address = mutate(address, g);
       const problem = addressProblem(address);
@@ -204,7 +204,7 @@ describe(`URL configuration fuzzing (seed ${SEED})`, () => {
   test('configuration objects of any shape (mount()) never throw', () => {
     const g = generator(SEED ^ 0x68e31da4);
     const odd = [null, undefined, 0, -0, NaN, Infinity, 1e308, '', 'x'.repeat(10_000), [], [1, 2], [[1]], {}, { toString: 'x' }, true, Object.create(null)];
-    for (let i = 0; i < cases(2000); i++) {
+    for (let i = 0, more = budget(1, 500); more(i); i++) {
       const raw = Object.create(null);
       for (let n = g.int(6); n > 0; n--) raw[g.pick([...KEYS, ...OBJECT_MEMBERS, 'scene', 'p.x'])] = g.random() < 0.5 ? g.pick(odd) : g.pick(VALUES);
       let problem;

@@ -9,7 +9,8 @@
 //! The same checks run in two ways:
 //! - **bounded, in the test command** (stable Rust, nothing to install): this crate's tests
 //!   (`cargo test -p pathlab-fuzz --profile ci`) replay every kept case and throw random
-//!   bytes and mutated valid files ([`mutate`]) at every target for about half a minute;
+//!   bytes and mutated valid files ([`mutate`]) at every target for a fixed time (about 14
+//!   seconds on two cores);
 //! - **for as long as you like**, with libFuzzer: the cargo-fuzz crate in `fuzz/` at the
 //!   repository root has one target per [`Target`], named by [`Target::name`] (see
 //!   `fuzz/README.md`).
