@@ -11,16 +11,24 @@ import { join } from 'node:path';
 import { decodeGraph, decodeGrid, encodeGraph, encodeGrid, MAX_CELL, MAX_SIDE } from '../../www/share.js';
 import { badMessage, budget, generator, HOSTILE, keptCases, mutate, ROOT, SEED, shown } from './support.mjs';
 
+/**
+ * `decode(text)` as `{ value }`, `{ refused: message }` when it throws an Error of the codec's
+ * own with a good message, or `{ problem }` when it throws anything else.
+ */
+function decoded(decode, text) {
+  try {
+    return { value: decode(text) };
+  } catch (e) {
+    if (!(e instanceof Error) || e.constructor !== Error) return { problem: `threw ${e?.constructor?.name}: ${e?.message ?? e}` };
+    const bad = badMessage(e.message);
+    return bad ? { problem: `its error is ${bad}` } : { refused: e.message };
+  }
+}
+
 /** What is wrong with decodeGrid's answer to `text`, or null. */
 function gridProblem(text) {
-  let grid;
-  try {
-    grid = decodeGrid(text);
-  } catch (e) {
-    if (!(e instanceof Error) || e.constructor !== Error) return `threw ${e?.constructor?.name}: ${e?.message ?? e}`;
-    const bad = badMessage(e.message);
-    return bad && `its error is ${bad}`;
-  }
+  const { value: grid, problem } = decoded(decodeGrid, text);
+  if (!grid) return problem ?? null;
   const { width, height, cells } = grid;
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1 || width > MAX_SIDE || height > MAX_SIDE) {
     return `accepted a ${width}x${height} grid`;
@@ -36,14 +44,8 @@ function gridProblem(text) {
 
 /** What is wrong with decodeGraph's answer to `text`, or null. */
 function graphProblem(text) {
-  let json;
-  try {
-    json = decodeGraph(text);
-  } catch (e) {
-    if (!(e instanceof Error) || e.constructor !== Error) return `threw ${e?.constructor?.name}: ${e?.message ?? e}`;
-    const bad = badMessage(e.message);
-    return bad && `its error is ${bad}`;
-  }
+  const { value: json, problem } = decoded(decodeGraph, text);
+  if (json === undefined) return problem ?? null;
   if (typeof json !== 'string') return `returned a ${typeof json}, not the graph file's text`;
   const value = JSON.parse(json);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'returned JSON that is not an object';
@@ -124,13 +126,7 @@ describe(`share codec fuzzing (seed ${SEED})`, () => {
       assert.ok(grid || file.startsWith('graph-'), `${file}: name it grid-*.txt or graph-*.txt`);
       const problem = grid ? gridProblem(text) : graphProblem(text);
       assert.equal(problem, null, `${file}: ${problem}`);
-      let error = null;
-      try {
-        if (grid) decodeGrid(text);
-        else decodeGraph(text);
-      } catch (e) {
-        error = e.message;
-      }
+      const error = decoded(grid ? decodeGrid : decodeGraph, text).refused ?? null;
       if (expect?.ok) assert.equal(error, null, file);
       if (expect?.error) assert.ok(error?.includes(expect.error), `${file}: ${error} lacks ${expect.error}`);
     }
