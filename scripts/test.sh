@@ -2,7 +2,8 @@
 # Sets up a fresh machine if needed, then runs every Pathlab check and test, fastest first:
 # formatting, clippy (native and wasm32), the docs' links, the Rust tests (core, CLI with the
 # MovingAI checks, wasm layer natively), the wasm-bindgen tests in headless Chromium, the page
-# build, the type check of the pages' JavaScript, and the end-to-end page tests in Chromium.
+# build, the type check of the pages' JavaScript, a bounded fuzz campaign of every parser, and
+# the end-to-end page tests in Chromium.
 # Timings are not tests: they live in ./scripts/bench.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,7 +28,7 @@ step "Docs: no broken intra-doc links"
 RUSTDOCFLAGS="-D rustdoc::broken_intra_doc_links -D rustdoc::private_intra_doc_links" cargo doc --workspace --no-deps --profile ci --quiet
 
 step "Rust: core, CLI and wasm layer (optimised: the MovingAI checks run many thousands of searches)"
-cargo test --workspace --profile ci
+cargo test --workspace --profile ci --exclude pathlab-fuzz
 
 step "wasm-bindgen tests in headless Chromium"
 CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=180 \
@@ -38,6 +39,11 @@ step "Build the page (release, link-time optimised: once)"
 
 step "Type check of the pages' JavaScript (jsconfig.json, against the wasm modules' .d.ts)"
 node_modules/.bin/tsc --noEmit -p jsconfig.json
+
+# Bounded: new inputs each run, about a minute in all; fuzz/README.md says how to run longer.
+step "Fuzz campaign: the file parsers (Rust), the share codec and URL readers (JavaScript), every kept case"
+cargo test -p pathlab-fuzz --profile ci
+node --test fuzz/js/
 
 # Two test files at a time, each with its own Chromium and server: on the 2-core machine the
 # suite takes about 5 minutes instead of 8, since much of each test is waiting on the page.

@@ -3,7 +3,7 @@
 // Nothing here touches the DOM: readBoidConfig returns the settings and the messages to show,
 // and the caller shows them as text.
 
-import { MAX_SEED, parseWhole, quote, text } from './values.js';
+import { MAX_SEED, keyName, parseWhole, quote, text } from './values.js';
 
 /** Every key the boid page understands. */
 export const BOID_KEYS = ['scenario', 'agents', 'seed', 'embed'];
@@ -42,7 +42,7 @@ export function readBoidConfig(raw, scenarios) {
 
   for (const key of Object.keys(given)) {
     if (!BOID_KEYS.includes(key)) {
-      say(key, `is not a setting of the boid page, so it was ignored (known: ${BOID_KEYS.join(', ')}).`);
+      say(keyName(key), `is not a setting of the boid page, so it was ignored (known: ${BOID_KEYS.join(', ')}).`);
     }
   }
 

@@ -4,7 +4,7 @@
 // show, and the caller shows them as text.
 
 import { decodeGrid, decodeGraph } from './share.js';
-import { quote, text } from './values.js';
+import { keyName, quote, text } from './values.js';
 
 /** Every key the page understands, in the order they are checked. */
 export const KEYS = [
@@ -147,7 +147,7 @@ export function readConfig(raw, known) {
 
   for (const key of Object.keys(given)) {
     if (!KEYS.includes(key)) {
-      say(key, `is not a setting Pathlab knows, so it was ignored (known: ${KEYS.join(', ')}).`);
+      say(keyName(key), `is not a setting Pathlab knows, so it was ignored (known: ${KEYS.join(', ')}).`);
     }
   }
   const has = (key) => given[key] !== undefined && given[key] !== null && text(given[key]) !== '';

@@ -5,7 +5,7 @@
 // ranges belong to the scene, so `p.` values are only checked to be numbers (or choice names)
 // here; the page checks them against the scene's parameters once it is built.
 import { readSeedAndEmbed } from './boids-config.js';
-import { parseWhole, quote, text } from './values.js';
+import { keyName, parseWhole, quote, text } from './values.js';
 
 /** Every plain key the crowd page understands (scene parameters come as `p.NAME`). */
 export const CROWD_KEYS = ['scene', 'agents', 'seed', 'embed'];
@@ -54,14 +54,14 @@ export function readCrowdConfig(raw, scenes) {
     if (key.startsWith(PARAM_PREFIX)) {
       const name = key.slice(PARAM_PREFIX.length);
       if (!/^[a-z][a-z0-9_.-]{0,39}$/i.test(name)) {
-        say(quote(key).slice(1, -1), 'is not a parameter name (letters, digits, ".", "-" and "_"), so it was ignored.');
+        say(keyName(key), 'is not a parameter name (letters, digits, ".", "-" and "_"), so it was ignored.');
         continue;
       }
       const value = parseParamValue(given[key]);
       if (value === null) say(key, `expected a number or a choice's name, got ${quote(given[key])}; the scene's value stays.`);
       else config.params[name] = value;
     } else if (!CROWD_KEYS.includes(key)) {
-      say(quote(key).slice(1, -1), `is not a setting of the crowd page, so it was ignored (known: ${CROWD_KEYS.join(', ')}, p.NAME).`);
+      say(keyName(key), `is not a setting of the crowd page, so it was ignored (known: ${CROWD_KEYS.join(', ')}, p.NAME).`);
     }
   }
 

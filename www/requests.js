@@ -13,7 +13,7 @@ import init, { Requests, WalkerState } from './pkg/pathlab_wasm.js';
 import { loadPresets, fetchMap } from './maps.js';
 import { PALETTE } from './paint.js';
 import { controls, el, MessageArea, options } from './dom.js';
-import { MAX_SEED, parseWhole, quote, text } from './values.js';
+import { MAX_SEED, keyName, parseWhole, quote, text } from './values.js';
 import { frameLoop } from './frame-loop.js';
 import { layOut, onWholeChange, pageHeader, transportBar, wholeField } from './sim-page.js';
 
@@ -74,7 +74,7 @@ export function readRequestConfig(raw) {
 
   for (const key of Object.keys(given)) {
     if (!REQUEST_KEYS.includes(key)) {
-      say(key, `is not a setting of this page, so it was ignored (known: ${REQUEST_KEYS.join(', ')}).`);
+      say(keyName(key), `is not a setting of this page, so it was ignored (known: ${REQUEST_KEYS.join(', ')}).`);
     }
   }
   if (has('map')) {

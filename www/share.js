@@ -12,6 +12,8 @@
 // last cell, too few cells, bytes left over) throws an Error whose message says what is wrong.
 // Nothing here touches the DOM, so node can test it.
 
+import { escaped, quote } from './values.js';
+
 /** The largest width or height (the core's grid limit). */
 export const MAX_SIDE = 2048;
 /** The largest cell value a link carries: 0 wall, 1 ground, 2 to 9 terrain costs. */
@@ -55,7 +57,7 @@ export function fromBase64Url(text) {
     const code = text.charCodeAt(i);
     const v = code < 128 ? INDEX[code] : -1;
     if (v < 0) {
-      throw new Error(`the cell data has ${JSON.stringify(text[i])} at character ${i + 1}, which is not base64url (A-Z a-z 0-9 - _)`);
+      throw new Error(`the cell data has ${quote(text[i])} at character ${i + 1}, which is not base64url (A-Z a-z 0-9 - _)`);
     }
     acc = ((acc << 6) | v) & 0xffffff;
     bits += 6;
@@ -155,8 +157,7 @@ export function decodeGrid(text) {
   }
   const match = /^(\d{1,9})\.(\d{1,9})\.([^.]*)$/.exec(text);
   if (!match) {
-    const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
-    throw new Error(`expected WIDTH.HEIGHT.CELLS (two whole numbers and base64url cell data), got ${JSON.stringify(shown)}`);
+    throw new Error(`expected WIDTH.HEIGHT.CELLS (two whole numbers and base64url cell data), got ${quote(text)}`);
   }
   const width = Number(match[1]);
   const height = Number(match[2]);
@@ -206,7 +207,7 @@ export function decodeGraph(text) {
   try {
     JSON.parse(json);
   } catch (e) {
-    throw new Error(`the graph data is not valid JSON (${e.message})`);
+    throw new Error(`the graph data is not valid JSON (${escaped(e.message, 200)})`);
   }
   return json;
 }

@@ -5,16 +5,56 @@
 /** The largest seed (seeds are 32-bit). */
 export const MAX_SEED = 4_294_967_295;
 
-/** A value shortened and quoted for a message (the caller shows it as text, never as HTML). */
+/**
+ * Characters a message shows as `\uXXXX` escapes: invisible ones that JSON.stringify leaves as
+ * they are (DEL and the C1 controls, format and bidirectional marks, line and paragraph
+ * separators, the byte order mark), so that a quoted value never looks empty or reorders the
+ * sentence around it.
+ */
+const INVISIBLE = /[\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]/g;
+
+/**
+ * `text` made safe to put in a message: at most `max` characters (then `…`), with JSON's
+ * escapes (controls, quotes, backslashes) and invisible characters escaped too.
+ */
+export function escaped(text, max = 40) {
+  const short = text.length > max ? `${text.slice(0, max)}…` : text;
+  return JSON.stringify(short).slice(1, -1).replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * A value shortened and quoted for a message (the caller shows it as text, never as HTML):
+ * at most 40 characters, escaped as escaped() does. `quote('a\u202eb')` is `"a\u202eb"` with
+ * the escape written out: the override is shown, not obeyed.
+ */
 export function quote(value) {
-  let text = String(value);
-  if (text.length > 40) text = `${text.slice(0, 40)}…`;
-  return JSON.stringify(text);
+  return `"${escaped(asString(value))}"`;
+}
+
+/**
+ * String(value), or for an object that cannot be made a string (no prototype, a `toString`
+ * that is not a function) its tag, `[object Object]`: reading a configuration never throws.
+ */
+export function asString(value) {
+  try {
+    return String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}
+
+/**
+ * A key of the URL as a message names it, `Parameter "KEY"`: shortened and escaped as quote()
+ * does, without the quotes, so a key of any length or with control characters gives a short
+ * message on one line.
+ */
+export function keyName(key) {
+  return escaped(asString(key));
 }
 
 /** A configuration value as text: strings trimmed, anything else through String. */
 export function text(value) {
-  return typeof value === 'string' ? value.trim() : String(value);
+  return typeof value === 'string' ? value.trim() : asString(value);
 }
 
 /**

@@ -238,7 +238,21 @@ fn json_error(e: &serde_json::Error) -> GraphFileError {
     let full = e.to_string();
     let position = format!(" at line {} column {}", e.line(), e.column());
     let message = full.strip_suffix(&position).unwrap_or(&full);
-    GraphFileError { line: e.line(), column: e.column(), message: message.to_string() }
+    GraphFileError { line: e.line(), column: e.column(), message: shorten_quoted_string(message) }
+}
+
+/// serde_json quotes a string of the wrong type whole (`invalid type: string "...", expected
+/// a sequence`), and a file may hold megabytes there: the quote is cut as [`quote`] cuts.
+fn shorten_quoted_string(message: &str) -> String {
+    for lead in ["invalid type: string \"", "invalid value: string \""] {
+        let Some(rest) = message.strip_prefix(lead) else { continue };
+        let Some(end) = rest.rfind("\", expected ") else { continue };
+        let inner = &rest[..end];
+        let short: String = inner.chars().take(24).collect();
+        let cut = if short.len() < inner.len() { "..." } else { "" };
+        return format!("{lead}{short}\"{cut}{}", &rest[end + 1..]);
+    }
+    message.to_string()
 }
 
 /// Builds the graph from a file serde_json has read; the text gives the lines of errors.

@@ -179,7 +179,12 @@ pub fn parse_scen(text: &str) -> Result<Vec<Problem>, ParseError> {
         fixed_decimals |= decimals > 0 && fields[8].ends_with('0');
         let tolerance = half_last_digit(decimals);
         let problem = Problem {
-            bucket: num(0, "the bucket")? as u32,
+            bucket: fields[0].parse().map_err(|_| {
+                ParseError::new(
+                    n,
+                    format!("the bucket must be a whole number from 0 to {}, found {}", u32::MAX, quote(fields[0])),
+                )
+            })?,
             map: fields[1].to_string(),
             width: num(2, "the map width")?,
             height: num(3, "the map height")?,
