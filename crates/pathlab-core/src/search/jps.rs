@@ -81,7 +81,7 @@ use super::stepper::{CellTable, LineKind, MarkKind, Overlay, OverlayLine, Overla
 use super::NO_PARENT;
 use super::{
     astar, CellState, EventLog, GridStepper, NoRecord, NodeTable, OpenEntry, Path, Recorder, SearchConfig, SearchError,
-    SpaceStepper, Status, StepEvent, Stepper,
+    SpaceStepper, Status, StepEvent, Stepper, Task,
 };
 use crate::grid::{Diagonal, Grid, Point, GROUND, WALL};
 use crate::heuristic::Heuristic;
@@ -893,18 +893,11 @@ impl<T: JumpSearch> SpaceStepper<SquareGrid> for T {
         &self.core().space
     }
 
-    fn start_node(&self) -> u32 {
+    /// The ends as cell indices.
+    fn task(&self) -> Task {
         let core = self.core();
-        core.space.grid.index(core.start) as u32
-    }
-
-    fn goal_node(&self) -> u32 {
-        let core = self.core();
-        core.space.grid.index(core.goal) as u32
-    }
-
-    fn config(&self) -> SearchConfig {
-        self.core().config
+        let index = |p: Point| core.space.grid.index(p) as u32;
+        Task { start: index(core.start), goal: index(core.goal), config: core.config }
     }
 
     fn set_end_nodes(&mut self, start: u32, goal: u32) -> Result<(), SearchError> {
