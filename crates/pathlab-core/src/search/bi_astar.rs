@@ -111,12 +111,13 @@
 use std::cmp::Ordering;
 
 use super::engine::{check_ends, stroke_then_restart};
+use super::on_space::steps_through_step_with;
 use super::open_list::OpenList;
 use super::stepper::{MarkKind, Overlay, OverlayMark};
 use super::task::Task;
 use super::{
-    astar, CellState, EventLog, GridStepper, NoRecord, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError,
-    SpaceStepper, Status, StepEvent, NO_PARENT,
+    astar, CellState, GridStepper, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError, SpaceStepper, Status,
+    StepEvent, NO_PARENT,
 };
 use crate::grid::{Grid, Point};
 use crate::space::{OnGrid, Space, SquareGrid};
@@ -786,15 +787,8 @@ fn round6(v: f64) -> f64 {
 }
 
 impl<S: Space + Clone + 'static> SpaceStepper<S> for BiAStar<S> {
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent<S::At> {
-        log.clear();
-        self.step_with(log)
-    }
-
-    /// One expansion on one side, or the final check.
-    fn step(&mut self) -> StepEvent<S::At> {
-        self.step_with(&mut NoRecord)
-    }
+    // One expansion on one side, or the final check.
+    steps_through_step_with!(S);
 
     fn reset(&mut self) {
         BiAStar::reset(self);
@@ -842,10 +836,6 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for BiAStar<S> {
 
     fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
         BiAStar::open_entries(self, limit)
-    }
-
-    fn boxed_clone(&self) -> Box<dyn SpaceStepper<S>> {
-        Box::new(self.clone())
     }
 }
 

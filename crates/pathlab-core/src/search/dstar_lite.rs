@@ -92,13 +92,13 @@ use super::incremental::{
     check_config, check_costs, check_space_config, mark_inconsistent, stroke, Change, Core, Direction, EditLog,
     RepairRecord,
 };
+use super::on_space::steps_through_step_with;
 use super::stepper::{
     Agent, BoxKind, CellValues, LineKind, MarkKind, Overlay, OverlayBox, OverlayLine, OverlayMark, Repair,
 };
 use super::task::Task;
 use super::{
-    Algorithm, EventLog, GridStepper, NoRecord, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError,
-    SpaceStepper, Status, StepEvent,
+    Algorithm, GridStepper, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError, SpaceStepper, Status, StepEvent,
 };
 use crate::grid::{Grid, Point, WALL};
 use crate::space::{OnGrid, Space, SquareGrid};
@@ -694,16 +694,9 @@ fn paint_truth<S: OnGrid>(truth: &mut S, cells: &[Point], value: u8, agent: u32)
 }
 
 impl<S: Space + Clone + 'static> SpaceStepper<S> for DStarLite<S> {
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent<S::At> {
-        log.clear();
-        self.step_with(log)
-    }
-
-    /// One ComputeShortestPath iteration while the plan is not consistent at the agent,
-    /// otherwise one move (or the step that finds the goal unreachable).
-    fn step(&mut self) -> StepEvent<S::At> {
-        self.step_with(&mut NoRecord)
-    }
+    // One ComputeShortestPath iteration while the plan is not consistent at the agent,
+    // otherwise one move (or the step that finds the goal unreachable).
+    steps_through_step_with!(S);
 
     fn reset(&mut self) {
         DStarLite::reset(self);
@@ -772,10 +765,6 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for DStarLite<S> {
 
     fn cell_values(&self) -> Option<CellValues<'_>> {
         Some(self.core.rhs_values())
-    }
-
-    fn boxed_clone(&self) -> Box<dyn SpaceStepper<S>> {
-        Box::new(self.clone())
     }
 
     fn agent_node(&self) -> Option<u32> {

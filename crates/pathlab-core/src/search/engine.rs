@@ -8,10 +8,11 @@
 
 use std::collections::VecDeque;
 
+use super::on_space::steps_through_step_with;
 use super::open_list::OpenList;
 use super::{
-    astar, bfs, dfs, dijkstra, greedy, Algorithm, CellState, EventLog, GridStepper, NoRecord, NodeTable, OpenEntry,
-    Recorder, SearchConfig, SearchError, SpaceStepper, Status, StepEvent, Task,
+    astar, bfs, dfs, dijkstra, greedy, Algorithm, CellState, GridStepper, NoRecord, NodeTable, OpenEntry, Recorder,
+    SearchConfig, SearchError, SpaceStepper, Status, StepEvent, Task,
 };
 use crate::grid::{Grid, Point};
 use crate::space::{OnGrid, Space, SquareGrid};
@@ -463,15 +464,8 @@ pub(crate) fn stroke_then_restart<T: GridStepper>(
 }
 
 impl<S: Space + Clone + 'static> SpaceStepper<S> for Search<S> {
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent<S::At> {
-        log.clear();
-        self.step_with(log)
-    }
-
-    /// One expansion, or the final pop of the goal.
-    fn step(&mut self) -> StepEvent<S::At> {
-        self.step_with(&mut NoRecord)
-    }
+    // One expansion, or the final pop of the goal.
+    steps_through_step_with!(S);
 
     fn reset(&mut self) {
         Search::reset(self);
@@ -549,10 +543,6 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Search<S> {
                 OpenEntry { cell, g, h, key, parent: self.nodes.parent()[i] }
             })
             .collect()
-    }
-
-    fn boxed_clone(&self) -> Box<dyn SpaceStepper<S>> {
-        Box::new(self.clone())
     }
 }
 

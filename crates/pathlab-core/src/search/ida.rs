@@ -56,11 +56,12 @@
 //!   is the stack depth.
 
 use super::engine::{check_ends, stroke_then_restart};
+use super::on_space::steps_through_step_with;
 use super::stepper::{MarkKind, Overlay, OverlayMark};
 use super::task::Task;
 use super::{
-    CellState, EventLog, GridStepper, NoRecord, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError,
-    SpaceStepper, Status, StepEvent, NO_PARENT,
+    CellState, GridStepper, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError, SpaceStepper, Status, StepEvent,
+    NO_PARENT,
 };
 use crate::grid::{Grid, Point};
 use crate::space::{OnGrid, Space, SquareGrid};
@@ -429,15 +430,8 @@ fn round6(v: f64) -> f64 {
 }
 
 impl<S: Space + Clone + 'static> SpaceStepper<S> for Ida<S> {
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent<S::At> {
-        log.clear();
-        self.step_with(log)
-    }
-
-    /// One node visit (or the step that ends the search).
-    fn step(&mut self) -> StepEvent<S::At> {
-        self.step_with(&mut NoRecord)
-    }
+    // One node visit (or the step that ends the search).
+    steps_through_step_with!(S);
 
     fn reset(&mut self) {
         Ida::reset(self);
@@ -498,10 +492,6 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Ida<S> {
     /// Why the search stopped without an answer, when the visit limit stopped it.
     fn gave_up(&self) -> Option<String> {
         self.gave_up.clone()
-    }
-
-    fn boxed_clone(&self) -> Box<dyn SpaceStepper<S>> {
-        Box::new(self.clone())
     }
 }
 

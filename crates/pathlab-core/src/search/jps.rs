@@ -76,12 +76,13 @@
 //! ```
 
 use super::engine::{check_ends, check_node};
+use super::on_space::steps_through_step_with;
 use super::open_list::OpenList;
 use super::stepper::{CellTable, LineKind, MarkKind, Overlay, OverlayLine, OverlayMark};
 use super::NO_PARENT;
 use super::{
-    astar, CellState, EventLog, GridStepper, NoRecord, NodeTable, OpenEntry, Path, Recorder, SearchConfig, SearchError,
-    SpaceStepper, Status, StepEvent, Stepper, Task,
+    astar, CellState, GridStepper, NodeTable, OpenEntry, Path, Recorder, SearchConfig, SearchError, SpaceStepper,
+    Status, StepEvent, Stepper, Task,
 };
 use crate::grid::{Diagonal, Grid, Point, GROUND, WALL};
 use crate::heuristic::Heuristic;
@@ -863,14 +864,7 @@ pub(crate) trait JumpSearch: Clone + std::fmt::Debug + 'static {
 }
 
 impl<T: JumpSearch> SpaceStepper<SquareGrid> for T {
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
-        log.clear();
-        self.step_with(log)
-    }
-
-    fn step(&mut self) -> StepEvent {
-        self.step_with(&mut NoRecord)
-    }
+    steps_through_step_with!(SquareGrid);
 
     fn reset(&mut self) {
         self.core_mut().reset();
@@ -922,10 +916,6 @@ impl<T: JumpSearch> SpaceStepper<SquareGrid> for T {
 
     fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
         self.core().open_entries(limit)
-    }
-
-    fn boxed_clone(&self) -> Box<dyn SpaceStepper<SquareGrid>> {
-        Box::new(self.clone())
     }
 }
 

@@ -97,11 +97,11 @@ use super::incremental::{
     check_config, check_costs, check_space_config, mark_inconsistent, paint_space, stroke, Change, Core, Direction,
     EditLog, RepairRecord,
 };
+use super::on_space::steps_through_step_with;
 use super::stepper::{CellValues, Overlay, Repair};
 use super::task::Task;
 use super::{
-    Algorithm, EventLog, GridStepper, NoRecord, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError,
-    SpaceStepper, Status, StepEvent,
+    Algorithm, GridStepper, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError, SpaceStepper, Status, StepEvent,
 };
 use crate::grid::{Grid, Point};
 use crate::space::{OnGrid, Space, SquareGrid};
@@ -382,15 +382,8 @@ fn paint_core<S: OnGrid>(core: &mut Core<S>, cells: &[Point], value: u8) -> Vec<
 }
 
 impl<S: Space + Clone + 'static> SpaceStepper<S> for Lpa<S> {
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent<S::At> {
-        log.clear();
-        self.step_with(log)
-    }
-
-    /// One ComputeShortestPath iteration, or the step that finds the search settled.
-    fn step(&mut self) -> StepEvent<S::At> {
-        self.step_with(&mut NoRecord)
-    }
+    // One ComputeShortestPath iteration, or the step that finds the search settled.
+    steps_through_step_with!(S);
 
     fn reset(&mut self) {
         Lpa::reset(self);
@@ -458,10 +451,6 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Lpa<S> {
 
     fn cell_values(&self) -> Option<CellValues<'_>> {
         Some(self.core.rhs_values())
-    }
-
-    fn boxed_clone(&self) -> Box<dyn SpaceStepper<S>> {
-        Box::new(self.clone())
     }
 }
 

@@ -107,12 +107,13 @@
 //! state.
 
 use super::engine::{check_ends, stroke_then_restart};
+use super::on_space::steps_through_step_with;
 use super::stepper::{Agent, BoxKind, CellValues, Overlay, OverlayBox};
 use super::task::Task;
 use super::walk::{self, number, Walk};
 use super::{
-    Algorithm, CellState, EventLog, GridStepper, NoRecord, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError,
-    SpaceStepper, Status, StepEvent, NO_PARENT,
+    Algorithm, CellState, GridStepper, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError, SpaceStepper, Status,
+    StepEvent, NO_PARENT,
 };
 use crate::grid::{Grid, Point};
 use crate::space::{OnGrid, Space, SquareGrid};
@@ -734,15 +735,8 @@ fn better(v: f64, best: f64) -> bool {
 }
 
 impl<S: Space + Clone + 'static> SpaceStepper<S> for Lrta<S> {
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent<S::At> {
-        log.clear();
-        self.step_with(log)
-    }
-
-    /// One look-ahead, update and move (or the step that ends the walk).
-    fn step(&mut self) -> StepEvent<S::At> {
-        self.step_with(&mut NoRecord)
-    }
+    // One look-ahead, update and move (or the step that ends the walk).
+    steps_through_step_with!(S);
 
     fn reset(&mut self) {
         Lrta::reset(self);
@@ -839,10 +833,6 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Lrta<S> {
     /// move limit, or a one-way edge into a node the goal cannot be reached from).
     fn gave_up(&self) -> Option<String> {
         self.gave_up.clone()
-    }
-
-    fn boxed_clone(&self) -> Box<dyn SpaceStepper<S>> {
-        Box::new(self.clone())
     }
 }
 

@@ -160,6 +160,31 @@ pub trait SpaceStepper<S: Space> {
     }
 }
 
+/// Writes the three [`SpaceStepper`] methods that are the same for every search with an
+/// inherent `step_with(&mut recorder)` and [`Clone`]: `step_logged` (clear the log, then step
+/// recording into it), `step` (step with [`NoRecord`](super::NoRecord), which costs nothing)
+/// and `boxed_clone`. Used inside `impl SpaceStepper<$space> for ...`, naming the space type.
+macro_rules! steps_through_step_with {
+    ($space:ty) => {
+        fn step_logged(
+            &mut self,
+            log: &mut $crate::search::EventLog,
+        ) -> $crate::search::StepEvent<<$space as $crate::space::Space>::At> {
+            log.clear();
+            self.step_with(log)
+        }
+
+        fn step(&mut self) -> $crate::search::StepEvent<<$space as $crate::space::Space>::At> {
+            self.step_with(&mut $crate::search::NoRecord)
+        }
+
+        fn boxed_clone(&self) -> Box<dyn $crate::search::SpaceStepper<$space>> {
+            Box::new(self.clone())
+        }
+    };
+}
+pub(crate) use steps_through_step_with;
+
 impl<S: Space> Clone for Box<dyn SpaceStepper<S>> {
     fn clone(&self) -> Self {
         self.as_ref().boxed_clone()

@@ -30,8 +30,8 @@
 //!    or without its arm in `build`. A reference that is not a stepper (the page cannot show it yet) is
 //!    marked `.off_page()` ([`AlgorithmInfo::on_page`]): `build` refuses it and the page's
 //!    menus leave it out.
-//! 2. Its own file in `search/` with its stepper, documented, and its entry point; a line for
-//!    it in the table of files in `search/mod.rs`.
+//! 2. Its own file in `search/` with its stepper, documented, and its entry point; its `mod`
+//!    line and a line in the table of files in `search/mod.rs`.
 //! 3. Its pseudocode (and any longer notes about it) in `www/pseudocode.js`, the page's one
 //!    module of presentation text.
 //! 4. Its tests in `crates/pathlab-core/tests/`; the registry's own tests
@@ -210,6 +210,11 @@ pub struct AlgorithmInfo {
     /// is optimal in that sense: no path that keeps to the free-space rule of
     /// [`visibility`](super::visibility) is shorter, so it is never longer than any grid path).
     pub optimal: Optimality,
+    /// True when a heuristic that can overestimate may cost it the cheapest path (what the
+    /// page's "inadmissible heuristic" warning says, when it uses a heuristic at all). False
+    /// where the heuristic menu cannot: greedy best-first never weighs g against h, and
+    /// Theta* and Lazy Theta* always estimate by the straight line to the goal.
+    pub inadmissible_misleads: bool,
     /// True when its path joins points in sight by straight lines instead of grid moves,
     /// so it can cost less than the cheapest grid path.
     pub any_angle: bool,
@@ -273,6 +278,7 @@ const fn row(
         settings: &[],
         weighted: false,
         optimal,
+        inadmissible_misleads: true,
         any_angle: false,
         agent: false,
         incremental: false,
@@ -294,6 +300,10 @@ impl AlgorithmInfo {
     }
     const fn weight_counts(mut self) -> Self {
         self.weighted = true;
+        self
+    }
+    const fn inadmissible_harmless(mut self) -> Self {
+        self.inadmissible_misleads = false;
         self
     }
     const fn any_angle_path(mut self) -> Self {
@@ -327,15 +337,15 @@ pub const ALGORITHMS: &[AlgorithmInfo] = &[
     //  algorithm         label (menus)                           short (sentences)  optimal       order  exact
     row(A::AStar,         "A*",                                   "A*",              IfAdmissible, F,     true).with(&[Heuristic, Weight]).weight_counts(),
     row(A::Dijkstra,      "Dijkstra",                             "Dijkstra",        Always,       G,     true),
-    row(A::Greedy,        "Greedy best-first",                    "Greedy best-first", Never,      H,     true).with(&[Heuristic]),
+    row(A::Greedy,        "Greedy best-first",                    "Greedy best-first", Never,      H,     true).with(&[Heuristic]).inadmissible_harmless(),
     row(A::Bfs,           "Breadth-first (BFS)",                  "BFS",             Never,        Queue, true),
     row(A::Dfs,           "Depth-first (DFS)",                    "DFS",             Never,        Stack, true),
     row(A::BiAStar,       "Bidirectional A*",                     "Bidirectional A*", IfAdmissible, F,    true).with(&[Heuristic]).weight_counts(),
     row(A::Ida,           "IDA* (iterative deepening)",           "IDA*",            IfAdmissible, F,     false).with(&[Heuristic]).weight_counts(),
     row(A::Jps,           "Jump point search (JPS)",              "JPS",             IfAdmissible, F,     true).with(&[Heuristic]).weight_counts().grid_only(JUMPS),
     row(A::JpsPlus,       "JPS+ (precomputed jumps)",             "JPS+",            IfAdmissible, F,     true).with(&[Heuristic]).weight_counts().grid_only(JUMPS),
-    row(A::Theta,         "Theta* (any-angle)",                   "Theta*",          Never,        F,     true).with(&[Heuristic]).weight_counts().grid_only(SIGHT).any_angle_path(),
-    row(A::LazyTheta,     "Lazy Theta* (any-angle)",              "Lazy Theta*",     Never,        F,     false).with(&[Heuristic]).weight_counts().grid_only(SIGHT).any_angle_path(),
+    row(A::Theta,         "Theta* (any-angle)",                   "Theta*",          Never,        F,     true).with(&[Heuristic]).weight_counts().grid_only(SIGHT).any_angle_path().inadmissible_harmless(),
+    row(A::LazyTheta,     "Lazy Theta* (any-angle)",              "Lazy Theta*",     Never,        F,     false).with(&[Heuristic]).weight_counts().grid_only(SIGHT).any_angle_path().inadmissible_harmless(),
     row(A::AStarSmoothed, "A* + smoothing",                       "A* + smoothing",  Never,        F,     true).with(&[Heuristic]).weight_counts().grid_only(SIGHT).any_angle_path(),
     row(A::Lpa,           "LPA* (repairs after edits)",           "LPA*",            IfAdmissible, F,     false).with(&[Heuristic]).repairs(),
     row(A::DStarLite,     "D* Lite (agent, repairs as it sees)",  "D* Lite",         IfAdmissible, F,     false).with(&[Heuristic, Sensor]).repairs().walks(),
