@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, nextFrame, open, screenshot, start, text } from './support/browser.mjs';
-import { cheapest, readPage } from './support/dijkstra.mjs';
+import { readPage, shownAndCheapest } from './support/dijkstra.mjs';
 
 const testid = (where, id) => where.locator(`[data-testid="${id}"]`);
 
@@ -187,11 +187,8 @@ describe('embedding', () => {
     await testid(frame, 'run').click();
     await nextFrame(frame);
     assert.equal(await text(frame, 'status'), 'found');
-    const point = async (name) => (await testid(frame, 'grid').getAttribute(name)).split(',').map(Number);
-    const { diagonal, costs } = await frame.evaluate(() => window.pathlab.lab.settings());
-    const want = cheapest(theirs, await point('data-start'), await point('data-goal'), { diagonal, costs });
-    const got = Number(await testid(frame, 'cost').getAttribute('data-value'));
-    assert.ok(Math.abs(got - want) < 1e-9, `embedded ${got}, reference ${want}`);
+    const { shown, cheapest } = await shownAndCheapest(frame);
+    assert.ok(Math.abs(shown - cheapest) < 1e-9, `embedded ${shown}, reference ${cheapest}`);
     assert.deepEqual([...page.errors, ...host.errors], []);
     await host.close();
     await page.close();

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { serve } from '../scripts/serve.mjs';
 import { ROOT, nextFrame, text } from './support/browser.mjs';
-import { cheapest, readPage } from './support/dijkstra.mjs';
+import { shownAndCheapest } from './support/dijkstra.mjs';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const testid = (where, id) => where.locator(`[data-testid="${id}"]`);
@@ -107,16 +107,12 @@ describe('the static site', () => {
       { timeout: 15000 },
     );
     assert.notEqual(new URL(frame.url()).origin, new URL(host.url()).origin, 'the frame is on another origin');
-    const map = await readPage(frame);
-    assert.deepEqual([map.width, map.height], [5, 5], 'the 5x5 preset came from the site folder');
     await testid(frame, 'run').click();
     await nextFrame(frame);
     assert.equal(await text(frame, 'status'), 'found');
-    const point = async (name) => (await testid(frame, 'grid').getAttribute(name)).split(',').map(Number);
-    const { diagonal, costs } = await frame.evaluate(() => window.pathlab.lab.settings());
-    const want = cheapest(map, await point('data-start'), await point('data-goal'), { diagonal, costs });
-    const got = Number(await testid(frame, 'cost').getAttribute('data-value'));
-    assert.ok(Math.abs(got - want) < 1e-9, `embedded ${got}, reference ${want}`);
+    const { shown, cheapest, map } = await shownAndCheapest(frame);
+    assert.deepEqual([map.width, map.height], [5, 5], 'the 5x5 preset came from the site folder');
+    assert.ok(Math.abs(shown - cheapest) < 1e-9, `embedded ${shown}, reference ${cheapest}`);
     const stray = host.requests.filter((u) => !u.startsWith(site) && !u.startsWith(course));
     assert.deepEqual(stray, [], 'every request stays on the site or the course page');
     assert.deepEqual(host.errors, []);

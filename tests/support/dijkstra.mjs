@@ -137,6 +137,20 @@ export async function readPage(page) {
   return { width: cells.width, height: cells.height, open: cells.cells.map((v) => v !== 0), terrain: cells.cells };
 }
 
+/**
+ * The path cost a page shows and the reference Dijkstra's on the page's own map, ends and
+ * rules (read through the Lab handle and the grid's data attributes): `{ shown, cheapest, map }`.
+ */
+export async function shownAndCheapest(page) {
+  const map = await readPage(page);
+  const grid = page.locator('[data-testid="grid"]');
+  const point = async (name) => (await grid.getAttribute(name)).split(',').map(Number);
+  const { diagonal, costs } = await page.evaluate(() => window.pathlab.lab.settings());
+  const reference = cheapest(map, await point('data-start'), await point('data-goal'), { diagonal, costs });
+  const shown = Number(await page.locator('[data-testid="cost"]').getAttribute('data-value'));
+  return { shown, cheapest: reference, map };
+}
+
 /** Paints preset terrain rectangles ({x, y, w, h, value}) onto a map read from a file. */
 export function withTerrain(map, rects = []) {
   const terrain = map.open.map((o) => (o ? 1 : 0));

@@ -382,21 +382,22 @@ fn table_rows(text: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// `pathlab compare` on a MovingAI map (`family/name`) and its .scen with `--algos algos` and
+/// the `extra` options; the table it printed, after checking that it succeeded.
+fn compare_table(map: &str, algos: &str, extra: &[&str]) -> String {
+    let root = movingai();
+    let (map, scen) = (root.join(format!("{map}.map")), root.join(format!("{map}.map.scen")));
+    let mut args: Vec<&std::ffi::OsStr> =
+        vec!["compare".as_ref(), map.as_os_str(), scen.as_os_str(), "--algos".as_ref(), algos.as_ref()];
+    args.extend(extra.iter().map(|a| std::ffi::OsStr::new(a)));
+    let out = pathlab(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    stdout(&out)
+}
+
 #[test]
 fn compare_prints_an_aligned_table() {
-    let root = movingai();
-    let (map, scen) = (root.join("dao/den312d.map"), root.join("dao/den312d.map.scen"));
-    let out = pathlab(&[
-        "compare".as_ref(),
-        map.as_os_str(),
-        scen.as_os_str(),
-        "--algos".as_ref(),
-        "astar,dijkstra,greedy,bfs".as_ref(),
-        "--sample".as_ref(),
-        "40".as_ref(),
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let text = stdout(&out);
+    let text = compare_table("dao/den312d", "astar,dijkstra,greedy,bfs", &["--sample", "40"]);
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines[0].starts_with("40 problems of "), "{text}");
     let header = lines.iter().position(|l| l.starts_with("algorithm")).expect("a header");
@@ -428,21 +429,7 @@ fn compare_prints_an_aligned_table() {
 
 #[test]
 fn compare_under_another_rule_measures_against_dijkstra() {
-    let root = movingai();
-    let (map, scen) = (root.join("dao/arena.map"), root.join("dao/arena.map.scen"));
-    let out = pathlab(&[
-        "compare".as_ref(),
-        map.as_os_str(),
-        scen.as_os_str(),
-        "--algos".as_ref(),
-        "astar,bfs".as_ref(),
-        "--diagonal".as_ref(),
-        "never".as_ref(),
-        "--limit".as_ref(),
-        "30".as_ref(),
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let text = stdout(&out);
+    let text = compare_table("dao/arena", "astar,bfs", &["--diagonal", "never", "--limit", "30"]);
     assert!(text.contains("Dijkstra's cost under this rule"), "{text}");
     let rows = table_rows(&text);
     // With Manhattan on a 4-connected grid A* is optimal, and so is BFS without terrain.

@@ -16,7 +16,7 @@
 mod cases;
 mod oracle;
 
-use cases::{grid_problem, Rng};
+use cases::{configured, Configured, Rng};
 use oracle::{costs_from, same, walk};
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
@@ -25,30 +25,19 @@ use pathlab_core::search::{Algorithm, SearchConfig, Status, Stepper};
 use proptest::prelude::*;
 use proptest::sample::select;
 
-#[derive(Clone, Debug)]
-struct Case {
-    grid: Grid,
-    start: Point,
-    goal: Point,
-    config: SearchConfig,
-}
-
-fn case() -> impl Strategy<Value = Case> {
+fn case() -> impl Strategy<Value = Configured> {
     let settings = (
         (4u32..=8, select(Diagonal::ALL.to_vec()), select(Costs::ALL.to_vec())),
         (select(Heuristic::ALL.to_vec()), select(vec![1.0, 1.5])),
     );
-    grid_problem(4..=26, 10..=50, 1u8..=4, settings).prop_map(
-        |((grid, start, goal), ((cluster, rule, costs), (heuristic, weight)))| {
-            let config = SearchConfig::new(Algorithm::Hpa)
-                .cluster(cluster)
-                .diagonal(rule)
-                .costs(costs)
-                .heuristic(heuristic)
-                .weight(weight);
-            Case { grid, start, goal, config }
-        },
-    )
+    configured(4..=26, 10..=50, 1u8..=4, settings, |((cluster, rule, costs), (heuristic, weight))| {
+        SearchConfig::new(Algorithm::Hpa)
+            .cluster(cluster)
+            .diagonal(rule)
+            .costs(costs)
+            .heuristic(heuristic)
+            .weight(weight)
+    })
 }
 
 /// Runs `s` to the end and checks it against the reference optimum `best` (infinite: no path).

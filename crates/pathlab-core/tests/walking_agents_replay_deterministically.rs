@@ -7,8 +7,8 @@
 
 mod cases;
 
-use cases::grid_problem;
-use pathlab_core::grid::{Costs, Diagonal, Grid, Point};
+use cases::{configured, Configured};
+use pathlab_core::grid::{Costs, Diagonal, Point};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::{build, Algorithm, Hand, Overlay, SearchConfig, Status, Stepper};
 use proptest::prelude::*;
@@ -51,32 +51,21 @@ fn snapshot(s: &dyn Stepper) -> Snapshot {
     }
 }
 
-#[derive(Clone, Debug)]
-struct Case {
-    grid: Grid,
-    start: Point,
-    goal: Point,
-    config: SearchConfig,
-}
-
-fn case() -> impl Strategy<Value = Case> {
+fn case() -> impl Strategy<Value = Configured> {
     let settings = (
         select(vec![Algorithm::Lrta, Algorithm::Rta, Algorithm::CrashTurn]),
         (select(Diagonal::ALL.to_vec()), select(Costs::ALL.to_vec()), select(Heuristic::ALL.to_vec())),
         (1u32..=3, select(vec![1.0, 2.0]), select(vec![Hand::Left, Hand::Right])),
     );
-    grid_problem(1..=10, 0..=35, 1u8..=3, settings).prop_map(
-        |((grid, start, goal), (algorithm, (rule, costs, heuristic), (look, weight, hand)))| {
-            let config = SearchConfig::new(algorithm)
-                .diagonal(rule)
-                .costs(costs)
-                .heuristic(heuristic)
-                .weight(weight)
-                .lookahead(look)
-                .hand(hand);
-            Case { grid, start, goal, config }
-        },
-    )
+    configured(1..=10, 0..=35, 1u8..=3, settings, |(algorithm, (rule, costs, heuristic), (look, weight, hand))| {
+        SearchConfig::new(algorithm)
+            .diagonal(rule)
+            .costs(costs)
+            .heuristic(heuristic)
+            .weight(weight)
+            .lookahead(look)
+            .hand(hand)
+    })
 }
 
 proptest! {

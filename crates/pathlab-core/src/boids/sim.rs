@@ -680,17 +680,7 @@ impl Boids {
             let disp = vel * dt + u.push;
             // Far from walls (the usual case in open space) the move cannot meet one.
             if disp.length() + radius < self.walls.clearance(pos) {
-                let p = pos + disp;
-                self.xs[i] = p.x;
-                self.ys[i] = p.y;
-                self.vxs[i] = vel.x;
-                self.vys[i] = vel.y;
-                if vel.length_sq() > 1e-8 {
-                    let h = vel.normalized();
-                    self.hxs[i] = h.x;
-                    self.hys[i] = h.y;
-                }
-                self.memory[i] = u.memory;
+                self.store(i, pos + disp, vel, u.memory);
                 continue;
             }
             if !self.walls.is_free(pos) {
@@ -712,17 +702,24 @@ impl Boids {
                     vel -= normal * into;
                 }
             }
-            self.xs[i] = p.x;
-            self.ys[i] = p.y;
-            self.vxs[i] = vel.x;
-            self.vys[i] = vel.y;
-            if vel.length_sq() > 1e-8 {
-                let h = vel.normalized();
-                self.hxs[i] = h.x;
-                self.hys[i] = h.y;
-            }
-            self.memory[i] = u.memory;
+            self.store(i, p, vel, u.memory);
         }
+    }
+
+    /// Writes agent `i`'s new position, velocity and memory; its heading follows the velocity
+    /// unless it (nearly) stopped, when the last heading stays.
+    #[inline]
+    fn store(&mut self, i: usize, p: Vec2, vel: Vec2, memory: Memory) {
+        self.xs[i] = p.x;
+        self.ys[i] = p.y;
+        self.vxs[i] = vel.x;
+        self.vys[i] = vel.y;
+        if vel.length_sq() > 1e-8 {
+            let h = vel.normalized();
+            self.hxs[i] = h.x;
+            self.hys[i] = h.y;
+        }
+        self.memory[i] = memory;
     }
 
     /// Runs `n` steps.

@@ -125,30 +125,23 @@ impl OnGrid for SquareGrid {
     }
 }
 
-impl OnGrid for Teleports {
-    fn grid(&self) -> &Grid {
-        &self.base.grid
-    }
+/// The grid spaces built on a `SquareGrid` (`base`) are on a grid through it.
+macro_rules! on_grid_through_base {
+    ($($space:ty),*) => {$(
+        impl OnGrid for $space {
+            fn grid(&self) -> &Grid {
+                &self.base.grid
+            }
 
-    fn grid_mut(&mut self) -> &mut Grid {
-        &mut self.base.grid
-    }
+            fn grid_mut(&mut self) -> &mut Grid {
+                &mut self.base.grid
+            }
 
-    fn configure(&mut self, config: &SearchConfig) {
-        self.base.configure(config);
-    }
+            fn configure(&mut self, config: &SearchConfig) {
+                self.base.configure(config);
+            }
+        }
+    )*};
 }
 
-impl OnGrid for Slopes {
-    fn grid(&self) -> &Grid {
-        &self.base.grid
-    }
-
-    fn grid_mut(&mut self) -> &mut Grid {
-        &mut self.base.grid
-    }
-
-    fn configure(&mut self, config: &SearchConfig) {
-        self.base.configure(config);
-    }
-}
+on_grid_through_base!(Teleports, Slopes);

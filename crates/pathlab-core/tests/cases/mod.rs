@@ -13,6 +13,7 @@
 use std::ops::RangeInclusive;
 
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
+use pathlab_core::search::SearchConfig;
 use proptest::prelude::*;
 use proptest::sample::{select, Index};
 
@@ -106,6 +107,31 @@ pub fn case_with(
 ) -> impl Strategy<Value = Case> {
     grid_problem(sides, walls, terrain, (select(Diagonal::ALL.to_vec()), select(Costs::ALL.to_vec())))
         .prop_map(|((grid, start, goal), (rule, costs))| Case { grid, start, goal, rule, costs })
+}
+
+/// A random problem with the search's whole configuration: what [`configured`] draws.
+#[derive(Clone, Debug)]
+pub struct Configured {
+    pub grid: Grid,
+    pub start: Point,
+    pub goal: Point,
+    pub config: SearchConfig,
+}
+
+/// [`grid_problem`] with the test's own settings turned into a [`SearchConfig`] by `make`.
+pub fn configured<T: Strategy + Clone + 'static>(
+    sides: RangeInclusive<usize>,
+    walls: RangeInclusive<u32>,
+    terrain: impl Strategy<Value = u8> + Clone + 'static,
+    settings: T,
+    make: impl Fn(T::Value) -> SearchConfig + 'static,
+) -> impl Strategy<Value = Configured> {
+    grid_problem(sides, walls, terrain, settings).prop_map(move |((grid, start, goal), extra)| Configured {
+        grid,
+        start,
+        goal,
+        config: make(extra),
+    })
 }
 
 /// A small deterministic generator (SplitMix64) for the seeded sweeps.
