@@ -8,7 +8,7 @@ mod oracle;
 
 use oracle::optimum;
 
-use cases::Rng;
+use cases::{shown, Rng, Shown};
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::hpa::Hpa;
@@ -24,31 +24,12 @@ fn p(x: usize, y: usize) -> Point {
 /// Everything a page or test can read from a stepper.
 #[derive(Debug, PartialEq)]
 struct Snapshot {
-    status: Status,
-    steps: usize,
-    expanded: usize,
-    open: usize,
-    cost: Option<u64>,
-    states: Vec<u8>,
-    g: Vec<u64>,
-    parents: Vec<u32>,
-    path: Vec<u32>,
+    shown: Shown,
     overlay: Overlay,
 }
 
 fn snapshot(s: &dyn Stepper) -> Snapshot {
-    Snapshot {
-        status: s.status(),
-        steps: s.steps(),
-        expanded: s.expanded(),
-        open: s.open_count(),
-        cost: s.cost().map(f64::to_bits),
-        states: s.states().to_vec(),
-        g: s.g_values().iter().map(|g| g.to_bits()).collect(),
-        parents: s.parents().to_vec(),
-        path: s.path_indices().to_vec(),
-        overlay: without_build_time(s.overlay()),
-    }
+    Snapshot { shown: shown(s), overlay: without_build_time(s.overlay()) }
 }
 
 /// The overlay without the build note, which holds a wall-clock time: two builds of the same

@@ -7,7 +7,7 @@
 
 mod cases;
 
-use cases::{configured, Configured};
+use cases::{configured, shown, Configured, Shown};
 use pathlab_core::grid::{Costs, Diagonal, Point};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::{build, Algorithm, Hand, Overlay, SearchConfig, Status, Stepper};
@@ -17,15 +17,7 @@ use proptest::sample::{select, Index};
 /// Everything a stepper shows, with floats compared bit for bit.
 #[derive(Debug, PartialEq)]
 struct Snapshot {
-    status: Status,
-    steps: usize,
-    expanded: usize,
-    open: usize,
-    cost: Option<u64>,
-    states: Vec<u8>,
-    g: Vec<u64>,
-    parents: Vec<u32>,
-    trail: Vec<u32>,
+    shown: Shown,
     values: Option<Vec<u64>>,
     agent: Option<(Point, usize, u64, usize)>,
     overlay: Overlay,
@@ -33,18 +25,9 @@ struct Snapshot {
 }
 
 fn snapshot(s: &dyn Stepper) -> Snapshot {
-    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
     Snapshot {
-        status: s.status(),
-        steps: s.steps(),
-        expanded: s.expanded(),
-        open: s.open_count(),
-        cost: s.cost().map(f64::to_bits),
-        states: s.states().to_vec(),
-        g: bits(s.g_values()),
-        parents: s.parents().to_vec(),
-        trail: s.path_indices().to_vec(),
-        values: s.cell_values().map(|c| bits(c.values)),
+        shown: shown(s),
+        values: s.cell_values().map(|c| c.values.iter().map(|x| x.to_bits()).collect()),
         agent: s.agent().map(|a| (a.at, a.moves, a.travelled.to_bits(), a.revisits)),
         overlay: s.overlay(),
         gave_up: s.gave_up(),

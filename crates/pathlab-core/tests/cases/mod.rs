@@ -13,7 +13,7 @@
 use std::ops::RangeInclusive;
 
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
-use pathlab_core::search::SearchConfig;
+use pathlab_core::search::{SearchConfig, Status, Stepper};
 use proptest::prelude::*;
 use proptest::sample::{select, Index};
 
@@ -132,6 +132,37 @@ pub fn configured<T: Strategy + Clone + 'static>(
         goal,
         config: make(extra),
     })
+}
+
+/// What a page can read from a stepper, floats as their bits: two runs that should agree
+/// (replayed, stepped back, sought to) compare equal to the last bit.
+#[derive(Debug, PartialEq)]
+pub struct Shown {
+    pub status: Status,
+    pub steps: usize,
+    pub expanded: usize,
+    pub open: usize,
+    pub cost: Option<u64>,
+    pub states: Vec<u8>,
+    pub g: Vec<u64>,
+    pub parents: Vec<u32>,
+    /// The path, or a walking agent's trail.
+    pub path: Vec<u32>,
+}
+
+/// [`Shown`] of `s` now.
+pub fn shown(s: &dyn Stepper) -> Shown {
+    Shown {
+        status: s.status(),
+        steps: s.steps(),
+        expanded: s.expanded(),
+        open: s.open_count(),
+        cost: s.cost().map(f64::to_bits),
+        states: s.states().to_vec(),
+        g: s.g_values().iter().map(|g| g.to_bits()).collect(),
+        parents: s.parents().to_vec(),
+        path: s.path_indices().to_vec(),
+    }
 }
 
 /// A small deterministic generator (SplitMix64) for the seeded sweeps.
