@@ -111,7 +111,7 @@
 use std::cmp::Ordering;
 
 use super::engine::{check_ends, stroke_then_restart};
-use super::on_space::steps_through_step_with;
+use super::on_space::{holds_space_and_task, steps_through_step_with};
 use super::open_list::OpenList;
 use super::stepper::{MarkKind, Overlay, OverlayMark};
 use super::task::Task;
@@ -818,21 +818,7 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for BiAStar<S> {
         self.h_side(Direction::Forward, node)
     }
 
-    fn space(&self) -> &S {
-        &self.space
-    }
-
-    fn task(&self) -> Task {
-        self.task
-    }
-
-    fn set_end_nodes(&mut self, start: u32, goal: u32) -> Result<(), SearchError> {
-        BiAStar::set_end_nodes(self, start, goal)
-    }
-
-    fn edit_space(&mut self, space: S, _changed: &[u32]) -> Result<(), SearchError> {
-        self.set_space(space)
-    }
+    holds_space_and_task!(S);
 
     fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
         BiAStar::open_entries(self, limit)

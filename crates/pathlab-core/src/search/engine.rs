@@ -8,7 +8,7 @@
 
 use std::collections::VecDeque;
 
-use super::on_space::steps_through_step_with;
+use super::on_space::{holds_space_and_task, steps_through_step_with};
 use super::open_list::OpenList;
 use super::{
     astar, bfs, dfs, dijkstra, greedy, Algorithm, CellState, GridStepper, NoRecord, NodeTable, OpenEntry, Recorder,
@@ -485,21 +485,7 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Search<S> {
         self.estimate(self.space.at(node))
     }
 
-    fn space(&self) -> &S {
-        &self.space
-    }
-
-    fn task(&self) -> Task {
-        self.task
-    }
-
-    fn set_end_nodes(&mut self, start: u32, goal: u32) -> Result<(), SearchError> {
-        Search::set_end_nodes(self, start, goal)
-    }
-
-    fn edit_space(&mut self, space: S, _changed: &[u32]) -> Result<(), SearchError> {
-        self.set_space(space)
-    }
+    holds_space_and_task!(S);
 
     /// The open list in exactly the order the next steps take its nodes off (if nothing more
     /// were put on it), at most `limit` entries: the first is the node the next step expands

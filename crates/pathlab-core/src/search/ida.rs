@@ -56,7 +56,7 @@
 //!   is the stack depth.
 
 use super::engine::{check_ends, stroke_then_restart};
-use super::on_space::steps_through_step_with;
+use super::on_space::{holds_space_and_task, steps_through_step_with};
 use super::stepper::{MarkKind, Overlay, OverlayMark};
 use super::task::Task;
 use super::{
@@ -457,21 +457,7 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Ida<S> {
         self.h(self.space.at(node))
     }
 
-    fn space(&self) -> &S {
-        &self.space
-    }
-
-    fn task(&self) -> Task {
-        self.task
-    }
-
-    fn set_end_nodes(&mut self, start: u32, goal: u32) -> Result<(), SearchError> {
-        Ida::set_end_nodes(self, start, goal)
-    }
-
-    fn edit_space(&mut self, space: S, _changed: &[u32]) -> Result<(), SearchError> {
-        self.set_space(space)
-    }
+    holds_space_and_task!(S);
 
     /// IDA* keeps no open list: this is its stack (the current path), deepest node first,
     /// which is where the next visit starts from (after backing out of nodes with no edge

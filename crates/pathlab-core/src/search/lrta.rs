@@ -107,7 +107,7 @@
 //! state.
 
 use super::engine::{check_ends, stroke_then_restart};
-use super::on_space::steps_through_step_with;
+use super::on_space::{holds_space_and_task, steps_through_step_with};
 use super::stepper::{Agent, BoxKind, CellValues, Overlay, OverlayBox};
 use super::task::Task;
 use super::walk::{self, number, Walk};
@@ -782,21 +782,7 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Lrta<S> {
         self.learned[node as usize]
     }
 
-    fn space(&self) -> &S {
-        &self.space
-    }
-
-    fn task(&self) -> Task {
-        self.task
-    }
-
-    fn set_end_nodes(&mut self, start: u32, goal: u32) -> Result<(), SearchError> {
-        Lrta::set_end_nodes(self, start, goal)
-    }
-
-    fn edit_space(&mut self, space: S, _changed: &[u32]) -> Result<(), SearchError> {
-        self.set_space(space)
-    }
+    holds_space_and_task!(S);
 
     /// The nodes the last look-ahead examined (those shown open), as the grid's open-list
     /// read-out lists open cells: lowest `g + weight x learned h` first, then highest g, then lowest number; at

@@ -185,6 +185,30 @@ macro_rules! steps_through_step_with {
 }
 pub(crate) use steps_through_step_with;
 
+/// The [`SpaceStepper`] methods of a search that holds its space (`space`) and its [`Task`]
+/// (`task`), moves its ends with its own `set_end_nodes`, and after an edit starts over on the
+/// new space (`set_space`): BFS to A*, bidirectional A*, IDA* and the real-time agents.
+macro_rules! holds_space_and_task {
+    ($space:ty) => {
+        fn space(&self) -> &$space {
+            &self.space
+        }
+
+        fn task(&self) -> $crate::search::Task {
+            self.task
+        }
+
+        fn set_end_nodes(&mut self, start: u32, goal: u32) -> Result<(), $crate::search::SearchError> {
+            Self::set_end_nodes(self, start, goal)
+        }
+
+        fn edit_space(&mut self, space: $space, _changed: &[u32]) -> Result<(), $crate::search::SearchError> {
+            self.set_space(space)
+        }
+    };
+}
+pub(crate) use holds_space_and_task;
+
 impl<S: Space> Clone for Box<dyn SpaceStepper<S>> {
     fn clone(&self) -> Self {
         self.as_ref().boxed_clone()
