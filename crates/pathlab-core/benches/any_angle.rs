@@ -123,8 +123,7 @@ fn verify(set: &Set) -> Vec<Counts> {
 }
 
 fn main() {
-    let testing = std::env::args().any(|a| a == "--test");
-    let rounds = if testing { 1 } else { ROUNDS };
+    let rounds = support::rounds(ROUNDS);
     let sets = support::load_sets("any_angle", SETS);
     println!("any-angle vs A*: median of {rounds} rounds; in each, every variant runs the same problems in turn");
     println!(

@@ -22,7 +22,7 @@ use pathlab_core::search::bi_astar::BiAStar;
 use pathlab_core::search::{Algorithm, Search, SearchConfig, Stepper};
 
 mod support;
-use support::Set;
+use support::{assert_optimal, Set};
 
 /// The DAO maps, with how many evenly spaced problems to take from each (`usize::MAX`: all).
 const SETS: &[(&str, usize)] = &[
@@ -93,13 +93,7 @@ fn verify(sets: &[Set]) {
             let (a, _) = run_astar(&mut pair.astar, one);
             let (b, _, _) = run_bi(&mut pair.bi, one);
             for (what, cost) in [("A*", a), ("bi-A*", b)] {
-                assert!(
-                    (cost - p.optimal).abs() <= p.tolerance,
-                    "{} line {}: {what} cost {cost} but the optimum is {}",
-                    set.name,
-                    p.line,
-                    p.optimal
-                );
+                assert_optimal(set, p, what, cost);
             }
         }
         println!("verified {}: {} problems, A* and bi-A* give the .scen optima", set.name, set.problems.len());
@@ -182,12 +176,6 @@ fn print_row(name: &str, problems: usize, (a_exp, b_exp, nipped): (usize, usize,
 fn main() {
     let sets = support::load_sets("bidirectional", SETS);
     verify(&sets);
-    // `cargo test --benches` runs this with `--test`: check, time once, skip criterion.
-    let testing = std::env::args().any(|a| a == "--test");
-    if !testing {
-        let mut c = Criterion::default().configure_from_args();
-        criterion_groups(&mut c, &sets);
-        c.final_summary();
-    }
-    side_by_side(&sets, if testing { 1 } else { ROUNDS });
+    support::with_criterion(|c| criterion_groups(c, &sets));
+    side_by_side(&sets, support::rounds(ROUNDS));
 }

@@ -323,11 +323,6 @@ fn criterion_group(c: &mut Criterion, sets: &[Set]) {
 fn main() {
     let sets = support::load_sets("incremental", SETS);
     // `cargo test --benches` runs this with `--test`: measure once, skip criterion.
-    let testing = std::env::args().any(|a| a == "--test");
-    if !testing {
-        let mut c = Criterion::default().configure_from_args();
-        criterion_group(&mut c, &sets);
-        c.final_summary();
-    }
+    support::with_criterion(|c| criterion_group(c, &sets));
     measure(&sets);
 }

@@ -175,8 +175,7 @@ fn build_table(rounds: usize) {
 }
 
 fn main() {
-    let testing = std::env::args().any(|a| a == "--test");
-    let rounds = if testing { 1 } else { ROUNDS };
+    let rounds = support::rounds(ROUNDS);
     build_table(rounds);
     let sets = support::load_sets("navmesh", &SEARCH_SETS);
     println!("navmesh A* + funnel and Theta* against grid A*: median of {rounds} rounds");

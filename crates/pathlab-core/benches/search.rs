@@ -35,7 +35,7 @@ use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::{build, Algorithm, EventLog, Search, SearchConfig, StepEvent, Stepper};
 
 mod support;
-use support::Set;
+use support::{assert_optimal, Set};
 
 /// The maps benchmarked, with how many evenly spaced problems to take from each scenario
 /// file (`usize::MAX`: all of them).
@@ -172,13 +172,7 @@ fn verify(sets: &[Set]) {
                 set.name,
                 p.line
             );
-            assert!(
-                (ours - p.optimal).abs() <= p.tolerance,
-                "{} line {}: our cost {ours} but the optimum is {}",
-                set.name,
-                p.line,
-                p.optimal
-            );
+            assert_optimal(set, p, "our A*", ours);
             let step_cost = ours_stepped(&mut stepped, &mut log, std::slice::from_ref(p));
             assert_eq!(step_cost, ours, "{} line {}: stepping ends elsewhere", set.name, p.line);
             assert_eq!(stepped.expanded(), search.expanded(), "{} line {}", set.name, p.line);
@@ -272,23 +266,13 @@ fn print_row(name: &str, problems: usize, ours: Duration, stepped: Duration, the
 fn main() {
     let sets = support::load_sets("search", SETS);
     verify(&sets);
-    // `cargo test --benches` runs this with `--test`: check, time once, skip criterion.
-    let testing = std::env::args().any(|a| a == "--test");
-    if !testing {
-        let mut c = Criterion::default().configure_from_args();
-        criterion_groups(&mut c, &sets);
-        c.final_summary();
-    }
-    side_by_side(&sets, if testing { 1 } else { ROUNDS });
+    support::with_criterion(|c| criterion_groups(c, &sets));
+    side_by_side(&sets, support::rounds(ROUNDS));
     let jump_sets = support::load_sets("search", JUMP_SETS);
     verify_jumps(&jump_sets);
-    if !testing {
-        let mut c = Criterion::default().configure_from_args();
-        jump_criterion_groups(&mut c, &jump_sets);
-        c.final_summary();
-    }
-    jump_side_by_side(&jump_sets, if testing { 1 } else { JUMP_ROUNDS });
-    shelf_side_by_side(&sets[..2], if testing { 1 } else { JUMP_ROUNDS });
+    support::with_criterion(|c| jump_criterion_groups(c, &jump_sets));
+    jump_side_by_side(&jump_sets, support::rounds(JUMP_ROUNDS));
+    shelf_side_by_side(&sets[..2], support::rounds(JUMP_ROUNDS));
 }
 
 // ---- Every optimal and any-angle algorithm against `pathfinding` -------------------------
@@ -403,13 +387,7 @@ fn verify_jumps(sets: &[Set]) {
                 search.run();
                 let cost =
                     search.cost().unwrap_or_else(|| panic!("{} line {}: {algorithm} finds no path", set.name, p.line));
-                assert!(
-                    (cost - p.optimal).abs() <= p.tolerance,
-                    "{} line {}: {algorithm} cost {cost} but the optimum is {}",
-                    set.name,
-                    p.line,
-                    p.optimal
-                );
+                assert_optimal(set, p, &algorithm.to_string(), cost);
             }
         }
         println!("verified {}: {} problems, A*, JPS and JPS+ give the .scen optima", set.name, set.problems.len());

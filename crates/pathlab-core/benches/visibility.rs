@@ -43,8 +43,7 @@ fn theta(set: &Set) -> ThetaStar {
 }
 
 fn main() {
-    let testing = std::env::args().any(|a| a == "--test");
-    let rounds = if testing { 1 } else { ROUNDS };
+    let rounds = support::rounds(ROUNDS);
     let sets = support::load_sets("visibility", SETS);
     println!("exact any-angle (visibility graph) vs Theta*, diagonal {RULE}: median of {rounds} rounds");
     println!(

@@ -23,6 +23,43 @@ pub struct Set {
     pub problems: Vec<Problem>,
 }
 
+/// True when `cargo test --benches` runs the benchmark (it passes `--test`): then a benchmark
+/// checks its answers and times one round, and criterion does not run.
+pub fn testing() -> bool {
+    std::env::args().any(|a| a == "--test")
+}
+
+/// `rounds`, or one round when [`testing`].
+pub fn rounds(rounds: usize) -> usize {
+    if testing() {
+        1
+    } else {
+        rounds
+    }
+}
+
+/// Runs the criterion groups `groups` adds, unless [`testing`].
+pub fn with_criterion(groups: impl FnOnce(&mut criterion::Criterion)) {
+    if testing() {
+        return;
+    }
+    let mut c = criterion::Criterion::default().configure_from_args();
+    groups(&mut c);
+    c.final_summary();
+}
+
+/// Checks that `what` found `p`'s `.scen` optimum on `set` (within its tolerance): the
+/// benchmarks time only searches that give the right answer.
+pub fn assert_optimal(set: &Set, p: &Problem, what: &str, cost: f64) {
+    assert!(
+        (cost - p.optimal).abs() <= p.tolerance,
+        "{} line {}: {what} cost {cost} but the optimum is {}",
+        set.name,
+        p.line,
+        p.optimal
+    );
+}
+
 /// The MovingAI maps folder (see `tests/common/movingai_folder.rs`); exits, naming `bench`
 /// and the variable, when it is missing.
 pub fn maps_folder(bench: &str) -> PathBuf {
