@@ -69,7 +69,7 @@
 //!   [`open_count`](Stepper::open_count) is always 0; [`h`](Stepper::h) is 0 (no estimate).
 
 use super::engine::{check_ends, paint_cells};
-use super::stepper::{Agent, LineKind, Overlay, OverlayLine};
+use super::stepper::{keeps_grid_and_ends, Agent, LineKind, Overlay, OverlayLine};
 use super::walk::{self, Walk};
 use super::{
     Algorithm, CellState, EventLog, Hand, NoRecord, NodeTable, Recorder, SearchConfig, SearchError, Status, StepEvent,
@@ -455,25 +455,7 @@ impl Stepper for CrashTurn {
         0.0
     }
 
-    fn grid(&self) -> &Grid {
-        &self.grid
-    }
-
-    fn start(&self) -> Point {
-        self.start
-    }
-
-    fn goal(&self) -> Point {
-        self.goal
-    }
-
-    fn config(&self) -> SearchConfig {
-        self.config
-    }
-
-    fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        CrashTurn::set_ends(self, start, goal)
-    }
+    keeps_grid_and_ends!();
 
     fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
         Ok(CrashTurn::paint(self, cells.iter().copied(), value))

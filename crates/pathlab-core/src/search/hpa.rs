@@ -93,7 +93,7 @@ use std::time::Duration;
 
 use super::engine::{check_ends, estimate, paint_cells};
 use super::open_list::OpenList;
-use super::stepper::{BoxKind, LineKind, MarkKind, Overlay, OverlayBox, OverlayLine, OverlayMark};
+use super::stepper::{keeps_grid_and_ends, BoxKind, LineKind, MarkKind, Overlay, OverlayBox, OverlayLine, OverlayMark};
 use super::{
     astar, Algorithm, CellState, EventLog, NoRecord, NodeTable, Recorder, Search, SearchConfig, SearchError, Status,
     StepEvent, Stepper, NO_PARENT,
@@ -1283,25 +1283,7 @@ impl Stepper for Hpa {
         Hpa::h(self, p)
     }
 
-    fn grid(&self) -> &Grid {
-        &self.grid
-    }
-
-    fn start(&self) -> Point {
-        self.start
-    }
-
-    fn goal(&self) -> Point {
-        self.goal
-    }
-
-    fn config(&self) -> SearchConfig {
-        self.config
-    }
-
-    fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        Hpa::set_ends(self, start, goal)
-    }
+    keeps_grid_and_ends!();
 
     fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
         Ok(Hpa::paint(self, cells.iter().copied(), value))

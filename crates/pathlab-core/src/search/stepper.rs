@@ -701,3 +701,35 @@ pub struct CellValues<'a> {
     /// True when the page should paint it as a heat map.
     pub heat: bool,
 }
+
+/// The [`Stepper`] methods of a grid search that keeps its grid, ends and settings in fields
+/// (`grid`, `start`, `goal`, `config`) and moves its ends with its own `set_ends`: Theta*,
+/// HPA* and crash and turn.
+macro_rules! keeps_grid_and_ends {
+    () => {
+        fn grid(&self) -> &$crate::grid::Grid {
+            &self.grid
+        }
+
+        fn start(&self) -> $crate::grid::Point {
+            self.start
+        }
+
+        fn goal(&self) -> $crate::grid::Point {
+            self.goal
+        }
+
+        fn config(&self) -> $crate::search::SearchConfig {
+            self.config
+        }
+
+        fn set_ends(
+            &mut self,
+            start: $crate::grid::Point,
+            goal: $crate::grid::Point,
+        ) -> Result<(), $crate::search::SearchError> {
+            Self::set_ends(self, start, goal)
+        }
+    };
+}
+pub(crate) use keeps_grid_and_ends;

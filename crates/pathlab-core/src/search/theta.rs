@@ -55,6 +55,7 @@
 use super::engine::{check_ends, paint_cells};
 use super::open_list::OpenList;
 use super::sight::{distance, point_distance, sees};
+use super::stepper::keeps_grid_and_ends;
 use super::{
     astar, Algorithm, CellState, EventLog, LineKind, NoRecord, NodeTable, OpenEntry, Overlay, OverlayLine, Path,
     Recorder, SearchConfig, SearchError, Status, StepEvent, Stepper, NO_PARENT,
@@ -419,28 +420,10 @@ impl Stepper for ThetaStar {
         }
     }
 
-    fn start(&self) -> Point {
-        self.start
-    }
-
-    fn goal(&self) -> Point {
-        self.goal
-    }
-
-    fn config(&self) -> SearchConfig {
-        self.config
-    }
+    keeps_grid_and_ends!();
 
     fn h(&self, p: Point) -> f64 {
         point_distance(p, self.goal) * self.scale
-    }
-
-    fn grid(&self) -> &Grid {
-        &self.grid
-    }
-
-    fn set_ends(&mut self, start: Point, goal: Point) -> Result<(), SearchError> {
-        ThetaStar::set_ends(self, start, goal)
     }
 
     fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
