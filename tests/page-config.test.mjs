@@ -137,9 +137,15 @@ describe('page configuration', () => {
     for (const id of ['algo', 'heuristic', 'diagonal', 'costs', 'weight', 'map', 'legend', 'cell-info', 'load-file', 'brush']) {
       assert.equal(await page.locator(`[data-testid="${id}"]`).isVisible(), false, `${id} should be hidden`);
     }
-    // The grid takes the frame's width.
+    // The grid takes the frame's width, or all the height the controls below it leave: they fit
+    // in the frame, nothing scrolls.
     const box = await page.locator('[data-testid="grid"]').boundingBox();
-    assert.ok(box.width > 600, `grid width ${box.width}`);
+    const fit = await page.evaluate(() => ({
+      scroll: document.scrollingElement.scrollHeight - document.documentElement.clientHeight,
+      slack: document.documentElement.clientHeight - document.querySelector('.pathlab').getBoundingClientRect().bottom,
+    }));
+    assert.ok(fit.scroll <= 1, `the frame scrolls by ${fit.scroll} px`);
+    assert.ok(box.width > 600 || fit.slack < 24, `grid width ${box.width}, ${fit.slack} px left below the controls`);
     await page.locator('[data-testid="step"]').click();
     await nextFrame(page);
     assert.equal(await text(page, 'expanded'), '26');

@@ -13,6 +13,9 @@
 // 610 to 700 KB when the navmesh and corner views came to the spaces' module (loaded only for
 // space=hex|graph|navmesh|corners): spade's triangulation, the navmesh search and funnel and the
 // visibility graph made pathlab_spaces 190 -> 275 KB gzipped; the first paint did not change.
+// The first paint's ceiling went from 300 to 305 KB when the closed list's heading came to count
+// the goal apart and the embedded layout came to measure its controls (300.5 KB then); "all"
+// from 1,024 to 1,100 KB with the navmesh view's module and page (1,025.5 KB then).
 // Then to 720 KB: the page-context work moved the path-request page's walking into the core
 // (pathlab_wasm +3 KB, first paint 299.5 KB) and the navmesh view's page joined; 702 KB then.
 import { describe, test } from 'node:test';
@@ -27,12 +30,12 @@ const KB = 1024;
 
 /** Gzipped ceilings, in bytes, of what each page downloads (wasm + JS). */
 const CEILINGS = {
-  indexFirstPaint: 300 * KB,
+  indexFirstPaint: 305 * KB,
   indexAll: 720 * KB,
   boids: 145 * KB,
   crowd: 210 * KB,
   requests: 290 * KB,
-  all: 1024 * KB,
+  all: 1100 * KB,
 };
 
 /** The relative imports of an ES module's text: static ones, and with `dynamic` import()s too. */
