@@ -343,6 +343,7 @@ pub const SCENES: &[(&str, &str)] = &[
     ("blocks", "Swap around blocks (velocity obstacles)"),
     ("bottleneck", "Bottleneck door (velocity obstacles)"),
     ("street", "Street crossing with a traffic light"),
+    ("street-paths", "Street with path-finders (A*, Dijkstra, Theta*, LRTA*)"),
 ];
 
 /// Builds a scene by name.
@@ -360,6 +361,9 @@ pub fn build(name: &str, config: &SceneConfig) -> Result<Box<dyn Scene>, SceneEr
             Ok(Box::new(super::avoid_scene::AvoidScene::new(name, config)?))
         }
         "street" => Ok(Box::new(super::street::StreetScene::new(config)?)),
+        "street-paths" => {
+            Ok(Box::new(super::street::StreetScene::with_planner(config, super::street_plan::Planner::AStar)?))
+        }
         _ => Err(SceneError::UnknownScene(name.to_string())),
     }
 }

@@ -1,0 +1,199 @@
+//! The street's path-finders compared as the course's thesis compares them: the time spent
+//! planning against the number of agents, and how many nodes each plan expands (a histogram
+//! per path-finder).
+//!
+//! [`compare`] runs the street with path-finders ([`StreetScene::with_planner`]) once per
+//! agent count and path-finder, from one seed, for a fixed number of steps, keeping every
+//! plan. The runs go count by count, the path-finders one after another within a count, so
+//! that their times are taken side by side.
+//!
+//! ```
+//! use pathlab_core::crowd::street_compare::compare;
+//! use pathlab_core::crowd::street_plan::Planner;
+//! let c = compare(&[5, 10], &[Planner::AStar, Planner::Dijkstra], 50, 1).unwrap();
+//! assert_eq!(c.runs.len(), 4);
+//! let (a, d) = (c.run(Planner::AStar, 5).unwrap(), c.run(Planner::Dijkstra, 5).unwrap());
+//! assert!(a.expanded() < d.expanded());
+//! assert_eq!(c.histogram(Planner::AStar, 8).counts.iter().sum::<u32>() as usize, c.plans_of(Planner::AStar));
+//! ```
+
+use std::fmt::Write as _;
+
+use super::scene::{Scene, SceneConfig, SceneError};
+use super::street::StreetScene;
+use super::street_plan::{Plan, Planner};
+
+/// One run of the comparison: one path-finder, one agent count.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompareRun {
+    /// The path-finder every agent planned with.
+    pub planner: Planner,
+    /// The pedestrians asked for.
+    pub pedestrians: usize,
+    /// Every agent of the run (pedestrians and cars).
+    pub agents: usize,
+    /// Every plan of the run, in the order made (set-up included).
+    pub plans: Vec<Plan>,
+    /// Car-pedestrian contacts (pedestrian-steps) in the run.
+    pub collisions: f64,
+}
+
+impl CompareRun {
+    /// Nodes expanded by all the run's plans.
+    pub fn expanded(&self) -> u64 {
+        self.plans.iter().map(|p| p.expanded as u64).sum()
+    }
+
+    /// Milliseconds spent planning in the run (NaN without a clock).
+    pub fn planning_ms(&self) -> f64 {
+        self.plans.iter().map(|p| p.millis).sum()
+    }
+}
+
+/// Counts of values in equal bins `[k * width, (k + 1) * width)`; the last bin also holds
+/// everything above it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Histogram {
+    /// The width of a bin.
+    pub width: u32,
+    /// How many values fell in each bin.
+    pub counts: Vec<u32>,
+}
+
+/// Puts `values` into `bins` bins of `width` each (at least 1 of each).
+///
+/// ```
+/// use pathlab_core::crowd::street_compare::histogram;
+/// let h = histogram(&[0, 9, 10, 25, 99], 10, 3);
+/// assert_eq!(h.counts, vec![2, 1, 2]);
+/// ```
+pub fn histogram(values: &[u32], width: u32, bins: usize) -> Histogram {
+    let width = width.max(1);
+    let mut counts = vec![0; bins.max(1)];
+    let last = counts.len() - 1;
+    for &v in values {
+        counts[((v / width) as usize).min(last)] += 1;
+    }
+    Histogram { width, counts }
+}
+
+/// Every run of a comparison.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comparison {
+    /// Steps each run took (0.1 s each).
+    pub steps: u64,
+    /// The seed of every run.
+    pub seed: u64,
+    /// The runs, count by count, path-finders in the order given.
+    pub runs: Vec<CompareRun>,
+}
+
+/// Runs the street with each path-finder of `planners` for each pedestrian count of `counts`
+/// (clamped as [`StreetScene::with_planner`] clamps), `steps` steps each, from `seed`.
+///
+/// # Errors
+/// A scene's set-up error (none in practice).
+pub fn compare(counts: &[usize], planners: &[Planner], steps: u64, seed: u64) -> Result<Comparison, SceneError> {
+    let mut runs = Vec::with_capacity(counts.len() * planners.len());
+    for &n in counts {
+        for &planner in planners {
+            // The set-up's plans are recorded too: the scene starts with an empty log.
+            let mut scene = StreetScene::with_planner_recorded(&SceneConfig { agents: Some(n), seed }, planner)?;
+            for _ in 0..steps {
+                scene.step();
+            }
+            let collisions = scene.metrics().iter().find(|m| m.name == "car_ped_collisions").map_or(0.0, |m| m.value);
+            runs.push(CompareRun {
+                planner,
+                pedestrians: n,
+                agents: scene.len(),
+                plans: scene.plans().to_vec(),
+                collisions,
+            });
+        }
+    }
+    Ok(Comparison { steps, seed, runs })
+}
+
+impl Comparison {
+    /// The run of `planner` with `pedestrians` pedestrians asked for.
+    pub fn run(&self, planner: Planner, pedestrians: usize) -> Option<&CompareRun> {
+        self.runs.iter().find(|r| r.planner == planner && r.pedestrians == pedestrians)
+    }
+
+    /// The path-finders compared, in order.
+    pub fn planners(&self) -> Vec<Planner> {
+        let mut out: Vec<Planner> = Vec::new();
+        for r in &self.runs {
+            if !out.contains(&r.planner) {
+                out.push(r.planner);
+            }
+        }
+        out
+    }
+
+    /// The pedestrian counts compared, in order.
+    pub fn counts(&self) -> Vec<usize> {
+        let mut out: Vec<usize> = Vec::new();
+        for r in &self.runs {
+            if !out.contains(&r.pedestrians) {
+                out.push(r.pedestrians);
+            }
+        }
+        out
+    }
+
+    /// The nodes expanded by every plan of `planner`, all runs together.
+    pub fn expansions_of(&self, planner: Planner) -> Vec<u32> {
+        let plans = self.runs.iter().filter(|r| r.planner == planner).flat_map(|r| &r.plans);
+        plans.map(|p| u32::try_from(p.expanded).unwrap_or(u32::MAX)).collect()
+    }
+
+    /// How many plans `planner` made, all runs together.
+    pub fn plans_of(&self, planner: Planner) -> usize {
+        self.runs.iter().filter(|r| r.planner == planner).map(|r| r.plans.len()).sum()
+    }
+
+    /// The bin width shared by every path-finder's histogram of `bins` bins, so that they
+    /// can be read side by side: the largest expansion count of any plan, divided into `bins`.
+    pub fn bin_width(&self, bins: usize) -> u32 {
+        let most = self.runs.iter().flat_map(|r| &r.plans).map(|p| p.expanded).max().unwrap_or(0);
+        u32::try_from(most / bins.max(1) + 1).unwrap_or(u32::MAX)
+    }
+
+    /// The histogram of nodes expanded per plan by `planner`, in `bins` bins of
+    /// [`Comparison::bin_width`].
+    pub fn histogram(&self, planner: Planner, bins: usize) -> Histogram {
+        histogram(&self.expansions_of(planner), self.bin_width(bins), bins)
+    }
+
+    /// A Markdown table: per agent count, each path-finder's planning time (ms) and mean
+    /// nodes expanded per plan.
+    pub fn table(&self) -> String {
+        let planners = self.planners();
+        let mut out = String::from("| agents |");
+        for p in &planners {
+            let _ = write!(out, " {} ms | {} nodes/plan |", p.short(), p.short());
+        }
+        out.push_str("\n| ---: |");
+        for _ in &planners {
+            out.push_str(" ---: | ---: |");
+        }
+        out.push('\n');
+        for n in self.counts() {
+            let agents = self.runs.iter().find(|r| r.pedestrians == n).map_or(n, |r| r.agents);
+            let _ = write!(out, "| {agents} |");
+            for &p in &planners {
+                match self.run(p, n) {
+                    Some(r) => {
+                        let per = r.expanded() as f64 / r.plans.len().max(1) as f64;
+                        let _ = write!(out, " {:.2} | {per:.0} |", r.planning_ms());
+                    }
+                    None => out.push_str(" – | – |"),
+                }
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
