@@ -301,23 +301,32 @@ fn the_comparison_counts_the_nodes_the_planners_expand_themselves() {
 #[test]
 fn the_planner_parameter_is_checked_and_changes_who_plans_how() {
     let mut s = build("street-paths", &SceneConfig { agents: Some(10), seed: 1 }).expect("builds");
-    let p = s.params().into_iter().find(|p| p.name == "planner").expect("a planner choice");
+    let p = s.params().into_iter().find(|p| p.name == "method").expect("a path-finder choice");
     let names: Vec<&str> = Planner::ALL.iter().map(|p| p.name()).collect();
     assert_eq!(p.choices, names);
     assert_eq!(p.choices, ["astar", "dijkstra", "theta", "astar-smoothed", "lrta"]);
-    assert!(matches!(s.set_param("planner", f64::NAN), Err(SceneError::Invalid(_))));
-    let msg = s.set_param("planner", 9.0).expect("clamped").expect("a message");
+    assert!(matches!(s.set_param("method", f64::NAN), Err(SceneError::Invalid(_))));
+    let msg = s.set_param("method", 9.0).expect("clamped").expect("a message");
     assert!(msg.contains("clamped"), "{msg}");
     assert_eq!(s.params()[0].value, 4.0);
+    // Before the first step, a new path-finder starts the counts afresh: 10 walkers, 6 cars.
+    assert_eq!(metric(s.as_ref(), "plans"), 16.0);
+    s.step();
     let before = metric(s.as_ref(), "plans");
-    s.set_param("planner", 1.0).expect("Dijkstra");
-    assert!(metric(s.as_ref(), "plans") > before, "walkers plan again with the new planner");
+    s.set_param("method", 4.0).expect("the same again");
+    assert_eq!(metric(s.as_ref(), "plans"), before, "the same path-finder again changes nothing");
+    s.set_param("method", 1.0).expect("Dijkstra");
+    assert!(metric(s.as_ref(), "plans") > before, "walkers plan again with the new path-finder");
+    let clock: Vec<&str> = s.clock_metrics().iter().map(|m| m.name).collect();
+    assert_eq!(clock, ["planning_ms", "planning_ms_per_plan"]);
+    assert!(s.metrics().iter().all(|m| m.name != "planning_ms"), "a replay cannot reproduce a clock");
     assert_eq!(Planner::from_name("theta"), Some(Planner::Theta));
     assert_eq!(Planner::from_name("jps"), None);
     let big = build("street-paths", &SceneConfig { agents: Some(10_000), seed: 0 }).expect("builds");
     assert_eq!(big.len(), 200 + 6);
     // The plain street has no planner.
     let plain = build("street", &SceneConfig::default()).expect("builds");
-    assert!(plain.params().iter().all(|p| p.name != "planner"));
+    assert!(plain.params().iter().all(|p| p.name != "method"));
+    assert!(plain.clock_metrics().is_empty());
     assert!(metric(plain.as_ref(), "plans").is_nan());
 }

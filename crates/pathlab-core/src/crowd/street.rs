@@ -1115,7 +1115,6 @@ impl Scene for StreetScene {
                     value: mean(st.expanded as f64, st.plans as f64),
                     unit: "",
                 },
-                Metric { name: "planning_ms", label: "Time spent planning", value: st.millis, unit: "ms" },
                 Metric { name: "arrivals", label: "Trips finished", value: f64::from(st.arrivals), unit: "" },
                 Metric {
                     name: "arrival_time",
@@ -1151,7 +1150,7 @@ impl Scene for StreetScene {
             params.insert(
                 0,
                 Param {
-                    name: "planner",
+                    name: "method",
                     label: "Path-finder",
                     min: 0.0,
                     max: (Planner::ALL.len() - 1) as f64,
@@ -1163,19 +1162,33 @@ impl Scene for StreetScene {
         }
         params
     }
-    /// `planner` (street-paths only) takes the index of a choice; every pedestrian walking to
-    /// the kerb or on to its goal plans again with it at once, the others (waiting, crossing)
-    /// and the cars at their next trip.
+    /// `method` (street-paths only: the path-finder) takes the index of a choice. Before the
+    /// first step every agent plans again with it and the counts start afresh, as if the
+    /// street had been built with it; later, every pedestrian walking to the kerb or on to its
+    /// goal plans again at once, the others (waiting, crossing) and the cars at their next trip.
+    /// The same path-finder again changes nothing.
     fn set_param(&mut self, name: &str, value: f64) -> Result<Option<String>, SceneError> {
         let (clamped, message) = super::avoid_scene::checked_value(&self.params(), name, value)?;
-        if name == "planner" {
+        if name == "method" {
             let planner = Planner::ALL[(clamped.round() as usize).min(Planner::ALL.len() - 1)];
-            if let Some(planning) = &mut self.planning {
-                planning.planner = planner;
+            let fresh = self.steps == 0;
+            let Some(planning) = &mut self.planning else { return Ok(message) };
+            if planning.planner == planner {
+                return Ok(message);
+            }
+            planning.planner = planner;
+            if fresh {
+                let log = planning.stats.log.as_ref().map(|_| Vec::new());
+                planning.stats = PlanStats { log, ..PlanStats::default() };
             }
             for i in 0..self.peds.len() {
                 if matches!(self.peds[i].state, PedState::WalkToKerb | PedState::WalkOn) {
                     self.plan_ped(i, false);
+                }
+            }
+            if fresh {
+                for k in 0..self.cars.len() {
+                    self.plan_car(k);
                 }
             }
         } else if name == "green" {
@@ -1184,6 +1197,15 @@ impl Scene for StreetScene {
             self.walk_time = clamped as f32;
         }
         Ok(message)
+    }
+    fn clock_metrics(&self) -> Vec<Metric> {
+        let Some(planning) = &self.planning else { return Vec::new() };
+        let st = &planning.stats;
+        let per_plan = if st.plans > 0 { st.millis / st.plans as f64 } else { f64::NAN };
+        vec![
+            Metric { name: "planning_ms", label: "Time spent planning", value: st.millis, unit: "ms" },
+            Metric { name: "planning_ms_per_plan", label: "Planning time per plan", value: per_plan, unit: "ms" },
+        ]
     }
     fn actions(&self) -> Vec<Action> {
         Vec::new()

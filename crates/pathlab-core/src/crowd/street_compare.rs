@@ -94,28 +94,44 @@ pub struct Comparison {
 /// # Errors
 /// A scene's set-up error (none in practice).
 pub fn compare(counts: &[usize], planners: &[Planner], steps: u64, seed: u64) -> Result<Comparison, SceneError> {
-    let mut runs = Vec::with_capacity(counts.len() * planners.len());
+    let mut c = Comparison::new(steps, seed);
     for &n in counts {
         for &planner in planners {
-            // The set-up's plans are recorded too: the scene starts with an empty log.
-            let mut scene = StreetScene::with_planner_recorded(&SceneConfig { agents: Some(n), seed }, planner)?;
-            for _ in 0..steps {
-                scene.step();
-            }
-            let collisions = scene.metrics().iter().find(|m| m.name == "car_ped_collisions").map_or(0.0, |m| m.value);
-            runs.push(CompareRun {
-                planner,
-                pedestrians: n,
-                agents: scene.len(),
-                plans: scene.plans().to_vec(),
-                collisions,
-            });
+            c.add_run(planner, n)?;
         }
     }
-    Ok(Comparison { steps, seed, runs })
+    Ok(c)
 }
 
 impl Comparison {
+    /// A comparison with no runs yet, whose runs take `steps` steps from `seed` (add them one
+    /// at a time with [`Comparison::add_run`], e.g. to keep a page responsive).
+    pub fn new(steps: u64, seed: u64) -> Self {
+        Self { steps, seed, runs: Vec::new() }
+    }
+
+    /// Runs the street with `pedestrians` pedestrians and `planner` and adds the run.
+    ///
+    /// # Errors
+    /// A scene's set-up error (none in practice).
+    pub fn add_run(&mut self, planner: Planner, pedestrians: usize) -> Result<&CompareRun, SceneError> {
+        let config = SceneConfig { agents: Some(pedestrians), seed: self.seed };
+        // The set-up's plans are recorded too: the scene starts with an empty log.
+        let mut scene = StreetScene::with_planner_recorded(&config, planner)?;
+        for _ in 0..self.steps {
+            scene.step();
+        }
+        let collisions = scene.metrics().iter().find(|m| m.name == "car_ped_collisions").map_or(0.0, |m| m.value);
+        self.runs.push(CompareRun {
+            planner,
+            pedestrians,
+            agents: scene.len(),
+            plans: scene.plans().to_vec(),
+            collisions,
+        });
+        Ok(&self.runs[self.runs.len() - 1])
+    }
+
     /// The run of `planner` with `pedestrians` pedestrians asked for.
     pub fn run(&self, planner: Planner, pedestrians: usize) -> Option<&CompareRun> {
         self.runs.iter().find(|r| r.planner == planner && r.pedestrians == pedestrians)
@@ -155,10 +171,14 @@ impl Comparison {
     }
 
     /// The bin width shared by every path-finder's histogram of `bins` bins, so that they
-    /// can be read side by side: the largest expansion count of any plan, divided into `bins`.
+    /// can be read side by side: the plans' 95th percentile of nodes expanded (all
+    /// path-finders together), divided into `bins`; the last bin holds the rest (LRTA*'s long
+    /// walks).
     pub fn bin_width(&self, bins: usize) -> u32 {
-        let most = self.runs.iter().flat_map(|r| &r.plans).map(|p| p.expanded).max().unwrap_or(0);
-        u32::try_from(most / bins.max(1) + 1).unwrap_or(u32::MAX)
+        let mut all: Vec<usize> = self.runs.iter().flat_map(|r| &r.plans).map(|p| p.expanded).collect();
+        all.sort_unstable();
+        let high = all.get(all.len() * 95 / 100).copied().unwrap_or(0);
+        u32::try_from(high / bins.max(1) + 1).unwrap_or(u32::MAX)
     }
 
     /// The histogram of nodes expanded per plan by `planner`, in `bins` bins of
