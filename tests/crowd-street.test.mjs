@@ -50,14 +50,11 @@ async function openStreet(env, query, { width = 1440, height = 900 } = {}) {
   return page;
 }
 
-function shownMetrics(page) {
-  return page.evaluate(() => {
-    const out = {};
-    for (const td of document.querySelectorAll('[data-testid="metrics"] [data-testid^="metric-"]')) {
-      out[td.dataset.testid.slice('metric-'.length)] = td.textContent;
-    }
-    return out;
-  });
+/** The metrics table as shown: metric name to text. */
+async function shownMetrics(page) {
+  const cells = page.locator('[data-testid="metrics"] td[data-testid^="metric-"]');
+  const pairs = await cells.evaluateAll((tds) => tds.map((td) => [td.getAttribute('data-testid').replace(/^metric-/, ''), td.textContent]));
+  return Object.fromEntries(pairs);
 }
 
 async function pause(page) {

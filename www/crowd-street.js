@@ -223,6 +223,11 @@ export class StreetComparePanel {
     this.button.disabled = true;
     let c;
     try {
+      // A short street with each path-finder first, so that compiling its code (the browser
+      // compiles wasm functions on first use) is not timed as planning.
+      const warm = new StreetComparison(Uint32Array.from([2]), 10, this.seedOf(), COMPARE_BINS);
+      while (warm.step());
+      warm.free();
       c = new StreetComparison(Uint32Array.from(COMPARE_COUNTS), COMPARE_STEPS, this.seedOf(), COMPARE_BINS);
       this.status.textContent = `Running 0 of ${c.total} streets…`;
       while (c.step()) {

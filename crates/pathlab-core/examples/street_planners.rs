@@ -3,7 +3,8 @@
 //! `cargo run --release -p pathlab-core --example street_planners [STEPS] [SEED] [ROUNDS]`
 //!
 //! 1. The comparison ([`compare`]): for 5 to 200 pedestrians (and the 6 cars), each path-finder
-//!    runs the street for STEPS steps (default 300, 30 simulated seconds) from SEED (default 1);
+//!    runs the street for STEPS steps (default 300, 30 simulated seconds) from SEED (default 1),
+//!    three times, each plan timed by its fastest run;
 //!    a Markdown table gives the time spent planning and the mean nodes expanded per plan, then
 //!    each path-finder's histogram of nodes expanded per plan (shared bins), drawn in text.
 //! 2. The step-time benchmark: the street with 200 planning pedestrians, each path-finder in
@@ -14,7 +15,7 @@ use std::time::Instant;
 
 use pathlab_core::crowd::scene::{Scene, SceneConfig};
 use pathlab_core::crowd::street::StreetScene;
-use pathlab_core::crowd::street_compare::compare;
+use pathlab_core::crowd::street_compare::Comparison;
 use pathlab_core::crowd::street_plan::Planner;
 
 const COUNTS: [usize; 6] = [5, 10, 25, 50, 100, 200];
@@ -26,7 +27,13 @@ fn main() {
     let seed = args.next().and_then(Result::ok).unwrap_or(1);
     let rounds = args.next().and_then(Result::ok).unwrap_or(5);
 
-    let c = compare(&COUNTS, &Planner::ALL, steps, seed).expect("the street builds");
+    // Each street three times, every plan timed by its fastest (a busy machine pauses some).
+    let mut c = Comparison::new(steps, seed).repeated(3);
+    for n in COUNTS {
+        for p in Planner::ALL {
+            c.add_run(p, n).expect("the street builds");
+        }
+    }
     println!("Planning time (ms, all plans of a {steps}-step run, seed {seed}) and nodes expanded per plan:\n");
     println!("{}", c.table());
     let width = c.bin_width(BINS);

@@ -8,7 +8,7 @@ use std::collections::BinaryHeap;
 use pathlab_core::boids::Vec2;
 use pathlab_core::crowd::scene::{build, Scene, SceneConfig, SceneError};
 use pathlab_core::crowd::street::{StreetScene, CAR_LENGTH, CAR_WIDTH, PED_RADIUS, STOP_LINE};
-use pathlab_core::crowd::street_compare::compare;
+use pathlab_core::crowd::street_compare::{compare, CompareRun, Comparison};
 use pathlab_core::crowd::street_plan::{Heading, Plan, Planner, Traveller};
 use pathlab_core::grid::{Grid, Point};
 use pathlab_core::heuristic::Heuristic;
@@ -201,24 +201,23 @@ fn with_every_planner_no_car_touches_a_pedestrian_or_passes_the_line_on_red() {
             let mut s =
                 StreetScene::with_planner(&SceneConfig { agents: Some(agents), seed }, planner).expect("builds");
             let cars = s.len() - s.pedestrians();
-            // A car's front along its lane (eastbound enters at x = 0, westbound at x = 60).
-            let along = |s: &StreetScene, c: usize| {
+            // Each car's front (x) and the x of its stop line: eastbound cars (heading +x) stop
+            // at x = 26 and pass it going up, westbound ones at x = 34 going down.
+            let front = |s: &StreetScene, c: usize| {
                 let (centre, heading) = s.car_body(c).expect("car");
-                let front = centre.x + heading.x * CAR_LENGTH / 2.0;
-                if heading.x > 0.0 {
-                    front
-                } else {
-                    60.0 - front
-                }
+                (centre.x + heading.x * CAR_LENGTH / 2.0, heading.x > 0.0)
             };
-            let mut before: Vec<f32> = (0..cars).map(|c| along(&s, c)).collect();
+            let mut before: Vec<f32> = (0..cars).map(|c| front(&s, c).0).collect();
             for k in 0..steps {
                 s.step();
                 for (c, was) in before.iter_mut().enumerate() {
-                    let now = along(&s, c);
-                    if *was <= STOP_LINE && now > STOP_LINE {
-                        assert!(!s.car_red(), "{planner:?} seed {seed} step {k}: car {c} passed the line on red");
-                    }
+                    let (now, east) = front(&s, c);
+                    let over = if east {
+                        *was <= STOP_LINE && now > STOP_LINE
+                    } else {
+                        *was >= 60.0 - STOP_LINE && now < 60.0 - STOP_LINE
+                    };
+                    assert!(!(over && s.car_red()), "{planner:?} seed {seed} step {k}: car {c} passed the line on red");
                     *was = now;
                     let (centre, _) = s.car_body(c).expect("car");
                     for i in 0..s.pedestrians() {
@@ -296,6 +295,12 @@ fn the_comparison_counts_the_nodes_the_planners_expand_themselves() {
     let per = |p| c.expansions_of(p).iter().map(|&e| f64::from(e)).sum::<f64>() / c.plans_of(p) as f64;
     assert!(per(Planner::Dijkstra) > 2.0 * per(Planner::AStar));
     assert!(c.table().lines().count() == 4, "header, rule and one row per count:\n{}", c.table());
+    // Run three times, a street makes the same plans; only their times may shrink.
+    let mut thrice = Comparison::new(200, 3).repeated(3);
+    let again = thrice.add_run(Planner::Theta, 20).expect("runs");
+    let once = c.run(Planner::Theta, 20).expect("the run");
+    let counts = |r: &CompareRun| r.plans.iter().map(|p| (p.start, p.goal, p.expanded)).collect::<Vec<_>>();
+    assert_eq!(counts(again), counts(once));
 }
 
 #[test]

@@ -77,6 +77,17 @@ pub fn histogram(values: &[u32], width: u32, bins: usize) -> Histogram {
     Histogram { width, counts }
 }
 
+/// The values of `items` in first-seen order, each once.
+fn distinct<T: PartialEq>(items: impl Iterator<Item = T>) -> Vec<T> {
+    let mut out = Vec::new();
+    for item in items {
+        if !out.contains(&item) {
+            out.push(item);
+        }
+    }
+    out
+}
+
 /// Every run of a comparison.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Comparison {
@@ -84,6 +95,10 @@ pub struct Comparison {
     pub steps: u64,
     /// The seed of every run.
     pub seed: u64,
+    /// How many times each street is run: every plan's time is the least of its repeats (the
+    /// plans themselves are the same each time), which leaves out the pauses a busy machine
+    /// puts into some of them.
+    pub repeats: usize,
     /// The runs, count by count, path-finders in the order given.
     pub runs: Vec<CompareRun>,
 }
@@ -107,7 +122,15 @@ impl Comparison {
     /// A comparison with no runs yet, whose runs take `steps` steps from `seed` (add them one
     /// at a time with [`Comparison::add_run`], e.g. to keep a page responsive).
     pub fn new(steps: u64, seed: u64) -> Self {
-        Self { steps, seed, runs: Vec::new() }
+        Self { steps, seed, repeats: 1, runs: Vec::new() }
+    }
+
+    /// The same comparison with each street run `repeats` times (at least once), each plan's
+    /// time the least of them.
+    #[must_use]
+    pub fn repeated(mut self, repeats: usize) -> Self {
+        self.repeats = repeats.max(1);
+        self
     }
 
     /// Runs the street with `pedestrians` pedestrians and `planner` and adds the run.
@@ -116,19 +139,25 @@ impl Comparison {
     /// A scene's set-up error (none in practice).
     pub fn add_run(&mut self, planner: Planner, pedestrians: usize) -> Result<&CompareRun, SceneError> {
         let config = SceneConfig { agents: Some(pedestrians), seed: self.seed };
-        // The set-up's plans are recorded too: the scene starts with an empty log.
-        let mut scene = StreetScene::with_planner_recorded(&config, planner)?;
-        for _ in 0..self.steps {
-            scene.step();
+        let mut run: Option<CompareRun> = None;
+        for _ in 0..self.repeats {
+            // The set-up's plans are recorded too: the scene starts with an empty log.
+            let mut scene = StreetScene::with_planner_recorded(&config, planner)?;
+            for _ in 0..self.steps {
+                scene.step();
+            }
+            if let Some(r) = &mut run {
+                // Every repeat makes the same plans: keep each one's least time.
+                for (kept, again) in r.plans.iter_mut().zip(scene.plans()) {
+                    kept.millis = kept.millis.min(again.millis);
+                }
+            } else {
+                let hits = scene.metrics().iter().find(|m| m.name == "car_ped_collisions").map_or(0.0, |m| m.value);
+                let plans = scene.plans().to_vec();
+                run = Some(CompareRun { planner, pedestrians, agents: scene.len(), plans, collisions: hits });
+            }
         }
-        let collisions = scene.metrics().iter().find(|m| m.name == "car_ped_collisions").map_or(0.0, |m| m.value);
-        self.runs.push(CompareRun {
-            planner,
-            pedestrians,
-            agents: scene.len(),
-            plans: scene.plans().to_vec(),
-            collisions,
-        });
+        self.runs.extend(run);
         Ok(&self.runs[self.runs.len() - 1])
     }
 
@@ -139,24 +168,12 @@ impl Comparison {
 
     /// The path-finders compared, in order.
     pub fn planners(&self) -> Vec<Planner> {
-        let mut out: Vec<Planner> = Vec::new();
-        for r in &self.runs {
-            if !out.contains(&r.planner) {
-                out.push(r.planner);
-            }
-        }
-        out
+        distinct(self.runs.iter().map(|r| r.planner))
     }
 
     /// The pedestrian counts compared, in order.
     pub fn counts(&self) -> Vec<usize> {
-        let mut out: Vec<usize> = Vec::new();
-        for r in &self.runs {
-            if !out.contains(&r.pedestrians) {
-                out.push(r.pedestrians);
-            }
-        }
-        out
+        distinct(self.runs.iter().map(|r| r.pedestrians))
     }
 
     /// The nodes expanded by every plan of `planner`, all runs together.
