@@ -118,7 +118,7 @@ impl StreetComparison {
 impl StreetComparison {
     /// A comparison of every path-finder at each of `counts` pedestrians (2 to 200 each, at
     /// most 12 counts), `steps` steps per run (1 to 1,000) from `seed`, with histograms of
-    /// `bins` bins (1 to 50); each street runs [`REPEATS`] times, each plan timed by its
+    /// `bins` bins (1 to 50); each street runs three times, each plan timed by its
     /// fastest.
     #[wasm_bindgen(constructor)]
     pub fn new(counts: &[u32], steps: u32, seed: f64, bins: u32) -> Result<StreetComparison, JsError> {
