@@ -4,13 +4,16 @@
 // zero-copy typed-array views of the scene's Frame on wasm memory, rebuilt every frame (see
 // crowd-draw.js). A scene with a "method" choice can be compared method against method: one
 // copy per method from the same seed, stepped in sync, in small panes with a metrics table
-// whose columns are the methods. Every text that may come from a configuration or from the
-// core is set with textContent.
+// whose columns are the methods. Metrics read from a clock (planning time) are read-outs beside
+// the step time, apart from the table, which a replay reproduces exactly. The street with
+// path-finders also gets a panel that compares them by agent count (crowd-street.js). Every
+// text that may come from a configuration or from the core is set with textContent.
 
 import init, { CrowdScene, crowdScenes, crowdInks, crowdFrameFields } from './pkg/pathlab_crowd.js';
 import { readCrowdConfig, crowdQuery, MAX_CROWD_AGENTS } from './crowd-config.js';
 import { MAX_SEED, quote } from './values.js';
 import { CrowdPainter, KIND_COLOURS, HEAT_GRADIENT, inkStyle, MIN_ARROW_CELL } from './crowd-draw.js';
+import { StreetComparePanel } from './crowd-street.js';
 import { controls, el, MessageArea, options } from './dom.js';
 import { frameTick, setPlaying, startFrames, timed } from './frames.js';
 import {
@@ -54,6 +57,9 @@ const FIELD_TYPES = {
 
 /** The name of the choice parameter the comparison runs through. */
 const METHOD = 'method';
+
+/** The scene whose path-finders the comparison panel compares. */
+const STREET_WITH_PLANNERS = 'street-paths';
 
 const MAX_MESSAGES = 12;
 
@@ -192,7 +198,9 @@ class CrowdApp {
       readout('steps', 'Steps'),
       readout('fps', 'FPS'),
       readout('step-ms', 'Step ms'),
+      (ui.clockReadouts = el('span', { class: 'cr-clock-readouts', testid: 'clock-readouts' })),
     );
+    this.streetPanel = new StreetComparePanel(() => this.scene.seed, (t) => this.say(t));
     const header = pageHeader('crowds', 'Scene', ui.scene, [
       ['index.html', 'nav-pathfinding', '← Grid path-finding'],
       ['boids.html', 'nav-boids', 'Steering and flocking'],
@@ -227,6 +235,7 @@ class CrowdApp {
       transport,
       readouts,
       ui.actionMessage,
+      this.streetPanel.element,
     );
 
     layOut(this.root, 'cr-page', this.config.embed, { header, messages: ui.messageBox, stage, panel });
@@ -410,11 +419,33 @@ class CrowdApp {
     ui.actionMessage.textContent = '';
     this.kinds = s.kinds();
     this.showKinds();
+    this.buildClockReadouts();
+    this.streetPanel.show(s.name === STREET_WITH_PLANNERS && !this.config.embed);
     this.buildParams();
     this.buildTools();
     if (wasComparing && this.methodParam) this.startCompare();
     this.layout();
     this.showMetrics();
+  }
+
+  /** A read-out per clock metric of the scene (`clock-NAME`), filled by readouts(). */
+  buildClockReadouts() {
+    this.clockCells = new Map();
+    const boxes = this.scene.clockMetrics().map((m) => {
+      const out = el('output', { testid: `clock-${m.name}`, class: 'pl-value' });
+      this.clockCells.set(m.name, out);
+      return el('span', { class: 'pl-readout' }, el('span', { class: 'pl-label', text: m.unit ? `${m.label} (${m.unit})` : m.label }), out);
+    });
+    this.ui.clockReadouts.replaceChildren(...boxes);
+    this.showClockMetrics();
+  }
+
+  showClockMetrics() {
+    const lead = this.compare?.panes[0]?.scene ?? this.scene;
+    for (const m of lead.clockMetrics()) {
+      const cell = this.clockCells?.get(m.name);
+      if (cell) cell.textContent = formatMetric(m.value);
+    }
   }
 
   showKinds() {
@@ -667,6 +698,7 @@ class CrowdApp {
       const width = Math.floor(Math.min(available, (maxHeight * s.width) / s.height));
       this.painter.resize(width, s.width, s.height);
     }
+    if (!this.streetPanel.element.hidden) this.streetPanel.draw();
     this.touch();
   }
 
@@ -703,6 +735,7 @@ class CrowdApp {
       ui.fps.textContent = String(Math.round(this.fps));
       ui['step-ms'].textContent = this.stepMs === null ? '0' : this.stepMs.toFixed(2);
       this.showMetrics();
+      this.showClockMetrics();
     }
   }
 

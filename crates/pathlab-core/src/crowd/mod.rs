@@ -13,6 +13,9 @@
 //!   for the page, with walls and routes around them.
 //! - [`street`]: a street crossing with a traffic light, cars and pedestrians run by small
 //!   finite-state brains.
+//! - [`street_plan`]: the street's path-finders: the grids pedestrians and cars plan on, one
+//!   plan as a record, and [`street_compare`]: planning time against agent count and the
+//!   nodes each plan expands, per path-finder.
 //! - [`scene`]: the one interface through which the page runs, draws and measures every
 //!   crowd demonstration.
 //! - [`squad`]: fixed group motion, a squad following one A* path in a line, wedge or column
@@ -26,5 +29,7 @@ pub mod flow_scene;
 pub mod scene;
 pub mod squad;
 pub mod street;
+pub mod street_compare;
+pub mod street_plan;
 
 pub use flow::{FlowBuild, FlowError, FlowField, NO_DIRECTION, NO_GOAL};

@@ -304,6 +304,12 @@ pub trait Scene {
     fn frame(&self, selected: Option<usize>, out: &mut Frame);
     /// The metrics of the run so far.
     fn metrics(&self) -> Vec<Metric>;
+    /// Metrics read from a clock (planning time, say), which differ from run to run: kept
+    /// apart from [`Scene::metrics`], which a replay from the same seed reproduces exactly.
+    /// None by default.
+    fn clock_metrics(&self) -> Vec<Metric> {
+        Vec::new()
+    }
     /// The parameters the page may change while the scene runs.
     fn params(&self) -> Vec<Param>;
     /// Changes a parameter. Out-of-range values are clamped and a message says so; NaN is an
@@ -343,6 +349,7 @@ pub const SCENES: &[(&str, &str)] = &[
     ("blocks", "Swap around blocks (velocity obstacles)"),
     ("bottleneck", "Bottleneck door (velocity obstacles)"),
     ("street", "Street crossing with a traffic light"),
+    ("street-paths", "Street with path-finders"),
 ];
 
 /// Builds a scene by name.
@@ -360,6 +367,9 @@ pub fn build(name: &str, config: &SceneConfig) -> Result<Box<dyn Scene>, SceneEr
             Ok(Box::new(super::avoid_scene::AvoidScene::new(name, config)?))
         }
         "street" => Ok(Box::new(super::street::StreetScene::new(config)?)),
+        "street-paths" => {
+            Ok(Box::new(super::street::StreetScene::with_planner(config, super::street_plan::Planner::AStar)?))
+        }
         _ => Err(SceneError::UnknownScene(name.to_string())),
     }
 }

@@ -23,6 +23,17 @@
 //!   at the line; **go** once allowed again, back to drive at cruising speed. A car that
 //!   leaves the world on the far side comes back at the near end behind its lane's last car.
 //!
+//! With a path-finder ([`StreetScene::with_planner`], the scene `street-paths`), every
+//! pedestrian and car plans its own route on the street's grid
+//! ([`street_plan`](super::street_plan)): pedestrians on the pavements and the crossing, cars
+//! along their lane. A pedestrian follows its route's points; where the route steps onto the
+//! road it waits at the kerb for the green and goes on when the same rule as above lets it,
+//! and once at its goal it plans the next trip back across. One that makes no headway for
+//! [`STUCK_TIME`] seconds plans again from where it stands, the cells of the pedestrians around
+//! it walls for that plan. A car plans its lane from where it enters to where it leaves, and
+//! drives it under the same rules (light, distance). The scene counts plans, nodes expanded
+//! (per agent and per plan), the time spent planning and how long trips take.
+//!
 //! ```
 //! use pathlab_core::crowd::scene::{Scene, SceneConfig};
 //! use pathlab_core::crowd::street::StreetScene;
@@ -33,10 +44,11 @@
 //! ```
 
 use crate::boids::{Pcg32, Vec2};
-use crate::grid::Grid;
+use crate::grid::{Grid, Point};
 
 use super::avoid::{new_velocity_among, AgentState, AvoidParams, Neighbour};
 use super::scene::{Action, Frame, Ink, Metric, Param, Scene, SceneConfig, SceneError};
+use super::street_plan::{lane_grid, lane_row, pedestrian_grid, plan, Heading, Plan, Planner, Traveller};
 
 /// World width.
 pub const WIDTH: f32 = 60.0;
@@ -67,6 +79,15 @@ pub const CAR_BRAKE: f32 = 4.0;
 pub const CAR_ACCEL: f32 = 2.0;
 /// Pedestrian radius.
 pub const PED_RADIUS: f32 = 0.3;
+/// The most pedestrians of the street (without a path-finder).
+pub const MAX_PEDESTRIANS: usize = 60;
+/// The most pedestrians of the street with a path-finder.
+pub const MAX_PLANNING_PEDESTRIANS: usize = 200;
+/// Seconds without headway after which a planning pedestrian plans again.
+pub const STUCK_TIME: f32 = 2.0;
+/// How close (world units) a planning pedestrian comes to a route point before heading for
+/// the next.
+pub const REACH: f32 = 0.4;
 
 const DT: f32 = 0.1;
 const AMBER: f32 = 3.0;
@@ -174,8 +195,126 @@ impl Car {
     }
 }
 
+/// A planning pedestrian's route and its progress along it.
+#[derive(Clone, Debug, Default)]
+struct Route {
+    /// Cell centres (grid moves) or corners (any-angle), with the kerb point put in.
+    points: Vec<Vec2>,
+    /// The point it heads for.
+    next: usize,
+    /// The point on the kerb where the route steps onto the road (None: it does not).
+    kerb: Option<usize>,
+    /// Distance to the point it heads for, at the last step.
+    last_dist: f32,
+    /// Seconds without headway.
+    stuck: f32,
+    /// When the trip began (simulated seconds).
+    began: f32,
+    /// The way it crosses: it keeps to its half of the crossing.
+    heading: Option<Heading>,
+}
+
+impl Route {
+    /// The columns (world x) a pedestrian on this route keeps to on the crossing.
+    fn lane(&self) -> (f32, f32) {
+        match self.heading {
+            Some(h) => {
+                let (first, end) = h.columns();
+                (first as f32, end as f32)
+            }
+            None => (CROSSING_LEFT, CROSSING_RIGHT),
+        }
+    }
+}
+
+/// What the path-finders have done so far.
+#[derive(Clone, Debug, Default)]
+struct PlanStats {
+    plans: u64,
+    replans: u64,
+    failed: u64,
+    expanded: u64,
+    millis: f64,
+    arrivals: u32,
+    trip_total: f64,
+    car_trips: u32,
+    car_trip_total: f64,
+    /// Every plan, when asked for ([`StreetScene::record_plans`]).
+    log: Option<Vec<Plan>>,
+}
+
+/// The path-finding part of a street that plans.
+struct Planning {
+    planner: Planner,
+    /// The pedestrians' grids, southbound and northbound.
+    walk_grids: [Grid; 2],
+    lanes: [Grid; 2],
+    routes: Vec<Route>,
+    car_routes: Vec<Vec<Vec2>>,
+    car_began: Vec<f32>,
+    stats: PlanStats,
+}
+
+/// The velocity that keeps a crossing pedestrian at `pos` within the columns `lane` (world x,
+/// from and to) while it is on the road: no step out of them (or further out), and no step
+/// onto the road outside them.
+fn keep_on_crossing(pos: Vec2, v: Vec2, lane: (f32, f32)) -> Vec2 {
+    let on_road = |p: Vec2| p.y + PED_RADIUS > ROAD_TOP && p.y - PED_RADIUS < ROAD_BOTTOM;
+    let (lo, hi) = (lane.0 + PED_RADIUS, lane.1 - PED_RADIUS);
+    let next = pos + v * DT;
+    let mut out = v;
+    if !on_road(pos) {
+        if on_road(next) && !(lo..=hi).contains(&next.x) {
+            out.y = 0.0;
+        }
+        return out;
+    }
+    if next.x < lo && v.x < 0.0 {
+        out.x = ((lo - pos.x) / DT).min(0.0).max(v.x);
+    } else if next.x > hi && v.x > 0.0 {
+        out.x = ((hi - pos.x) / DT).max(0.0).min(v.x);
+    }
+    out
+}
+
+/// The cell under a world point, clamped into the street.
+fn cell_of(p: Vec2) -> Point {
+    let x = if p.x.is_finite() { p.x.floor().clamp(0.0, WIDTH - 1.0) } else { 0.0 };
+    let y = if p.y.is_finite() { p.y.floor().clamp(0.0, HEIGHT - 1.0) } else { 0.0 };
+    Point::new(x as usize, y as usize)
+}
+
+fn centre(c: Point) -> Vec2 {
+    Vec2::new(c.x as f32 + 0.5, c.y as f32 + 0.5)
+}
+
+/// A pedestrian's route through the cells of `plan`, with the point where it first steps
+/// from its pavement (the top one when `top`) onto the road put in on the kerb line.
+fn route_of(plan: &Plan, top: bool, heading: Heading, began: f32) -> Route {
+    let mut points: Vec<Vec2> = plan.cells.iter().map(|&c| centre(c)).collect();
+    let ky = kerb_y(top);
+    let beyond = |y: f32| if top { y > ky + 1e-4 } else { y < ky - 1e-4 };
+    let mut kerb = None;
+    if let Some(j) = (0..points.len().saturating_sub(1)).find(|&j| beyond(points[j + 1].y) && !beyond(points[j].y)) {
+        let (a, b) = (points[j], points[j + 1]);
+        let t = ((ky - a.y) / (b.y - a.y)).clamp(0.0, 1.0);
+        // Where it waits: on the kerb line, within its half of the crossing's columns.
+        let mut k = a + (b - a) * t;
+        let (first, end) = heading.columns();
+        k.x = k.x.clamp(first as f32 + 0.5, end as f32 - 0.5);
+        if k.distance(a) <= 1e-4 {
+            kerb = Some(j);
+        } else {
+            points.insert(j + 1, k);
+            kerb = Some(j + 1);
+        }
+    }
+    Route { points, next: 0, kerb, last_dist: f32::INFINITY, stuck: 0.0, began, heading: Some(heading) }
+}
+
 /// The street with its light, cars and pedestrians.
 pub struct StreetScene {
+    name: &'static str,
     grid: Grid,
     peds: Vec<Ped>,
     cars: Vec<Car>,
@@ -196,6 +335,8 @@ pub struct StreetScene {
     started_crossing: Vec<bool>,
     /// Per car: set at the step where its front passed the stop line (for tests).
     passed_line: Vec<bool>,
+    /// The path-finders' part (None: the brains head straight for their targets).
+    planning: Option<Planning>,
 }
 
 fn pavement_point(rng: &mut Pcg32, top: bool) -> Vec2 {
@@ -219,7 +360,62 @@ impl StreetScene {
     /// # Errors
     /// None in practice; the signature matches the other scenes.
     pub fn new(config: &SceneConfig) -> Result<Self, SceneError> {
-        let n = config.agents.unwrap_or(16).clamp(2, 60);
+        Self::make(config, config.agents.unwrap_or(16).clamp(2, MAX_PEDESTRIANS))
+    }
+
+    /// The street where every pedestrian and car plans its route with `planner`:
+    /// `config.agents` pedestrians (default 40, clamped to 2..=[`MAX_PLANNING_PEDESTRIANS`])
+    /// and [`CARS_PER_LANE`] cars per lane, placed by the seed as in [`StreetScene::new`].
+    ///
+    /// # Errors
+    /// None in practice; the signature matches the other scenes.
+    ///
+    /// ```
+    /// use pathlab_core::crowd::scene::{Scene, SceneConfig};
+    /// use pathlab_core::crowd::street::StreetScene;
+    /// use pathlab_core::crowd::street_plan::Planner;
+    /// let config = SceneConfig { agents: Some(12), seed: 3 };
+    /// let mut street = StreetScene::with_planner(&config, Planner::Theta).unwrap();
+    /// for _ in 0..300 { street.step(); }
+    /// let plans = street.metrics().into_iter().find(|m| m.name == "plans").unwrap();
+    /// assert!(plans.value >= 18.0); // 12 pedestrians and 6 cars, at least
+    /// ```
+    pub fn with_planner(config: &SceneConfig, planner: Planner) -> Result<Self, SceneError> {
+        Self::planning_scene(config, planner, false)
+    }
+
+    fn planning_scene(config: &SceneConfig, planner: Planner, record: bool) -> Result<Self, SceneError> {
+        let n = config.agents.unwrap_or(40).clamp(2, MAX_PLANNING_PEDESTRIANS);
+        let mut scene = Self::make(config, n)?;
+        scene.name = "street-paths";
+        scene.planning = Some(Planning {
+            planner,
+            walk_grids: [pedestrian_grid(Heading::South), pedestrian_grid(Heading::North)],
+            lanes: [lane_grid(0), lane_grid(1)],
+            routes: vec![Route::default(); n],
+            car_routes: vec![Vec::new(); scene.cars.len()],
+            car_began: vec![0.0; scene.cars.len()],
+            stats: PlanStats { log: record.then(Vec::new), ..PlanStats::default() },
+        });
+        for i in 0..n {
+            scene.plan_ped(i, false);
+        }
+        for k in 0..scene.cars.len() {
+            scene.plan_car(k);
+        }
+        Ok(scene)
+    }
+
+    /// [`StreetScene::with_planner`] with every plan recorded from the set-up on
+    /// ([`StreetScene::plans`]).
+    ///
+    /// # Errors
+    /// As [`StreetScene::with_planner`].
+    pub fn with_planner_recorded(config: &SceneConfig, planner: Planner) -> Result<Self, SceneError> {
+        Self::planning_scene(config, planner, true)
+    }
+
+    fn make(config: &SceneConfig, n: usize) -> Result<Self, SceneError> {
         let grid = Grid::new(WIDTH as usize, HEIGHT as usize).map_err(|e| SceneError::Invalid(e.to_string()))?;
         let mut rng = Pcg32::new(config.seed);
         let mut peds: Vec<Ped> = Vec::with_capacity(n);
@@ -258,6 +454,7 @@ impl StreetScene {
         };
         let (np, nc) = (peds.len(), cars.len());
         Ok(Self {
+            name: "street",
             grid,
             peds,
             cars,
@@ -276,7 +473,111 @@ impl StreetScene {
             cars_passed: 0,
             started_crossing: vec![false; np],
             passed_line: vec![false; nc],
+            planning: None,
         })
+    }
+
+    /// The path-finder the agents plan with (None: the street without one).
+    pub fn planner(&self) -> Option<Planner> {
+        self.planning.as_ref().map(|p| p.planner)
+    }
+
+    /// Keeps a record of every plan from now on (read with [`StreetScene::plans`]).
+    pub fn record_plans(&mut self) {
+        if let Some(p) = &mut self.planning {
+            p.stats.log.get_or_insert_with(Vec::new);
+        }
+    }
+
+    /// Every plan made since [`StreetScene::record_plans`] (empty without it).
+    pub fn plans(&self) -> &[Plan] {
+        self.planning.as_ref().and_then(|p| p.stats.log.as_deref()).unwrap_or(&[])
+    }
+
+    /// The points of pedestrian `i`'s route still ahead of it (empty without a path-finder).
+    pub fn route_ahead(&self, i: usize) -> &[Vec2] {
+        self.planning.as_ref().and_then(|p| p.routes.get(i)).map_or(&[], |r| &r.points[r.next.min(r.points.len())..])
+    }
+
+    fn now(&self) -> f32 {
+        self.steps as f32 * DT
+    }
+
+    /// Plans pedestrian `i`'s route from its cell to its goal's cell (a replan when `again`:
+    /// the cells of the pedestrians within 1.5 units are walls for it). Keeps the old route
+    /// when no route is found.
+    fn plan_ped(&mut self, i: usize, again: bool) {
+        let now = self.now();
+        let p = self.peds[i];
+        let Some(planning) = &mut self.planning else { return };
+        let start = cell_of(p.pos);
+        let goal = cell_of(p.goal);
+        let mut blocked = Vec::new();
+        // The way it crosses (or crossed, on its way on): from the side it started the trip.
+        let trip_from_top = if p.state == PedState::WalkOn { p.goal.y < 15.0 } else { p.pos.y < 15.0 };
+        let heading = if trip_from_top { Heading::South } else { Heading::North };
+        let mut grid = planning.walk_grids[usize::from(heading == Heading::North)].clone();
+        if again {
+            for (j, o) in self.peds.iter().enumerate() {
+                let c = cell_of(o.pos);
+                if j != i && o.pos.distance(p.pos) <= 1.5 && c != start && c != goal && grid.is_passable(c) {
+                    blocked.push(c);
+                    // The cell is inside the grid, so setting it cannot fail.
+                    let _ = grid.set(c, crate::grid::WALL);
+                }
+            }
+        }
+        let Ok(mut made) = plan(&grid, start, goal, planning.planner) else {
+            planning.stats.failed += 1;
+            return;
+        };
+        made.blocked = blocked;
+        made.traveller = Traveller::Pedestrian(heading);
+        let found = !made.cells.is_empty();
+        let stats = &mut planning.stats;
+        stats.plans += 1;
+        stats.replans += u64::from(again);
+        stats.expanded += made.expanded as u64;
+        stats.millis += made.millis;
+        if found {
+            let began = if again { planning.routes[i].began } else { now };
+            planning.routes[i] = route_of(&made, p.pos.y < 15.0, heading, began);
+            self.peds[i].goal = centre(goal);
+        } else {
+            stats.failed += 1;
+            planning.routes[i].stuck = 0.0;
+        }
+        if let Some(log) = &mut stats.log {
+            log.push(made);
+        }
+    }
+
+    /// Plans car `k`'s lane from its cell (or the lane's first cell) to the lane's last.
+    fn plan_car(&mut self, k: usize) {
+        let now = self.now();
+        let car = self.cars[k];
+        let Some(planning) = &mut self.planning else { return };
+        let row = lane_row(car.lane);
+        let x = car.front().x.floor().clamp(0.0, WIDTH - 1.0) as usize;
+        let (start, goal) = if car.lane == 0 {
+            (Point::new(x, row), Point::new(59, row))
+        } else {
+            (Point::new(x, row), Point::new(0, row))
+        };
+        let Ok(mut made) = plan(&planning.lanes[car.lane], start, goal, planning.planner) else {
+            planning.stats.failed += 1;
+            return;
+        };
+        made.traveller = Traveller::Car(car.lane as u8);
+        let stats = &mut planning.stats;
+        stats.plans += 1;
+        stats.expanded += made.expanded as u64;
+        stats.millis += made.millis;
+        planning.car_routes[k] = made.cells.iter().map(|&c| centre(c)).collect();
+        planning.car_began[k] = now;
+        if let Some(log) = &mut stats.log {
+            log.push(made);
+        }
     }
 
     /// The light's phase.
@@ -399,7 +700,117 @@ impl StreetScene {
         }
     }
 
+    /// The brains of pedestrians that follow planned routes: the same states as
+    /// [`StreetScene::ped_brains`], with the route's points as targets.
+    fn ped_brains_planned(&mut self) {
+        let walk = self.walk_green();
+        let cars_clear = !self.cars.iter().any(Car::near_crossing);
+        let now = self.now();
+        for i in 0..self.peds.len() {
+            self.started_crossing[i] = false;
+            let p = self.peds[i];
+            let top = p.pos.y < 15.0;
+            let Some(planning) = &mut self.planning else { return };
+            let route = &mut planning.routes[i];
+            let last = route.points.len().saturating_sub(1);
+            // Head for the next point once close to this one (not past the kerb unless crossing).
+            let limit = match p.state {
+                PedState::Cross | PedState::WalkOn => last,
+                PedState::WalkToKerb | PedState::Wait => route.kerb.unwrap_or(last),
+            };
+            let before = route.next;
+            // Close to it, or past it (pushed by the crowd): head for the next.
+            while route.next < limit && {
+                let (a, b) = (route.points[route.next], route.points[route.next + 1]);
+                p.pos.distance(a) < REACH || (p.state != PedState::Cross && (p.pos - a).dot(b - a) > 0.0)
+            } {
+                route.next += 1;
+            }
+            let mut q = p;
+            let mut replan = false;
+            let mut arrived = false;
+            let here = route.points.get(route.next).copied().unwrap_or(p.goal);
+            match p.state {
+                PedState::WalkToKerb => {
+                    if route.kerb == Some(route.next) && p.pos.distance(here) < 1.0 {
+                        q.state = PedState::Wait;
+                        q.waited = 0.0;
+                    }
+                }
+                PedState::Wait => {
+                    q.waited += DT;
+                    let (lo, hi) = route.lane();
+                    if walk && cars_clear && (lo + PED_RADIUS..=hi - PED_RADIUS).contains(&p.pos.x) {
+                        q.state = PedState::Cross;
+                        route.next = (route.next + 1).min(last);
+                        self.waits += 1;
+                        self.wait_total += f64::from(q.waited);
+                        self.started_crossing[i] = true;
+                    }
+                }
+                PedState::Cross => {
+                    // Off the road on the side it did not start from.
+                    let off_road = if route.points[last].y < 15.0 {
+                        p.pos.y <= ROAD_TOP - PED_RADIUS
+                    } else {
+                        p.pos.y >= ROAD_BOTTOM + PED_RADIUS
+                    };
+                    // Pushed back off the road on its own side by the crowd: once the green is
+                    // over, it waits for the next one.
+                    let from_top = route.heading == Some(Heading::South);
+                    let not_yet =
+                        if from_top { p.pos.y <= ROAD_TOP - PED_RADIUS } else { p.pos.y >= ROAD_BOTTOM + PED_RADIUS };
+                    if off_road {
+                        q.state = PedState::WalkOn;
+                        route.kerb = None;
+                        self.crossings += 1;
+                    } else if not_yet && !walk {
+                        if let Some(k) = route.kerb {
+                            q.state = PedState::Wait;
+                            q.waited = 0.0;
+                            route.next = k;
+                        }
+                    }
+                }
+                PedState::WalkOn => {
+                    if route.next == last && p.pos.distance(here) < 0.5 {
+                        arrived = true;
+                    }
+                }
+            }
+            // No headway for a while (waiting and crossing do not count): plan again.
+            if matches!(q.state, PedState::WalkToKerb | PedState::WalkOn) && !arrived {
+                let d = p.pos.distance(here);
+                if route.next != before || d < route.last_dist - 0.01 {
+                    route.stuck = 0.0;
+                } else {
+                    route.stuck += DT;
+                }
+                route.last_dist = d;
+                replan = route.stuck >= STUCK_TIME;
+            }
+            q.target = route.points.get(route.next).copied().unwrap_or(p.goal);
+            if arrived {
+                let stats = &mut planning.stats;
+                stats.arrivals += 1;
+                stats.trip_total += f64::from(now - route.began);
+                q.goal = pavement_point(&mut self.rng, !top);
+                q.state = PedState::WalkToKerb;
+            }
+            self.peds[i] = q;
+            if arrived || replan {
+                self.plan_ped(i, replan);
+                let r = self.planning.as_ref().map(|pl| &pl.routes[i]);
+                if let Some(next) = r.and_then(|r| r.points.get(r.next)) {
+                    self.peds[i].target = *next;
+                }
+            }
+        }
+    }
+
     fn ped_moves(&mut self) {
+        let lanes: Vec<(f32, f32)> =
+            self.planning.as_ref().map(|pl| pl.routes.iter().map(Route::lane).collect()).unwrap_or_default();
         let n = self.peds.len();
         let mut next = Vec::with_capacity(n);
         let mut near: Vec<(f32, usize)> = Vec::new();
@@ -449,6 +860,11 @@ impl StreetScene {
                 max_speed: p.speed,
             };
             let mut v = new_velocity_among(&self.avoid, &agent, &neighbours, obstacles, None);
+            if let (Some(lane), PedState::Cross) = (lanes.get(i), p.state) {
+                // Planning pedestrians keep to their half of the crossing while on the road (a
+                // crowd crossing both ways would push some off it).
+                v = keep_on_crossing(p.pos, v, *lane);
+            }
             if p.state != PedState::Cross {
                 // Never step onto the road unless crossing.
                 let y = p.pos.y + v.y * DT;
@@ -544,6 +960,12 @@ impl StreetScene {
                 car.s = back.min(-1.0);
                 car.v = car.cruise;
                 car.state = CarState::Drive;
+                let now = self.now();
+                if let Some(planning) = &mut self.planning {
+                    planning.stats.car_trips += 1;
+                    planning.stats.car_trip_total += f64::from(now - planning.car_began[k]);
+                }
+                self.plan_car(k);
             }
         }
     }
@@ -567,7 +989,7 @@ impl StreetScene {
 
 impl Scene for StreetScene {
     fn name(&self) -> &'static str {
-        "street"
+        self.name
     }
     fn grid(&self) -> &Grid {
         &self.grid
@@ -582,7 +1004,11 @@ impl Scene for StreetScene {
     /// is on the road after the pedestrians moved), then the measurements.
     fn step(&mut self) {
         self.advance_light();
-        self.ped_brains();
+        if self.planning.is_some() {
+            self.ped_brains_planned();
+        } else {
+            self.ped_brains();
+        }
         self.ped_moves();
         self.car_moves();
         self.measure();
@@ -636,6 +1062,9 @@ impl Scene for StreetScene {
             };
             out.circle(p.pos, 2.0 * PED_RADIUS, ink);
             out.line(p.pos, p.target, Ink::Route);
+            for pair in self.route_ahead(i).windows(2) {
+                out.line(pair[0], pair[1], Ink::Route);
+            }
             out.circle(p.goal, 0.5 * PED_RADIUS, Ink::Goal);
         } else if let Some(c) = self.cars.get(i - self.peds.len()) {
             let ink = match c.state {
@@ -646,6 +1075,12 @@ impl Scene for StreetScene {
             // The length the car needs to stop from its speed, drawn ahead of it.
             let brake = c.v * c.v / (2.0 * CAR_BRAKE);
             out.line(c.front(), c.front() + Vec2::new(c.dir() * brake, 0.0), Ink::Chosen);
+            let k = i - self.peds.len();
+            if let Some(route) = self.planning.as_ref().and_then(|p| p.car_routes.get(k)) {
+                for pair in route.windows(2) {
+                    out.line(pair[0], pair[1], Ink::Route);
+                }
+            }
         }
     }
     fn metrics(&self) -> Vec<Metric> {
@@ -653,14 +1088,49 @@ impl Scene for StreetScene {
         let waiting = self.peds.iter().filter(|p| p.state == PedState::Wait).count();
         let car_ped = f64::from(self.car_ped_collisions);
         let ped_ped = f64::from(self.ped_collisions);
-        vec![
+        let mut metrics = vec![
             Metric { name: "car_ped_collisions", label: "Car-pedestrian collisions", value: car_ped, unit: "" },
             Metric { name: "ped_collisions", label: "Pedestrian collisions (pair-steps)", value: ped_ped, unit: "" },
             Metric { name: "mean_wait", label: "Mean wait at the kerb", value: mean_wait, unit: "s" },
             Metric { name: "crossings", label: "Crossings completed", value: f64::from(self.crossings), unit: "" },
             Metric { name: "cars_passed", label: "Cars passed", value: f64::from(self.cars_passed), unit: "" },
             Metric { name: "waiting", label: "Waiting now", value: waiting as f64, unit: "" },
-        ]
+        ];
+        if let Some(planning) = &self.planning {
+            let st = &planning.stats;
+            let agents = self.len() as f64;
+            let mean = |total: f64, n: f64| if n > 0.0 { total / n } else { f64::NAN };
+            metrics.extend([
+                Metric { name: "plans", label: "Routes planned", value: st.plans as f64, unit: "" },
+                Metric { name: "replans", label: "Plans again when blocked", value: st.replans as f64, unit: "" },
+                Metric {
+                    name: "expanded_per_agent",
+                    label: "Nodes expanded per agent",
+                    value: mean(st.expanded as f64, agents),
+                    unit: "",
+                },
+                Metric {
+                    name: "expanded_per_plan",
+                    label: "Nodes expanded per plan",
+                    value: mean(st.expanded as f64, st.plans as f64),
+                    unit: "",
+                },
+                Metric { name: "arrivals", label: "Trips finished", value: f64::from(st.arrivals), unit: "" },
+                Metric {
+                    name: "arrival_time",
+                    label: "Mean trip time (pedestrians)",
+                    value: mean(st.trip_total, f64::from(st.arrivals)),
+                    unit: "s",
+                },
+                Metric {
+                    name: "car_trip_time",
+                    label: "Mean trip time (cars)",
+                    value: mean(st.car_trip_total, f64::from(st.car_trips)),
+                    unit: "s",
+                },
+            ]);
+        }
+        metrics
     }
     fn params(&self) -> Vec<Param> {
         let slider = |name, label, max, value: f32| Param {
@@ -672,19 +1142,70 @@ impl Scene for StreetScene {
             value: f64::from(value),
             choices: Vec::new(),
         };
-        vec![
+        let mut params = vec![
             slider("green", "Car green (s)", 40.0, self.green_time),
             slider("walk", "Pedestrian green (s)", 30.0, self.walk_time),
-        ]
+        ];
+        if let Some(planner) = self.planner() {
+            params.insert(
+                0,
+                Param {
+                    name: "method",
+                    label: "Path-finder",
+                    min: 0.0,
+                    max: (Planner::ALL.len() - 1) as f64,
+                    step: 1.0,
+                    value: planner.index() as f64,
+                    choices: Planner::ALL.iter().map(|p| p.name()).collect(),
+                },
+            );
+        }
+        params
     }
+    /// `method` (street-paths only: the path-finder) takes the index of a choice. Before the
+    /// first step every agent plans again with it and the counts start afresh, as if the
+    /// street had been built with it; later, every pedestrian walking to the kerb or on to its
+    /// goal plans again at once, the others (waiting, crossing) and the cars at their next trip.
+    /// The same path-finder again changes nothing.
     fn set_param(&mut self, name: &str, value: f64) -> Result<Option<String>, SceneError> {
         let (clamped, message) = super::avoid_scene::checked_value(&self.params(), name, value)?;
-        if name == "green" {
+        if name == "method" {
+            let planner = Planner::ALL[(clamped.round() as usize).min(Planner::ALL.len() - 1)];
+            let fresh = self.steps == 0;
+            let Some(planning) = &mut self.planning else { return Ok(message) };
+            if planning.planner == planner {
+                return Ok(message);
+            }
+            planning.planner = planner;
+            if fresh {
+                let log = planning.stats.log.as_ref().map(|_| Vec::new());
+                planning.stats = PlanStats { log, ..PlanStats::default() };
+            }
+            for i in 0..self.peds.len() {
+                if matches!(self.peds[i].state, PedState::WalkToKerb | PedState::WalkOn) {
+                    self.plan_ped(i, false);
+                }
+            }
+            if fresh {
+                for k in 0..self.cars.len() {
+                    self.plan_car(k);
+                }
+            }
+        } else if name == "green" {
             self.green_time = clamped as f32;
         } else {
             self.walk_time = clamped as f32;
         }
         Ok(message)
+    }
+    fn clock_metrics(&self) -> Vec<Metric> {
+        let Some(planning) = &self.planning else { return Vec::new() };
+        let st = &planning.stats;
+        let per_plan = if st.plans > 0 { st.millis / st.plans as f64 } else { f64::NAN };
+        vec![
+            Metric { name: "planning_ms", label: "Time spent planning", value: st.millis, unit: "ms" },
+            Metric { name: "planning_ms_per_plan", label: "Planning time per plan", value: per_plan, unit: "ms" },
+        ]
     }
     fn actions(&self) -> Vec<Action> {
         Vec::new()
