@@ -12,7 +12,7 @@ import { readCrowdConfig, crowdQuery, MAX_CROWD_AGENTS } from './crowd-config.js
 import { MAX_SEED, quote } from './values.js';
 import { CrowdPainter, KIND_COLOURS, HEAT_GRADIENT, inkStyle, MIN_ARROW_CELL } from './crowd-draw.js';
 import { controls, el, MessageArea, options } from './dom.js';
-import { frameTick, setPlaying, startFrames, timed } from './frames.js';
+import { frameTick, setPlaying, showStepRate, SPS_TITLE, startFrames, timed } from './frames.js';
 import {
   barField,
   layOut,
@@ -111,6 +111,8 @@ class CrowdApp {
     this.loop = null;
     this.fpsSince = 0;
     this.fps = 0;
+    /** Simulation steps a second while playing (frames.js). */
+    this.sps = 0;
     this.stepMs = null;
     this.lastReadout = 0;
     this.cursor = null;
@@ -191,7 +193,9 @@ class CrowdApp {
       readout('agents', 'Agents'),
       readout('steps', 'Steps'),
       readout('fps', 'FPS'),
+      readout('sps', 'Steps/s', SPS_TITLE),
       readout('step-ms', 'Step ms'),
+      (ui.realtime = el('span', { testid: 'realtime-note', class: 'pl-realtime-note', role: 'status', hidden: true })),
     );
     const header = pageHeader('crowds', 'Scene', ui.scene, [
       ['index.html', 'nav-pathfinding', '← Grid path-finding'],
@@ -244,6 +248,7 @@ class CrowdApp {
       this.rebuild('scene');
     });
     wireSeedAndCount(this, MAX_CROWD_AGENTS, () => this.scene.count);
+    this.notes.clearOnActions(this.root);
     this.onKey = (event) => transportKey(this, event, (e) => this.canvasKey(e));
     this.root.addEventListener('keydown', this.onKey);
     this.resizeObserver = new ResizeObserver(() => this.layout());
@@ -444,6 +449,11 @@ class CrowdApp {
     this.timedStep();
     this.showMetrics();
     this.touch();
+  }
+
+  /** The simulation's steps so far (the loop's steps-per-second read-out): the first pane's when comparing. */
+  stepCount() {
+    return (this.compare?.panes[0]?.scene ?? this.scene).steps;
   }
 
   timedStep() {
@@ -702,6 +712,7 @@ class CrowdApp {
       this.lastReadout = now;
       ui.fps.textContent = String(Math.round(this.fps));
       ui['step-ms'].textContent = this.stepMs === null ? '0' : this.stepMs.toFixed(2);
+      showStepRate(this, lead.dt);
       this.showMetrics();
     }
   }

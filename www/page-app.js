@@ -28,6 +28,20 @@ export function algorithmRow(name) {
   return algorithmRows().find((r) => r.name === name);
 }
 
+/**
+ * `text` in the page's words: an algorithm's URL name at the start of the text, or of a part
+ * after ": ", becomes its label in the menu ("astar-smoothed cannot search terrain" reads "A* +
+ * smoothing cannot search terrain"), as the core's refusals name the algorithm first.
+ * @param {string} text
+ */
+export function inPageWords(text) {
+  let out = text;
+  for (const r of [...algorithmRows()].sort((a, b) => b.name.length - a.name.length)) {
+    out = out.replace(new RegExp(`(^|: )${r.name.replace(/[^a-z0-9]/g, '\\$&')}(?= )`, 'g'), (_, lead) => `${lead}${r.label}`);
+  }
+  return out;
+}
+
 const MAX_MESSAGES = 12;
 
 /** A cost for the read-out: whole numbers as they are, others to two decimals. */
@@ -207,6 +221,8 @@ export class SearchPage {
    */
   wireTransport() {
     const ui = this.ui;
+    // Messages replace each other: each action clears the last one's first (dom.js).
+    this.notes.clearOnActions(this.root);
     ui.step.addEventListener('click', () => this.step());
     ui.back.addEventListener('click', () => this.act(() => this.lab.back(), 'back'));
     ui.reset.addEventListener('click', () => this.act(() => this.lab.reset(), 'reset'));
@@ -321,7 +337,7 @@ export class SearchPage {
   // ---- messages and narration ------------------------------------------------------------------
 
   say(text) {
-    this.notes.say(text);
+    this.notes.say(inPageWords(text));
   }
 
   clearMessages() {

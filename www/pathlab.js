@@ -13,7 +13,7 @@ import { Painter, LEGEND, OVERLAY_STYLE } from './paint.js';
 import { attachEditing } from './edit.js';
 import { controls, el, options } from './dom.js';
 import {
-  algorithmRow, algorithmRows, BRUSHES, formatCost, lastStepOf, mapControls, searchInputs, searchReadouts, SearchPage, selectMaker,
+  algorithmRow, algorithmRows, BRUSHES, formatCost, inPageWords, lastStepOf, mapControls, searchInputs, searchReadouts, SearchPage, selectMaker,
   transportBar, weightField,
 } from './page-app.js';
 
@@ -28,6 +28,8 @@ let laterReady = null;
 let describeStep = () => '';
 /** @type {typeof import('./pseudocode.js').settingsNote} */
 let settingsNote = () => '';
+/** @type {typeof import('./pseudocode.js').countLabels | null} */
+let countLabels = null;
 
 /** Fetches the deferred modules once per page; resolves to the names App.attachLater uses. */
 function loadLater() {
@@ -42,7 +44,8 @@ function loadLater() {
     import('./embed.js'),
     import('./access.js'),
     import('./links.js'),
-  ]).then(([timeline, panels, editor, files, persist, warnings, compare, embed, access, links]) => ({
+    import('./pseudocode.js'),
+  ]).then(([timeline, panels, editor, files, persist, warnings, compare, embed, access, links, pseudocode]) => ({
     Timeline: timeline.Timeline,
     Panels: panels.Panels,
     describeStep: panels.describeStep,
@@ -55,6 +58,7 @@ function loadLater() {
     attachEmbed: embed.attachEmbed,
     attachAccess: access.attachAccess,
     attachLinks: links.attachLinks,
+    countLabels: pseudocode.countLabels,
   }));
   return laterReady;
 }
@@ -109,6 +113,15 @@ const EXTRA_LABELS = {
   hand: 'Hand',
 };
 
+/** The Tool menu's value for the Inspect tool (the others are the cell values brushes paint). */
+const INSPECT = 'inspect';
+
+/** The labels of the selects in the Search section, for messages about them. */
+const SELECT_LABELS = { algo: 'Algorithm', heuristic: 'Heuristic', diagonal: 'Moves', costs: 'Costs' };
+
+/** What an algorithm the current map and settings refuse says after its name in the menu. */
+const REFUSED_MARK = ' (cannot run here)';
+
 /** The spaces' names in the space select (hex and graph: space-view.js; navmesh and corners: navmesh-view.js). */
 export const SPACE_LABELS = {
   grid: 'Square grid', hex: 'Hex tiles', graph: 'Graph (waypoints)', navmesh: 'Navmesh (polygons + funnel)', corners: 'Corner graph (any angle)',
@@ -139,6 +152,12 @@ class App extends SearchPage {
      */
     this.early = null;
     this.presets = [];
+    /**
+     * The cell the Cell panel reads when the pointer is off the grid: tapped, or clicked with
+     * the Inspect tool (select).
+     * @type {{ x: number, y: number } | null}
+     */
+    this.selected = null;
     this.lastSize = '';
     /**
      * The next slice of a far `step` (goToStep), run by the next frame.
@@ -148,6 +167,11 @@ class App extends SearchPage {
     this.build();
     this.painter = new Painter(this.canvas);
     this.detachEditing = attachEditing(this);
+    // Map edits and settings changes count up, so the algorithm menu's marks are worked out again.
+    this.mapVersion = 0;
+    this.refusalsKey = '';
+    this.refusalsTimer = 0;
+    for (const type of ['pathlab-edit', 'pathlab-change']) this.root.addEventListener(type, () => (this.mapVersion += 1));
     // What deferred modules draw over the grid: { under(painter), over(painter) } (links.js).
     this.layers = [];
     // The rest is attached by attachLater(), after the first grid (see loadLater).
@@ -161,6 +185,7 @@ class App extends SearchPage {
     this.later = true;
     describeStep = m.describeStep;
     settingsNote = m.settingsNote;
+    countLabels = m.countLabels;
     this.syncSettings();
     // What the modules get: the page as page-context.js's PageContext (the type check holds the
     // page to that contract, and each module to the part of it it declares).
@@ -226,12 +251,22 @@ class App extends SearchPage {
     ui.file = el('input', { type: 'file', testid: 'load-file', accept: '.map,.txt,text/plain', class: 'pl-file-input' });
     ui.brush = el('select', { testid: 'brush' });
     options(ui.brush, BRUSHES.map((b) => b[0]), Object.fromEntries(BRUSHES));
+    // The tool that edits nothing: a press reads the cell (edit.js). Walls stay the default.
+    ui.brush.append(el('option', { value: INSPECT, text: 'Inspect (read g, h, f; no editing)' }));
     ui.clear = el('button', { type: 'button', testid: 'clear', class: 'pl-btn pl-small', text: 'Clear map' });
     ui.cellInfo = el('div', { testid: 'cell-info', class: 'pl-cell-info', 'aria-live': 'polite' });
     ui.narration = el('div', { testid: 'narration', class: 'pl-narration', 'aria-live': 'polite' });
     ui.note = el('p', { testid: 'note', class: 'pl-note' });
     ui.overlay = el('div', { testid: 'overlay', class: 'pl-overlay', hidden: true });
     ui.mapTitle = el('p', { testid: 'map-title', class: 'pl-map-title' });
+    // Why the algorithms marked in the menu cannot run here (markRefusals); the menu's description.
+    ui.refusalList = el('ul', { id: `pl-refusals-${Math.random().toString(36).slice(2, 8)}`, class: 'pl-refusal-list' });
+    ui.refusals = el(
+      'details',
+      { class: 'pl-refusals', testid: 'algo-refusals', hidden: true },
+      el('summary', { class: 'pl-hint' }),
+      ui.refusalList,
+    );
     ui.steps = el('span', { testid: 'steps', class: 'pl-steps' });
 
     const transport = transportBar(ui, button);
@@ -270,10 +305,11 @@ class App extends SearchPage {
         'section',
         { class: 'pl-section' },
         el('h2', { text: 'Search' }),
-        select('algo', 'Algorithm'),
-        select('heuristic', 'Heuristic'),
-        select('diagonal', 'Moves'),
-        select('costs', 'Costs'),
+        select('algo', SELECT_LABELS.algo),
+        ui.refusals,
+        select('heuristic', SELECT_LABELS.heuristic),
+        select('diagonal', SELECT_LABELS.diagonal),
+        select('costs', SELECT_LABELS.costs),
         weightField(ui),
         ...Object.values(ui.extras),
         ui.note,
@@ -282,8 +318,11 @@ class App extends SearchPage {
         'section',
         { class: 'pl-section' },
         el('h2', { text: 'Edit' }),
-        el('label', { class: 'pl-field' }, el('span', { text: 'Brush' }), ui.brush),
-        el('p', { class: 'pl-hint', text: 'Drag on the grid to paint; start on a painted cell to erase. Drag S or G to move them.' }),
+        el('label', { class: 'pl-field' }, el('span', { text: 'Tool' }), ui.brush),
+        el('p', {
+          class: 'pl-hint',
+          text: 'Drag on the grid to paint; start on a painted cell to erase. Drag S or G to move them. A tap of a finger reads a cell; the Inspect tool reads cells on every click and never edits.',
+        }),
         ui.clear,
       )),
       el('section', { class: 'pl-section' }, el('h2', { text: 'Cell' }), ui.cellInfo),
@@ -302,6 +341,7 @@ class App extends SearchPage {
 
     const algorithms = algorithmRows();
     options(ui.algo, algorithms.map((a) => a.name), Object.fromEntries(algorithms.map((a) => [a.name, a.label])));
+    ui.algo.setAttribute('aria-describedby', ui.refusalList.id);
     for (const key of ['heuristic', 'diagonal', 'costs', 'hand']) {
       // Names the page has labels for come first, in the labels' order; any others after.
       const order = Object.keys(LABELS[key]);
@@ -322,7 +362,7 @@ class App extends SearchPage {
         try {
           this.lab[method](ui[key].value);
         } catch (e) {
-          this.say(`${key}: ${e.message}`);
+          this.say(`${SELECT_LABELS[key]}: ${e.message}`);
         }
         this.syncSettings();
         this.touch();
@@ -522,6 +562,7 @@ class App extends SearchPage {
     this.showMap(label);
     this.narrate('');
     this.hover = null;
+    this.selected = null;
     this.syncSettings();
     this.layout();
     this.touch();
@@ -539,6 +580,7 @@ class App extends SearchPage {
     this.nameOwnMap(title);
     this.narrate('');
     this.hover = null;
+    this.selected = null;
     this.syncSettings();
     this.layout();
     this.touch();
@@ -677,7 +719,14 @@ class App extends SearchPage {
   // ---- called by the editor --------------------------------------------------------------------
 
   brush() {
-    return Number(this.ui.brush.value);
+    return this.ui.brush.value === INSPECT ? null : Number(this.ui.brush.value);
+  }
+
+  /** Selects `cell` for the Cell panel (a tap, or a click with the Inspect tool); null: none. */
+  select(cell) {
+    const same = cell && this.selected && cell.x === this.selected.x && cell.y === this.selected.y;
+    if (!same) this.selected = cell ? { x: cell.x, y: cell.y } : null;
+    this.dirty = true;
   }
 
   setHover(cell) {
@@ -774,6 +823,13 @@ class App extends SearchPage {
     for (const item of this.root.querySelectorAll('[data-testid="legend"] [data-only]')) {
       item.hidden = !item.dataset.only.split(' ').includes(s.algo);
     }
+    // What "expanded" and "open" count for this algorithm (IDA*: visits and its stack; the agents: moves).
+    const counts = countLabels?.(s.algo);
+    for (const key of counts ? ['expanded', 'open'] : []) {
+      const [label, title] = counts[key];
+      ui[key].parentElement.title = title;
+      /** @type {HTMLElement} */ (ui[key].previousElementSibling).textContent = label;
+    }
     ui.agent.parentElement.hidden = !s.has_agent;
     ui.repair.parentElement.hidden = !s.incremental;
     // The words come with the deferred modules (pseudocode.js), just after the first grid.
@@ -832,19 +888,72 @@ class App extends SearchPage {
     c.dataset.start = `${lab.startX},${lab.startY}`;
     c.dataset.goal = `${lab.goalX},${lab.goalY}`;
     this.cellInfo();
+    this.scheduleRefusals();
     this.warnings?.update();
     this.links?.update();
   }
 
+  /**
+   * Marks the algorithms the map and settings refuse, soon after they change (a paint stroke on
+   * a big map changes them every frame; asking is a scan of the cells).
+   */
+  scheduleRefusals() {
+    const s = this.settings;
+    if (!s) return;
+    const key = [this.mapVersion, this.lab.width, this.lab.height, s.heuristic, s.diagonal, s.costs, s.weight, s.lookahead, s.sensor, s.cluster, s.hand].join('|');
+    if (key === this.refusalsKey || this.refusalsTimer) return;
+    this.refusalsTimer = setTimeout(() => {
+      this.refusalsTimer = 0;
+      if (this.root.isConnected) this.markRefusals(key);
+    }, this.refusalsKey ? 150 : 0);
+  }
+
+  /**
+   * Marks, in the algorithm menu, each algorithm this map and these settings refuse: "(cannot run
+   * here)" after its label, its reason as the option's title, and every reason in the list the
+   * menu is described by (read by screen readers with the menu; shown under it when opened).
+   */
+  markRefusals(key = '') {
+    this.refusalsKey = key;
+    const reasons = [];
+    for (const option of this.ui.algo.options) {
+      const row = algorithmRow(option.value);
+      if (!row) continue;
+      let why = null;
+      try {
+        why = this.lab.refusal(option.value) ?? null;
+      } catch (e) {
+        why = e.message;
+      }
+      option.textContent = why ? `${row.label}${REFUSED_MARK}` : row.label;
+      if (why) {
+        option.title = inPageWords(why);
+        option.dataset.refused = inPageWords(why);
+        reasons.push([row.label, inPageWords(why)]);
+      } else {
+        option.removeAttribute('title');
+        delete option.dataset.refused;
+      }
+    }
+    const box = this.ui.refusals;
+    box.hidden = reasons.length === 0;
+    /** @type {HTMLElement} */ (box.firstElementChild).textContent =
+      `${reasons.length} ${reasons.length === 1 ? 'algorithm is' : 'algorithms are'} marked “cannot run here”: why`;
+    this.ui.refusalList.replaceChildren(...reasons.map(([label, why]) => el('li', {}, el('strong', { text: `${label}: ` }), why)));
+  }
+
   cellInfo() {
     const box = this.ui.cellInfo;
-    if (!this.hover) {
-      if (!box.textContent) box.textContent = 'Point at a cell to see its g, h, f and parent.';
+    // The cell under the pointer, else the one selected (a tap, the Inspect tool).
+    const cell = this.hover ?? this.selected;
+    box.dataset.cell = cell ? `${cell.x},${cell.y}` : '';
+    if (!cell) {
+      if (!box.textContent) box.textContent = 'Point at a cell, or tap it, to see its g, h, f and parent.';
       return;
     }
     let info;
     try {
-      info = this.lab.cellInfo(this.hover.x, this.hover.y);
+      info = this.lab.cellInfo(cell.x, cell.y);
     } catch {
       return;
     }
@@ -926,7 +1035,7 @@ class App extends SearchPage {
     this.dirty = false;
     const overlay = this.lab.overlay();
     this.painter.paint(this.lab, this.memory, {
-      hover: this.hover,
+      hover: this.hover ?? this.selected,
       algo: this.settings?.algo,
       usesHeuristic: this.settings?.uses_heuristic,
       weight: this.settings?.weight ?? 1,
@@ -947,6 +1056,7 @@ class App extends SearchPage {
 
   destroy() {
     this.stopLoop();
+    clearTimeout(this.refusalsTimer);
     this.compare?.destroy();
     this.warnings?.destroy();
     this.detachEditing();
