@@ -23,6 +23,7 @@ import {
   barField,
   layOut,
   pageHeader,
+  siteLinks,
   transportBar,
   transportKey,
   wholeField,
@@ -183,10 +184,7 @@ class BoidApp {
       (ui.steps = el('span', { testid: 'steps', class: 'pl-steps' })),
       (ui.realtime = el('span', { testid: 'realtime-note', class: 'pl-realtime-note', role: 'status', hidden: true })),
     );
-    const header = pageHeader('steering, flocking and crowds', 'Scenario', ui.scenario, [
-      ['index.html', 'nav-pathfinding', '← Grid path-finding'],
-      ['crowd.html', 'nav-crowds', 'Crowds →'],
-    ]);
+    const header = pageHeader('steering, flocking and crowds', 'Scenario', ui.scenario, siteLinks('boids.html'));
     const panel = el(
       'aside',
       { class: 'pl-panel pl-full' },

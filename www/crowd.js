@@ -17,6 +17,7 @@ import {
   barField,
   layOut,
   pageHeader,
+  siteLinks,
   transportBar,
   transportKey,
   wholeField,
@@ -88,6 +89,44 @@ function viewsOf(buffer, fields, layout) {
   });
   return views;
 }
+
+/**
+ * What the overlay drawn for the selected agent shows, in the course's terms: its shapes
+ * counted by ink (velocity obstacles, ORCA half-planes, velocities, reach circles, ...).
+ * @param {any} v the frame's views (frameViews: lineInk, circleInk, polygonInk)
+ * @param {string[]} inks the ink names by value (crowdInks)
+ */
+function explainOverlay(v, inks) {
+  const count = new Map();
+  for (const list of [v.lineInk, v.circleInk, v.polygonInk]) {
+    for (const ink of list ?? []) {
+      const name = inks[ink] ?? `ink ${ink}`;
+      count.set(name, (count.get(name) ?? 0) + 1);
+    }
+  }
+  const parts = [];
+  for (const [name, n] of count) {
+    const phrase = OVERLAY_WORDS[name];
+    parts.push(phrase ? phrase(n) : `${n} ${name} mark${n === 1 ? '' : 's'}`);
+  }
+  return parts.length ? `Drawn for it: ${parts.join('; ')}.` : 'Nothing is drawn for it in this scene.';
+}
+
+/** What each overlay ink means, in the course's terms (`n`: how many are drawn). */
+const OVERLAY_WORDS = {
+  cone: (n) => `${n} velocity obstacle${n === 1 ? '' : 's'} (shaded cones), one per neighbour it avoids: the velocities that would run it into that neighbour within its time horizon`,
+  'half-plane': (n) => `${n} ORCA half-plane${n === 1 ? '' : 's'}, one per neighbour or wall edge near it: each line rules out the velocities beyond it (the tick points to the allowed side), and the new velocity must keep to every one`,
+  reach: (n) => (n === 1 ? 'a circle of reach: its top speed in velocity space, or how far it looks for neighbours' : `${n} circles of reach: its top speed in velocity space and how far it looks for neighbours`),
+  velocity: () => 'its current velocity',
+  preferred: () => 'its preferred velocity: straight for its goal, as if it were alone',
+  chosen: () => 'the velocity the method chose: the allowed one nearest the preferred',
+  goal: (n) => (n === 1 ? 'its goal' : `${n} goals`),
+  route: (n) => (n === 1 ? 'its route' : `${n} route pieces`),
+  slot: (n) => (n === 1 ? 'its formation slot' : `${n} formation slots`),
+  link: (n) => (n === 1 ? 'a line to what it follows (its slot or its leader)' : `${n} lines to what it follows (its slot or its leader)`),
+  body: () => 'its body, in its true shape',
+  zone: (n) => (n === 1 ? 'an area to keep clear' : `${n} areas to keep clear`),
+};
 
 class CrowdApp {
   constructor(root, wasm, config, scenes) {
@@ -197,10 +236,7 @@ class CrowdApp {
       readout('step-ms', 'Step ms'),
       (ui.realtime = el('span', { testid: 'realtime-note', class: 'pl-realtime-note', role: 'status', hidden: true })),
     );
-    const header = pageHeader('crowds', 'Scene', ui.scene, [
-      ['index.html', 'nav-pathfinding', '← Grid path-finding'],
-      ['boids.html', 'nav-boids', 'Steering and flocking'],
-    ]);
+    const header = pageHeader('crowds', 'Scene', ui.scene, siteLinks('crowd.html'));
     ui.compare = el('button', {
       type: 'button',
       testid: 'compare',
@@ -794,7 +830,7 @@ class CrowdApp {
     ui.overlayCounts.dataset.lines = String(d.lines);
     ui.overlayCounts.dataset.circles = String(d.circles);
     ui.overlayCounts.dataset.polygons = String(d.polygons);
-    ui.overlayCounts.textContent = `Overlay: ${d.lines} lines, ${d.circles} circles, ${d.polygons} polygons.`;
+    ui.overlayCounts.textContent = explainOverlay(v, this.inks);
   }
 
   // ---- messages ------------------------------------------------------------------------------
