@@ -48,6 +48,15 @@ function savedWhen(iso) {
   return ` (saved ${date.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' })})`;
 }
 
+/**
+ * ", W x H" for the shown map, unless its title says so already.
+ * @param {Pick<import('./page-context.js').PageContext, 'lab' | 'mapTitle'>} app
+ */
+function sizeOf(app) {
+  const size = `${app.lab.width} x ${app.lab.height}`;
+  return app.mapTitle?.includes(size) ? '' : `, ${size}`;
+}
+
 /** Why a write failed, in words. */
 export function reason(e) {
   if (e?.name === 'QuotaExceededError' || e?.code === 22) return "the browser's storage for this page is full";
@@ -277,7 +286,7 @@ export function attachPersistence(app) {
     state.textContent = 'Your saved map was restored.';
     app.narrate('Restored the map saved in this browser.');
     offerFreshStart(
-      `The map this browser kept from the last visit${when} was restored: “${app.mapTitle}”, ${app.lab.width} x ${app.lab.height}${settings ? ', with its settings' : ''}.`,
+      `The map this browser kept from the last visit${when} was restored: “${app.mapTitle}”${sizeOf(app)}${settings ? ', with its settings' : ''}.`,
     );
     return true;
   }
