@@ -112,9 +112,9 @@ pub mod visibility;
 pub(crate) mod walk;
 
 pub use engine::{Search, NO_PARENT};
-pub use refusal::refusal;
 pub use nodes::NodeTable;
 pub use on_space::{build_on, SpaceStepper};
+pub use refusal::refusal;
 pub use registry::{Algorithm, AlgorithmInfo, OpenOrder, Optimality, Setting, ALGORITHMS};
 pub use stepper::{
     build, build_linked, Agent, BoxKind, CellTable, CellValues, GridLinks, GridStepper, LineKind, MarkKind, Overlay,

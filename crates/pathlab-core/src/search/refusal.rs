@@ -14,8 +14,12 @@
 use super::{incremental, jps, jps_plus, theta, Algorithm, GridLinks, SearchConfig, SearchError};
 use crate::grid::Grid;
 
-/// Why `config.algorithm` cannot run on `grid` with `links`, or `None` when it can (for the
-/// checks listed in the [module docs](self)); the error is the one the builder gives.
+/// Why `config.algorithm` cannot run on `grid` with `links`, or `None` when it can; the error
+/// is the one [`build_linked`](super::build_linked) gives. Nothing is built: it checks the
+/// settings' ranges, JPS's and JPS+'s diagonal rules and terrain, the any-angle searches'
+/// terrain, LPA*'s and D* Lite's weight and estimate, and the algorithms that need a plain
+/// square grid when teleports or slopes are on the map. An end on a wall (which refuses every
+/// algorithm alike) and the costs of teleports and slopes are left to the builder.
 ///
 /// ```
 /// use pathlab_core::grid::Grid;
