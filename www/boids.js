@@ -17,6 +17,7 @@ import { readBoidConfig, boidQuery, MAX_AGENTS } from './boids-config.js';
 import { MAX_SEED } from './values.js';
 import { BoidPainter, SPECIES_COLOURS, FORCE_COLOURS } from './boids-draw.js';
 import { controls, el, MessageArea, options } from './dom.js';
+import { clearOnActions } from './message-actions.js';
 import { BOID_STEP_SECONDS, foldStepMs, frameTick, setPlaying, showStepRate, SPS_TITLE, startFrames, timed } from './frames.js';
 import { WorldLink } from './boids-link.js';
 import {
@@ -259,7 +260,7 @@ class BoidApp {
       this.tryCall(() => this.boids.clearWalls(), 'Clear walls');
       this.wallsChanged();
     });
-    this.notes.clearOnActions(this.root);
+    clearOnActions(this.notes, this.root);
     this.onKey = (event) => transportKey(this, event);
     this.root.addEventListener('keydown', this.onKey);
     this.resizeObserver = new ResizeObserver(() => this.layout());

@@ -12,6 +12,7 @@ import { readCrowdConfig, crowdQuery, MAX_CROWD_AGENTS } from './crowd-config.js
 import { MAX_SEED, quote } from './values.js';
 import { CrowdPainter, KIND_COLOURS, HEAT_GRADIENT, inkStyle, MIN_ARROW_CELL } from './crowd-draw.js';
 import { controls, el, MessageArea, options } from './dom.js';
+import { clearOnActions } from './message-actions.js';
 import { frameTick, setPlaying, showStepRate, SPS_TITLE, startFrames, timed } from './frames.js';
 import {
   barField,
@@ -284,7 +285,7 @@ class CrowdApp {
       this.rebuild('scene');
     });
     wireSeedAndCount(this, MAX_CROWD_AGENTS, () => this.scene.count);
-    this.notes.clearOnActions(this.root);
+    clearOnActions(this.notes, this.root);
     this.onKey = (event) => transportKey(this, event, (e) => this.canvasKey(e));
     this.root.addEventListener('keydown', this.onKey);
     this.resizeObserver = new ResizeObserver(() => this.layout());

@@ -82,7 +82,7 @@ export class MessageArea {
   /**
    * Adds a message (the oldest goes once there are more than `max`) and shows the box. A
    * message already on show is not repeated: it moves to the end. What one action says stays
-   * together; the next action clears it (`clearOnActions`).
+   * together; the next action clears it (message-actions.js).
    */
   say(text) {
     this.messages = this.messages.filter((m) => m !== text);
@@ -98,40 +98,5 @@ export class MessageArea {
     this.messages = [];
     this.list.replaceChildren();
     this.box.hidden = true;
-  }
-
-  /**
-   * Makes every action a person takes in `root` clear the messages first, so that messages
-   * replace each other instead of piling up, and a valid action leaves none: a changed control,
-   * a pressed button, a press on a canvas, a file dropped, or a page key (not Tab, Escape or a
-   * modifier, which only move around). An action that is refused then says why, alone. Runs
-   * in the capture phase, before the page acts. Returns a function that unhooks it.
-   * @param {HTMLElement} root
-   */
-  clearOnActions(root) {
-    const quiet = new Set(['Tab', 'Escape', 'Shift', 'Control', 'Alt', 'Meta', 'CapsLock', 'ContextMenu']);
-    const onAction = (event) => {
-      // A page that was taken down (its box gone) stops listening.
-      if (!this.box.isConnected) {
-        unhook();
-        return;
-      }
-      const target = event.target instanceof Element ? event.target : null;
-      if (!target || !root.contains(target)) return;
-      if (event.type === 'click' && !target.closest('button')) return;
-      if (event.type === 'pointerdown' && target.tagName !== 'CANVAS') return;
-      if (event.type === 'keydown') {
-        // Keys typed in a control act through its change or click.
-        if (quiet.has(event.key) || event.altKey || event.ctrlKey || event.metaKey) return;
-        if (['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON'].includes(target.tagName)) return;
-      }
-      this.clear();
-    };
-    const types = ['change', 'click', 'pointerdown', 'keydown', 'drop'];
-    const unhook = () => {
-      for (const type of types) root.removeEventListener(type, onAction, { capture: true });
-    };
-    for (const type of types) root.addEventListener(type, onAction, { capture: true });
-    return unhook;
   }
 }

@@ -3,13 +3,8 @@
 // that starts on a wall, or on a cell already of the brush's kind, erases back to ground; a drag
 // that starts on the start or goal marker moves it. Every edit re-runs the search to the step
 // it stood at (the wasm layer does that), and the next frame shows the result.
-//
-// Reading a cell without editing: with the Inspect tool (the brush `null`) a press selects the
-// cell under the pointer (and a drag the cells it passes) for the Cell panel, on mouse, pen and
-// touch alike, and changes nothing. With a brush, a tap of a finger (down and up on one cell)
-// selects the cell too, since a finger cannot hover: only a finger that moves on to another
-// cell paints, from the cell it started on. A marker pressed and let go where it was is
-// selected as well.
+// The Inspect tool (brush null) only selects cells for the Cell panel; with a brush a finger's
+// tap selects too (a finger cannot hover) and only a finger that moves on paints.
 
 import { listen } from './dom.js';
 

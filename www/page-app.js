@@ -29,9 +29,8 @@ export function algorithmRow(name) {
 }
 
 /**
- * `text` in the page's words: an algorithm's URL name at the start of the text, or of a part
- * after ": ", becomes its label in the menu ("astar-smoothed cannot search terrain" reads "A* +
- * smoothing cannot search terrain"), as the core's refusals name the algorithm first.
+ * `text` in the page's words: an algorithm's URL name opening it, or a part after ": ", becomes
+ * its menu label (the core's refusals start with the name).
  * @param {string} text
  */
 export function inPageWords(text) {
@@ -221,8 +220,8 @@ export class SearchPage {
    */
   wireTransport() {
     const ui = this.ui;
-    // Messages replace each other: each action clears the last one's first (dom.js).
-    this.notes.clearOnActions(this.root);
+    // Messages replace each other: each action clears the last one's first (after the first paint).
+    import('./message-actions.js').then((m) => m.clearOnActions(this.notes, this.root)).catch(() => {});
     ui.step.addEventListener('click', () => this.step());
     ui.back.addEventListener('click', () => this.act(() => this.lab.back(), 'back'));
     ui.reset.addEventListener('click', () => this.act(() => this.lab.reset(), 'reset'));

@@ -13,7 +13,7 @@ import { Painter, LEGEND, OVERLAY_STYLE } from './paint.js';
 import { attachEditing } from './edit.js';
 import { controls, el, options } from './dom.js';
 import {
-  algorithmRow, algorithmRows, BRUSHES, formatCost, inPageWords, lastStepOf, mapControls, searchInputs, searchReadouts, SearchPage, selectMaker,
+  algorithmRow, algorithmRows, BRUSHES, formatCost, lastStepOf, mapControls, searchInputs, searchReadouts, SearchPage, selectMaker,
   transportBar, weightField,
 } from './page-app.js';
 
@@ -45,7 +45,8 @@ function loadLater() {
     import('./access.js'),
     import('./links.js'),
     import('./pseudocode.js'),
-  ]).then(([timeline, panels, editor, files, persist, warnings, compare, embed, access, links, pseudocode]) => ({
+    import('./refusals.js'),
+  ]).then(([timeline, panels, editor, files, persist, warnings, compare, embed, access, links, pseudocode, refusals]) => ({
     Timeline: timeline.Timeline,
     Panels: panels.Panels,
     describeStep: panels.describeStep,
@@ -59,6 +60,7 @@ function loadLater() {
     attachAccess: access.attachAccess,
     attachLinks: links.attachLinks,
     countLabels: pseudocode.countLabels,
+    attachRefusals: refusals.attachRefusals,
   }));
   return laterReady;
 }
@@ -119,9 +121,6 @@ const INSPECT = 'inspect';
 /** The labels of the selects in the Search section, for messages about them. */
 const SELECT_LABELS = { algo: 'Algorithm', heuristic: 'Heuristic', diagonal: 'Moves', costs: 'Costs' };
 
-/** What an algorithm the current map and settings refuse says after its name in the menu. */
-const REFUSED_MARK = ' (cannot run here)';
-
 /** The spaces' names in the space select (hex and graph: space-view.js; navmesh and corners: navmesh-view.js). */
 export const SPACE_LABELS = {
   grid: 'Square grid', hex: 'Hex tiles', graph: 'Graph (waypoints)', navmesh: 'Navmesh (polygons + funnel)', corners: 'Corner graph (any angle)',
@@ -167,11 +166,6 @@ class App extends SearchPage {
     this.build();
     this.painter = new Painter(this.canvas);
     this.detachEditing = attachEditing(this);
-    // Map edits and settings changes count up, so the algorithm menu's marks are worked out again.
-    this.mapVersion = 0;
-    this.refusalsKey = '';
-    this.refusalsTimer = 0;
-    for (const type of ['pathlab-edit', 'pathlab-change']) this.root.addEventListener(type, () => (this.mapVersion += 1));
     // What deferred modules draw over the grid: { under(painter), over(painter) } (links.js).
     this.layers = [];
     // The rest is attached by attachLater(), after the first grid (see loadLater).
@@ -202,6 +196,8 @@ class App extends SearchPage {
     this.persistence = m.attachPersistence(context);
     // Correctness warnings under the read-outs, and compare mode (several searches side by side).
     this.warnings = m.attachWarnings(context);
+    // The algorithm menu's marks for what this map and these settings refuse.
+    this.refusals = m.attachRefusals(context);
     this.compare = m.attachCompare(context);
     // Embed code and lock=1; grid keys and high contrast.
     this.embedding = m.attachEmbed(context);
@@ -259,14 +255,6 @@ class App extends SearchPage {
     ui.note = el('p', { testid: 'note', class: 'pl-note' });
     ui.overlay = el('div', { testid: 'overlay', class: 'pl-overlay', hidden: true });
     ui.mapTitle = el('p', { testid: 'map-title', class: 'pl-map-title' });
-    // Why the algorithms marked in the menu cannot run here (markRefusals); the menu's description.
-    ui.refusalList = el('ul', { id: `pl-refusals-${Math.random().toString(36).slice(2, 8)}`, class: 'pl-refusal-list' });
-    ui.refusals = el(
-      'details',
-      { class: 'pl-refusals', testid: 'algo-refusals', hidden: true },
-      el('summary', { class: 'pl-hint' }),
-      ui.refusalList,
-    );
     ui.steps = el('span', { testid: 'steps', class: 'pl-steps' });
 
     const transport = transportBar(ui, button);
@@ -306,7 +294,6 @@ class App extends SearchPage {
         { class: 'pl-section' },
         el('h2', { text: 'Search' }),
         select('algo', SELECT_LABELS.algo),
-        ui.refusals,
         select('heuristic', SELECT_LABELS.heuristic),
         select('diagonal', SELECT_LABELS.diagonal),
         select('costs', SELECT_LABELS.costs),
@@ -341,7 +328,6 @@ class App extends SearchPage {
 
     const algorithms = algorithmRows();
     options(ui.algo, algorithms.map((a) => a.name), Object.fromEntries(algorithms.map((a) => [a.name, a.label])));
-    ui.algo.setAttribute('aria-describedby', ui.refusalList.id);
     for (const key of ['heuristic', 'diagonal', 'costs', 'hand']) {
       // Names the page has labels for come first, in the labels' order; any others after.
       const order = Object.keys(LABELS[key]);
@@ -888,58 +874,9 @@ class App extends SearchPage {
     c.dataset.start = `${lab.startX},${lab.startY}`;
     c.dataset.goal = `${lab.goalX},${lab.goalY}`;
     this.cellInfo();
-    this.scheduleRefusals();
+    this.refusals?.update();
     this.warnings?.update();
     this.links?.update();
-  }
-
-  /**
-   * Marks the algorithms the map and settings refuse, soon after they change (a paint stroke on
-   * a big map changes them every frame; asking is a scan of the cells).
-   */
-  scheduleRefusals() {
-    const s = this.settings;
-    if (!s) return;
-    const key = [this.mapVersion, this.lab.width, this.lab.height, s.heuristic, s.diagonal, s.costs, s.weight, s.lookahead, s.sensor, s.cluster, s.hand].join('|');
-    if (key === this.refusalsKey || this.refusalsTimer) return;
-    this.refusalsTimer = setTimeout(() => {
-      this.refusalsTimer = 0;
-      if (this.root.isConnected) this.markRefusals(key);
-    }, this.refusalsKey ? 150 : 0);
-  }
-
-  /**
-   * Marks, in the algorithm menu, each algorithm this map and these settings refuse: "(cannot run
-   * here)" after its label, its reason as the option's title, and every reason in the list the
-   * menu is described by (read by screen readers with the menu; shown under it when opened).
-   */
-  markRefusals(key = '') {
-    this.refusalsKey = key;
-    const reasons = [];
-    for (const option of this.ui.algo.options) {
-      const row = algorithmRow(option.value);
-      if (!row) continue;
-      let why = null;
-      try {
-        why = this.lab.refusal(option.value) ?? null;
-      } catch (e) {
-        why = e.message;
-      }
-      option.textContent = why ? `${row.label}${REFUSED_MARK}` : row.label;
-      if (why) {
-        option.title = inPageWords(why);
-        option.dataset.refused = inPageWords(why);
-        reasons.push([row.label, inPageWords(why)]);
-      } else {
-        option.removeAttribute('title');
-        delete option.dataset.refused;
-      }
-    }
-    const box = this.ui.refusals;
-    box.hidden = reasons.length === 0;
-    /** @type {HTMLElement} */ (box.firstElementChild).textContent =
-      `${reasons.length} ${reasons.length === 1 ? 'algorithm is' : 'algorithms are'} marked “cannot run here”: why`;
-    this.ui.refusalList.replaceChildren(...reasons.map(([label, why]) => el('li', {}, el('strong', { text: `${label}: ` }), why)));
   }
 
   cellInfo() {
@@ -1056,7 +993,7 @@ class App extends SearchPage {
 
   destroy() {
     this.stopLoop();
-    clearTimeout(this.refusalsTimer);
+    this.refusals?.destroy();
     this.compare?.destroy();
     this.warnings?.destroy();
     this.detachEditing();

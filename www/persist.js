@@ -156,7 +156,6 @@ export function attachPersistence(app) {
   const embed = Boolean(app.config.embed);
   let armed = false;
   let timer = 0;
-  let warned = '';
   /** @type {HTMLElement | null} */
   let banner = null;
 
@@ -212,14 +211,11 @@ export function attachPersistence(app) {
       }
       const record = { version: 1, saved: new Date().toISOString(), map, settings: currentSettings(app), speed: app.config.speed };
       store.setItem(STORAGE_KEY, JSON.stringify(record));
-      warned = '';
       state.textContent = map ? 'Your map is saved in this browser.' : '';
     } catch (e) {
-      const why = reason(e);
-      if (warned !== why) {
-        app.say(`Your map could not be saved in this browser: ${why}. Export it as a file to keep it.`);
-        warned = why;
-      }
+      // Said after each failed save: the action before it cleared the last one (messages
+      // replace each other), so it never piles up.
+      app.say(`Your map could not be saved in this browser: ${reason(e)}. Export it as a file to keep it.`);
       state.textContent = 'Not saved.';
     }
   }
