@@ -288,6 +288,61 @@ describe('the simulation pages: steps per second beside fps', () => {
   });
 });
 
+/** The WCAG contrast ratio of two CSS rgb() colours. */
+function contrast(a, b) {
+  const lum = (css) => {
+    const [r, g, bl] = css.match(/[\d.]+/g).slice(0, 3).map((v) => Number(v) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+describe('the crowd page', () => {
+  test('“Stop comparing” stays readable, with a ring that shows, while focused and under the pointer', async () => {
+    const page = await env.browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(`${env.base}crowd.html?scene=bottleneck&seed=3`);
+    await page.waitForFunction(() => window.crowdlab && document.querySelector('[data-testid="steps"]')?.textContent !== '', null, { timeout: 30000 });
+    const button = testid(page, 'compare');
+    await button.click();
+    assert.equal(await button.textContent(), 'Stop comparing');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    const look = await button.evaluate((b) => {
+      const st = getComputedStyle(b);
+      const panel = getComputedStyle(b.closest('aside') ?? document.body);
+      return { color: st.color, background: st.backgroundColor, outline: st.outlineColor, outlineWidth: st.outlineWidth, offset: st.outlineOffset, around: panel.backgroundColor, focused: document.activeElement === b };
+    });
+    assert.ok(look.focused, 'the button has the focus');
+    assert.ok(contrast(look.color, look.background) >= 4.5, `words ${look.color} on ${look.background}`);
+    assert.ok(parseFloat(look.outlineWidth) >= 2, `ring ${look.outlineWidth}`);
+    // The ring stands clear of the button (an offset) against the panel around it, or else against the button.
+    const against = parseFloat(look.offset) >= 1 ? look.around : look.background;
+    assert.ok(contrast(look.outline, against) >= 3, `ring ${look.outline} against ${against}`);
+    await page.close();
+  });
+
+  test('the selected agent is explained in the course’s terms, not as shapes', async () => {
+    const page = await env.browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(`${env.base}crowd.html?scene=bottleneck&seed=3`);
+    await page.waitForFunction(() => window.crowdlab && document.querySelector('[data-testid="steps"]')?.textContent !== '', null, { timeout: 30000 });
+    await testid(page, 'play').click();
+    await page.evaluate(() => {
+      window.crowdlab.app.selected = 3;
+      window.crowdlab.app.touch();
+    });
+    await nextFrame(page);
+    const said = await testid(page, 'overlay-counts').textContent();
+    const lines = Number(await testid(page, 'overlay-counts').getAttribute('data-lines'));
+    assert.ok(lines > 0);
+    assert.doesNotMatch(said, /\d+ lines, \d+ circles/);
+    // ORCA (the scene's default method) draws one half-plane per neighbour or wall edge.
+    assert.match(said, /\d+ ORCA half-planes?, one per neighbour or wall edge/);
+    assert.match(said, /preferred velocity/);
+    await page.close();
+  });
+});
+
 describe('shared classroom machines', () => {
   test('a restored map says what came back; Start fresh gives the default map and settings', async () => {
     const context = await env.browser.newContext({ viewport: { width: 1440, height: 900 } });
