@@ -21,12 +21,6 @@ export function nameOf(algo) {
   return algorithmRow(algo)?.short ?? algo;
 }
 
-/**
- * Algorithms for which the heuristic menu cannot cost optimality: greedy never looks at g, and
- * Theta* and Lazy Theta* always estimate by the straight line to the goal.
- */
-const HEURISTIC_HARMLESS = new Set(['greedy', 'theta', 'lazy-theta']);
-
 /** How a heuristic overestimates under the given moves and costs, in a phrase. */
 function overestimate(s) {
   const diagonal = s.costs === 'integer' ? '14' : '√2';
@@ -51,7 +45,9 @@ export function assess(s, { terrain = false } = {}) {
   const row = algorithmRow(s.algo);
   const words = PSEUDOCODE[s.algo];
   const out = [];
-  if (s.uses_heuristic && !s.admissible && !HEURISTIC_HARMLESS.has(s.algo)) {
+  // The registry says where the heuristic menu cannot cost optimality (greedy never looks at
+  // g; Theta* and Lazy Theta* always estimate by the straight line).
+  if (s.uses_heuristic && !s.admissible && (row?.inadmissible_misleads ?? true)) {
     out.push({
       kind: 'inadmissible',
       text: `Inadmissible heuristic: ${overestimate(s)}. An estimate that can be too high lets ${name} settle for a path that is not the cheapest.`,

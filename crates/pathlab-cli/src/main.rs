@@ -19,6 +19,7 @@ mod compare;
 mod path;
 mod problems;
 mod scen;
+mod usage;
 
 /// Why the command stopped early: an exit status and a message for stderr.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -69,7 +70,7 @@ impl From<io::Error> for Failure {
 
 fn main() -> ExitCode {
     let result = args::parse(std::env::args_os().skip(1)).and_then(|command| match command {
-        args::Command::Help => print(args::USAGE),
+        args::Command::Help => print(&usage::usage()),
         args::Command::Version => print(&format!("pathlab {}\n", env!("CARGO_PKG_VERSION"))),
         args::Command::Scen(run) => scen::run(&run),
         args::Command::Compare(run) => compare::run(&run),

@@ -279,3 +279,29 @@ fn look_ahead_cluster_and_hand_change_the_run_exactly_where_taken() {
         }
     }
 }
+
+/// A row that says an overestimating heuristic cannot mislead it must not promise optimality
+/// under an admissible one; and where it takes the heuristic menu yet says so because it
+/// always estimates by the straight line (the any-angle searches), every heuristic on the
+/// menu finds the same answer.
+#[test]
+fn the_heuristic_misleads_only_where_the_row_says() {
+    for row in stepped().filter(|r| !r.inadmissible_misleads) {
+        assert_ne!(row.optimal, Optimality::IfAdmissible, "{}", row.algorithm);
+        if !(row.any_angle && row.takes(Setting::Heuristic)) {
+            continue;
+        }
+        for case in cases() {
+            let base = SearchConfig::new(row.algorithm);
+            let want = run(&case, base);
+            for &h in Heuristic::ALL {
+                let got = run(&case, base.heuristic(h));
+                let agree = match (got, want) {
+                    (Some(a), Some(b)) => a.same(b),
+                    (a, b) => a == b,
+                };
+                assert!(agree, "{} with {h} on {}: {got:?}, with the default {want:?}", row.algorithm, case.name);
+            }
+        }
+    }
+}

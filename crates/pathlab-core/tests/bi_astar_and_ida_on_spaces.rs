@@ -123,27 +123,7 @@ fn run_counting_give_ups<T: std::fmt::Debug>(
 /// Random graphs as `graph_case` makes them, but small enough for IDA*: up to 9 nodes and
 /// twice as many rolled edges.
 fn small_graph_case() -> impl Strategy<Value = GraphCase> {
-    (
-        1usize..=9,
-        0usize..=2,
-        proptest::sample::select(vec![Direction::Undirected, Direction::Directed, Direction::Mixed]),
-        proptest::sample::select(vec![Pricing::Integer, Pricing::Real, Pricing::Length]),
-        any::<bool>(),
-        any::<bool>(),
-    )
-        .prop_flat_map(|(n, density, direction, pricing, zeros, stacked)| {
-            let edge = (0..n, 0..n, 0u32..10_000, 0.0f64..1.0, any::<bool>());
-            (
-                Just((direction, pricing, zeros, stacked)),
-                proptest::collection::vec((0.0f64..20.0, 0.0f64..20.0), n),
-                proptest::collection::vec(edge, 0..=density * n),
-                0..n,
-                0..n,
-            )
-        })
-        .prop_map(|((direction, pricing, zeros, stacked), places, rolls, start, goal)| {
-            build_graph(direction, pricing, zeros, stacked, &places, &rolls, start, goal)
-        })
+    graph_case_of(9, 2)
 }
 
 /// At most 25 cells.

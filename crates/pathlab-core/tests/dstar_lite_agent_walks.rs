@@ -20,7 +20,7 @@ mod oracle;
 
 use cases::Rng;
 use common::load_movingai as load;
-use incremental_support::{case_up_to, difference, random_stroke, ring, snap, Case};
+use incremental_support::{case_up_to, random_stroke, replay_matches, ring, snap, Case};
 use oracle::{legal, optimum, same, walk};
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
@@ -134,21 +134,7 @@ proptest! {
             seen.push(snap(&s));
             guard += 1;
         }
-        let end = s.steps();
-        for _ in 0..6 {
-            let k = rng.below(end + 1);
-            Stepper::seek(&mut s, k);
-            prop_assert_eq!(difference(&snap(&s), &seen[k]), None, "seek({})", k);
-        }
-        Stepper::seek(&mut s, end);
-        for k in (0..end).rev() {
-            Stepper::back(&mut s);
-            prop_assert_eq!(difference(&snap(&s), &seen[k]), None, "back to {}", k);
-        }
-        for (k, want) in seen.iter().enumerate().skip(1) {
-            s.step();
-            prop_assert_eq!(difference(&snap(&s), want), None, "forward to {}", k);
-        }
+        replay_matches(&mut s, &seen, &mut rng)?;
     }
 }
 

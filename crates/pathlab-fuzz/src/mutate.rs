@@ -197,8 +197,12 @@ pub fn apply(data: &[u8], m: &Mutation) -> Vec<u8> {
             let mut lines: Vec<Vec<u8>> = data.split(|&b| b == b'\n').map(<[u8]>::to_vec).collect();
             let k = line % lines.len();
             let piece = if lines[k].is_empty() { b"0".to_vec() } else { lines[k].clone() };
-            let least = (64 * 1024) / piece.len() + 1;
-            lines[k] = piece.repeat(least + times % 1024);
+            // Past 64 KiB by up to 64 KiB more, but never more than twice a line that is
+            // already long (a piece grown by earlier mutations could otherwise ask for
+            // gigabytes).
+            let target = 64 * 1024 + (times % 1024) * 64;
+            let count = (target / piece.len() + 1).min(((1 << 20) / piece.len()).max(2));
+            lines[k] = piece.repeat(count);
             out = lines.join(&b'\n');
         }
         Mutation::LineEnds { crlf } => {
@@ -249,4 +253,19 @@ fn runs(data: &[u8], keep: impl Fn(u8) -> bool) -> Vec<(usize, usize)> {
         }
     }
     runs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{apply, Mutation};
+
+    #[test]
+    fn a_long_line_is_past_64_kib_and_never_more_than_twice_an_already_long_line() {
+        let short = apply(b"ab\ncd", &Mutation::LongLine { line: 0, times: 1023 });
+        let first = short.split(|&b| b == b'\n').next().unwrap();
+        assert!(first.len() > 64 * 1024 && first.len() <= 130 * 1024, "{}", first.len());
+        let huge = vec![b'7'; 3 << 20];
+        let grown = apply(&huge, &Mutation::LongLine { line: 0, times: usize::MAX });
+        assert!(grown.len() >= huge.len() && grown.len() <= 2 * huge.len(), "{}", grown.len());
+    }
 }

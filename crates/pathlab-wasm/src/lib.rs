@@ -61,6 +61,7 @@ struct AlgorithmRow {
     settings: Vec<&'static str>,
     weighted: bool,
     optimal: &'static str,
+    inadmissible_misleads: bool,
     any_angle: bool,
     agent: bool,
     incremental: bool,
@@ -74,7 +75,8 @@ struct AlgorithmRow {
 /// (the URL value), `label` (menus), `short` (sentences), `square_grid_only` (why it needs the
 /// square grid, or null), `settings` (of `heuristic`, `weight`, `lookahead`, `sensor`,
 /// `cluster`, `hand`: those it takes), `weighted` (a weight above 1 changes it), `optimal`
-/// (`always`, `if-admissible` or `never`), `any_angle`, `agent`, `incremental`, `order` (what
+/// (`always`, `if-admissible` or `never`), `inadmissible_misleads` (a heuristic that can
+/// overestimate may cost it the cheapest path, so the page warns of one), `any_angle`, `agent`, `incremental`, `order` (what
 /// its open list is ordered by: `f`, `g`, `h`, `queue` or `stack`), `order_rule` (that order
 /// in words, with the tie rule) and `exact_order` (the list shown is exactly the order it takes).
 #[wasm_bindgen]
@@ -95,6 +97,7 @@ fn algorithm_rows() -> Vec<AlgorithmRow> {
             settings: r.settings.iter().map(|s| s.name()).collect(),
             weighted: r.weighted,
             optimal: r.optimal.name(),
+            inadmissible_misleads: r.inadmissible_misleads,
             any_angle: r.any_angle,
             agent: r.agent,
             incremental: r.incremental,

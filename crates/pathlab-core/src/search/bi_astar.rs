@@ -110,12 +110,14 @@
 
 use std::cmp::Ordering;
 
-use super::engine::{check_ends, check_node, stroke_then_restart};
+use super::engine::{check_ends, stroke_then_restart};
+use super::on_space::steps_through_step_with;
 use super::open_list::OpenList;
 use super::stepper::{MarkKind, Overlay, OverlayMark};
+use super::task::Task;
 use super::{
-    astar, CellState, EventLog, GridStepper, NoRecord, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError,
-    SpaceStepper, Status, StepEvent, NO_PARENT,
+    astar, CellState, GridStepper, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError, SpaceStepper, Status,
+    StepEvent, NO_PARENT,
 };
 use crate::grid::{Grid, Point};
 use crate::space::{OnGrid, Space, SquareGrid};
@@ -225,11 +227,9 @@ impl Side {
 #[derive(Clone, Debug)]
 pub struct BiAStar<S: Space = SquareGrid> {
     space: S,
-    start: u32,
-    goal: u32,
+    task: Task,
     start_at: S::At,
     goal_at: S::At,
-    config: SearchConfig,
     fwd: Side,
     back: Side,
     /// The shown state, and the forward costs and parents.
@@ -269,19 +269,15 @@ impl<S: Space> BiAStar<S> {
     /// ```
     pub fn on(mut space: S, start: u32, goal: u32, config: SearchConfig) -> Result<Self, SearchError> {
         config.validate()?;
-        check_node(&space, "start", start)?;
-        check_node(&space, "goal", goal)?;
-        space.aim(goal);
+        let task = Task::on(&mut space, start, goal, config)?;
         let n = space.node_count();
         let monotone = config.weight == 1.0;
         let (start_at, goal_at) = (space.at(start), space.at(goal));
         let mut search = Self {
             space,
-            start,
-            goal,
+            task,
             start_at,
             goal_at,
-            config,
             fwd: Side::new(monotone, OPEN_F, CLOSED_F),
             back: Side::new(monotone, OPEN_B, CLOSED_B),
             nodes: NodeTable::new(n),
@@ -332,7 +328,7 @@ impl<S: Space> BiAStar<S> {
         self.nodes.path.clear();
         self.cost = f64::INFINITY;
 
-        let (s, t) = (self.start, self.goal);
+        let (s, t) = (self.task.start, self.task.goal);
         let (h_start, h_goal) = (self.h_forward(self.start_at), self.h_backward(self.goal_at));
         let (state, g, _, touched) = self.nodes.parts();
         touched.push(s);
@@ -341,11 +337,11 @@ impl<S: Space> BiAStar<S> {
         }
         g[s as usize] = 0.0;
         self.flags[s as usize] |= OPEN_F;
-        let (key, tie) = astar::priority(0.0, h_start, self.config.weight);
+        let (key, tie) = astar::priority(0.0, h_start, self.task.config.weight);
         self.fwd.open.push(key, tie, s);
         self.g_back[t as usize] = 0.0;
         self.flags[t as usize] |= OPEN_B;
-        let (key, tie) = astar::priority(0.0, h_goal, self.config.weight);
+        let (key, tie) = astar::priority(0.0, h_goal, self.task.config.weight);
         self.back.open.push(key, tie, t);
         state[s as usize] = shown(self.flags[s as usize]);
         state[t as usize] = shown(self.flags[t as usize]);
@@ -360,10 +356,7 @@ impl<S: Space> BiAStar<S> {
 
     /// Moves the start and goal (node numbers); the search goes back to step 0.
     pub fn set_end_nodes(&mut self, start: u32, goal: u32) -> Result<(), SearchError> {
-        check_node(&self.space, "start", start)?;
-        check_node(&self.space, "goal", goal)?;
-        self.start = start;
-        self.goal = goal;
+        self.task = Task::checked(&self.space, start, goal, self.task.config)?;
         self.aim();
         self.reset();
         Ok(())
@@ -372,8 +365,7 @@ impl<S: Space> BiAStar<S> {
     /// Changes the space, which must keep the start and goal; the search goes back to step
     /// 0. (A space of another size gets new buffers.)
     pub fn set_space(&mut self, space: S) -> Result<(), SearchError> {
-        check_node(&space, "start", self.start)?;
-        check_node(&space, "goal", self.goal)?;
+        self.task.check(&space)?;
         let n = space.node_count();
         self.space = space;
         if n != self.flags.len() {
@@ -389,21 +381,21 @@ impl<S: Space> BiAStar<S> {
 
     /// Tells the space the goal and notes where the ends are.
     fn aim(&mut self) {
-        self.space.aim(self.goal);
-        self.start_at = self.space.at(self.start);
-        self.goal_at = self.space.at(self.goal);
+        self.space.aim(self.task.goal);
+        self.start_at = self.space.at(self.task.start);
+        self.goal_at = self.space.at(self.task.goal);
     }
 
     /// The forward estimate: from `at` to the goal.
     #[inline]
     fn h_forward(&self, at: S::At) -> f64 {
-        h_forward(&self.space, &self.config, at, self.goal_at)
+        h_forward(&self.space, &self.task.config, at, self.goal_at)
     }
 
     /// The backward estimate: from the start to `at`.
     #[inline]
     fn h_backward(&self, at: S::At) -> f64 {
-        h_backward(&self.space, &self.config, self.start_at, at)
+        h_backward(&self.space, &self.task.config, self.start_at, at)
     }
 
     /// The estimate one side uses for `node`.
@@ -429,7 +421,7 @@ impl<S: Space> BiAStar<S> {
         if node == NO_PARENT {
             return f64::INFINITY;
         }
-        self.g_side(dir, node) + self.config.weight * self.h_side(dir, node)
+        self.g_side(dir, node) + self.task.config.weight * self.h_side(dir, node)
     }
 
     /// The lowest key on the forward open list (`+inf` when it is empty).
@@ -527,7 +519,7 @@ impl<S: Space> BiAStar<S> {
             .map(|cell| {
                 let g = self.g_side(dir, cell);
                 let h = self.h_side(dir, cell);
-                OpenEntry { cell, g, h, key: g + self.config.weight * h, parent: parent[cell as usize] }
+                OpenEntry { cell, g, h, key: g + self.task.config.weight * h, parent: parent[cell as usize] }
             })
             .collect()
     }
@@ -556,9 +548,9 @@ impl<S: Space> BiAStar<S> {
     /// Expands the top of the forward open list (`FORWARD`) or the backward one.
     #[inline]
     fn expand_side<const FORWARD: bool, R: Recorder>(&mut self, recorder: &mut R) -> u32 {
-        let Self {
-            space, start_at, goal_at, config, fwd, back, nodes, g_back, parent_back, flags, mu, meeting, ..
-        } = self;
+        let Self { space, start_at, goal_at, task, fwd, back, nodes, g_back, parent_back, flags, mu, meeting, .. } =
+            self;
+        let config = &task.config;
         let (state, g_fwd, parent_fwd, touched) = nodes.parts();
         let (me, other, my_g, my_parent, other_g) = if FORWARD {
             (fwd, &*back, g_fwd, parent_fwd, &g_back[..])
@@ -664,7 +656,7 @@ impl<S: Space> BiAStar<S> {
         for &p in &path {
             state[p as usize] = CellState::Path as u8;
         }
-        self.cost = g[self.goal as usize];
+        self.cost = g[self.task.goal as usize];
         self.nodes.path = path;
     }
 
@@ -795,15 +787,8 @@ fn round6(v: f64) -> f64 {
 }
 
 impl<S: Space + Clone + 'static> SpaceStepper<S> for BiAStar<S> {
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent<S::At> {
-        log.clear();
-        self.step_with(log)
-    }
-
-    /// One expansion on one side, or the final check.
-    fn step(&mut self) -> StepEvent<S::At> {
-        self.step_with(&mut NoRecord)
-    }
+    // One expansion on one side, or the final check.
+    steps_through_step_with!(S);
 
     fn reset(&mut self) {
         BiAStar::reset(self);
@@ -837,16 +822,8 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for BiAStar<S> {
         &self.space
     }
 
-    fn start_node(&self) -> u32 {
-        self.start
-    }
-
-    fn goal_node(&self) -> u32 {
-        self.goal
-    }
-
-    fn config(&self) -> SearchConfig {
-        self.config
+    fn task(&self) -> Task {
+        self.task
     }
 
     fn set_end_nodes(&mut self, start: u32, goal: u32) -> Result<(), SearchError> {
@@ -859,10 +836,6 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for BiAStar<S> {
 
     fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
         BiAStar::open_entries(self, limit)
-    }
-
-    fn boxed_clone(&self) -> Box<dyn SpaceStepper<S>> {
-        Box::new(self.clone())
     }
 }
 

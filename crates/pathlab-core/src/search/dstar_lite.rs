@@ -87,17 +87,18 @@
 //!   move exists in the true space and costs what the plan says. An edit may not wall the
 //!   start, the goal or the node the agent stands on.
 
-use super::engine::check_ends;
+use super::engine::{check_ends, check_node};
 use super::incremental::{
-    check_config, check_costs, check_node, check_space_config, mark_inconsistent, stroke, Change, Core, Direction,
-    EditLog, RepairRecord,
+    check_config, check_costs, check_space_config, mark_inconsistent, stroke, Change, Core, Direction, EditLog,
+    RepairRecord,
 };
+use super::on_space::steps_through_step_with;
 use super::stepper::{
     Agent, BoxKind, CellValues, LineKind, MarkKind, Overlay, OverlayBox, OverlayLine, OverlayMark, Repair,
 };
+use super::task::Task;
 use super::{
-    Algorithm, EventLog, GridStepper, NoRecord, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError,
-    SpaceStepper, Status, StepEvent,
+    Algorithm, GridStepper, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError, SpaceStepper, Status, StepEvent,
 };
 use crate::grid::{Grid, Point, WALL};
 use crate::space::{OnGrid, Space, SquareGrid};
@@ -132,9 +133,7 @@ pub struct DStarLite<S: Space = SquareGrid> {
     core: Core<S>,
     /// The space as it is.
     truth: S,
-    start: u32,
-    goal: u32,
-    config: SearchConfig,
+    task: Task,
     log: EditLog<S>,
     /// How a logged stroke is made, for spaces made of a grid's cells.
     paint_truth: Option<PaintTruth<S>>,
@@ -194,19 +193,16 @@ impl<S: Space + Clone> DStarLite<S> {
     /// ```
     pub fn on(mut space: S, start: u32, goal: u32, config: SearchConfig) -> Result<Self, SearchError> {
         check_space_config(&config, Algorithm::DStarLite)?;
-        check_node(&space, "start", start)?;
-        check_node(&space, "goal", goal)?;
+        let task = Task::checked(&space, start, goal, config)?;
         check_costs(&space)?;
         space.aim(goal);
-        Ok(Self::build(space, start, goal, config, None, None))
+        Ok(Self::build(space, task, None, None))
     }
 
     /// The agent at step 0 on `space` (checked and aimed).
     fn build(
         space: S,
-        start: u32,
-        goal: u32,
-        config: SearchConfig,
+        task: Task,
         paint_truth: Option<PaintTruth<S>>,
         sense_cells: Option<fn(&mut Self) -> bool>,
     ) -> Self {
@@ -214,16 +210,14 @@ impl<S: Space + Clone> DStarLite<S> {
         let mut search = Self {
             core: Core::new(space.clone(), Direction::Backward),
             truth: space.clone(),
-            start,
-            goal,
-            config,
+            task,
             log: EditLog::new(space),
             paint_truth,
             sense_cells,
             status: Status::Ready,
             steps: 0,
-            agent: start,
-            last: start,
+            agent: task.start,
+            last: task.start,
             travelled: 0.0,
             moves: 0,
             revisits: 0,
@@ -246,7 +240,7 @@ impl<S: Space + Clone> DStarLite<S> {
 
     /// Step 0 on the spaces held (the truth and the belief, which are then the same).
     fn restart(&mut self) {
-        self.core.reset(self.goal, self.start);
+        self.core.reset(self.task.goal, self.task.start);
         for &c in &self.path[..self.trail] {
             self.visited[c as usize] = false;
         }
@@ -256,12 +250,12 @@ impl<S: Space + Clone> DStarLite<S> {
         self.pending.clear();
         self.strokes = 0;
         self.waiting.clear();
-        self.agent = self.start;
-        self.last = self.start;
+        self.agent = self.task.start;
+        self.last = self.task.start;
         self.travelled = 0.0;
         self.moves = 0;
         self.revisits = 0;
-        let s = self.start;
+        let s = self.task.start;
         self.visited[s as usize] = true;
         self.path.clear();
         self.path.push(s);
@@ -295,11 +289,7 @@ impl<S: Space + Clone> DStarLite<S> {
 
     /// Moves the start and goal (node numbers); back to step 0 on the latest edited space.
     pub fn set_end_nodes(&mut self, start: u32, goal: u32) -> Result<(), SearchError> {
-        check_node(&self.log.latest, "start", start)?;
-        check_node(&self.log.latest, "goal", goal)?;
-        self.start = start;
-        self.goal = goal;
-        self.log.latest.aim(goal);
+        self.task.move_ends(&mut self.log.latest, start, goal)?;
         self.reset();
         Ok(())
     }
@@ -311,13 +301,12 @@ impl<S: Space + Clone> DStarLite<S> {
     /// step 0. Fails, changing nothing, when the start, the goal or the agent's node is no
     /// longer an open node, or an edge costs 0.
     pub fn edit_space(&mut self, mut space: S, changed: &[u32]) -> Result<(), SearchError> {
-        check_node(&space, "start", self.start)?;
-        check_node(&space, "goal", self.goal)?;
+        self.task.check(&space)?;
         check_node(&space, "agent", self.agent)?;
         check_costs(&space)?;
-        space.aim(self.goal);
+        space.aim(self.task.goal);
         if space.node_count() != self.truth.node_count() {
-            *self = Self::build(space, self.start, self.goal, self.config, self.paint_truth, self.sense_cells);
+            *self = Self::build(space, self.task, self.paint_truth, self.sense_cells);
             return Ok(());
         }
         self.log.latest.clone_from(&space);
@@ -363,7 +352,7 @@ impl<S: Space + Clone> DStarLite<S> {
         self.sense();
         let a = self.agent;
         let stuck = self.core.settled(a) && self.core.g()[a as usize].is_infinite();
-        self.status = if self.agent == self.goal {
+        self.status = if self.agent == self.task.goal {
             Status::Found
         } else if stuck && self.status == Status::NoPath {
             Status::NoPath
@@ -389,7 +378,7 @@ impl<S: Space + Clone> DStarLite<S> {
         if self.waiting.is_empty() {
             return false;
         }
-        let range = self.config.sensor;
+        let range = self.task.config.sensor;
         let last = if range == 0 {
             Some(self.waiting.len() - 1)
         } else {
@@ -496,7 +485,7 @@ impl<S: Space + Clone> DStarLite<S> {
     }
 
     fn act<R: Recorder>(&mut self, recorder: &mut R) -> StepEvent<S::At> {
-        if self.agent == self.goal {
+        if self.agent == self.task.goal {
             self.status = Status::Found;
             return StepEvent::Found { cost: self.travelled };
         }
@@ -530,7 +519,7 @@ impl<S: Space + Clone> DStarLite<S> {
         self.agent = next;
         self.core.set_focus(next);
         self.sense();
-        if next == self.goal {
+        if next == self.task.goal {
             self.status = Status::Found;
             return StepEvent::Found { cost: self.travelled };
         }
@@ -556,7 +545,7 @@ impl<S: Space + Clone> DStarLite<S> {
     /// What the last discovery cost: the nodes discovered, the expansions since, and a fresh
     /// A*'s expansions on the belief from where the agent stood (`None` before any).
     pub fn repair(&self) -> Option<Repair> {
-        self.repair.as_ref().map(|r| r.report(self.core.expanded, &self.core.space, self.goal))
+        self.repair.as_ref().map(|r| r.report(self.core.expanded, &self.core.space, self.task.goal))
     }
 
     /// The cost of the moves made so far.
@@ -633,13 +622,13 @@ impl<S: OnGrid> DStarLite<S> {
         space.configure(&config);
         let (s, g) = (space.grid().index(start) as u32, space.grid().index(goal) as u32);
         space.aim(g);
-        Ok(Self::build(space, s, g, config, Some(paint_truth::<S>), Some(Self::take_in_cells)))
+        Ok(Self::build(space, Task { start: s, goal: g, config }, Some(paint_truth::<S>), Some(Self::take_in_cells)))
     }
 
     /// Takes in the painted cells within sensor range (Chebyshev distance; 0 sees all): the
     /// belief, `km` and the `rhs` around them. Returns true when there were any.
     fn take_in_cells(&mut self) -> bool {
-        let range = self.config.sensor as usize;
+        let range = self.task.config.sensor as usize;
         let agent = self.agent_at();
         let width = self.truth.grid().width();
         let mut found = Vec::new();
@@ -705,16 +694,9 @@ fn paint_truth<S: OnGrid>(truth: &mut S, cells: &[Point], value: u8, agent: u32)
 }
 
 impl<S: Space + Clone + 'static> SpaceStepper<S> for DStarLite<S> {
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent<S::At> {
-        log.clear();
-        self.step_with(log)
-    }
-
-    /// One ComputeShortestPath iteration while the plan is not consistent at the agent,
-    /// otherwise one move (or the step that finds the goal unreachable).
-    fn step(&mut self) -> StepEvent<S::At> {
-        self.step_with(&mut NoRecord)
-    }
+    // One ComputeShortestPath iteration while the plan is not consistent at the agent,
+    // otherwise one move (or the step that finds the goal unreachable).
+    steps_through_step_with!(S);
 
     fn reset(&mut self) {
         DStarLite::reset(self);
@@ -765,16 +747,8 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for DStarLite<S> {
         &self.truth
     }
 
-    fn start_node(&self) -> u32 {
-        self.start
-    }
-
-    fn goal_node(&self) -> u32 {
-        self.goal
-    }
-
-    fn config(&self) -> SearchConfig {
-        self.config
+    fn task(&self) -> Task {
+        self.task
     }
 
     fn set_end_nodes(&mut self, start: u32, goal: u32) -> Result<(), SearchError> {
@@ -791,10 +765,6 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for DStarLite<S> {
 
     fn cell_values(&self) -> Option<CellValues<'_>> {
         Some(self.core.rhs_values())
-    }
-
-    fn boxed_clone(&self) -> Box<dyn SpaceStepper<S>> {
-        Box::new(self.clone())
     }
 
     fn agent_node(&self) -> Option<u32> {
@@ -820,7 +790,7 @@ impl<S: OnGrid> GridStepper for DStarLite<S> {
     /// agent starts with; later, the agent learns of it through its sensor and repairs (see
     /// the [module documentation](self)).
     fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
-        let keep = [self.truth.at(self.start), self.truth.at(self.goal), self.agent_at()];
+        let keep = [self.truth.at(self.task.start), self.truth.at(self.task.goal), self.agent_at()];
         let changed = stroke(self.truth.grid(), cells, value, &keep);
         let count = changed.len();
         if count == 0 {
@@ -852,7 +822,7 @@ impl<S: OnGrid> GridStepper for DStarLite<S> {
 
     /// The overlay: agent, trail, discoveries, sensor range, inconsistent cells and notes.
     fn overlay(&self) -> Overlay {
-        let r = self.config.sensor as usize;
+        let r = self.task.config.sensor as usize;
         let sensor = (r > 0).then(|| {
             let (agent, grid) = (self.agent_at(), self.truth.grid());
             let min = Point::new(agent.x.saturating_sub(r), agent.y.saturating_sub(r));

@@ -8,10 +8,11 @@
 
 use std::collections::VecDeque;
 
+use super::on_space::steps_through_step_with;
 use super::open_list::OpenList;
 use super::{
-    astar, bfs, dfs, dijkstra, greedy, Algorithm, CellState, EventLog, GridStepper, NoRecord, NodeTable, OpenEntry,
-    Recorder, SearchConfig, SearchError, SpaceStepper, Status, StepEvent,
+    astar, bfs, dfs, dijkstra, greedy, Algorithm, CellState, GridStepper, NoRecord, NodeTable, OpenEntry, Recorder,
+    SearchConfig, SearchError, SpaceStepper, Status, StepEvent, Task,
 };
 use crate::grid::{Grid, Point};
 use crate::space::{OnGrid, Space, SquareGrid};
@@ -36,10 +37,8 @@ pub const NO_PARENT: u32 = u32::MAX;
 #[derive(Clone, Debug)]
 pub struct Search<S: Space = SquareGrid> {
     space: S,
-    start: u32,
-    goal: u32,
+    task: Task,
     goal_at: S::At,
-    config: SearchConfig,
     nodes: NodeTable,
     frontier: Frontier,
     current: u32,
@@ -123,17 +122,13 @@ impl<S: Space> Search<S> {
     /// ```
     pub fn on(mut space: S, start: u32, goal: u32, config: SearchConfig) -> Result<Self, SearchError> {
         check_any_space(&config)?;
-        check_node(&space, "start", start)?;
-        check_node(&space, "goal", goal)?;
-        space.aim(goal);
+        let task = Task::on(&mut space, start, goal, config)?;
         let n = space.node_count();
         let goal_at = space.at(goal);
         let mut search = Self {
             space,
-            start,
-            goal,
+            task,
             goal_at,
-            config,
             nodes: NodeTable::new(n),
             frontier: Frontier::new(&config),
             current: NO_PARENT,
@@ -147,19 +142,15 @@ impl<S: Space> Search<S> {
         self.nodes.reset();
         self.frontier.clear();
         self.current = NO_PARENT;
-        let s = self.start;
+        let s = self.task.start;
         self.nodes.open(s, 0.0, NO_PARENT);
         let h = self.estimate(self.space.at(s));
-        self.frontier.push(&self.config, s, 0.0, h);
+        self.frontier.push(&self.task.config, s, 0.0, h);
     }
 
     /// Moves the start and goal (node numbers); the search goes back to step 0.
     pub fn set_end_nodes(&mut self, start: u32, goal: u32) -> Result<(), SearchError> {
-        check_node(&self.space, "start", start)?;
-        check_node(&self.space, "goal", goal)?;
-        self.start = start;
-        self.goal = goal;
-        self.space.aim(goal);
+        self.task.move_ends(&mut self.space, start, goal)?;
         self.goal_at = self.space.at(goal);
         self.reset();
         Ok(())
@@ -168,15 +159,14 @@ impl<S: Space> Search<S> {
     /// Changes the space, which must keep the start and goal; the search goes back to step
     /// 0. (A space of another size gets new buffers.)
     pub fn set_space(&mut self, space: S) -> Result<(), SearchError> {
-        check_node(&space, "start", self.start)?;
-        check_node(&space, "goal", self.goal)?;
+        self.task.check(&space)?;
         let n = space.node_count();
         self.space = space;
         if n != self.nodes.len() {
             self.nodes = NodeTable::new(n);
         }
-        self.space.aim(self.goal);
-        self.goal_at = self.space.at(self.goal);
+        self.space.aim(self.task.goal);
+        self.goal_at = self.space.at(self.task.goal);
         self.reset();
         Ok(())
     }
@@ -186,7 +176,7 @@ impl<S: Space> Search<S> {
     /// [`set_config`](Search::set_config).)
     pub fn set_algorithm(&mut self, config: SearchConfig) -> Result<(), SearchError> {
         check_any_space(&config)?;
-        self.config = config;
+        self.task.config = config;
         self.frontier = Frontier::new(&config);
         self.reset();
         Ok(())
@@ -196,7 +186,7 @@ impl<S: Space> Search<S> {
     /// in each algorithm's file: breadth-first in `bfs.rs`, depth-first in `dfs.rs`, and the
     /// best-first loop of Dijkstra, greedy best-first and A* in `astar.rs`.
     pub fn step_with<R: Recorder>(&mut self, recorder: &mut R) -> StepEvent<S::At> {
-        match self.config.algorithm {
+        match self.task.config.algorithm {
             Algorithm::Bfs => bfs::step(self, recorder),
             Algorithm::Dfs => dfs::step(self, recorder),
             _ => astar::step(self, recorder),
@@ -231,7 +221,7 @@ impl<S: Space> Search<S> {
             }
         };
         self.nodes.open -= 1;
-        if node == self.goal {
+        if node == self.task.goal {
             self.nodes.trace_path(node);
             self.nodes.status = Status::Found;
             return Err(StepEvent::Found { cost: self.nodes.g()[node as usize] });
@@ -255,7 +245,8 @@ impl<S: Space> Search<S> {
         recorder: &mut R,
         accept: impl Fn(bool, f64, f64) -> bool,
     ) {
-        let Self { space, goal_at, config, nodes, frontier, .. } = self;
+        let Self { space, goal_at, task, nodes, frontier, .. } = self;
+        let config = &task.config;
         let mut opened = 0;
         let (state, g, parent, touched) = nodes.parts();
         let base_g = g[node as usize];
@@ -294,7 +285,7 @@ impl<S: Space> Search<S> {
     /// the algorithms that use none).
     #[inline]
     fn estimate(&self, at: S::At) -> f64 {
-        if self.config.algorithm.uses_heuristic() {
+        if self.task.config.algorithm.uses_heuristic() {
             self.space.estimate(at, self.goal_at)
         } else {
             0.0
@@ -323,8 +314,8 @@ impl Search<SquareGrid> {
         let (s, g) = (grid.index(start) as u32, grid.index(goal) as u32);
         self.space.grid = grid;
         self.nodes = NodeTable::new(self.space.grid.len());
-        self.start = s;
-        self.goal = g;
+        self.task.start = s;
+        self.task.goal = g;
         self.goal_at = self.space.at(g);
         self.reset();
         Ok(())
@@ -343,7 +334,7 @@ impl<S: OnGrid> Search<S> {
     /// refused.
     pub fn set_cell(&mut self, at: Point, value: u8) -> Result<(), SearchError> {
         if value == crate::grid::WALL {
-            for (which, end) in [("start", self.space.at(self.start)), ("goal", self.goal_at)] {
+            for (which, end) in [("start", self.space.at(self.task.start)), ("goal", self.goal_at)] {
                 if end == at {
                     return Err(SearchError::OnWall { which, at });
                 }
@@ -473,15 +464,8 @@ pub(crate) fn stroke_then_restart<T: GridStepper>(
 }
 
 impl<S: Space + Clone + 'static> SpaceStepper<S> for Search<S> {
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent<S::At> {
-        log.clear();
-        self.step_with(log)
-    }
-
-    /// One expansion, or the final pop of the goal.
-    fn step(&mut self) -> StepEvent<S::At> {
-        self.step_with(&mut NoRecord)
-    }
+    // One expansion, or the final pop of the goal.
+    steps_through_step_with!(S);
 
     fn reset(&mut self) {
         Search::reset(self);
@@ -492,7 +476,7 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Search<S> {
     }
 
     fn cost(&self) -> Option<f64> {
-        (self.nodes.status == Status::Found).then(|| self.nodes.g()[self.goal as usize])
+        (self.nodes.status == Status::Found).then(|| self.nodes.g()[self.task.goal as usize])
     }
 
     /// The estimate from `node` to the goal that this search uses (before the weight; 0 for
@@ -505,16 +489,8 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Search<S> {
         &self.space
     }
 
-    fn start_node(&self) -> u32 {
-        self.start
-    }
-
-    fn goal_node(&self) -> u32 {
-        self.goal
-    }
-
-    fn config(&self) -> SearchConfig {
-        self.config
+    fn task(&self) -> Task {
+        self.task
     }
 
     fn set_end_nodes(&mut self, start: u32, goal: u32) -> Result<(), SearchError> {
@@ -550,7 +526,7 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Search<S> {
             Frontier::Lifo(s) => first_unique(s.iter().rev().copied(), limit, skip),
             Frontier::Queue(q) => q.leaving_order(limit, skip),
         };
-        let weight = self.config.weight;
+        let weight = self.task.config.weight;
         cells
             .into_iter()
             .enumerate()
@@ -558,7 +534,7 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Search<S> {
                 let i = cell as usize;
                 let g = self.nodes.g()[i];
                 let h = self.h_of(cell);
-                let key = match self.config.algorithm {
+                let key = match self.task.config.algorithm {
                     Algorithm::Bfs | Algorithm::Dfs => place as f64,
                     Algorithm::Dijkstra => g,
                     Algorithm::Greedy => h,
@@ -567,10 +543,6 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Search<S> {
                 OpenEntry { cell, g, h, key, parent: self.nodes.parent()[i] }
             })
             .collect()
-    }
-
-    fn boxed_clone(&self) -> Box<dyn SpaceStepper<S>> {
-        Box::new(self.clone())
     }
 }
 

@@ -55,11 +55,13 @@
 //!   iterations; [`visits`](Ida::visits) counts every visit; [`open_count`](Ida::open_count)
 //!   is the stack depth.
 
-use super::engine::{check_ends, check_node, stroke_then_restart};
+use super::engine::{check_ends, stroke_then_restart};
+use super::on_space::steps_through_step_with;
 use super::stepper::{MarkKind, Overlay, OverlayMark};
+use super::task::Task;
 use super::{
-    CellState, EventLog, GridStepper, NoRecord, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError,
-    SpaceStepper, Status, StepEvent, NO_PARENT,
+    CellState, GridStepper, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError, SpaceStepper, Status, StepEvent,
+    NO_PARENT,
 };
 use crate::grid::{Grid, Point};
 use crate::space::{OnGrid, Space, SquareGrid};
@@ -111,10 +113,8 @@ struct Edge<A> {
 #[derive(Clone, Debug)]
 pub struct Ida<S: Space = SquareGrid> {
     space: S,
-    start: u32,
-    goal: u32,
+    task: Task,
     goal_at: S::At,
-    config: SearchConfig,
     /// State, g and parent of each node's latest visit in this iteration.
     nodes: NodeTable,
     on_stack: Vec<bool>,
@@ -154,17 +154,13 @@ impl<S: Space> Ida<S> {
     /// ```
     pub fn on(mut space: S, start: u32, goal: u32, config: SearchConfig) -> Result<Self, SearchError> {
         config.validate()?;
-        check_node(&space, "start", start)?;
-        check_node(&space, "goal", goal)?;
-        space.aim(goal);
+        let task = Task::on(&mut space, start, goal, config)?;
         let n = space.node_count();
         let goal_at = space.at(goal);
         let mut search = Self {
             space,
-            start,
-            goal,
+            task,
             goal_at,
-            config,
             nodes: NodeTable::new(n),
             on_stack: vec![false; n],
             stack: Vec::new(),
@@ -209,7 +205,7 @@ impl<S: Space> Ida<S> {
     pub fn reset(&mut self) {
         self.clear_iteration();
         self.nodes.reset();
-        self.threshold = self.f(0.0, self.space.at(self.start));
+        self.threshold = self.f(0.0, self.space.at(self.task.start));
         self.next_threshold = f64::INFINITY;
         self.iteration = 0;
         self.visits = 0;
@@ -220,11 +216,7 @@ impl<S: Space> Ida<S> {
 
     /// Moves the start and goal (node numbers); the search goes back to step 0.
     pub fn set_end_nodes(&mut self, start: u32, goal: u32) -> Result<(), SearchError> {
-        check_node(&self.space, "start", start)?;
-        check_node(&self.space, "goal", goal)?;
-        self.start = start;
-        self.goal = goal;
-        self.space.aim(goal);
+        self.task.move_ends(&mut self.space, start, goal)?;
         self.goal_at = self.space.at(goal);
         self.reset();
         Ok(())
@@ -233,8 +225,7 @@ impl<S: Space> Ida<S> {
     /// Changes the space, which must keep the start and goal; the search goes back to step
     /// 0. (A space of another size gets new buffers.)
     pub fn set_space(&mut self, space: S) -> Result<(), SearchError> {
-        check_node(&space, "start", self.start)?;
-        check_node(&space, "goal", self.goal)?;
+        self.task.check(&space)?;
         let n = space.node_count();
         self.clear_iteration();
         self.space = space;
@@ -242,8 +233,8 @@ impl<S: Space> Ida<S> {
             self.nodes = NodeTable::new(n);
             self.on_stack = vec![false; n];
         }
-        self.space.aim(self.goal);
-        self.goal_at = self.space.at(self.goal);
+        self.space.aim(self.task.goal);
+        self.goal_at = self.space.at(self.task.goal);
         self.reset();
         Ok(())
     }
@@ -251,7 +242,7 @@ impl<S: Space> Ida<S> {
     /// The estimate from `at` to the goal (0 for an algorithm that uses none).
     #[inline]
     fn h(&self, at: S::At) -> f64 {
-        if self.config.algorithm.uses_heuristic() {
+        if self.task.config.algorithm.uses_heuristic() {
             self.space.estimate(at, self.goal_at)
         } else {
             0.0
@@ -261,7 +252,7 @@ impl<S: Space> Ida<S> {
     /// `g + w h` at `at`.
     #[inline]
     fn f(&self, g: f64, at: S::At) -> f64 {
-        g + self.config.weight * self.h(at)
+        g + self.task.config.weight * self.h(at)
     }
 
     /// Performs one step, telling `recorder` about the visit: `opened(node, parent, old_g,
@@ -307,8 +298,8 @@ impl<S: Space> Ida<S> {
                 self.next_threshold = f64::INFINITY;
                 self.iteration += 1;
                 self.clear_iteration();
-                let at = self.space.at(self.start);
-                return self.visit(self.start, at, NO_PARENT, 0.0, recorder);
+                let at = self.space.at(self.task.start);
+                return self.visit(self.task.start, at, NO_PARENT, 0.0, recorder);
             };
             let mut chosen = None;
             while top.next < top.end {
@@ -352,7 +343,7 @@ impl<S: Space> Ida<S> {
             self.next_threshold = self.next_threshold.min(f);
             return StepEvent::Expanded(at);
         }
-        if node == self.goal {
+        if node == self.task.goal {
             let mut path: Vec<u32> = self.stack.iter().map(|frame| frame.node).collect();
             path.push(node);
             self.nodes.set_path(&path);
@@ -439,15 +430,8 @@ fn round6(v: f64) -> f64 {
 }
 
 impl<S: Space + Clone + 'static> SpaceStepper<S> for Ida<S> {
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent<S::At> {
-        log.clear();
-        self.step_with(log)
-    }
-
-    /// One node visit (or the step that ends the search).
-    fn step(&mut self) -> StepEvent<S::At> {
-        self.step_with(&mut NoRecord)
-    }
+    // One node visit (or the step that ends the search).
+    steps_through_step_with!(S);
 
     fn reset(&mut self) {
         Ida::reset(self);
@@ -477,16 +461,8 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Ida<S> {
         &self.space
     }
 
-    fn start_node(&self) -> u32 {
-        self.start
-    }
-
-    fn goal_node(&self) -> u32 {
-        self.goal
-    }
-
-    fn config(&self) -> SearchConfig {
-        self.config
+    fn task(&self) -> Task {
+        self.task
     }
 
     fn set_end_nodes(&mut self, start: u32, goal: u32) -> Result<(), SearchError> {
@@ -508,7 +484,7 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Ida<S> {
             .map(|frame| {
                 let h = self.h_of(frame.node);
                 let parent = self.nodes.parent()[frame.node as usize];
-                OpenEntry { cell: frame.node, g: frame.g, h, key: frame.g + self.config.weight * h, parent }
+                OpenEntry { cell: frame.node, g: frame.g, h, key: frame.g + self.task.config.weight * h, parent }
             })
             .collect()
     }
@@ -516,10 +492,6 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Ida<S> {
     /// Why the search stopped without an answer, when the visit limit stopped it.
     fn gave_up(&self) -> Option<String> {
         self.gave_up.clone()
-    }
-
-    fn boxed_clone(&self) -> Box<dyn SpaceStepper<S>> {
-        Box::new(self.clone())
     }
 }
 

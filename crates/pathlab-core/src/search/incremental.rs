@@ -794,19 +794,6 @@ pub(crate) fn check_costs<S: Space>(space: &S) -> Result<(), SearchError> {
     Ok(())
 }
 
-/// Checks that `node` is a node of `space` and open.
-pub(crate) fn check_node<S: Space>(space: &S, which: &'static str, node: u32) -> Result<(), SearchError> {
-    let n = space.node_count();
-    if node as usize >= n {
-        return Err(SearchError::Unsupported(format!("the {which} is node {node}, but the space has {n} nodes")));
-    }
-    if space.is_open(node) {
-        Ok(())
-    } else {
-        Err(SearchError::Unsupported(format!("the {which} {} is a wall", space.label(node))))
-    }
-}
-
 /// What one logged edit did.
 #[derive(Clone, Debug)]
 pub(crate) enum Change<S> {

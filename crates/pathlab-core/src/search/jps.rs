@@ -76,12 +76,13 @@
 //! ```
 
 use super::engine::{check_ends, check_node};
+use super::on_space::steps_through_step_with;
 use super::open_list::OpenList;
 use super::stepper::{CellTable, LineKind, MarkKind, Overlay, OverlayLine, OverlayMark};
 use super::NO_PARENT;
 use super::{
-    astar, CellState, EventLog, GridStepper, NoRecord, NodeTable, OpenEntry, Path, Recorder, SearchConfig, SearchError,
-    SpaceStepper, Status, StepEvent, Stepper,
+    astar, CellState, GridStepper, NodeTable, OpenEntry, Path, Recorder, SearchConfig, SearchError, SpaceStepper,
+    Status, StepEvent, Stepper, Task,
 };
 use crate::grid::{Diagonal, Grid, Point, GROUND, WALL};
 use crate::heuristic::Heuristic;
@@ -863,14 +864,7 @@ pub(crate) trait JumpSearch: Clone + std::fmt::Debug + 'static {
 }
 
 impl<T: JumpSearch> SpaceStepper<SquareGrid> for T {
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
-        log.clear();
-        self.step_with(log)
-    }
-
-    fn step(&mut self) -> StepEvent {
-        self.step_with(&mut NoRecord)
-    }
+    steps_through_step_with!(SquareGrid);
 
     fn reset(&mut self) {
         self.core_mut().reset();
@@ -893,18 +887,11 @@ impl<T: JumpSearch> SpaceStepper<SquareGrid> for T {
         &self.core().space
     }
 
-    fn start_node(&self) -> u32 {
+    /// The ends as cell indices.
+    fn task(&self) -> Task {
         let core = self.core();
-        core.space.grid.index(core.start) as u32
-    }
-
-    fn goal_node(&self) -> u32 {
-        let core = self.core();
-        core.space.grid.index(core.goal) as u32
-    }
-
-    fn config(&self) -> SearchConfig {
-        self.core().config
+        let index = |p: Point| core.space.grid.index(p) as u32;
+        Task { start: index(core.start), goal: index(core.goal), config: core.config }
     }
 
     fn set_end_nodes(&mut self, start: u32, goal: u32) -> Result<(), SearchError> {
@@ -929,10 +916,6 @@ impl<T: JumpSearch> SpaceStepper<SquareGrid> for T {
 
     fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
         self.core().open_entries(limit)
-    }
-
-    fn boxed_clone(&self) -> Box<dyn SpaceStepper<SquareGrid>> {
-        Box::new(self.clone())
     }
 }
 

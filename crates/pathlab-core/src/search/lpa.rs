@@ -94,13 +94,14 @@
 
 use super::engine::check_ends;
 use super::incremental::{
-    check_config, check_costs, check_node, check_space_config, mark_inconsistent, paint_space, stroke, Change, Core,
-    Direction, EditLog, RepairRecord,
+    check_config, check_costs, check_space_config, mark_inconsistent, paint_space, stroke, Change, Core, Direction,
+    EditLog, RepairRecord,
 };
+use super::on_space::steps_through_step_with;
 use super::stepper::{CellValues, Overlay, Repair};
+use super::task::Task;
 use super::{
-    Algorithm, EventLog, GridStepper, NoRecord, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError,
-    SpaceStepper, Status, StepEvent,
+    Algorithm, GridStepper, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError, SpaceStepper, Status, StepEvent,
 };
 use crate::grid::{Grid, Point};
 use crate::space::{OnGrid, Space, SquareGrid};
@@ -134,9 +135,7 @@ type PaintCells<S> = fn(&mut Core<S>, &[Point], u8) -> Vec<u32>;
 #[derive(Clone, Debug)]
 pub struct Lpa<S: Space = SquareGrid> {
     core: Core<S>,
-    start: u32,
-    goal: u32,
-    config: SearchConfig,
+    task: Task,
     log: EditLog<S>,
     /// How a logged stroke is made, for spaces made of a grid's cells.
     paint_cells: Option<PaintCells<S>>,
@@ -170,21 +169,18 @@ impl<S: Space + Clone> Lpa<S> {
     /// ```
     pub fn on(mut space: S, start: u32, goal: u32, config: SearchConfig) -> Result<Self, SearchError> {
         check_space_config(&config, Algorithm::Lpa)?;
-        check_node(&space, "start", start)?;
-        check_node(&space, "goal", goal)?;
+        let task = Task::checked(&space, start, goal, config)?;
         check_costs(&space)?;
         space.aim(goal);
-        Ok(Self::build(space, start, goal, config, None))
+        Ok(Self::build(space, task, None))
     }
 
     /// The search at step 0 on `space` (checked and aimed).
-    fn build(space: S, start: u32, goal: u32, config: SearchConfig, paint_cells: Option<PaintCells<S>>) -> Self {
+    fn build(space: S, task: Task, paint_cells: Option<PaintCells<S>>) -> Self {
         let log = EditLog::new(space.clone());
         let mut search = Self {
             core: Core::new(space, Direction::Forward),
-            start,
-            goal,
-            config,
+            task,
             log,
             paint_cells,
             status: Status::Ready,
@@ -198,7 +194,7 @@ impl<S: Space + Clone> Lpa<S> {
 
     /// Step 0 on the space the core holds.
     fn restart(&mut self) {
-        self.core.reset(self.start, self.goal);
+        self.core.reset(self.task.start, self.task.goal);
         self.status = Status::Ready;
         self.steps = 0;
         self.path.clear();
@@ -224,11 +220,7 @@ impl<S: Space + Clone> Lpa<S> {
 
     /// Moves the start and goal (node numbers); back to step 0 on the latest edited space.
     pub fn set_end_nodes(&mut self, start: u32, goal: u32) -> Result<(), SearchError> {
-        check_node(&self.log.latest, "start", start)?;
-        check_node(&self.log.latest, "goal", goal)?;
-        self.start = start;
-        self.goal = goal;
-        self.log.latest.aim(goal);
+        self.task.move_ends(&mut self.log.latest, start, goal)?;
         self.reset();
         Ok(())
     }
@@ -239,12 +231,11 @@ impl<S: Space + Clone> Lpa<S> {
     /// space with another number of nodes starts over at step 0. Fails, changing nothing, when
     /// the start or goal is no longer an open node or an edge costs 0.
     pub fn edit_space(&mut self, mut space: S, changed: &[u32]) -> Result<(), SearchError> {
-        check_node(&space, "start", self.start)?;
-        check_node(&space, "goal", self.goal)?;
+        self.task.check(&space)?;
         check_costs(&space)?;
-        space.aim(self.goal);
+        space.aim(self.task.goal);
         if space.node_count() != self.core.space.node_count() {
-            *self = Self::build(space, self.start, self.goal, self.config, self.paint_cells);
+            *self = Self::build(space, self.task, self.paint_cells);
             return Ok(());
         }
         self.log.latest.clone_from(&space);
@@ -277,18 +268,19 @@ impl<S: Space + Clone> Lpa<S> {
         if changed == 0 {
             return;
         }
-        self.repair = Some(RepairRecord::add(self.repair.take(), self.steps, changed, self.core.expanded, self.start));
+        self.repair =
+            Some(RepairRecord::add(self.repair.take(), self.steps, changed, self.core.expanded, self.task.start));
         self.core.clear_path();
         self.path.clear();
         self.status = Status::Searching;
-        if self.core.settled(self.goal) {
+        if self.core.settled(self.task.goal) {
             self.finish();
         }
     }
 
     /// Ends the search once it is settled: found (with the path) or no path.
     fn finish(&mut self) -> StepEvent<S::At> {
-        let goal = self.goal;
+        let goal = self.task.goal;
         let cost = self.core.g()[goal as usize];
         if cost.is_infinite() {
             self.status = Status::NoPath;
@@ -315,7 +307,7 @@ impl<S: Space + Clone> Lpa<S> {
         }
         self.steps += 1;
         self.core.clear_current();
-        let goal = self.goal;
+        let goal = self.task.goal;
         let event = match self.core.expand_next(|core| core.settled(goal), recorder) {
             Some(node) => {
                 self.status = Status::Searching;
@@ -331,7 +323,7 @@ impl<S: Space + Clone> Lpa<S> {
 
     /// What the last edit cost, once there has been one (`None` before).
     pub fn repair(&self) -> Option<Repair> {
-        self.repair.as_ref().map(|r| r.report(self.core.expanded, &self.core.space, self.goal))
+        self.repair.as_ref().map(|r| r.report(self.core.expanded, &self.core.space, self.task.goal))
     }
 
     /// The edits logged since step 0 (strokes and space edits made after step 0).
@@ -349,7 +341,7 @@ impl<S: Space + Clone> Lpa<S> {
         let mut overlay = Overlay::default();
         mark_inconsistent(&self.core, &mut overlay);
         overlay.notes.push(("top key", self.core.queue.top_key().describe()));
-        overlay.notes.push(("goal key", self.core.key(self.goal).describe()));
+        overlay.notes.push(("goal key", self.core.key(self.task.goal).describe()));
         if let Some(repair) = self.repair() {
             overlay.notes.push(("changed by the last edit", repair.changed.to_string()));
             overlay.notes.push(("re-expanded after edit", repair.re_expanded.to_string()));
@@ -376,7 +368,7 @@ impl<S: OnGrid> Lpa<S> {
         space.configure(&config);
         let (s, g) = (space.grid().index(start) as u32, space.grid().index(goal) as u32);
         space.aim(g);
-        Ok(Self::build(space, s, g, config, Some(paint_core::<S>)))
+        Ok(Self::build(space, Task { start: s, goal: g, config }, Some(paint_core::<S>)))
     }
 }
 
@@ -390,15 +382,8 @@ fn paint_core<S: OnGrid>(core: &mut Core<S>, cells: &[Point], value: u8) -> Vec<
 }
 
 impl<S: Space + Clone + 'static> SpaceStepper<S> for Lpa<S> {
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent<S::At> {
-        log.clear();
-        self.step_with(log)
-    }
-
-    /// One ComputeShortestPath iteration, or the step that finds the search settled.
-    fn step(&mut self) -> StepEvent<S::At> {
-        self.step_with(&mut NoRecord)
-    }
+    // One ComputeShortestPath iteration, or the step that finds the search settled.
+    steps_through_step_with!(S);
 
     fn reset(&mut self) {
         Lpa::reset(self);
@@ -425,7 +410,7 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Lpa<S> {
     }
 
     fn cost(&self) -> Option<f64> {
-        (self.status == Status::Found).then(|| self.core.g()[self.goal as usize])
+        (self.status == Status::Found).then(|| self.core.g()[self.task.goal as usize])
     }
 
     fn path_indices(&self) -> &[u32] {
@@ -448,16 +433,8 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Lpa<S> {
         &self.core.space
     }
 
-    fn start_node(&self) -> u32 {
-        self.start
-    }
-
-    fn goal_node(&self) -> u32 {
-        self.goal
-    }
-
-    fn config(&self) -> SearchConfig {
-        self.config
+    fn task(&self) -> Task {
+        self.task
     }
 
     fn set_end_nodes(&mut self, start: u32, goal: u32) -> Result<(), SearchError> {
@@ -474,10 +451,6 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Lpa<S> {
 
     fn cell_values(&self) -> Option<CellValues<'_>> {
         Some(self.core.rhs_values())
-    }
-
-    fn boxed_clone(&self) -> Box<dyn SpaceStepper<S>> {
-        Box::new(self.clone())
     }
 }
 
@@ -502,7 +475,7 @@ impl<S: OnGrid> GridStepper for Lpa<S> {
             self.core.space.grid(),
             cells,
             value,
-            &[self.core.space.at(self.start), self.core.space.at(self.goal)],
+            &[self.core.space.at(self.task.start), self.core.space.at(self.task.goal)],
         );
         let count = changed.len();
         if count == 0 {

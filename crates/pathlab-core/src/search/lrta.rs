@@ -106,12 +106,14 @@
 //! Every choice is deterministic, so stepping back (replay from step 0) lands in the same
 //! state.
 
-use super::engine::{check_ends, check_node, stroke_then_restart};
+use super::engine::{check_ends, stroke_then_restart};
+use super::on_space::steps_through_step_with;
 use super::stepper::{Agent, BoxKind, CellValues, Overlay, OverlayBox};
+use super::task::Task;
 use super::walk::{self, number, Walk};
 use super::{
-    Algorithm, CellState, EventLog, GridStepper, NoRecord, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError,
-    SpaceStepper, Status, StepEvent, NO_PARENT,
+    Algorithm, CellState, GridStepper, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError, SpaceStepper, Status,
+    StepEvent, NO_PARENT,
 };
 use crate::grid::{Grid, Point};
 use crate::space::{OnGrid, Space, SquareGrid};
@@ -241,10 +243,8 @@ impl LookAhead {
 #[derive(Clone, Debug)]
 pub struct Lrta<S: Space = SquareGrid> {
     space: S,
-    start: u32,
-    goal: u32,
+    task: Task,
     goal_at: S::At,
-    config: SearchConfig,
     rule: Rule,
     learned: Vec<f64>,
     /// Nodes whose estimate a step has set (restored on reset).
@@ -308,16 +308,13 @@ impl<S: Space> Lrta<S> {
     pub fn on(space: S, start: u32, goal: u32, config: SearchConfig) -> Result<Self, SearchError> {
         config.validate()?;
         let rule = rule_of(config.algorithm)?;
-        check_node(&space, "start", start)?;
-        check_node(&space, "goal", goal)?;
+        let task = Task::checked(&space, start, goal, config)?;
         let n = space.node_count();
         let goal_at = space.at(goal);
         let mut search = Self {
             space,
-            start,
-            goal,
+            task,
             goal_at,
-            config,
             rule,
             learned: Vec::new(),
             raised: Vec::new(),
@@ -361,27 +358,27 @@ impl<S: Space> Lrta<S> {
 
     /// The starting estimate of node `i`: `weight x` the space's estimate.
     fn initial(&self, i: u32) -> f64 {
-        self.config.weight * self.space.estimate(self.space.at(i), self.goal_at)
+        self.task.config.weight * self.space.estimate(self.space.at(i), self.goal_at)
     }
 
     /// Sets every estimate to its starting value and marks the nodes from which the goal
     /// can be reached; for a new space, start or goal.
     fn rebuild(&mut self) {
-        self.space.aim(self.goal);
-        self.goal_at = self.space.at(self.goal);
+        self.space.aim(self.task.goal);
+        self.goal_at = self.space.at(self.task.goal);
         self.learned = (0..self.space.node_count() as u32).map(|i| self.initial(i)).collect();
         self.raised.clear();
         self.mark_to_goal();
-        self.reachable = self.to_goal[self.start as usize];
+        self.reachable = self.to_goal[self.task.start as usize];
     }
 
     /// One flood fill backwards from the goal (along the edges into each node).
     fn mark_to_goal(&mut self) {
-        let Self { space, goal, goal_at, to_goal, .. } = self;
+        let Self { space, task, goal_at, to_goal, .. } = self;
         to_goal.clear();
         to_goal.resize(space.node_count(), false);
-        to_goal[*goal as usize] = true;
-        let mut stack = vec![(*goal, *goal_at)];
+        to_goal[task.goal as usize] = true;
+        let mut stack = vec![(task.goal, *goal_at)];
         while let Some((node, at)) = stack.pop() {
             space.for_each_predecessor(node, at, |from, from_at, _| {
                 if !to_goal[from as usize] {
@@ -446,7 +443,7 @@ impl<S: Space> Lrta<S> {
         for &c in &self.walk.stood {
             state[c as usize] = UNSEEN;
         }
-        let s = self.start;
+        let s = self.task.start;
         self.walk.begin(s);
         self.agent = s;
         state[s as usize] = CURRENT;
@@ -460,11 +457,9 @@ impl<S: Space> Lrta<S> {
     /// Moves the start and goal (node numbers); the search goes back to step 0 with fresh
     /// estimates.
     pub fn set_end_nodes(&mut self, start: u32, goal: u32) -> Result<(), SearchError> {
-        check_node(&self.space, "start", start)?;
-        check_node(&self.space, "goal", goal)?;
+        let task = Task::checked(&self.space, start, goal, self.task.config)?;
         self.reset();
-        self.start = start;
-        self.goal = goal;
+        self.task = task;
         self.rebuild();
         self.reset();
         Ok(())
@@ -473,8 +468,7 @@ impl<S: Space> Lrta<S> {
     /// Changes the space, which must keep the start and goal; the search goes back to step 0
     /// with fresh estimates. (A space of another size gets new buffers.)
     pub fn set_space(&mut self, space: S) -> Result<(), SearchError> {
-        check_node(&space, "start", self.start)?;
-        check_node(&space, "goal", self.goal)?;
+        self.task.check(&space)?;
         let n = space.node_count();
         if n == self.space.node_count() {
             self.reset();
@@ -499,7 +493,7 @@ impl<S: Space> Lrta<S> {
         self.steps += 1;
         self.status = Status::Searching;
         let s = self.agent;
-        let goal = self.goal;
+        let goal = self.task.goal;
         if !self.reachable {
             self.status = Status::NoPath;
             return StepEvent::NoPath;
@@ -579,7 +573,7 @@ impl<S: Space> Lrta<S> {
                  and an agent that looks {} move(s) ahead cannot tell it is a trap",
                 self.name(),
                 self.space.label(next),
-                self.config.lookahead
+                self.task.config.lookahead
             ));
             self.status = Status::NoPath;
             return StepEvent::NoPath;
@@ -608,8 +602,8 @@ impl<S: Space> Lrta<S> {
     /// Looks `config.lookahead` moves ahead from `s`: fills `look` with the nodes examined,
     /// their first-move values (`look.value`) and their look-ahead costs and parents.
     fn look_ahead(&mut self, s: u32) {
-        let depth = self.config.lookahead;
-        let goal = self.goal;
+        let depth = self.task.config.lookahead;
+        let goal = self.task.goal;
         let Self { space, learned, slot, look, expanded, .. } = self;
         let LookAhead { cells, hop, adj_start, adj, .. } = look;
         slot[s as usize] = 0;
@@ -741,15 +735,8 @@ fn better(v: f64, best: f64) -> bool {
 }
 
 impl<S: Space + Clone + 'static> SpaceStepper<S> for Lrta<S> {
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent<S::At> {
-        log.clear();
-        self.step_with(log)
-    }
-
-    /// One look-ahead, update and move (or the step that ends the walk).
-    fn step(&mut self) -> StepEvent<S::At> {
-        self.step_with(&mut NoRecord)
-    }
+    // One look-ahead, update and move (or the step that ends the walk).
+    steps_through_step_with!(S);
 
     fn reset(&mut self) {
         Lrta::reset(self);
@@ -799,16 +786,8 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Lrta<S> {
         &self.space
     }
 
-    fn start_node(&self) -> u32 {
-        self.start
-    }
-
-    fn goal_node(&self) -> u32 {
-        self.goal
-    }
-
-    fn config(&self) -> SearchConfig {
-        self.config
+    fn task(&self) -> Task {
+        self.task
     }
 
     fn set_end_nodes(&mut self, start: u32, goal: u32) -> Result<(), SearchError> {
@@ -823,7 +802,7 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Lrta<S> {
     /// read-out lists open cells: lowest `g + weight x learned h` first, then highest g, then lowest number; at
     /// most `limit`. (A real-time agent has no open list: the next step looks ahead afresh.)
     fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
-        let weight = self.config.weight;
+        let weight = self.task.config.weight;
         let (state, g, parent) = (self.nodes.state(), self.nodes.g(), self.nodes.parent());
         let entries: Vec<OpenEntry> = self
             .look
@@ -855,10 +834,6 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Lrta<S> {
     fn gave_up(&self) -> Option<String> {
         self.gave_up.clone()
     }
-
-    fn boxed_clone(&self) -> Box<dyn SpaceStepper<S>> {
-        Box::new(self.clone())
-    }
 }
 
 impl<S: OnGrid> GridStepper for Lrta<S> {
@@ -874,7 +849,7 @@ impl<S: OnGrid> GridStepper for Lrta<S> {
         let grid = self.space.grid();
         match grid.get(p) {
             Some(_) => self.learned[grid.index(p)],
-            None => self.config.weight * self.space.estimate(p, self.goal_at),
+            None => self.task.config.weight * self.space.estimate(p, self.goal_at),
         }
     }
 
@@ -914,7 +889,7 @@ impl<S: OnGrid> GridStepper for Lrta<S> {
         }
         overlay
             .notes
-            .push(("look-ahead", format!("{} move(s) deep, {} cells examined", self.config.lookahead, self.open)));
+            .push(("look-ahead", format!("{} move(s) deep, {} cells examined", self.task.config.lookahead, self.open)));
         if let Some(u) = self.update {
             let text = if u.new > u.old {
                 format!("raised h at {}: {} -> {}", u.at, number(u.old), number(u.new))
@@ -930,8 +905,8 @@ impl<S: OnGrid> GridStepper for Lrta<S> {
         walk::note_outcome(
             &mut overlay,
             unreachable,
-            (self.space.at(self.start), self.goal_at),
-            self.config.diagonal,
+            (self.space.at(self.task.start), self.goal_at),
+            self.task.config.diagonal,
             self.gave_up.as_deref(),
         );
         overlay

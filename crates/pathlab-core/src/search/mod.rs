@@ -29,10 +29,11 @@
 //!
 //! | file | what it holds |
 //! | --- | --- |
-//! | `registry.rs` | [`Algorithm`] and its registry [`ALGORITHMS`]: every fact about each algorithm, one row each |
+//! | `registry.rs` | [`Algorithm`] and its registry [`ALGORITHMS`]: every fact about each algorithm, one row each, and which stepper runs each ([`build`], [`build_on`]) |
 //! | `mod.rs` | [`SearchConfig`], [`StepEvent`], [`Recorder`], the errors |
-//! | `stepper.rs` | the grid [`Stepper`] trait, [`GridStepper`] and the impl that joins the two views, [`build`], [`build_linked`], overlays |
-//! | `on_space.rs` | the node-level [`SpaceStepper`] trait and [`build_on`] for any space |
+//! | `stepper.rs` | the grid [`Stepper`] trait, [`GridStepper`] and the impl that joins the two views, [`build_linked`], overlays |
+//! | `on_space.rs` | the node-level [`SpaceStepper`] trait |
+//! | `task.rs` | [`Task`]: the ends and settings every [`SpaceStepper`] holds |
 //! | `nodes.rs` | [`NodeTable`]: the per-node state every stepper shares |
 //! | `engine.rs` | [`Search`]: the stepper of BFS, DFS, Dijkstra, greedy and A* on any space |
 //! | `bfs.rs`, `dfs.rs` | their steps: queue and stack |
@@ -54,8 +55,8 @@
 //! | `session.rs` | the grid page's search and what happens to it when the map, the settings or the ends change |
 //!
 //! Adding an algorithm: the checklist is in [`registry`](self::registry#adding-an-algorithm)
-//! (a variant and a row there, its own file, its arm in [`build`], its pseudocode in
-//! `www/pseudocode.js`, its tests).
+//! (a variant, a row and its arms in [`build`] and [`build_on`] there, its own file, its
+//! pseudocode in `www/pseudocode.js`, its tests).
 //!
 //! ```
 //! use pathlab_core::grid::{Grid, Point};
@@ -106,6 +107,7 @@ pub mod sight;
 pub mod slicing;
 pub mod smoothed;
 mod stepper;
+mod task;
 pub mod theta;
 pub mod timeline;
 pub mod visibility;
@@ -113,21 +115,15 @@ pub(crate) mod walk;
 
 pub use engine::{Search, NO_PARENT};
 pub use nodes::NodeTable;
-pub use on_space::{build_on, SpaceStepper};
+pub use on_space::SpaceStepper;
 pub use refusal::refusal;
-pub use registry::{Algorithm, AlgorithmInfo, OpenOrder, Optimality, Setting, ALGORITHMS};
+pub use registry::{build, build_on, Algorithm, AlgorithmInfo, OpenOrder, Optimality, Setting, ALGORITHMS};
 pub use stepper::{
-    build, build_linked, Agent, BoxKind, CellTable, CellValues, GridLinks, GridStepper, LineKind, MarkKind, Overlay,
+    build_linked, Agent, BoxKind, CellTable, CellValues, GridLinks, GridStepper, LineKind, MarkKind, Overlay,
     OverlayBox, OverlayLine, OverlayMark, Repair, Stepper,
 };
 pub use stepper::{OpenEntry, StepperClone};
-
-impl Algorithm {
-    /// True for the algorithms that run in the plain [`Search`] stepper.
-    pub const fn is_basic(self) -> bool {
-        matches!(self, Self::Bfs | Self::Dfs | Self::Dijkstra | Self::Greedy | Self::AStar)
-    }
-}
+pub use task::Task;
 
 named_enum! {
     /// What the page paints for each cell; one byte per cell in [`Search::states`].

@@ -2,7 +2,7 @@
 //! tests: the node-level half of [`Stepper`](super::Stepper), with node numbers where the grid
 //! stepper has cells.
 //!
-//! [`build_on`] makes the stepper for an algorithm on a space; the graph and hex views hold
+//! [`build_on`](super::build_on) (in the registry) makes the stepper for an algorithm on a space; the graph and hex views hold
 //! it as a `Box<dyn SpaceStepper<S>>`.
 //!
 //! ```
@@ -16,9 +16,7 @@
 //! assert_eq!(s.cost(), Some(4.0));
 //! ```
 
-use super::{
-    Algorithm, CellValues, EventLog, NodeTable, OpenEntry, Search, SearchConfig, SearchError, Status, StepEvent,
-};
+use super::{CellValues, EventLog, NodeTable, OpenEntry, SearchConfig, SearchError, Status, StepEvent, Task};
 use crate::space::Space;
 
 /// A search on a space of type `S`, stepped one unit of work at a time (see
@@ -83,14 +81,23 @@ pub trait SpaceStepper<S: Space> {
     /// The space searched.
     fn space(&self) -> &S;
 
+    /// What the search is asked: its ends and settings.
+    fn task(&self) -> Task;
+
     /// The start node.
-    fn start_node(&self) -> u32;
+    fn start_node(&self) -> u32 {
+        self.task().start
+    }
 
     /// The goal node.
-    fn goal_node(&self) -> u32;
+    fn goal_node(&self) -> u32 {
+        self.task().goal
+    }
 
     /// The settings.
-    fn config(&self) -> SearchConfig;
+    fn config(&self) -> SearchConfig {
+        self.task().config
+    }
 
     /// Moves the start and goal; back to step 0.
     fn set_end_nodes(&mut self, start: u32, goal: u32) -> Result<(), SearchError>;
@@ -153,33 +160,33 @@ pub trait SpaceStepper<S: Space> {
     }
 }
 
+/// Writes the three [`SpaceStepper`] methods that are the same for every search with an
+/// inherent `step_with(&mut recorder)` and [`Clone`]: `step_logged` (clear the log, then step
+/// recording into it), `step` (step with [`NoRecord`](super::NoRecord), which costs nothing)
+/// and `boxed_clone`. Used inside `impl SpaceStepper<$space> for ...`, naming the space type.
+macro_rules! steps_through_step_with {
+    ($space:ty) => {
+        fn step_logged(
+            &mut self,
+            log: &mut $crate::search::EventLog,
+        ) -> $crate::search::StepEvent<<$space as $crate::space::Space>::At> {
+            log.clear();
+            self.step_with(log)
+        }
+
+        fn step(&mut self) -> $crate::search::StepEvent<<$space as $crate::space::Space>::At> {
+            self.step_with(&mut $crate::search::NoRecord)
+        }
+
+        fn boxed_clone(&self) -> Box<dyn $crate::search::SpaceStepper<$space>> {
+            Box::new(self.clone())
+        }
+    };
+}
+pub(crate) use steps_through_step_with;
+
 impl<S: Space> Clone for Box<dyn SpaceStepper<S>> {
     fn clone(&self) -> Self {
         self.as_ref().boxed_clone()
-    }
-}
-
-/// Builds the stepper for `config.algorithm` on `space`, from node `start` to node `goal`.
-/// Fails when an end is not an open node, the settings are not allowed, or the algorithm
-/// needs a square grid (the message says why).
-pub fn build_on<S>(
-    space: S,
-    start: u32,
-    goal: u32,
-    config: SearchConfig,
-) -> Result<Box<dyn SpaceStepper<S>>, SearchError>
-where
-    S: Space + Clone + 'static,
-{
-    if let Some(why) = config.algorithm.square_grid_only() {
-        return Err(SearchError::Unsupported(format!("{}: {why}", config.algorithm)));
-    }
-    match config.algorithm {
-        Algorithm::Lpa => Ok(Box::new(super::lpa::Lpa::on(space, start, goal, config)?)),
-        Algorithm::DStarLite => Ok(Box::new(super::dstar_lite::DStarLite::on(space, start, goal, config)?)),
-        Algorithm::BiAStar => Ok(Box::new(super::bi_astar::BiAStar::on(space, start, goal, config)?)),
-        Algorithm::Ida => Ok(Box::new(super::ida::Ida::on(space, start, goal, config)?)),
-        Algorithm::Lrta | Algorithm::Rta => Ok(Box::new(super::lrta::Lrta::on(space, start, goal, config)?)),
-        _ => Ok(Box::new(Search::on(space, start, goal, config)?)),
     }
 }

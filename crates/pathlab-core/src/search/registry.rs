@@ -23,22 +23,26 @@
 //!
 //! ## Adding an algorithm
 //!
-//! 1. Here: a variant of [`Algorithm`] (its URL name and a one-line description) and its row
-//!    in [`ALGORITHMS`], where the menus should list it. The compiler refuses a variant without
-//!    a row, or with two. A reference that is not a stepper (the page cannot show it yet) is
+//! 1. Here: a variant of [`Algorithm`] (its URL name and a one-line description), its row
+//!    in [`ALGORITHMS`], where the menus should list it, and its arm in [`build`] (and, when
+//!    it runs on every space, in [`build_on`]; when it runs in the plain [`Search`] stepper,
+//!    in [`Algorithm::is_basic`]). The compiler refuses a variant without a row, or with two,
+//!    or without its arm in `build`. A reference that is not a stepper (the page cannot show it yet) is
 //!    marked `.off_page()` ([`AlgorithmInfo::on_page`]): `build` refuses it and the page's
 //!    menus leave it out.
-//! 2. Its own file in `search/` with its stepper, documented, and its entry point.
-//! 3. Until the dispatch moves: its arm in [`build`](super::build) (`stepper.rs`) and, when it
-//!    runs on every space, in [`build_on`](super::build_on) (`on_space.rs`).
-//! 4. Its pseudocode (and any longer notes about it) in `www/pseudocode.js`, the page's one
+//! 2. Its own file in `search/` with its stepper, documented, and its entry point; its `mod`
+//!    line and a line in the table of files in `search/mod.rs`.
+//! 3. Its pseudocode (and any longer notes about it) in `www/pseudocode.js`, the page's one
 //!    module of presentation text.
-//! 5. Its tests in `crates/pathlab-core/tests/`; the registry's own tests
+//! 4. Its tests in `crates/pathlab-core/tests/`; the registry's own tests
 //!    (`algorithm_registry_tells_the_truth.rs`) check its row's claims by running it.
 //!
-//! Nothing else: the page, the CLI and the wasm layers read the rest from the row.
+//! Nothing else: the page, the CLI (its help text included) and the wasm layers read the rest
+//! from the row.
 
-use crate::grid::named_enum;
+use super::{Search, SearchConfig, SearchError, SpaceStepper, Stepper};
+use crate::grid::{named_enum, Grid, Point};
+use crate::space::{LinkedGrid, Space, SquareGrid};
 
 named_enum! {
     /// The search algorithms the stepper runs. Each has one row in [`ALGORITHMS`], read with
@@ -195,7 +199,7 @@ pub struct AlgorithmInfo {
     /// Its name in sentences and chart labels (`BFS`).
     pub short: &'static str,
     /// Why it cannot run on a space other than the square grid, or `None` when it runs on
-    /// every [`Space`](crate::space::Space).
+    /// every [`Space`].
     pub square_grid_only: Option<&'static str>,
     /// The settings it takes, of those only some algorithms take.
     pub settings: &'static [Setting],
@@ -206,6 +210,11 @@ pub struct AlgorithmInfo {
     /// is optimal in that sense: no path that keeps to the free-space rule of
     /// [`visibility`](super::visibility) is shorter, so it is never longer than any grid path).
     pub optimal: Optimality,
+    /// True when a heuristic that can overestimate may cost it the cheapest path (what the
+    /// page's "inadmissible heuristic" warning says, when it uses a heuristic at all). False
+    /// where the heuristic menu cannot: greedy best-first never weighs g against h, and
+    /// Theta* and Lazy Theta* always estimate by the straight line to the goal.
+    pub inadmissible_misleads: bool,
     /// True when its path joins points in sight by straight lines instead of grid moves,
     /// so it can cost less than the cheapest grid path.
     pub any_angle: bool,
@@ -220,7 +229,7 @@ pub struct AlgorithmInfo {
     /// the list is only close (Lazy Theta* may put its first entry back; IDA*'s list is its
     /// stack; the incremental and walking searches are listed by f).
     pub exact_order: bool,
-    /// True when it is a [`Stepper`](super::Stepper) that [`build`](super::build) makes and
+    /// True when it is a [`Stepper`] that [`build`] makes and
     /// the page offers in its menus. False for a search whose nodes are not cells, which runs
     /// from the command line until the page has a view for it (the navmesh search steps
     /// polygons; the visibility graph's nodes are corners): `build` refuses it, and the wasm
@@ -269,6 +278,7 @@ const fn row(
         settings: &[],
         weighted: false,
         optimal,
+        inadmissible_misleads: true,
         any_angle: false,
         agent: false,
         incremental: false,
@@ -290,6 +300,10 @@ impl AlgorithmInfo {
     }
     const fn weight_counts(mut self) -> Self {
         self.weighted = true;
+        self
+    }
+    const fn inadmissible_harmless(mut self) -> Self {
+        self.inadmissible_misleads = false;
         self
     }
     const fn any_angle_path(mut self) -> Self {
@@ -323,15 +337,15 @@ pub const ALGORITHMS: &[AlgorithmInfo] = &[
     //  algorithm         label (menus)                           short (sentences)  optimal       order  exact
     row(A::AStar,         "A*",                                   "A*",              IfAdmissible, F,     true).with(&[Heuristic, Weight]).weight_counts(),
     row(A::Dijkstra,      "Dijkstra",                             "Dijkstra",        Always,       G,     true),
-    row(A::Greedy,        "Greedy best-first",                    "Greedy best-first", Never,      H,     true).with(&[Heuristic]),
+    row(A::Greedy,        "Greedy best-first",                    "Greedy best-first", Never,      H,     true).with(&[Heuristic]).inadmissible_harmless(),
     row(A::Bfs,           "Breadth-first (BFS)",                  "BFS",             Never,        Queue, true),
     row(A::Dfs,           "Depth-first (DFS)",                    "DFS",             Never,        Stack, true),
     row(A::BiAStar,       "Bidirectional A*",                     "Bidirectional A*", IfAdmissible, F,    true).with(&[Heuristic]).weight_counts(),
     row(A::Ida,           "IDA* (iterative deepening)",           "IDA*",            IfAdmissible, F,     false).with(&[Heuristic]).weight_counts(),
     row(A::Jps,           "Jump point search (JPS)",              "JPS",             IfAdmissible, F,     true).with(&[Heuristic]).weight_counts().grid_only(JUMPS),
     row(A::JpsPlus,       "JPS+ (precomputed jumps)",             "JPS+",            IfAdmissible, F,     true).with(&[Heuristic]).weight_counts().grid_only(JUMPS),
-    row(A::Theta,         "Theta* (any-angle)",                   "Theta*",          Never,        F,     true).with(&[Heuristic]).weight_counts().grid_only(SIGHT).any_angle_path(),
-    row(A::LazyTheta,     "Lazy Theta* (any-angle)",              "Lazy Theta*",     Never,        F,     false).with(&[Heuristic]).weight_counts().grid_only(SIGHT).any_angle_path(),
+    row(A::Theta,         "Theta* (any-angle)",                   "Theta*",          Never,        F,     true).with(&[Heuristic]).weight_counts().grid_only(SIGHT).any_angle_path().inadmissible_harmless(),
+    row(A::LazyTheta,     "Lazy Theta* (any-angle)",              "Lazy Theta*",     Never,        F,     false).with(&[Heuristic]).weight_counts().grid_only(SIGHT).any_angle_path().inadmissible_harmless(),
     row(A::AStarSmoothed, "A* + smoothing",                       "A* + smoothing",  Never,        F,     true).with(&[Heuristic]).weight_counts().grid_only(SIGHT).any_angle_path(),
     row(A::Lpa,           "LPA* (repairs after edits)",           "LPA*",            IfAdmissible, F,     false).with(&[Heuristic]).repairs(),
     row(A::DStarLite,     "D* Lite (agent, repairs as it sees)",  "D* Lite",         IfAdmissible, F,     false).with(&[Heuristic, Sensor]).repairs().walks(),
@@ -395,7 +409,7 @@ impl Algorithm {
         self.info().takes(Setting::Heuristic)
     }
 
-    /// True for the algorithms that run on every [`Space`](crate::space::Space) (hex tiles,
+    /// True for the algorithms that run on every [`Space`] (hex tiles,
     /// weighted graphs, teleports, slopes) and not only on the square grid.
     #[inline]
     pub const fn runs_on_any_space(self) -> bool {
@@ -427,6 +441,99 @@ impl Algorithm {
     #[inline]
     pub const fn steps_on_cells(self) -> bool {
         self.info().on_page
+    }
+}
+
+// Which stepper runs each algorithm: the dispatch, beside the rows, so that a new algorithm
+// adds its arms here and not in the traits' files.
+
+/// Builds the stepper for `config.algorithm`.
+///
+/// Fails when an end is outside the grid or on a wall, the weight is not allowed, or the
+/// algorithm cannot run here (not available in this build, or not under these settings), and
+/// for the algorithms that are not steppers ([`AlgorithmInfo::on_page`](super::AlgorithmInfo::on_page) false).
+pub fn build(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Box<dyn Stepper>, SearchError> {
+    match config.algorithm {
+        Algorithm::Bfs | Algorithm::Dfs | Algorithm::Dijkstra | Algorithm::Greedy | Algorithm::AStar => {
+            Ok(Box::new(Search::new(grid, start, goal, config)?))
+        }
+        // One compiled copy of each of these serves the plain grid and the grid with links.
+        Algorithm::BiAStar
+        | Algorithm::Ida
+        | Algorithm::Lpa
+        | Algorithm::DStarLite
+        | Algorithm::Lrta
+        | Algorithm::Rta => {
+            build_on_grid(LinkedGrid::Plain(SquareGrid::with_config(grid, &config)), start, goal, config)
+        }
+        Algorithm::Theta | Algorithm::LazyTheta => {
+            Ok(Box::new(super::theta::ThetaStar::new(grid, start, goal, config)?))
+        }
+        Algorithm::AStarSmoothed => Ok(Box::new(super::smoothed::SmoothedAStar::new(grid, start, goal, config)?)),
+        Algorithm::Jps => Ok(Box::new(super::jps::Jps::new(grid, start, goal, config)?)),
+        Algorithm::JpsPlus => Ok(Box::new(super::jps_plus::JpsPlus::new(grid, start, goal, config)?)),
+        Algorithm::Hpa => Ok(Box::new(super::hpa::Hpa::new(grid, start, goal, config)?)),
+        Algorithm::CrashTurn => Ok(Box::new(super::crash_turn::CrashTurn::new(grid, start, goal, config)?)),
+        // Not on the page (their rows say so): their nodes are polygons and corners, not cells.
+        Algorithm::Navmesh | Algorithm::Visibility => Err(super::refusal::not_a_cell_stepper(config.algorithm)),
+    }
+}
+
+/// The grid stepper for `config.algorithm` on a grid, plain or with links, for the algorithms
+/// that run on any space (see [`LinkedGrid`] for why one type serves every kind of grid).
+pub(super) fn build_on_grid(
+    space: LinkedGrid,
+    start: Point,
+    goal: Point,
+    config: SearchConfig,
+) -> Result<Box<dyn Stepper>, SearchError> {
+    use crate::space::OnGrid;
+    match config.algorithm {
+        Algorithm::Lpa => Ok(Box::new(super::lpa::Lpa::on_grid(space, start, goal, config)?)),
+        Algorithm::DStarLite => Ok(Box::new(super::dstar_lite::DStarLite::on_grid(space, start, goal, config)?)),
+        _ => {
+            config.validate()?;
+            super::engine::check_ends(space.grid(), start, goal)?;
+            let (s, g) = (space.grid().index(start) as u32, space.grid().index(goal) as u32);
+            match config.algorithm {
+                Algorithm::BiAStar => Ok(Box::new(super::bi_astar::BiAStar::on(space, s, g, config)?)),
+                Algorithm::Ida => Ok(Box::new(super::ida::Ida::on(space, s, g, config)?)),
+                Algorithm::Lrta | Algorithm::Rta => Ok(Box::new(super::lrta::Lrta::on(space, s, g, config)?)),
+                _ => Ok(Box::new(Search::on(space, s, g, config)?)),
+            }
+        }
+    }
+}
+
+/// Builds the stepper for `config.algorithm` on `space`, from node `start` to node `goal`.
+/// Fails when an end is not an open node, the settings are not allowed, or the algorithm
+/// needs a square grid (the message says why).
+pub fn build_on<S>(
+    space: S,
+    start: u32,
+    goal: u32,
+    config: SearchConfig,
+) -> Result<Box<dyn SpaceStepper<S>>, SearchError>
+where
+    S: Space + Clone + 'static,
+{
+    if let Some(why) = config.algorithm.square_grid_only() {
+        return Err(SearchError::Unsupported(format!("{}: {why}", config.algorithm)));
+    }
+    match config.algorithm {
+        Algorithm::Lpa => Ok(Box::new(super::lpa::Lpa::on(space, start, goal, config)?)),
+        Algorithm::DStarLite => Ok(Box::new(super::dstar_lite::DStarLite::on(space, start, goal, config)?)),
+        Algorithm::BiAStar => Ok(Box::new(super::bi_astar::BiAStar::on(space, start, goal, config)?)),
+        Algorithm::Ida => Ok(Box::new(super::ida::Ida::on(space, start, goal, config)?)),
+        Algorithm::Lrta | Algorithm::Rta => Ok(Box::new(super::lrta::Lrta::on(space, start, goal, config)?)),
+        _ => Ok(Box::new(Search::on(space, start, goal, config)?)),
+    }
+}
+
+impl Algorithm {
+    /// True for the algorithms that run in the plain [`Search`] stepper.
+    pub const fn is_basic(self) -> bool {
+        matches!(self, Self::Bfs | Self::Dfs | Self::Dijkstra | Self::Greedy | Self::AStar)
     }
 }
 

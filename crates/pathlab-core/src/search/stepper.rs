@@ -1,7 +1,7 @@
 //! What every search offers the page, the CLI and the tests, whatever its algorithm.
 
 use super::SpaceStepper;
-use super::{Algorithm, EventLog, NodeTable, Path, Search, SearchConfig, SearchError, Status, StepEvent};
+use super::{build, EventLog, NodeTable, Path, SearchConfig, SearchError, Status, StepEvent};
 use crate::grid::{named_enum, Grid, Point};
 use crate::space::{LinkedGrid, OnGrid, Space, SquareGrid};
 
@@ -475,38 +475,6 @@ pub struct OpenEntry {
     pub parent: u32,
 }
 
-/// Builds the stepper for `config.algorithm`.
-///
-/// Fails when an end is outside the grid or on a wall, the weight is not allowed, or the
-/// algorithm cannot run here (not available in this build, or not under these settings), and
-/// for the algorithms that are not steppers ([`AlgorithmInfo::on_page`](super::AlgorithmInfo::on_page) false).
-pub fn build(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Box<dyn Stepper>, SearchError> {
-    match config.algorithm {
-        Algorithm::Bfs | Algorithm::Dfs | Algorithm::Dijkstra | Algorithm::Greedy | Algorithm::AStar => {
-            Ok(Box::new(Search::new(grid, start, goal, config)?))
-        }
-        // One compiled copy of each of these serves the plain grid and the grid with links.
-        Algorithm::BiAStar
-        | Algorithm::Ida
-        | Algorithm::Lpa
-        | Algorithm::DStarLite
-        | Algorithm::Lrta
-        | Algorithm::Rta => {
-            build_on_grid(LinkedGrid::Plain(SquareGrid::with_config(grid, &config)), start, goal, config)
-        }
-        Algorithm::Theta | Algorithm::LazyTheta => {
-            Ok(Box::new(super::theta::ThetaStar::new(grid, start, goal, config)?))
-        }
-        Algorithm::AStarSmoothed => Ok(Box::new(super::smoothed::SmoothedAStar::new(grid, start, goal, config)?)),
-        Algorithm::Jps => Ok(Box::new(super::jps::Jps::new(grid, start, goal, config)?)),
-        Algorithm::JpsPlus => Ok(Box::new(super::jps_plus::JpsPlus::new(grid, start, goal, config)?)),
-        Algorithm::Hpa => Ok(Box::new(super::hpa::Hpa::new(grid, start, goal, config)?)),
-        Algorithm::CrashTurn => Ok(Box::new(super::crash_turn::CrashTurn::new(grid, start, goal, config)?)),
-        // Not on the page (their rows say so): their nodes are polygons and corners, not cells.
-        Algorithm::Navmesh | Algorithm::Visibility => Err(super::refusal::not_a_cell_stepper(config.algorithm)),
-    }
-}
-
 /// What a square grid may carry beyond its cells: teleports, or a height per cell that makes
 /// a move's cost depend on its direction (see [`space`](crate::space)).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -533,7 +501,7 @@ pub enum GridLinks {
 }
 
 /// Builds the stepper for `config.algorithm` on a grid with `links`: [`build`] when there
-/// are none; otherwise the searches that [run on any space](Algorithm::runs_on_any_space),
+/// are none; otherwise the searches that [run on any space](super::Algorithm::runs_on_any_space),
 /// and a clear refusal for the others.
 ///
 /// ```
@@ -570,37 +538,11 @@ pub fn build_linked(
         GridLinks::None => unreachable!("handled above"),
         GridLinks::Teleports { list, heuristic } => {
             let space = Teleports::new(base, list.clone(), *heuristic).map_err(SearchError::Unsupported)?;
-            build_on_grid(LinkedGrid::Teleports(space), start, goal, config)
+            super::registry::build_on_grid(LinkedGrid::Teleports(space), start, goal, config)
         }
         GridLinks::Slopes { heights, uphill, downhill } => {
             let space = Slopes::new(base, heights.clone(), *uphill, *downhill).map_err(SearchError::Unsupported)?;
-            build_on_grid(LinkedGrid::Slopes(space), start, goal, config)
-        }
-    }
-}
-
-/// The grid stepper for `config.algorithm` on a grid, plain or with links, for the algorithms
-/// that run on any space (see [`LinkedGrid`] for why one type serves every kind of grid).
-fn build_on_grid(
-    space: LinkedGrid,
-    start: Point,
-    goal: Point,
-    config: SearchConfig,
-) -> Result<Box<dyn Stepper>, SearchError> {
-    use crate::space::OnGrid;
-    match config.algorithm {
-        Algorithm::Lpa => Ok(Box::new(super::lpa::Lpa::on_grid(space, start, goal, config)?)),
-        Algorithm::DStarLite => Ok(Box::new(super::dstar_lite::DStarLite::on_grid(space, start, goal, config)?)),
-        _ => {
-            config.validate()?;
-            super::engine::check_ends(space.grid(), start, goal)?;
-            let (s, g) = (space.grid().index(start) as u32, space.grid().index(goal) as u32);
-            match config.algorithm {
-                Algorithm::BiAStar => Ok(Box::new(super::bi_astar::BiAStar::on(space, s, g, config)?)),
-                Algorithm::Ida => Ok(Box::new(super::ida::Ida::on(space, s, g, config)?)),
-                Algorithm::Lrta | Algorithm::Rta => Ok(Box::new(super::lrta::Lrta::on(space, s, g, config)?)),
-                _ => Ok(Box::new(Search::on(space, s, g, config)?)),
-            }
+            super::registry::build_on_grid(LinkedGrid::Slopes(space), start, goal, config)
         }
     }
 }

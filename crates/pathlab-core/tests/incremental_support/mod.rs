@@ -124,3 +124,25 @@ pub fn difference(a: &Snapshot, b: &Snapshot) -> Option<String> {
     let differ: Vec<&str> = fields.iter().filter(|(_, same)| !same).map(|(name, _)| *name).collect();
     Some(format!("at step {} vs {}: {} differ", a.steps, b.steps, differ.join(", ")))
 }
+
+/// Checks going back and forth through a finished run whose snapshot after step k is
+/// `seen[k]`: six seeks to random steps, then back from the end one step at a time, then
+/// forward again to the end; each must land on the snapshot seen the first time.
+pub fn replay_matches(s: &mut dyn Stepper, seen: &[Snapshot], rng: &mut Rng) -> Result<(), TestCaseError> {
+    let end = s.steps();
+    for _ in 0..6 {
+        let k = rng.below(end + 1);
+        s.seek(k);
+        prop_assert_eq!(difference(&snap(s), &seen[k]), None, "seek({})", k);
+    }
+    s.seek(end);
+    for k in (0..end).rev() {
+        s.back();
+        prop_assert_eq!(difference(&snap(s), &seen[k]), None, "back to {}", k);
+    }
+    for (k, want) in seen.iter().enumerate().skip(1) {
+        s.step();
+        prop_assert_eq!(difference(&snap(s), want), None, "forward to {}", k);
+    }
+    Ok(())
+}

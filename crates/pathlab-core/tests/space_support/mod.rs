@@ -222,9 +222,15 @@ pub fn build_graph(
 }
 
 pub fn graph_case() -> impl Strategy<Value = GraphCase> {
+    graph_case_of(30, 3)
+}
+
+/// A random graph of 1 to `max_nodes` nodes with up to `max_density` edges per node on
+/// average, as [`graph_case`] makes them.
+pub fn graph_case_of(max_nodes: usize, max_density: usize) -> impl Strategy<Value = GraphCase> {
     (
-        1usize..=30,
-        0usize..=3,
+        1usize..=max_nodes,
+        0usize..=max_density,
         select(vec![Direction::Undirected, Direction::Directed, Direction::Mixed]),
         select(vec![Pricing::Integer, Pricing::Real, Pricing::Length]),
         any::<bool>(),
