@@ -24,7 +24,7 @@ import { refuseLocked } from './embed.js';
 /** The keys of the grid, in words: the canvas's description for screen readers. */
 export const GRID_KEYS =
   'Keys: right arrow steps, left arrow steps back, space plays or pauses, Home resets, End runs to the end. ' +
-  'Shift with the arrows moves a cell cursor; Enter paints or erases the cell under it with the brush; ' +
+  'Shift with the arrows moves a cell cursor; Enter paints or erases the cell under it with the brush (the Inspect tool only reads it); ' +
   'S or G puts the start or the goal there; Escape hides the cursor.';
 
 const WALL = 0;
@@ -87,6 +87,11 @@ export function attachAccess(app) {
     const lab = app.lab;
     const under = lab.cell(x, y);
     const brush = app.brush();
+    if (brush === null) {
+      // The Inspect tool: Enter reads the cell (the Cell panel), as a click does.
+      show();
+      return;
+    }
     const value = under === WALL || under === brush ? GROUND : brush;
     let painted = 0;
     try {

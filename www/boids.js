@@ -17,12 +17,14 @@ import { readBoidConfig, boidQuery, MAX_AGENTS } from './boids-config.js';
 import { MAX_SEED } from './values.js';
 import { BoidPainter, SPECIES_COLOURS, FORCE_COLOURS } from './boids-draw.js';
 import { controls, el, MessageArea, options } from './dom.js';
-import { foldStepMs, frameTick, setPlaying, startFrames, timed } from './frames.js';
+import { clearOnActions } from './message-actions.js';
+import { BOID_STEP_SECONDS, foldStepMs, frameTick, setPlaying, showStepRate, SPS_TITLE, startFrames, timed } from './frames.js';
 import { WorldLink } from './boids-link.js';
 import {
   barField,
   layOut,
   pageHeader,
+  siteLinks,
   transportBar,
   transportKey,
   wholeField,
@@ -90,6 +92,8 @@ class BoidApp {
     this.loop = null;
     this.fpsSince = 0;
     this.fps = 0;
+    /** Simulation steps a second while playing (frames.js). */
+    this.sps = 0;
     this.stepMs = null;
     this.lastReadout = 0;
     this.sliders = new Map();
@@ -176,13 +180,12 @@ class BoidApp {
       { class: 'pl-readouts' },
       readout('agents', 'Agents'),
       readout('fps', 'FPS'),
+      readout('sps', 'Steps/s', SPS_TITLE),
       readout('step-ms', 'Step ms'),
       (ui.steps = el('span', { testid: 'steps', class: 'pl-steps' })),
+      (ui.realtime = el('span', { testid: 'realtime-note', class: 'pl-realtime-note', role: 'status', hidden: true })),
     );
-    const header = pageHeader('steering, flocking and crowds', 'Scenario', ui.scenario, [
-      ['index.html', 'nav-pathfinding', '← Grid path-finding'],
-      ['crowd.html', 'nav-crowds', 'Crowds →'],
-    ]);
+    const header = pageHeader('steering, flocking and crowds', 'Scenario', ui.scenario, siteLinks('boids.html'));
     const panel = el(
       'aside',
       { class: 'pl-panel pl-full' },
@@ -257,6 +260,7 @@ class BoidApp {
       this.tryCall(() => this.boids.clearWalls(), 'Clear walls');
       this.wallsChanged();
     });
+    clearOnActions(this.notes, this.root);
     this.onKey = (event) => transportKey(this, event);
     this.root.addEventListener('keydown', this.onKey);
     this.resizeObserver = new ResizeObserver(() => this.layout());
@@ -418,6 +422,11 @@ class BoidApp {
   }
 
   /** A step while playing: asked of the worker when it runs, otherwise taken here. */
+  /** The simulation's steps so far (the loop's steps-per-second read-out). */
+  stepCount() {
+    return this.boids.steps;
+  }
+
   timedStep() {
     if (!this.link.request()) timed(this, () => this.boids.step(1));
   }
@@ -528,6 +537,7 @@ class BoidApp {
       this.lastReadout = now;
       ui.fps.textContent = String(Math.round(this.fps));
       ui['step-ms'].textContent = this.stepMs === null ? '0' : this.stepMs.toFixed(2);
+      showStepRate(this, BOID_STEP_SECONDS);
       ui.steps.textContent = `step ${Math.round(this.boids.steps)}`;
       if (this.playing) this.showCensus();
     }

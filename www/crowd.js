@@ -15,11 +15,13 @@ import { MAX_SEED, quote } from './values.js';
 import { CrowdPainter, KIND_COLOURS, HEAT_GRADIENT, inkStyle, MIN_ARROW_CELL } from './crowd-draw.js';
 import { StreetComparePanel } from './crowd-street.js';
 import { controls, el, MessageArea, options } from './dom.js';
-import { frameTick, setPlaying, startFrames, timed } from './frames.js';
+import { clearOnActions } from './message-actions.js';
+import { frameTick, setPlaying, showStepRate, SPS_TITLE, startFrames, timed } from './frames.js';
 import {
   barField,
   layOut,
   pageHeader,
+  siteLinks,
   transportBar,
   transportKey,
   wholeField,
@@ -95,6 +97,44 @@ function viewsOf(buffer, fields, layout) {
   return views;
 }
 
+/**
+ * What the overlay drawn for the selected agent shows, in the course's terms: its shapes
+ * counted by ink (velocity obstacles, ORCA half-planes, velocities, reach circles, ...).
+ * @param {any} v the frame's views (frameViews: lineInk, circleInk, polygonInk)
+ * @param {string[]} inks the ink names by value (crowdInks)
+ */
+function explainOverlay(v, inks) {
+  const count = new Map();
+  for (const list of [v.lineInk, v.circleInk, v.polygonInk]) {
+    for (const ink of list ?? []) {
+      const name = inks[ink] ?? `ink ${ink}`;
+      count.set(name, (count.get(name) ?? 0) + 1);
+    }
+  }
+  const parts = [];
+  for (const [name, n] of count) {
+    const phrase = OVERLAY_WORDS[name];
+    parts.push(phrase ? phrase(n) : `${n} ${name} mark${n === 1 ? '' : 's'}`);
+  }
+  return parts.length ? `Drawn for it: ${parts.join('; ')}.` : 'Nothing is drawn for it in this scene.';
+}
+
+/** What each overlay ink means, in the course's terms (`n`: how many are drawn). */
+const OVERLAY_WORDS = {
+  cone: (n) => `${n} velocity obstacle${n === 1 ? '' : 's'} (shaded cones), one per neighbour it avoids: the velocities that would run it into that neighbour within its time horizon`,
+  'half-plane': (n) => `${n} ORCA half-plane${n === 1 ? '' : 's'}, one per neighbour or wall edge near it: each line rules out the velocities beyond it (the tick points to the allowed side), and the new velocity must keep to every one`,
+  reach: (n) => (n === 1 ? 'a circle of reach: its top speed in velocity space, or how far it looks for neighbours' : `${n} circles of reach: its top speed in velocity space and how far it looks for neighbours`),
+  velocity: () => 'its current velocity',
+  preferred: () => 'its preferred velocity: straight for its goal, as if it were alone',
+  chosen: () => 'the velocity the method chose: the allowed one nearest the preferred',
+  goal: (n) => (n === 1 ? 'its goal' : `${n} goals`),
+  route: (n) => (n === 1 ? 'its route' : `${n} route pieces`),
+  slot: (n) => (n === 1 ? 'its formation slot' : `${n} formation slots`),
+  link: (n) => (n === 1 ? 'a line to what it follows (its slot or its leader)' : `${n} lines to what it follows (its slot or its leader)`),
+  body: () => 'its body, in its true shape',
+  zone: (n) => (n === 1 ? 'an area to keep clear' : `${n} areas to keep clear`),
+};
+
 class CrowdApp {
   constructor(root, wasm, config, scenes) {
     this.root = root;
@@ -117,6 +157,8 @@ class CrowdApp {
     this.loop = null;
     this.fpsSince = 0;
     this.fps = 0;
+    /** Simulation steps a second while playing (frames.js). */
+    this.sps = 0;
     this.stepMs = null;
     this.lastReadout = 0;
     this.cursor = null;
@@ -197,14 +239,13 @@ class CrowdApp {
       readout('agents', 'Agents'),
       readout('steps', 'Steps'),
       readout('fps', 'FPS'),
+      readout('sps', 'Steps/s', SPS_TITLE),
       readout('step-ms', 'Step ms'),
       (ui.clockReadouts = el('span', { class: 'cr-clock-readouts', testid: 'clock-readouts' })),
+      (ui.realtime = el('span', { testid: 'realtime-note', class: 'pl-realtime-note', role: 'status', hidden: true })),
     );
     this.streetPanel = new StreetComparePanel(() => this.scene.seed, (t) => this.say(t));
-    const header = pageHeader('crowds', 'Scene', ui.scene, [
-      ['index.html', 'nav-pathfinding', '← Grid path-finding'],
-      ['boids.html', 'nav-boids', 'Steering and flocking'],
-    ]);
+    const header = pageHeader('crowds', 'Scene', ui.scene, siteLinks('crowd.html'));
     ui.compare = el('button', {
       type: 'button',
       testid: 'compare',
@@ -253,6 +294,7 @@ class CrowdApp {
       this.rebuild('scene');
     });
     wireSeedAndCount(this, MAX_CROWD_AGENTS, () => this.scene.count);
+    clearOnActions(this.notes, this.root);
     this.onKey = (event) => transportKey(this, event, (e) => this.canvasKey(e));
     this.root.addEventListener('keydown', this.onKey);
     this.resizeObserver = new ResizeObserver(() => this.layout());
@@ -475,6 +517,11 @@ class CrowdApp {
     this.timedStep();
     this.showMetrics();
     this.touch();
+  }
+
+  /** The simulation's steps so far (the loop's steps-per-second read-out): the first pane's when comparing. */
+  stepCount() {
+    return (this.compare?.panes[0]?.scene ?? this.scene).steps;
   }
 
   timedStep() {
@@ -734,6 +781,7 @@ class CrowdApp {
       this.lastReadout = now;
       ui.fps.textContent = String(Math.round(this.fps));
       ui['step-ms'].textContent = this.stepMs === null ? '0' : this.stepMs.toFixed(2);
+      showStepRate(this, lead.dt);
       this.showMetrics();
       this.showClockMetrics();
     }
@@ -816,7 +864,7 @@ class CrowdApp {
     ui.overlayCounts.dataset.lines = String(d.lines);
     ui.overlayCounts.dataset.circles = String(d.circles);
     ui.overlayCounts.dataset.polygons = String(d.polygons);
-    ui.overlayCounts.textContent = `Overlay: ${d.lines} lines, ${d.circles} circles, ${d.polygons} polygons.`;
+    ui.overlayCounts.textContent = explainOverlay(v, this.inks);
   }
 
   // ---- messages ------------------------------------------------------------------------------

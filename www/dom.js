@@ -79,8 +79,13 @@ export class MessageArea {
     );
   }
 
-  /** Adds a message (the oldest goes once there are more than `max`) and shows the box. */
+  /**
+   * Adds a message (the oldest goes once there are more than `max`) and shows the box. A
+   * message already on show is not repeated: it moves to the end. What one action says stays
+   * together; the next action clears it (message-actions.js).
+   */
   say(text) {
+    this.messages = this.messages.filter((m) => m !== text);
     this.messages.push(text);
     if (this.messages.length > this.max) this.messages.shift();
     this.list.replaceChildren(...this.messages.map((m) => el('p', { text: m })));
@@ -89,6 +94,7 @@ export class MessageArea {
 
   /** Removes every message and hides the box. */
   clear() {
+    if (!this.messages.length && this.box.hidden) return;
     this.messages = [];
     this.list.replaceChildren();
     this.box.hidden = true;

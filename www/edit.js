@@ -3,12 +3,14 @@
 // that starts on a wall, or on a cell already of the brush's kind, erases back to ground; a drag
 // that starts on the start or goal marker moves it. Every edit re-runs the search to the step
 // it stood at (the wasm layer does that), and the next frame shows the result.
+// The Inspect tool (brush null) only selects cells for the Cell panel; with a brush a finger's
+// tap selects too (a finger cannot hover) and only a finger that moves on paints.
 
 import { listen } from './dom.js';
 
 /**
  * The part of the page this module uses (page-context.js: each member is documented there).
- * @typedef {Pick<import('./page-context.js').PageContext, 'brush' | 'canvas' | 'edited' | 'lab' | 'painter' | 'refused' | 'setHover'>} EditingContext
+ * @typedef {Pick<import('./page-context.js').PageContext, 'brush' | 'canvas' | 'edited' | 'lab' | 'painter' | 'refused' | 'select' | 'setHover'>} EditingContext
  */
 
 const GROUND = 1;
@@ -16,7 +18,8 @@ const WALL = 0;
 
 /**
  * Wires editing onto `app.canvas`. `app` provides: lab, painter, brush() (the cell value to
- * paint), setHover(cell | null), edited(what), refused(text). Returns a function that unhooks it.
+ * paint, or null for the Inspect tool), setHover(cell | null), select(cell) (the cell the Cell
+ * panel reads), edited(what), refused(text). Returns a function that unhooks it.
  * @param {EditingContext} app
  */
 export function attachEditing(app) {
@@ -72,16 +75,26 @@ export function attachEditing(app) {
       // A synthetic event has no active pointer to capture; the drag still works inside.
     }
     app.setHover(c);
+    const brush = app.brush();
+    if (brush === null) {
+      drag = { id: event.pointerId, mode: 'inspect', last: c, moved: false };
+      app.select(c);
+      return;
+    }
     const marker = markerAt(c);
     if (marker) {
-      drag = { id: event.pointerId, mode: marker, last: c, blocked: false };
+      drag = { id: event.pointerId, mode: marker, last: c, blocked: false, moved: false };
       canvas.classList.add('pl-dragging');
       return;
     }
     const under = app.lab.cell(c.x, c.y);
-    const brush = app.brush();
     const value = under === WALL || under === brush ? GROUND : brush;
-    drag = { id: event.pointerId, mode: 'paint', value, last: c };
+    if (event.pointerType === 'touch') {
+      // A tap reads the cell; the stroke starts once the finger reaches another cell.
+      drag = { id: event.pointerId, mode: 'tap', value, last: c, moved: false };
+      return;
+    }
+    drag = { id: event.pointerId, mode: 'paint', value, last: c, moved: false };
     if (paint(c, c, value) > 0) app.edited(value === GROUND ? 'erase' : 'paint');
   }
 
@@ -106,7 +119,13 @@ export function attachEditing(app) {
     const to = clamp(c);
     if (to.x === drag.last.x && to.y === drag.last.y) return;
     app.setHover(to);
-    if (drag.mode === 'paint') {
+    drag.moved = true;
+    if (drag.mode === 'inspect') {
+      app.select(to);
+    } else if (drag.mode === 'tap') {
+      drag.mode = 'paint';
+      if (paint(drag.last, to, drag.value) > 0) app.edited(drag.value === GROUND ? 'erase' : 'paint');
+    } else if (drag.mode === 'paint') {
       if (paint(drag.last, to, drag.value) > 0) {
         app.edited(drag.value === GROUND ? 'erase' : 'paint');
       }
@@ -120,6 +139,9 @@ export function attachEditing(app) {
     if (!drag || event.pointerId !== drag.id) return;
     if (drag.blocked) {
       app.refused(`The ${drag.mode} cannot go on a wall; it stays where it was.`);
+    } else if (!drag.moved && drag.mode !== 'paint' && event.type === 'pointerup') {
+      // A tap, or a marker let go where it was: the Cell panel reads the cell.
+      app.select(drag.last);
     }
     drag = null;
     canvas.classList.remove('pl-dragging');

@@ -2,18 +2,24 @@
 // (frame-loop.js): `startFrames` runs a frame that measures frames per second, steps the
 // simulation while playing, draws when something changed and refreshes the read-outs at most
 // four times a second (or after a draw); also the play toggle and the step timing both pages
-// show.
+// show, and the simulation's own rate: steps per second of wall-clock time beside the frames
+// per second, with a note when simulated time runs slower than real time (a frame can be drawn
+// without a step: the boid page's worker may still be busy with the last one).
 
 import { frameLoop } from './frame-loop.js';
 
 /**
  * Starts the agent pages' loop for `app`, which provides `playing`, `dirty`, `timedStep()`,
- * `draw()`, `readouts(now)` and `lastReadout`; the loop keeps `app.fps`, and `app.loop` (the
- * running loop: `app.loop.stop()` ends it).
+ * `draw()`, `readouts(now)`, `lastReadout` and `stepCount()` (the simulation's steps so far);
+ * the loop keeps `app.fps`, `app.sps` (simulation steps a second while playing) and `app.loop`
+ * (the running loop: `app.loop.stop()` ends it).
  */
 export function startFrames(app) {
   app.frames = 0;
   app.fpsSince = performance.now();
+  app.sps = 0;
+  app.stepsSince = app.stepCount();
+  app.playedSince = app.playing;
   app.loop = frameLoop((now) => frameTick(app, now));
 }
 
@@ -22,9 +28,15 @@ export function frameTick(app, now) {
   app.frames += 1;
   if (now - app.fpsSince >= 500) {
     app.fps = (app.frames * 1000) / (now - app.fpsSince);
+    // Over a window it played all through; a reset (fewer steps) or a pause counts nothing.
+    const steps = app.stepCount();
+    app.sps = app.playing && app.playedSince ? Math.max(0, ((steps - app.stepsSince) * 1000) / (now - app.fpsSince)) : 0;
+    app.stepsSince = steps;
+    app.playedSince = app.playing;
     app.frames = 0;
     app.fpsSince = now;
   }
+  if (!app.playing) app.playedSince = false;
   if (app.playing) {
     app.timedStep();
     app.dirty = true;
@@ -52,3 +64,36 @@ export function timed(app, step) {
 export function foldStepMs(app, ms) {
   app.stepMs = app.stepMs === null ? ms : app.stepMs * 0.9 + ms * 0.1;
 }
+
+/** What a simulation step is worth on the boid page: 1/60 s (Boids.step). */
+export const BOID_STEP_SECONDS = 1 / 60;
+
+/** Below this share of real time the page says the simulation runs slow (a little slack for timing). */
+const REAL_TIME_SHARE = 0.95;
+
+/**
+ * Shows `app.sps` in `ui.sps` and, when the simulation plays slower than real time (steps of
+ * `stepSeconds` each), a note in `ui.realtime` saying so; called with the fps read-out.
+ * @param {{ sps: number, fps: number, playing: boolean, ui: any }} app
+ * @param {number} stepSeconds
+ */
+export function showStepRate(app, stepSeconds) {
+  const { ui } = app;
+  ui.sps.textContent = String(Math.round(app.sps));
+  ui.sps.dataset.value = app.sps.toFixed(2);
+  const share = app.sps * stepSeconds;
+  const slow = app.playing && app.sps > 0 && share < REAL_TIME_SHARE;
+  ui.realtime.hidden = !slow;
+  ui.realtime.textContent = slow
+    ? `Slower than real time: ${Math.round(app.sps)} steps a second of ${formatSeconds(stepSeconds)} each, so the world moves ${share.toFixed(2)} s a second while ${Math.round(app.fps)} frames a second are drawn.`
+    : '';
+}
+
+/** A step's length in seconds, as a fraction where it is one (1/60 s) or else a decimal. */
+function formatSeconds(seconds) {
+  const per = 1 / seconds;
+  return Math.abs(per - Math.round(per)) < 1e-6 ? `1/${Math.round(per)} s` : `${Number(seconds.toFixed(3))} s`;
+}
+
+/** The steps-per-second read-out's title: what it counts. */
+export const SPS_TITLE = 'Simulation steps per second of wall-clock time: the world keeps real time when steps × step length reaches 1 s a second';

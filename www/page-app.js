@@ -28,6 +28,19 @@ export function algorithmRow(name) {
   return algorithmRows().find((r) => r.name === name);
 }
 
+/**
+ * `text` in the page's words: an algorithm's URL name opening it, or a part after ": ", becomes
+ * its menu label (the core's refusals start with the name).
+ * @param {string} text
+ */
+export function inPageWords(text) {
+  let out = text;
+  for (const r of [...algorithmRows()].sort((a, b) => b.name.length - a.name.length)) {
+    out = out.replace(new RegExp(`(^|: )${r.name.replace(/[^a-z0-9]/g, '\\$&')}(?= )`, 'g'), (_, lead) => `${lead}${r.label}`);
+  }
+  return out;
+}
+
 const MAX_MESSAGES = 12;
 
 /** A cost for the read-out: whole numbers as they are, others to two decimals. */
@@ -207,6 +220,8 @@ export class SearchPage {
    */
   wireTransport() {
     const ui = this.ui;
+    // Messages replace each other: each action clears the last one's first (after the first paint).
+    import('./message-actions.js').then((m) => m.clearOnActions(this.notes, this.root)).catch(() => {});
     ui.step.addEventListener('click', () => this.step());
     ui.back.addEventListener('click', () => this.act(() => this.lab.back(), 'back'));
     ui.reset.addEventListener('click', () => this.act(() => this.lab.reset(), 'reset'));
@@ -321,7 +336,7 @@ export class SearchPage {
   // ---- messages and narration ------------------------------------------------------------------
 
   say(text) {
-    this.notes.say(text);
+    this.notes.say(inPageWords(text));
   }
 
   clearMessages() {

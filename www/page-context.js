@@ -70,7 +70,10 @@
  *   (`what`: back, reset, run, seek) and narrates and repaints.
  * @property {(cell: { x: number, y: number } | null) => void} setHover Sets the cell under the
  *   pointer (null: none).
- * @property {() => number} brush The cell value the chosen brush paints.
+ * @property {() => number | null} brush The cell value the chosen brush paints, or null for
+ *   the Inspect tool (presses read cells and edit nothing).
+ * @property {(cell: { x: number, y: number } | null) => void} select Selects the cell the Cell
+ *   panel reads while the pointer is not over the grid (a tap, a click with the Inspect tool).
  * @property {{ blind(): boolean, config(): object } | undefined} links The teleports and
  *   slopes (links.js), once attached: `blind()` is true when the search cannot see them,
  *   `config()` gives their URL keys.

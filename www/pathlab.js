@@ -28,6 +28,8 @@ let laterReady = null;
 let describeStep = () => '';
 /** @type {typeof import('./pseudocode.js').settingsNote} */
 let settingsNote = () => '';
+/** @type {typeof import('./pseudocode.js').countLabels | null} */
+let countLabels = null;
 
 /** Fetches the deferred modules once per page; resolves to the names App.attachLater uses. */
 function loadLater() {
@@ -42,7 +44,9 @@ function loadLater() {
     import('./embed.js'),
     import('./access.js'),
     import('./links.js'),
-  ]).then(([timeline, panels, editor, files, persist, warnings, compare, embed, access, links]) => ({
+    import('./pseudocode.js'),
+    import('./refusals.js'),
+  ]).then(([timeline, panels, editor, files, persist, warnings, compare, embed, access, links, pseudocode, refusals]) => ({
     Timeline: timeline.Timeline,
     Panels: panels.Panels,
     describeStep: panels.describeStep,
@@ -55,6 +59,8 @@ function loadLater() {
     attachEmbed: embed.attachEmbed,
     attachAccess: access.attachAccess,
     attachLinks: links.attachLinks,
+    countLabels: pseudocode.countLabels,
+    attachRefusals: refusals.attachRefusals,
   }));
   return laterReady;
 }
@@ -109,6 +115,12 @@ const EXTRA_LABELS = {
   hand: 'Hand',
 };
 
+/** The Tool menu's value for the Inspect tool (the others are the cell values brushes paint). */
+const INSPECT = 'inspect';
+
+/** The labels of the selects in the Search section, for messages about them. */
+const SELECT_LABELS = { algo: 'Algorithm', heuristic: 'Heuristic', diagonal: 'Moves', costs: 'Costs' };
+
 /** The spaces' names in the space select (hex and graph: space-view.js; navmesh and corners: navmesh-view.js). */
 export const SPACE_LABELS = {
   grid: 'Square grid', hex: 'Hex tiles', graph: 'Graph (waypoints)', navmesh: 'Navmesh (polygons + funnel)', corners: 'Corner graph (any angle)',
@@ -139,6 +151,12 @@ class App extends SearchPage {
      */
     this.early = null;
     this.presets = [];
+    /**
+     * The cell the Cell panel reads when the pointer is off the grid: tapped, or clicked with
+     * the Inspect tool (select).
+     * @type {{ x: number, y: number } | null}
+     */
+    this.selected = null;
     this.lastSize = '';
     /**
      * The next slice of a far `step` (goToStep), run by the next frame.
@@ -161,6 +179,7 @@ class App extends SearchPage {
     this.later = true;
     describeStep = m.describeStep;
     settingsNote = m.settingsNote;
+    countLabels = m.countLabels;
     this.syncSettings();
     // What the modules get: the page as page-context.js's PageContext (the type check holds the
     // page to that contract, and each module to the part of it it declares).
@@ -177,6 +196,8 @@ class App extends SearchPage {
     this.persistence = m.attachPersistence(context);
     // Correctness warnings under the read-outs, and compare mode (several searches side by side).
     this.warnings = m.attachWarnings(context);
+    // The algorithm menu's marks for what this map and these settings refuse.
+    this.refusals = m.attachRefusals(context);
     this.compare = m.attachCompare(context);
     // Embed code and lock=1; grid keys and high contrast.
     this.embedding = m.attachEmbed(context);
@@ -226,6 +247,8 @@ class App extends SearchPage {
     ui.file = el('input', { type: 'file', testid: 'load-file', accept: '.map,.txt,text/plain', class: 'pl-file-input' });
     ui.brush = el('select', { testid: 'brush' });
     options(ui.brush, BRUSHES.map((b) => b[0]), Object.fromEntries(BRUSHES));
+    // The tool that edits nothing: a press reads the cell (edit.js). Walls stay the default.
+    ui.brush.append(el('option', { value: INSPECT, text: 'Inspect (read g, h, f; no editing)' }));
     ui.clear = el('button', { type: 'button', testid: 'clear', class: 'pl-btn pl-small', text: 'Clear map' });
     ui.cellInfo = el('div', { testid: 'cell-info', class: 'pl-cell-info', 'aria-live': 'polite' });
     ui.narration = el('div', { testid: 'narration', class: 'pl-narration', 'aria-live': 'polite' });
@@ -270,10 +293,10 @@ class App extends SearchPage {
         'section',
         { class: 'pl-section' },
         el('h2', { text: 'Search' }),
-        select('algo', 'Algorithm'),
-        select('heuristic', 'Heuristic'),
-        select('diagonal', 'Moves'),
-        select('costs', 'Costs'),
+        select('algo', SELECT_LABELS.algo),
+        select('heuristic', SELECT_LABELS.heuristic),
+        select('diagonal', SELECT_LABELS.diagonal),
+        select('costs', SELECT_LABELS.costs),
         weightField(ui),
         ...Object.values(ui.extras),
         ui.note,
@@ -282,8 +305,11 @@ class App extends SearchPage {
         'section',
         { class: 'pl-section' },
         el('h2', { text: 'Edit' }),
-        el('label', { class: 'pl-field' }, el('span', { text: 'Brush' }), ui.brush),
-        el('p', { class: 'pl-hint', text: 'Drag on the grid to paint; start on a painted cell to erase. Drag S or G to move them.' }),
+        el('label', { class: 'pl-field' }, el('span', { text: 'Tool' }), ui.brush),
+        el('p', {
+          class: 'pl-hint',
+          text: 'Drag on the grid to paint; start on a painted cell to erase. Drag S or G to move them. A tap of a finger reads a cell; the Inspect tool reads cells on every click and never edits.',
+        }),
         ui.clear,
       )),
       el('section', { class: 'pl-section' }, el('h2', { text: 'Cell' }), ui.cellInfo),
@@ -322,7 +348,7 @@ class App extends SearchPage {
         try {
           this.lab[method](ui[key].value);
         } catch (e) {
-          this.say(`${key}: ${e.message}`);
+          this.say(`${SELECT_LABELS[key]}: ${e.message}`);
         }
         this.syncSettings();
         this.touch();
@@ -522,6 +548,7 @@ class App extends SearchPage {
     this.showMap(label);
     this.narrate('');
     this.hover = null;
+    this.selected = null;
     this.syncSettings();
     this.layout();
     this.touch();
@@ -539,6 +566,7 @@ class App extends SearchPage {
     this.nameOwnMap(title);
     this.narrate('');
     this.hover = null;
+    this.selected = null;
     this.syncSettings();
     this.layout();
     this.touch();
@@ -677,7 +705,14 @@ class App extends SearchPage {
   // ---- called by the editor --------------------------------------------------------------------
 
   brush() {
-    return Number(this.ui.brush.value);
+    return this.ui.brush.value === INSPECT ? null : Number(this.ui.brush.value);
+  }
+
+  /** Selects `cell` for the Cell panel (a tap, or a click with the Inspect tool); null: none. */
+  select(cell) {
+    const same = cell && this.selected && cell.x === this.selected.x && cell.y === this.selected.y;
+    if (!same) this.selected = cell ? { x: cell.x, y: cell.y } : null;
+    this.dirty = true;
   }
 
   setHover(cell) {
@@ -774,6 +809,13 @@ class App extends SearchPage {
     for (const item of this.root.querySelectorAll('[data-testid="legend"] [data-only]')) {
       item.hidden = !item.dataset.only.split(' ').includes(s.algo);
     }
+    // What "expanded" and "open" count for this algorithm (IDA*: visits and its stack; the agents: moves).
+    const counts = countLabels?.(s.algo);
+    for (const key of counts ? ['expanded', 'open'] : []) {
+      const [label, title] = counts[key];
+      ui[key].parentElement.title = title;
+      /** @type {HTMLElement} */ (ui[key].previousElementSibling).textContent = label;
+    }
     ui.agent.parentElement.hidden = !s.has_agent;
     ui.repair.parentElement.hidden = !s.incremental;
     // The words come with the deferred modules (pseudocode.js), just after the first grid.
@@ -832,19 +874,23 @@ class App extends SearchPage {
     c.dataset.start = `${lab.startX},${lab.startY}`;
     c.dataset.goal = `${lab.goalX},${lab.goalY}`;
     this.cellInfo();
+    this.refusals?.update();
     this.warnings?.update();
     this.links?.update();
   }
 
   cellInfo() {
     const box = this.ui.cellInfo;
-    if (!this.hover) {
-      if (!box.textContent) box.textContent = 'Point at a cell to see its g, h, f and parent.';
+    // The cell under the pointer, else the one selected (a tap, the Inspect tool).
+    const cell = this.hover ?? this.selected;
+    box.dataset.cell = cell ? `${cell.x},${cell.y}` : '';
+    if (!cell) {
+      if (!box.textContent) box.textContent = 'Point at a cell, or tap it, to see its g, h, f and parent.';
       return;
     }
     let info;
     try {
-      info = this.lab.cellInfo(this.hover.x, this.hover.y);
+      info = this.lab.cellInfo(cell.x, cell.y);
     } catch {
       return;
     }
@@ -926,7 +972,7 @@ class App extends SearchPage {
     this.dirty = false;
     const overlay = this.lab.overlay();
     this.painter.paint(this.lab, this.memory, {
-      hover: this.hover,
+      hover: this.hover ?? this.selected,
       algo: this.settings?.algo,
       usesHeuristic: this.settings?.uses_heuristic,
       weight: this.settings?.weight ?? 1,
@@ -947,6 +993,7 @@ class App extends SearchPage {
 
   destroy() {
     this.stopLoop();
+    this.refusals?.destroy();
     this.compare?.destroy();
     this.warnings?.destroy();
     this.detachEditing();

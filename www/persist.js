@@ -4,6 +4,9 @@
 // (`grid=`, see share.js) with the settings, so it opens the same map, start, goal and search
 // anywhere; an unedited preset is shared by name. Storage that is full or turned off gives a
 // message and the page goes on without it. Embedded pages (embed=1) neither save nor restore.
+// On a shared classroom machine the last visitor's work is not restored silently: a banner says
+// what came back and offers "Start fresh", one click back to the default map and settings
+// (which also forgets the saved ones).
 
 import { el } from './dom.js';
 import { readConfig, toQuery } from './config.js';
@@ -36,6 +39,22 @@ export function storage() {
   }
   if (!store) throw new Error('this browser has no storage for pages');
   return store;
+}
+
+/** " (saved DATE)" for a saved record's ISO time, or "" when it has none that reads. */
+function savedWhen(iso) {
+  const date = typeof iso === 'string' ? new Date(iso) : null;
+  if (!date || Number.isNaN(date.getTime())) return '';
+  return ` (saved ${date.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' })})`;
+}
+
+/**
+ * ", W x H" for the shown map, unless its title says so already.
+ * @param {Pick<import('./page-context.js').PageContext, 'lab' | 'mapTitle'>} app
+ */
+function sizeOf(app) {
+  const size = `${app.lab.width} x ${app.lab.height}`;
+  return app.mapTitle?.includes(size) ? '' : `, ${size}`;
 }
 
 /** Why a write failed, in words. */
@@ -137,7 +156,8 @@ export function attachPersistence(app) {
   const embed = Boolean(app.config.embed);
   let armed = false;
   let timer = 0;
-  let warned = '';
+  /** @type {HTMLElement | null} */
+  let banner = null;
 
   const share = el('button', {
     type: 'button', testid: 'share', class: 'pl-btn pl-small pl-primary', text: 'Make a share link',
@@ -191,14 +211,11 @@ export function attachPersistence(app) {
       }
       const record = { version: 1, saved: new Date().toISOString(), map, settings: currentSettings(app), speed: app.config.speed };
       store.setItem(STORAGE_KEY, JSON.stringify(record));
-      warned = '';
       state.textContent = map ? 'Your map is saved in this browser.' : '';
     } catch (e) {
-      const why = reason(e);
-      if (warned !== why) {
-        app.say(`Your map could not be saved in this browser: ${why}. Export it as a file to keep it.`);
-        warned = why;
-      }
+      // Said after each failed save: the action before it cleared the last one (messages
+      // replace each other), so it never piles up.
+      app.say(`Your map could not be saved in this browser: ${reason(e)}. Export it as a file to keep it.`);
       state.textContent = 'Not saved.';
     }
   }
@@ -242,10 +259,18 @@ export function attachPersistence(app) {
     for (const key of Object.keys(raw)) if (!SETTINGS.includes(key) && key !== 'speed') delete raw[key];
     const { config: checked, messages } = readConfig(raw, app.known);
     for (const m of messages) app.say(`Saved settings: ${m}`);
+    let settings = 0;
     for (const key of [...SETTINGS, 'speed']) {
-      if (key in raw && !given.has(key)) config[key] = checked[key];
+      if (key in raw && !given.has(key)) {
+        config[key] = checked[key];
+        settings += 1;
+      }
     }
-    if (!saved.map) return false;
+    const when = savedWhen(saved.saved);
+    if (!saved.map) {
+      if (settings) offerFreshStart(`The settings this browser kept from the last visit${when} were restored.`);
+      return false;
+    }
     try {
       const grid = decodeGrid(String(saved.map.grid));
       const title = typeof saved.map.title === 'string' && saved.map.title ? saved.map.title.slice(0, 120) : 'Saved map';
@@ -256,7 +281,46 @@ export function attachPersistence(app) {
     }
     state.textContent = 'Your saved map was restored.';
     app.narrate('Restored the map saved in this browser.');
+    offerFreshStart(
+      `The map this browser kept from the last visit${when} was restored: “${app.mapTitle}”${sizeOf(app)}${settings ? ', with its settings' : ''}.`,
+    );
     return true;
+  }
+
+  /**
+   * Shows what was restored, with "Start fresh" (forget it and show the default map and
+   * settings) and "Keep it" (hide the banner).
+   */
+  function offerFreshStart(text) {
+    banner?.remove();
+    const fresh = el('button', {
+      type: 'button', testid: 'start-fresh', class: 'pl-btn pl-small pl-primary', text: 'Start fresh',
+      title: 'Forget the saved map and settings and show the default map',
+    });
+    const keep = el('button', { type: 'button', testid: 'keep-saved', class: 'pl-btn pl-small', text: 'Keep it' });
+    banner = el('div', { class: 'pl-restored pl-full', testid: 'restored', role: 'status' }, el('p', { text }), fresh, keep);
+    ui.messageBox.after(banner);
+    keep.addEventListener('click', () => {
+      banner?.remove();
+      banner = null;
+    });
+    fresh.addEventListener('click', () => {
+      clearTimeout(timer);
+      timer = 0;
+      armed = false;
+      try {
+        storage().removeItem(STORAGE_KEY);
+      } catch (e) {
+        app.say(`The saved map could not be removed: ${reason(e)}.`);
+      }
+      banner?.remove();
+      banner = null;
+      // The page is built again from the default configuration (mount() in pathlab.js), as a
+      // visit without a saved map would be; viewing aids stay.
+      const detail = { space: 'grid' };
+      if (app.config.contrast) detail.contrast = true;
+      app.root.dispatchEvent(new CustomEvent('pathlab-space', { detail }));
+    });
   }
 
   share.addEventListener('click', () => {
@@ -327,6 +391,7 @@ export function attachPersistence(app) {
     destroy() {
       flush();
       armed = false;
+      banner?.remove();
       app.root.removeEventListener('pathlab-edit', onChange);
       app.root.removeEventListener('pathlab-change', onChange);
       window.removeEventListener('pagehide', flush);

@@ -14,6 +14,8 @@
 // - `notOptimal`: the same as a warning beside the result (warnings.js);
 // - `anyAngle`: how its path leaves the grid moves, for the any-angle warning;
 // - `agentNote`: what "expanded" counts for its walking agent, in compare mode;
+// - `counts`: for an algorithm whose "expanded" and "open" read-outs count something else, their
+//   labels and what they count (`{ expanded: [label, title], open: [label, title] }`);
 // - `head(info, g, num)`: why the expanded cell came first, for the step narration.
 // The text is plain: it is shown with textContent, never as HTML.
 
@@ -169,6 +171,10 @@ export const PSEUDOCODE = {
     title: 'IDA* (iterative deepening A*)',
     note: 'Depth-first below an f threshold that rises each round; the dots are the recursion stack.',
     head: (info, g, num) => `: g ${num(g)}, f = ${num(info.f)} within the threshold, pushed on the stack`,
+    counts: {
+      expanded: ['Visits', 'IDA* keeps no open list: the visits that pushed a cell onto its stack, over every round'],
+      open: ['Stack depth', 'The cells on the stack: the path being tried from the start'],
+    },
     lines: [
       ['init', 'threshold ← f(start) = w·h(start)'],
       ['loop', 'loop, one iteration per threshold:'],
@@ -370,6 +376,10 @@ export const PSEUDOCODE = {
     title: 'LRTA* (learning real-time A*)',
     note: 'The agent looks ahead, moves one cell and raises the estimate of the cell it left; the heat map is the learned h. Dead ends fill up until it walks out.',
     caveat: 'Complete on finite maps and keeps h admissible, but the walk is not the cheapest path.',
+    counts: {
+      expanded: ['Examined', "The cells whose moves the agent's look-aheads examined, over every move (one a move with look-ahead 1): it keeps no open list"],
+      open: ['Last look', 'The cells the last look-ahead examined, besides the one the agent stands on'],
+    },
     notOptimal: 'LRTA* is an agent that picks one move at a time from a small look-ahead; the walk, with its detours and returns, is not the cheapest path.',
     agentNote: 'A walking agent: expanded counts the cells its look-aheads examined; moves are the cells it walked.',
     lines: [
@@ -388,6 +398,10 @@ export const PSEUDOCODE = {
     title: 'RTA* (real-time A*)',
     note: 'Like LRTA*, but it stores the second-best estimate, so it leaves dead ends sooner; the learned h may overestimate.',
     caveat: 'Reaches the goal on finite maps; the walk is not the cheapest path.',
+    counts: {
+      expanded: ['Examined', "The cells whose moves the agent's look-aheads examined, over every move (one a move with look-ahead 1): it keeps no open list"],
+      open: ['Last look', 'The cells the last look-ahead examined, besides the one the agent stands on'],
+    },
     notOptimal: 'RTA* is an agent that picks one move at a time from a small look-ahead; the walk, with its detours and returns, is not the cheapest path.',
     agentNote: 'A walking agent: expanded counts the cells its look-aheads examined; moves are the cells it walked.',
     lines: [
@@ -408,6 +422,10 @@ export const PSEUDOCODE = {
     caveat: 'Not a planner: no guarantee of reaching the goal at all.',
     notOptimal: 'Crash and turn does not plan: it heads for the goal and follows walls by hand, so the walk can be far from the cheapest, and it may never arrive.',
     agentNote: 'A walking agent that plans nothing: expanded counts its moves.',
+    counts: {
+      expanded: ['Moves', 'The cells the agent has walked: it plans nothing, so it expands nothing'],
+      open: ['Open (none)', 'Crash and turn keeps no open list: always 0'],
+    },
     lines: [
       ['init', 'the agent stands on the start, facing the goal'],
       ['loop', 'while the agent is not on the goal:'],
@@ -446,6 +464,21 @@ export const PSEUDOCODE = {
     },
   },
 };
+
+/** The read-outs' usual labels: what a best-first search counts. */
+const COUNTS = {
+  expanded: ['Expanded', 'Cells taken off the open list and expanded'],
+  open: ['Open', 'Cells on the open list'],
+};
+
+/**
+ * The labels and titles of the "expanded" and "open" read-outs for `algo`:
+ * `{ expanded: [label, title], open: [label, title] }` (IDA* counts visits and its stack; the
+ * walking agents their moves and look-aheads).
+ */
+export function countLabels(algo) {
+  return { ...COUNTS, ...PSEUDOCODE[algo]?.counts };
+}
 
 /** The pseudocode of `algo`, or a generic best-first search for names it does not know. */
 export function pseudocodeFor(algo) {

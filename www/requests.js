@@ -15,7 +15,7 @@ import { PALETTE } from './paint.js';
 import { controls, el, MessageArea, options } from './dom.js';
 import { MAX_SEED, keyName, parseWhole, quote, text } from './values.js';
 import { frameLoop } from './frame-loop.js';
-import { layOut, onWholeChange, pageHeader, transportBar, wholeField } from './sim-page.js';
+import { layOut, onWholeChange, pageHeader, siteLinks, transportBar, wholeField } from './sim-page.js';
 
 /** Every key the page understands. */
 export const REQUEST_KEYS = ['map', 'agents', 'budget', 'aging', 'seed', 'embed'];
@@ -186,9 +186,7 @@ class RequestsApp {
       readout('mean-wait', 'Mean wait', 'Frames from asking to the answer, on average'),
       readout('max-wait', 'Max wait', 'The longest wait, in frames'),
     );
-    const header = pageHeader('path requests spread over frames', 'Map', ui.map, [
-      ['index.html', 'nav-pathfinding', '← Grid path-finding'],
-    ]);
+    const header = pageHeader('path requests spread over frames', 'Map', ui.map, siteLinks('requests.html'));
     const legendItem = (cls, label) => el('li', {}, el('span', { class: `rq-key ${cls}` }), label);
     const panel = el(
       'aside',

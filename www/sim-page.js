@@ -90,6 +90,23 @@ export function transportBar(button, titles, ...extra) {
  * The page header: "Pathlab" with the page's `subtitle`, the page's picker (a select) under
  * `pickerLabel`, and `links` to the other pages as `[href, testid, text]`.
  */
+/** Every page of the site: file, the link's data-testid, and its words in the other pages' navs. */
+export const SITE_PAGES = [
+  ['index.html', 'nav-pathfinding', '← Grid path-finding'],
+  ['boids.html', 'nav-boids', 'Steering and flocking'],
+  ['crowd.html', 'nav-crowds', 'Crowds'],
+  ['requests.html', 'nav-requests', 'Many agents, one search budget'],
+];
+
+/**
+ * The links of a page's header to every other page of the site (`here`: this page's file), so
+ * that each page reaches each other one.
+ * @param {string} here
+ */
+export function siteLinks(here) {
+  return SITE_PAGES.filter(([href]) => href !== here);
+}
+
 export function pageHeader(subtitle, pickerLabel, picker, links) {
   return el(
     'header',

@@ -848,6 +848,15 @@ impl Lab {
         Ok(Lab { search, h: Vec::new() })
     }
 
+    /// Why the algorithm `algo` cannot run on this map with the current settings and links
+    /// (the message choosing it would give), or `undefined` when it can: the algorithm menu
+    /// marks the refused ones. Cheap: nothing is built ([`search::refusal`]).
+    pub fn refusal(&self, algo: &str) -> Result<Option<String>, JsError> {
+        let mut config = self.search.config();
+        config.algorithm = parse(algo)?;
+        Ok(search::refusal(self.search.grid(), &config, self.search.links()).map(|e| e.to_string()))
+    }
+
     /// Runs the search from step 0 to the end by stepping, never restoring a saved copy of
     /// it, so that timing this call times the algorithm (compare mode's run time).
     #[wasm_bindgen(js_name = runFromScratch)]

@@ -767,7 +767,7 @@ pub struct Jps {
 }
 
 /// The algorithm's name in messages.
-const NAME: &str = "JPS";
+pub(crate) const NAME: &str = "JPS";
 
 impl Jps {
     /// Sets up a search from `start` to `goal`. Refuses terrain costs, diagonal rules other

@@ -75,7 +75,7 @@ use crate::grid::{Diagonal, Grid, Point, WALL};
 use crate::heuristic::Heuristic;
 
 /// The algorithm's name in messages.
-const NAME: &str = "JPS+";
+pub(crate) const NAME: &str = "JPS+";
 
 /// The eight directions' short names, in table order.
 const NAMES: [&str; 8] = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];

@@ -51,6 +51,7 @@
 //! | `navmesh.rs`, `funnel.rs` | A* over a navmesh's polygons (its own stepper: its nodes are polygons, not cells), and the funnel that pulls the string through the corridor found |
 //! | `slicing.rs`, `timeline.rs` | a search spread over frames; checkpoints for stepping back |
 //! | `request_scene.rs` | walkers that ask the time-sliced planner for paths and walk them |
+//! | `refusal.rs` | [`refusal`]: why an algorithm cannot run on a grid, asked without building it (the page's menu marks) |
 //! | `session.rs` | the grid page's search and what happens to it when the map, the settings or the ends change |
 //!
 //! Adding an algorithm: the checklist is in [`registry`](self::registry#adding-an-algorithm)
@@ -98,6 +99,7 @@ mod nodes;
 mod on_space;
 pub(crate) mod open_list;
 mod order;
+mod refusal;
 pub mod registry;
 pub mod request_scene;
 pub mod session;
@@ -114,6 +116,7 @@ pub(crate) mod walk;
 pub use engine::{Search, NO_PARENT};
 pub use nodes::NodeTable;
 pub use on_space::SpaceStepper;
+pub use refusal::refusal;
 pub use registry::{build, build_on, Algorithm, AlgorithmInfo, OpenOrder, Optimality, Setting, ALGORITHMS};
 pub use stepper::{
     build_linked, Agent, BoxKind, CellTable, CellValues, GridLinks, GridStepper, LineKind, MarkKind, Overlay,

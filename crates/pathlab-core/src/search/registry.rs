@@ -474,16 +474,8 @@ pub fn build(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Res
         Algorithm::JpsPlus => Ok(Box::new(super::jps_plus::JpsPlus::new(grid, start, goal, config)?)),
         Algorithm::Hpa => Ok(Box::new(super::hpa::Hpa::new(grid, start, goal, config)?)),
         Algorithm::CrashTurn => Ok(Box::new(super::crash_turn::CrashTurn::new(grid, start, goal, config)?)),
-        Algorithm::Navmesh => Err(SearchError::Unsupported(
-            "navmesh searches polygons, not cells: build a space::navmesh::NavMesh and run search::navmesh::NavmeshSearch"
-                .into(),
-        )),
-        // Not on the page (its row says so): its nodes are corners, not cells.
-        Algorithm::Visibility => Err(SearchError::Unsupported(
-            "visibility is not a stepper: run it to the end with `visibility::shortest_path` \
-             (`pathlab scen --algo visibility`), or step A* on the corner graph (`--space corners`)"
-                .into(),
-        )),
+        // Not on the page (their rows say so): their nodes are polygons and corners, not cells.
+        Algorithm::Navmesh | Algorithm::Visibility => Err(super::refusal::not_a_cell_stepper(config.algorithm)),
     }
 }
 

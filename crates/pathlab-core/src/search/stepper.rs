@@ -530,10 +530,7 @@ pub fn build_linked(
         return build(grid, start, goal, config);
     }
     if let Some(why) = config.algorithm.square_grid_only() {
-        return Err(SearchError::Unsupported(format!(
-            "{} cannot run with teleports or slopes: {why}",
-            config.algorithm
-        )));
+        return Err(super::refusal::links_refused(config.algorithm, why));
     }
     super::engine::check_ends(&grid, start, goal)?;
     let base = SquareGrid::with_config(grid, &config);
