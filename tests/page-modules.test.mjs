@@ -15,6 +15,11 @@
 // visibility graph made pathlab_spaces 190 -> 275 KB gzipped; the first paint did not change.
 // Then to 720 KB: the page-context work moved the path-request page's walking into the core
 // (pathlab_wasm +3 KB, first paint 299.5 KB) and the navmesh view's page joined; 702 KB then.
+// Then to 735 KB, and `all` to 1045 KB: the classroom layout's zoom and pan (zoom.js), folding
+// panels and presentation mode (present.js) came after the first grid (724 KB; `all` was 1025 KB
+// with the wasm modules of then), and to keep the first paint under its ceiling (300.4 -> 299.8 KB)
+// the painter's overlays, heat map and jump tables (paint-extras.js) and the URL's far `step`
+// (go-to-step.js) moved out of it.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -28,11 +33,11 @@ const KB = 1024;
 /** Gzipped ceilings, in bytes, of what each page downloads (wasm + JS). */
 const CEILINGS = {
   indexFirstPaint: 300 * KB,
-  indexAll: 720 * KB,
+  indexAll: 735 * KB,
   boids: 145 * KB,
   crowd: 210 * KB,
   requests: 290 * KB,
-  all: 1024 * KB,
+  all: 1045 * KB,
 };
 
 /** The relative imports of an ES module's text: static ones, and with `dynamic` import()s too. */
