@@ -10,7 +10,7 @@ import { keyName, quote, text } from './values.js';
 export const KEYS = [
   'space', 'layout', 'map', 'grid', 'graph', 'algo', 'heuristic', 'diagonal', 'costs', 'weight',
   'lookahead', 'sensor', 'cluster', 'hand',
-  'start', 'goal', 'step', 'autoplay', 'speed', 'embed', 'compare', 'lock', 'contrast',
+  'start', 'goal', 'step', 'autoplay', 'speed', 'embed', 'compare', 'lock', 'contrast', 'present',
   'teleports', 'teleport-h', 'heights', 'uphill', 'downhill',
 ];
 
@@ -64,6 +64,7 @@ export const MAX_WEIGHT = 100;
  * @property {object | null} compare
  * @property {boolean} lock
  * @property {boolean} contrast
+ * @property {boolean} present
  * @property {string | string[] | null} teleports
  * @property {string | string[] | null} teleport-h
  * @property {string | string[] | null} heights
@@ -100,6 +101,7 @@ export const DEFAULTS = Object.freeze({
   compare: null,
   lock: false,
   contrast: false,
+  present: false,
   teleports: null,
   'teleport-h': null,
   heights: null,
@@ -279,7 +281,7 @@ export function readConfig(raw, known) {
     }
   }
 
-  for (const key of ['autoplay', 'embed']) {
+  for (const key of ['autoplay', 'embed', 'present']) {
     if (!has(key)) continue;
     const flag = parseFlag(given[key]);
     if (flag === undefined) {

@@ -66,7 +66,7 @@ export function attachEditing(app) {
   function onDown(event) {
     if (event.pointerType === 'mouse' && event.button !== 0) return;
     if (drag) return;
-    const c = app.painter.cellAt(event, app.lab.width, app.lab.height);
+    const c = app.painter.cellAt(event);
     if (!inside(c)) return;
     event.preventDefault();
     try {
@@ -109,7 +109,7 @@ export function attachEditing(app) {
   }
 
   function onMove(event) {
-    const c = app.painter.cellAt(event, app.lab.width, app.lab.height);
+    const c = app.painter.cellAt(event);
     if (!drag) {
       app.setHover(inside(c) ? c : null);
       canvas.style.cursor = inside(c) && markerAt(c) ? 'grab' : '';

@@ -502,7 +502,7 @@ export function attachLinks(app) {
   function onDown(event) {
     if (tool === 'edit' || event.target !== canvas) return;
     if (event.pointerType === 'mouse' && event.button !== 0) return;
-    const c = app.painter.cellAt(event, app.lab.width, app.lab.height);
+    const c = app.painter.cellAt(event);
     if (!inside(c)) return;
     // The editor (edit.js) does not see this press: no wall is painted, no marker moves.
     event.stopPropagation();
@@ -530,7 +530,7 @@ export function attachLinks(app) {
 
   function onMove(event) {
     if (!drag || event.pointerId !== drag.id) return;
-    const c = clamp(app.painter.cellAt(event, app.lab.width, app.lab.height));
+    const c = clamp(app.painter.cellAt(event));
     if (tool === 'teleport') {
       if (c.x !== drag.to.x || c.y !== drag.to.y) {
         drag.to = c;
@@ -622,7 +622,7 @@ export function attachLinks(app) {
     }
     ctx.save();
     ctx.imageSmoothingEnabled = false;
-    ctx.drawImage(heightImage.canvas, 0, 0, w, h, 0, 0, painter.canvas.width, painter.canvas.height);
+    ctx.drawImage(heightImage.canvas, 0, 0, w, h, 0, 0, w * cs, h * cs);
     if (cs >= 8 && w * h <= 65536) {
       // Contours: a line on each edge between cells of different heights.
       const lines = new Path2D();
@@ -701,8 +701,8 @@ export function attachLinks(app) {
     const mx0 = (ax + bx) / 2;
     const my0 = (ay + by) / 2;
     const room = (nx, ny) => {
-      const W = painter.canvas.width;
-      const H = painter.canvas.height;
+      const W = app.lab.width * cs;
+      const H = app.lab.height * cs;
       const tx = nx > 1e-9 ? (W - mx0) / nx : nx < -1e-9 ? -mx0 / nx : Infinity;
       const ty = ny > 1e-9 ? (H - my0) / ny : ny < -1e-9 ? -my0 / ny : Infinity;
       return Math.min(tx, ty);

@@ -1,7 +1,9 @@
 // The grid painter. Each paint reads the Lab's per-cell buffers through typed-array views built
 // on the wasm memory at that moment (never kept: memory may grow between calls), turns cells
 // and states into one pixel per cell through a lookup table, scales that image up without
-// smoothing, and draws the path, markers and (on small grids) numbers and parent arrows on top.
+// smoothing (whole pixels per cell, or k x k cells averaged to a pixel: no moiré), and draws
+// the path, markers and (on small grids) numbers and parent arrows on top, shifted by the
+// view's (ox, oy) (zoom.js); the start and goal are pinned to the edge when out of view.
 // Cell values and states are named by the wasm module's Terrain and CellState.
 
 import { CellState, Terrain } from './pkg/pathlab_wasm.js';
@@ -44,9 +46,6 @@ export const OVERLAY_STYLE = {
   },
 };
 
-/** Heat-map colours from low to high (light yellow to dark purple; readable for common colour-vision types). */
-const HEAT = ['#fcfdbf', '#fc8961', '#b73779', '#51127c', '#000004'];
-
 /** The legend, in the order shown; the page styles each swatch by its key. `only` lists the
  * algorithms (space-separated) an item is shown for. */
 export const LEGEND = [
@@ -65,15 +64,27 @@ export const LEGEND = [
   { key: 'heat', label: 'learned h: low → high', color: 'linear-gradient(90deg, #fcfdbf, #b73779, #000004)', only: 'lrta rta' },
 ];
 
+/**
+ * What the painter draws for some algorithms only (paint-extras.js: overlays, LRTA*'s learned h,
+ * JPS+'s jump distances), given by the page once the first grid is painted (useExtras).
+ * @type {typeof import('./paint-extras.js') | null}
+ */
+let extras = null;
+
+/** Gives every painter the drawing of paint-extras.js (`module`), from the next paint on. */
+export function useExtras(module) {
+  extras = module;
+}
+
 /** The parents' "none". */
 const NO_PARENT = 0xffffffff;
 
-function rgb(hex) {
+export function rgb(hex) {
   const n = parseInt(hex.slice(1), 16);
   return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
 }
 
-function mix(a, b, t) {
+export function mix(a, b, t) {
   return a.map((v, i) => Math.round(v * (1 - t) + b[i] * t));
 }
 
@@ -106,7 +117,7 @@ function buildLookup(palette) {
       let c = base;
       if (value !== Terrain.Wall && states[state]) {
         // On terrain the state colour is mixed with the terrain so both stay readable.
-        c = value === Terrain.Ground ? rgb(states[state]) : mix(rgb(states[state]), base, 0.3);
+        c = value === Terrain.Ground ? rgb(states[state]) : mix(rgb(states[state]), base, 0.45);
       }
       lut[(value << 3) | state] = (255 << 24) | (c[2] << 16) | (c[1] << 8) | c[0];
     }
@@ -146,6 +157,11 @@ export function drawMarker(ctx, x, y, r, colour, letter, shape, style) {
   }
 }
 
+/** The cell size (device pixels) to draw at for `px`: whole pixels, or 1/k (k cells a pixel), at most `px`. */
+export function cellSize(px) {
+  return px >= 1 ? Math.floor(px) : 1 / Math.ceil(1 / px - 1e-9);
+}
+
 /** A number for a cell label: whole numbers as they are, others to one decimal. */
 function short(v) {
   return Number.isInteger(v) ? String(v) : v.toFixed(1);
@@ -159,6 +175,17 @@ export class Painter {
     this.image = null;
     this.off = null;
     this.cellPx = 1;
+    // The fitted cell size (resize), and where the map's top-left is on the canvas (zoom.js).
+    this.fitPx = 1;
+    this.ox = 0;
+    this.oy = 0;
+    // zoom.js's hooks: after a resize, over a paint, and a map under a pixel a cell.
+    /** @type {(() => void) | null} */
+    this.onResize = null;
+    /** @type {(() => void) | null} */
+    this.after = null;
+    /** @type {((pixels: Uint32Array, w: number, h: number, rows: number[] | null) => CanvasImageSource) | null} */
+    this.shrink = null;
     this.dpr = 1;
   }
 
@@ -178,29 +205,37 @@ export class Painter {
 
   /**
    * Sizes the canvas for a w x h grid to fit `maxCssWidth` x `maxCssHeight` CSS pixels with
-   * square cells. Cells of 3 device pixels or more get a whole number of pixels, so grid lines
-   * fall on cell edges.
+   * square cells of `cellSize`, so that every cell takes the same share of the screen.
    */
   resize(w, h, maxCssWidth, maxCssHeight, dpr) {
-    const cssCell = Math.max(0.25, Math.min(maxCssWidth / w, maxCssHeight / h));
-    let cellPx = cssCell * dpr;
-    if (cellPx >= 3) cellPx = Math.floor(cellPx);
+    const cellPx = cellSize(Math.max(0.25, Math.min(maxCssWidth / w, maxCssHeight / h)) * dpr);
     const width = Math.max(1, Math.round(cellPx * w));
     const height = Math.max(1, Math.round(cellPx * h));
     if (this.canvas.width !== width) this.canvas.width = width;
     if (this.canvas.height !== height) this.canvas.height = height;
     this.canvas.style.width = `${width / dpr}px`;
     this.canvas.style.height = `${height / dpr}px`;
-    this.cellPx = width / w;
+    this.cellPx = this.fitPx = cellPx;
+    this.ox = this.oy = 0;
     this.dpr = dpr;
+    this.onResize?.();
   }
 
-  /** Cell under a pointer event: integer `x`, `y` and fractional `fx`, `fy` in cells. */
-  cellAt(event, w, h) {
+  /** Cell under a pointer event: integer `x`, `y` and fractional `fx`, `fy` in cells (at any zoom). */
+  cellAt(event) {
     const rect = this.canvas.getBoundingClientRect();
-    const fx = ((event.clientX - rect.left) / rect.width) * w;
-    const fy = ((event.clientY - rect.top) / rect.height) * h;
+    const scale = this.canvas.width / rect.width / this.cellPx;
+    const fx = (event.clientX - rect.left) * scale - this.ox / this.cellPx;
+    const fy = (event.clientY - rect.top) * scale - this.oy / this.cellPx;
     return { x: Math.floor(fx), y: Math.floor(fy), fx, fy };
+  }
+
+  /** The cells in view: [x0, y0, x1, y1), within a w x h map. */
+  inView(w, h) {
+    const cs = this.cellPx;
+    const x0 = Math.max(0, Math.floor(-this.ox / cs));
+    const y0 = Math.max(0, Math.floor(-this.oy / cs));
+    return [x0, y0, Math.min(w, Math.ceil((this.canvas.width - this.ox) / cs)), Math.min(h, Math.ceil((this.canvas.height - this.oy) / cs))];
   }
 
   /** True when cells are large enough to print g, h and f. */
@@ -218,7 +253,7 @@ export class Painter {
    * Paints the Lab. `view` = { hover: {x, y} | null, algo, weight, layers: [{ under(painter), over(painter) }] }.
    */
   paint(lab, memory, view) {
-    const { ctx, canvas } = this;
+    const { ctx } = this;
     const w = lab.width;
     const h = lab.height;
     const n = w * h;
@@ -246,13 +281,17 @@ export class Painter {
     }
     const pixels = new Uint32Array(this.image.data.buffer);
     const rows = this.fillPixels(cells, states, pixels, w, n, Boolean(view.heat));
-    if (view.heat) this.heat(lab, n, cells, states, pixels);
+    if (view.heat) extras?.heat(this, lab, n, cells, states, pixels);
     if (rows) this.off.getContext('2d').putImageData(this.image, 0, 0, 0, rows[0], w, rows[1] - rows[0]);
-    ctx.imageSmoothingEnabled = false;
-    ctx.drawImage(this.off, 0, 0, w, h, 0, 0, canvas.width, canvas.height);
+    ctx.setTransform(1, 0, 0, 1, this.ox, this.oy);
+    // Under a pixel a cell: zoom.js's shrink averages the blocks (until it comes, smoothing).
+    const shrink = cs < 1 && this.shrink;
+    ctx.imageSmoothingEnabled = cs < 1 && !shrink;
+    if (shrink) ctx.drawImage(shrink(pixels, w, h, rows), 0, 0);
+    else ctx.drawImage(this.off, 0, 0, w, h, 0, 0, w * cs, h * cs);
 
     if (cs >= 6) this.gridLines(w, h);
-    if (cs >= 10 && n <= 65536) this.terrainMarks(w, n, cells);
+    if (cs >= 8) this.terrainMarks(w, h, cells);
     // Layers of deferred modules (links.js: heights under the numbers, teleports over the path).
     for (const layer of view.layers ?? []) layer.under?.(this);
     if (arrows || numbers) {
@@ -264,13 +303,15 @@ export class Painter {
         this.cellNumbers(w, n, states, g, hv, view);
       }
     }
-    if (numbers) this.cellTable(lab, w, n);
-    if (view.overlay) this.overlay(view.overlay);
+    if (numbers) extras?.cellTable(this, lab, w, n);
+    if (view.overlay) extras?.overlay(this, view.overlay);
     if (pathLength > 1) this.pathLine(w, path);
     for (const layer of view.layers ?? []) layer.over?.(this);
+    if (view.hover && view.hover.x < w && view.hover.y < h) this.hoverBox(view.hover);
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    this.after?.();
     this.marker(lab.startX, lab.startY, this.palette.start, 'S', 'circle');
     this.marker(lab.goalX, lab.goalY, this.palette.goal, 'G', 'diamond');
-    if (view.hover && view.hover.x < w && view.hover.y < h) this.hoverBox(view.hover);
   }
 
   /**
@@ -317,18 +358,19 @@ export class Painter {
   }
 
   gridLines(w, h) {
-    const { ctx, canvas } = this;
+    const { ctx } = this;
     const cs = this.cellPx;
+    const [x0, y0, x1, y1] = this.inView(w, h);
     ctx.beginPath();
-    for (let x = 1; x < w; x++) {
+    for (let x = Math.max(1, x0); x < x1; x++) {
       const px = Math.round(x * cs) + 0.5;
-      ctx.moveTo(px, 0);
-      ctx.lineTo(px, canvas.height);
+      ctx.moveTo(px, y0 * cs);
+      ctx.lineTo(px, y1 * cs);
     }
-    for (let y = 1; y < h; y++) {
+    for (let y = Math.max(1, y0); y < y1; y++) {
       const py = Math.round(y * cs) + 0.5;
-      ctx.moveTo(0, py);
-      ctx.lineTo(canvas.width, py);
+      ctx.moveTo(x0 * cs, py);
+      ctx.lineTo(x1 * cs, py);
     }
     ctx.strokeStyle = this.palette.gridLine;
     ctx.lineWidth = 1;
@@ -376,16 +418,17 @@ export class Painter {
     ctx.fill(heads);
   }
 
-  /** Marks on terrain cells, so mud and water read without colour: dots and waves. */
-  terrainMarks(w, n, cells) {
+  /** Marks on terrain cells in view, so mud and water read without colour and under the search's: dots and waves. */
+  terrainMarks(w, h, cells) {
     const { ctx } = this;
     const cs = this.cellPx;
     const mud = new Path2D();
     const water = new Path2D();
     const r = Math.max(0.8, cs * 0.045);
-    for (let i = 0; i < n; i++) {
+    const [x0, y0, x1, y1] = this.inView(w, h);
+    for (let i = y0 * w + x0; i < (y1 - 1) * w + x1; i++) {
       const v = cells[i];
-      if (v < 2) continue;
+      if (v < 2 || i % w < x0 || i % w >= x1) continue;
       const x = (i % w) * cs;
       const y = Math.floor(i / w) * cs;
       if (v < 5) {
@@ -438,144 +481,13 @@ export class Painter {
     }
   }
 
-  /**
-   * Tints unvisited open cells by the algorithm's per-cell values (LRTA*'s learned h), from
-   * light for low to dark for high; cells the agent stood on keep their state colour.
-   */
-  heat(lab, n, cells, states, pixels) {
-    const ptr = lab.cellValuesPtr();
-    if (!ptr) return;
-    const values = new Float64Array(this.memoryBuffer, ptr, n);
-    let max = 0;
-    for (let i = 0; i < n; i++) if (cells[i] !== Terrain.Wall && Number.isFinite(values[i]) && values[i] > max) max = values[i];
-    if (max <= 0) return;
-    const stops = HEAT.map(rgb);
-    const ground = rgb(this.palette.ground);
-    for (let i = 0; i < n; i++) {
-      if (cells[i] === Terrain.Wall || states[i] !== CellState.Unseen || !Number.isFinite(values[i])) continue;
-      const t = Math.min(1, values[i] / max) * (stops.length - 1);
-      const k = Math.min(stops.length - 2, Math.floor(t));
-      const c = mix(mix(stops[k], stops[k + 1], t - k), ground, 0.35);
-      pixels[i] = (255 << 24) | (c[2] << 16) | (c[1] << 8) | c[0];
-    }
-  }
 
-  /** Draws an overlay from `Lab.overlay()`: boxes, lines between cell centres, then marks. */
-  overlay({ lines, marks, boxes = [] }) {
-    const { ctx } = this;
-    const cs = this.cellPx;
-    const px = (v) => (v + 0.5) * cs;
-    ctx.save();
-    for (const [x0, y0, x1, y1, kind] of boxes) {
-      const style = OVERLAY_STYLE.boxes[kind];
-      if (!style) continue;
-      ctx.setLineDash(style.dash.map((d) => d * this.dpr));
-      ctx.strokeStyle = style.color;
-      ctx.lineWidth = style.width * this.dpr;
-      ctx.strokeRect(x0 * cs + 1, y0 * cs + 1, (x1 - x0 + 1) * cs - 2, (y1 - y0 + 1) * cs - 2);
-    }
-    ctx.lineCap = 'round';
-    for (const [x0, y0, x1, y1, kind] of lines) {
-      const style = OVERLAY_STYLE.lines[kind];
-      if (!style) continue;
-      ctx.beginPath();
-      ctx.moveTo(px(x0), px(y0));
-      ctx.lineTo(px(x1), px(y1));
-      ctx.setLineDash(style.dash.map((d) => d * this.dpr));
-      ctx.strokeStyle = style.color;
-      ctx.lineWidth = style.width * this.dpr;
-      ctx.stroke();
-    }
-    ctx.setLineDash([]);
-    const r = Math.max(3 * this.dpr, cs * 0.28);
-    for (const [x, y, kind] of marks) {
-      const style = OVERLAY_STYLE.marks[kind];
-      if (!style) continue;
-      this.mark(px(x), px(y), style.small ? r * 0.6 : r, style);
-    }
-    ctx.restore();
-  }
 
-  /** One overlay mark centred at (cx, cy) pixels. */
-  mark(cx, cy, r, { color, shape }) {
-    const { ctx } = this;
-    ctx.beginPath();
-    if (shape === 'cross') {
-      ctx.moveTo(cx - r, cy - r);
-      ctx.lineTo(cx + r, cy + r);
-      ctx.moveTo(cx + r, cy - r);
-      ctx.lineTo(cx - r, cy + r);
-      ctx.strokeStyle = color;
-      ctx.lineWidth = Math.max(2 * this.dpr, r * 0.35);
-      ctx.stroke();
-      return;
-    }
-    if (shape === 'agent') {
-      ctx.arc(cx, cy, r * 1.15, 0, Math.PI * 2);
-      ctx.fillStyle = color;
-      ctx.fill();
-      ctx.strokeStyle = '#ffffff';
-      ctx.lineWidth = Math.max(2 * this.dpr, r * 0.25);
-      ctx.stroke();
-      return;
-    }
-    if (shape === 'diamond') {
-      ctx.moveTo(cx, cy - r);
-      ctx.lineTo(cx + r, cy);
-      ctx.lineTo(cx, cy + r);
-      ctx.lineTo(cx - r, cy);
-      ctx.closePath();
-    } else if (shape === 'star') {
-      for (let k = 0; k < 10; k++) {
-        const a = (Math.PI * k) / 5 - Math.PI / 2;
-        const rr = k % 2 ? r * 0.45 : r * 1.1;
-        ctx.lineTo(cx + rr * Math.cos(a), cy + rr * Math.sin(a));
-      }
-      ctx.closePath();
-    } else {
-      ctx.arc(cx, cy, shape === 'dot' ? r * 0.45 : r, 0, Math.PI * 2);
-    }
-    if (shape === 'ring') {
-      ctx.strokeStyle = color;
-      ctx.lineWidth = Math.max(2 * this.dpr, r * 0.3);
-      ctx.stroke();
-    } else {
-      ctx.fillStyle = color;
-      ctx.fill();
-      ctx.strokeStyle = 'rgba(255, 255, 255, 0.85)';
-      ctx.lineWidth = this.dpr;
-      ctx.stroke();
-    }
-  }
 
-  /**
-   * Per-cell numbers the algorithm keeps, such as JPS+'s jump distances, written around the
-   * edge of each open cell in the direction they stand for (N, NE, E, SE, S, SW, W, NW).
-   */
-  cellTable(lab, w, n) {
-    const per = lab.cellTablePerCell();
-    if (per !== 8) return;
-    const values = new Int32Array(this.memoryBuffer, lab.cellTablePtr(), n * per);
-    const cells = new Uint8Array(this.memoryBuffer, lab.cellsPtr(), n);
-    const { ctx } = this;
-    const cs = this.cellPx;
-    const offsets = [[0, -1], [1, -1], [1, 0], [1, 1], [0, 1], [-1, 1], [-1, 0], [-1, -1]];
-    ctx.save();
-    ctx.font = `${Math.round(cs * 0.15)}px system-ui, sans-serif`;
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    for (let i = 0; i < n; i++) {
-      if (cells[i] === Terrain.Wall) continue;
-      const cx = ((i % w) + 0.5) * cs;
-      const cy = (Math.floor(i / w) + 0.5) * cs;
-      for (let d = 0; d < 8; d++) {
-        const v = values[i * 8 + d];
-        ctx.fillStyle = v > 0 ? '#0072b2' : 'rgba(47, 53, 66, 0.55)';
-        ctx.fillText(String(v), cx + offsets[d][0] * cs * 0.36, cy + offsets[d][1] * cs * 0.36);
-      }
-    }
-    ctx.restore();
-  }
+
+
+
+
 
   pathLine(w, path) {
     const { ctx } = this;
@@ -599,10 +511,13 @@ export class Painter {
     ctx.stroke();
   }
 
+  /** The start or goal marker, on screen coordinates, pinned to the edge when out of view. */
   marker(cx, cy, color, letter, shape) {
     const cs = this.cellPx;
     const r = this.markerRadius(this.cellCount) * cs;
-    drawMarker(this.ctx, (cx + 0.5) * cs, (cy + 0.5) * cs, r, color, letter, shape, {
+    const { width, height } = this.canvas;
+    const pin = (v, o, size) => Math.min(Math.max(v * cs + o, Math.min(r, size / 2)), Math.max(size - r, size / 2));
+    drawMarker(this.ctx, pin(cx + 0.5, this.ox, width), pin(cy + 0.5, this.oy, height), r, color, letter, shape, {
       diamond: 1.12, minLine: 1.5 * this.dpr, line: 0.12, minText: 7 * this.dpr, text: 1.05,
     });
   }

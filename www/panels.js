@@ -276,7 +276,29 @@ export class Panels extends StudyBoxes {
       if (i === 0 && !finished) row.setAttribute('aria-label', `Next: ${at([e.x, e.y])}`);
       return row;
     });
+    const focused = this.rows.contains(document.activeElement) ? document.activeElement?.closest('tr')?.dataset : null;
     this.rows.replaceChildren(...rows);
+    this.keepInSight(focused);
+  }
+
+  /**
+   * After the rows are built again: the keyboard stays on the cell it was on (or on the list's
+   * box, when that cell left the list), and the row of a cheaper way found by the last step is
+   * scrolled into sight inside the box, under its sticky heading.
+   * @param {DOMStringMap | null | undefined} focused
+   */
+  keepInSight(focused) {
+    const box = /** @type {HTMLElement} */ (this.table.parentElement);
+    if (focused) {
+      const row = this.rows.querySelector(`tr[data-x="${Number(focused.x)}"][data-y="${Number(focused.y)}"]`);
+      (row?.querySelector('button') ?? box).focus({ preventScroll: true });
+    }
+    const row = this.rows.querySelector('tr.pl-improved');
+    if (!row) return;
+    const b = box.getBoundingClientRect();
+    const r = row.getBoundingClientRect();
+    const head = this.table.tHead?.offsetHeight ?? 0;
+    if (r.top < b.top + head || r.bottom > b.bottom) box.scrollTop += r.top - b.top - head - Math.max(0, (b.height - head - r.height) / 2);
   }
 
   /** Points the grid's highlight and the cell read-out at (x, y). */

@@ -9,7 +9,7 @@ import { encodeGrid } from './share.js';
 import { quote } from './values.js';
 import { loadPresets, fetchMap, detectFormat } from './maps.js';
 import { takeEarly } from './early.js';
-import { Painter, LEGEND, OVERLAY_STYLE } from './paint.js';
+import { Painter, LEGEND, OVERLAY_STYLE, useExtras } from './paint.js';
 import { attachEditing } from './edit.js';
 import { controls, el, options } from './dom.js';
 import {
@@ -46,7 +46,10 @@ function loadLater() {
     import('./links.js'),
     import('./pseudocode.js'),
     import('./refusals.js'),
-  ]).then(([timeline, panels, editor, files, persist, warnings, compare, embed, access, links, pseudocode, refusals]) => ({
+    import('./zoom.js'),
+    import('./present.js'),
+    import('./paint-extras.js'),
+  ]).then(([timeline, panels, editor, files, persist, warnings, compare, embed, access, links, pseudocode, refusals, zoom, present, extras]) => ({
     Timeline: timeline.Timeline,
     Panels: panels.Panels,
     describeStep: panels.describeStep,
@@ -61,13 +64,16 @@ function loadLater() {
     attachLinks: links.attachLinks,
     countLabels: pseudocode.countLabels,
     attachRefusals: refusals.attachRefusals,
+    attachZoom: zoom.attachZoom,
+    attachPresent: present.attachPresent,
+    paintExtras: extras,
   }));
   return laterReady;
 }
 
 /** Whether the first grid needs the deferred modules: a map in the link or saved, lock, contrast. */
 function needsLaterFirst(config) {
-  if (config.grid || config.lock || config.contrast) return true;
+  if (config.grid || config.lock || config.contrast || config.present) return true;
   if (window.matchMedia?.('(prefers-contrast: more)').matches) return true;
   if (config.map !== null || config.embed) return false;
   try {
@@ -102,10 +108,6 @@ export const LABELS = {
   },
   costs: { real: 'real: 1 and √2', integer: 'integer: 10 and 14' },
 };
-
-/** How long each animation frame works on the way to a far `step` (milliseconds): the rest of
- * the frame paints and answers input. */
-const SLICE_MS = 12;
 
 /** The settings that only some algorithms take (the registry row's `settings` says which), by their labels. */
 const EXTRA_LABELS = {
@@ -159,7 +161,7 @@ class App extends SearchPage {
     this.selected = null;
     this.lastSize = '';
     /**
-     * The next slice of a far `step` (goToStep), run by the next frame.
+     * The next slice of a far `step` (go-to-step.js), run by the next frame.
      * @type {(() => void) | null}
      */
     this.nextSlice = null;
@@ -178,6 +180,7 @@ class App extends SearchPage {
     if (this.later) return;
     this.later = true;
     describeStep = m.describeStep;
+    useExtras(m.paintExtras);
     settingsNote = m.settingsNote;
     countLabels = m.countLabels;
     this.syncSettings();
@@ -204,6 +207,9 @@ class App extends SearchPage {
     this.access = m.attachAccess(context);
     // Teleports and slopes (costs on links): a Links section, grid tools and a drawing layer.
     this.links = m.attachLinks(context);
+    // Zoom and pan for large maps; panels that fold and the presentation mode.
+    this.zoom = m.attachZoom(context);
+    this.present = m.attachPresent(context);
     this.touch();
   }
 
@@ -312,19 +318,29 @@ class App extends SearchPage {
         }),
         ui.clear,
       )),
-      el('section', { class: 'pl-section' }, el('h2', { text: 'Cell' }), ui.cellInfo),
-      el('section', { class: 'pl-section' }, el('h2', { text: 'Last step' }), ui.narration, ui.overlay),
-      el('section', { class: 'pl-section' }, el('h2', { text: 'Legend' }), legend),
+    );
+    // Beside the grid, in sight while it plays: the cell under the pointer, the last step, the
+    // pseudocode and open list (attachLater); the legend goes under the read-outs.
+    const side = el(
+      'aside',
+      { class: 'pl-side pl-full', 'aria-label': 'Cell, step and lists' },
+      el('section', { class: 'pl-section pl-cell-section' }, el('h2', { text: 'Cell' }), ui.cellInfo),
+      el('section', { class: 'pl-section pl-step-section' }, el('h2', { text: 'Last step' }), ui.narration, ui.overlay),
+      (ui.panelsSlot = el('div', { class: 'pl-panels-slot' })),
     );
     ui.wrap = el('div', { class: 'pl-grid-wrap' }, this.canvas);
     // Where the timeline scrubber and the pseudocode / open-list panels go (attachLater).
     ui.timelineSlot = el('div', { class: 'pl-timeline-slot' });
-    ui.panelsSlot = el('div', { class: 'pl-panels-slot' });
-    const stage = el('div', { class: 'pl-stage' }, ui.mapTitle, ui.wrap, transport, ui.timelineSlot, readouts, ui.panelsSlot);
+    const stage = el(
+      'div',
+      { class: 'pl-stage' },
+      ui.mapTitle, ui.wrap, transport, ui.timelineSlot, readouts,
+      el('section', { class: 'pl-section pl-legend-section pl-full' }, el('h2', { text: 'Legend' }), legend),
+    );
 
     this.root.classList.add('pathlab');
     this.root.classList.toggle('pl-embed', this.config.embed);
-    this.root.replaceChildren(header, ui.messageBox, el('div', { class: 'pl-main' }, stage, panel));
+    this.root.replaceChildren(header, ui.messageBox, el('div', { class: this.config.embed ? 'pl-main' : 'pl-main pl-teach' }, stage, side, panel));
 
     const algorithms = algorithmRows();
     options(ui.algo, algorithms.map((a) => a.name), Object.fromEntries(algorithms.map((a) => [a.name, a.label])));
@@ -340,8 +356,8 @@ class App extends SearchPage {
   wire() {
     const ui = this.ui;
     this.wireTransport();
-    // In a frame the grid's size depends on everything else's (layout): watch that too.
-    if (this.config.embed) this.resizeObserver.observe(this.root);
+    // The grid's size depends on what the page shows around it (layout): watch that too.
+    this.resizeObserver.observe(this.config.embed ? this.root : ui.wrap.parentElement);
     const setters = { algo: 'setAlgorithm', heuristic: 'setHeuristic', diagonal: 'setDiagonal', costs: 'setCosts' };
     for (const [key, method] of Object.entries(setters)) {
       ui[key].addEventListener('change', () => {
@@ -446,8 +462,8 @@ class App extends SearchPage {
         this.say(`Parameter "${key}": ${e.message}; keeping the map's ${key} ${at(before)}.`);
       }
     }
-    // A far step goes on a slice at a time once the page is all there (see goToStep).
-    const onTheWay = config.step > 0 ? this.goToStep(config.step) : null;
+    // A far step goes on a slice at a time once the page is all there (go-to-step.js).
+    const onTheWay = config.step > 0 ? (await import('./go-to-step.js')).goToStep(this, config.step) : null;
     this.syncSettings();
     this.showSpeed();
     this.layout();
@@ -465,54 +481,7 @@ class App extends SearchPage {
     onTheWay?.();
   }
 
-  /**
-   * Takes the search to step `target` (the URL's `step`) a slice at a time, so that a huge
-   * `step` never freezes the tab: one slice of at most SLICE_MS per animation frame, and the
-   * rest of the frame paints and answers input. The first slice runs at once, so a step reached in it is shown in the
-   * first paint. Otherwise this returns the function that goes on (the page calls it once it
-   * is all there): it says how far it has come, and any key or click on the page stops it
-   * where it is.
-   */
-  goToStep(target) {
-    let chunk = 64;
-    const slice = () => {
-      const t0 = performance.now();
-      while (this.lab.steps < target && !this.finished() && performance.now() - t0 < SLICE_MS) {
-        const t = performance.now();
-        this.lab.advance(Math.min(chunk, target - this.lab.steps));
-        // Grow the chunk while it is cheap; shrink it when one takes a good part of the slice.
-        chunk = performance.now() - t < SLICE_MS / 8 ? Math.min(chunk * 2, 1 << 20) : Math.max(1, chunk >> 1);
-      }
-      return this.lab.steps >= target || this.finished();
-    };
-    if (slice()) return null;
-    let stopped = false;
-    const stop = () => {
-      stopped = true;
-    };
-    const events = ['keydown', 'pointerdown'];
-    const say = (text) => this.narrate(text);
-    const go = () => {
-      if (!this.root.isConnected) return;
-      if (stopped) {
-        say(`Stopped at step ${this.lab.steps.toLocaleString('en')} on the way to step ${target.toLocaleString('en')}.`);
-      } else if (!slice()) {
-        const share = Math.floor((100 * this.lab.steps) / target);
-        say(`Going to step ${target.toLocaleString('en')}: ${share}% (step ${this.lab.steps.toLocaleString('en')}); a key or a click stops it here.`);
-        this.touch();
-        this.nextSlice = go;
-        return;
-      } else {
-        say(`At step ${this.lab.steps.toLocaleString('en')}${this.lab.steps < target ? ': the search ended before step ' + target.toLocaleString('en') : ''}.`);
-      }
-      for (const e of events) this.root.removeEventListener(e, stop, { capture: true });
-      this.touch();
-    };
-    return () => {
-      for (const e of events) this.root.addEventListener(e, stop, { capture: true, once: true });
-      go();
-    };
-  }
+
 
   /** Loads a preset or a relative path; throws with a message and keeps the current map. */
   async loadNamed(name) {
@@ -596,6 +565,8 @@ class App extends SearchPage {
     this.ui.mapTitle.textContent = movingAi
       ? `${this.mapTitle}. Map from the Moving AI Lab benchmarks (Sturtevant 2012), ODC-By.`
       : this.mapTitle;
+    // Beside the grid the title keeps to one line (style.css): the whole of it on hover.
+    this.ui.mapTitle.title = this.ui.mapTitle.textContent;
   }
 
   async chooseMap(name) {
@@ -930,6 +901,7 @@ class App extends SearchPage {
       compare: this.compare?.names() ?? null,
       lock: this.config.lock,
       contrast: this.config.contrast,
+      present: this.config.present,
       ...this.links?.config(),
     };
   }
@@ -939,19 +911,26 @@ class App extends SearchPage {
     const width = wrap.clientWidth;
     if (!width) return;
     const top = wrap.getBoundingClientRect().top + window.scrollY;
-    const below = this.config.embed ? 96 + 28 : 150 + 40; // with the timeline (timeline.js)
+    const below = 150 + 40; // with the timeline (timeline.js)
     // On a phone the grid may take the width even if the controls then need a scroll.
     const floor = window.innerWidth < 600 ? Math.min(width, window.innerHeight * 0.6) : 240;
     let maxHeight = Math.max(floor, window.innerHeight - Math.min(top, 200) - below);
-    if (this.config.embed) {
-      // In a frame the grid gets what the rest leaves: the rest (step controls, timeline,
-      // read-outs, a message such as the lock's) is measured, so that it always fits. The
-      // root's size is watched (attach), so a message coming or going lays the grid out again.
-      const root = this.root.getBoundingClientRect();
+    const screen = document.documentElement.clientHeight;
+    // Beside the grid (wide screens), the study column and the settings take the height the
+    // page leaves under the header, each scrolling inside (style.css, .pl-teach).
+    const main = wrap.closest('.pl-main');
+    const pad = (parseFloat(getComputedStyle(this.root).paddingBottom) || 0) + 2;
+    const room = main ? screen - main.getBoundingClientRect().top - window.scrollY - pad : 0;
+    this.root.style.setProperty('--pl-room', room >= 360 ? `${room}px` : 'none');
+    if (this.config.embed || (window.innerWidth >= 860 && room >= 360)) {
+      // The grid gets what the rest leaves: the rest (step controls, timeline, read-outs, a
+      // message such as the lock's, warnings) is measured, so that it always fits. Its box is
+      // watched (wire), so a message coming or going lays the grid out again.
+      const box = (this.config.embed ? this.root : wrap.parentElement).getBoundingClientRect();
       const grid = this.canvas.getBoundingClientRect();
-      const rest = root.bottom + window.scrollY - grid.height;
-      const bottom = parseFloat(getComputedStyle(document.body).marginBottom) || 0;
-      maxHeight = Math.max(120, document.documentElement.clientHeight - rest - bottom - 2);
+      const rest = box.bottom + window.scrollY - grid.height;
+      const bottom = this.config.embed ? parseFloat(getComputedStyle(document.body).marginBottom) || 0 : pad;
+      maxHeight = Math.max(this.config.embed ? 120 : 240, screen - rest - bottom - 2);
     }
     const dpr = window.devicePixelRatio || 1;
     const key = `${width}x${maxHeight}@${dpr}/${this.lab.width}x${this.lab.height}`;
@@ -962,7 +941,7 @@ class App extends SearchPage {
   }
 
   tick(time) {
-    // A far `step` goes on one slice a frame (goToStep).
+    // A far `step` goes on one slice a frame (go-to-step.js).
     const slice = this.nextSlice;
     this.nextSlice = null;
     slice?.();
@@ -1032,7 +1011,7 @@ function fetchEarly(config) {
 /**
  * Builds Pathlab inside `element`. `config` takes the keys of the page URL (space, layout, map,
  * grid, graph, algo, heuristic, diagonal, costs, weight, lookahead, sensor, cluster, hand, start,
- * goal, step, autoplay, speed, embed, lock, contrast), as strings or plain values (`start: [3, 1]`,
+ * goal, step, autoplay, speed, embed, lock, contrast, present), as strings or plain values (`start: [3, 1]`,
  * `embed: true`; on a graph `start: 'B'`). `space: 'hex'` or `'graph'` loads space-view.js,
  * `'navmesh'` or `'corners'` navmesh-view.js.
  * Invalid values are reported on the page and replaced by defaults. Resolves to a handle: { lab, config(), destroy() }.

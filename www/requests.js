@@ -11,7 +11,7 @@
 
 import init, { Requests, WalkerState } from './pkg/pathlab_wasm.js';
 import { loadPresets, fetchMap } from './maps.js';
-import { PALETTE } from './paint.js';
+import { PALETTE } from './palette.js';
 import { controls, el, MessageArea, options } from './dom.js';
 import { MAX_SEED, keyName, parseWhole, quote, text } from './values.js';
 import { frameLoop } from './frame-loop.js';

@@ -10,7 +10,7 @@
 //! - [`lane_grid`]: one lane's three rows of the road (lane 0 eastbound, the lower half; lane
 //!   1 westbound, the upper half); everything else is a wall.
 //!
-//! Every plan is one run of a search of the core ([`search::build`](crate::search::build))
+//! Every plan is one run of a search of the core (the stepper [`search::build`](crate::search::build) gives for it)
 //! with 8-connected moves, no corner cutting, costs 1 and sqrt 2, from the agent's cell to its
 //! goal cell. LRTA* is run to the end before the agent sets off: the route is the trail its
 //! walk left, back-and-forth moves included, so the agent shows them.
@@ -30,7 +30,10 @@ use std::sync::OnceLock;
 
 use crate::grid::{Costs, Diagonal, Grid, Point, WALL};
 use crate::heuristic::Heuristic;
-use crate::search::{build, Algorithm, SearchConfig, SearchError, Status};
+use crate::search::lrta::Lrta;
+use crate::search::smoothed::SmoothedAStar;
+use crate::search::theta::ThetaStar;
+use crate::search::{Algorithm, Search, SearchConfig, SearchError, Status, Stepper};
 
 /// Columns of the street grid.
 pub const COLUMNS: usize = 60;
@@ -216,7 +219,7 @@ pub struct Plan {
 /// The search's own error when an end is outside the grid or on a wall.
 pub fn plan(grid: &Grid, start: Point, goal: Point, planner: Planner) -> Result<Plan, SearchError> {
     let began = now_ms();
-    let mut search = build(grid.clone(), start, goal, planner.config())?;
+    let mut search = stepper(grid.clone(), start, goal, planner)?;
     let status = search.run();
     let millis = now_ms() - began;
     let cells = if status == Status::Found {
@@ -234,6 +237,19 @@ pub fn plan(grid: &Grid, start: Point, goal: Point, planner: Planner) -> Result<
         cost: if status == Status::Found { search.cost() } else { None },
         expanded: search.expanded(),
         millis,
+    })
+}
+
+/// The search that plans for `planner`: the core's own stepper for it, built directly rather
+/// than through [`search::build`](crate::search::build), so that a program with the street
+/// (the crowd page's wasm module) carries these five searches and not every algorithm.
+fn stepper(grid: Grid, start: Point, goal: Point, planner: Planner) -> Result<Box<dyn Stepper>, SearchError> {
+    let config = planner.config();
+    Ok(match planner {
+        Planner::AStar | Planner::Dijkstra => Box::new(Search::new(grid, start, goal, config)?),
+        Planner::Theta => Box::new(ThetaStar::new(grid, start, goal, config)?),
+        Planner::AStarSmoothed => Box::new(SmoothedAStar::new(grid, start, goal, config)?),
+        Planner::Lrta => Box::new(Lrta::new(grid, start, goal, config)?),
     })
 }
 
