@@ -8,27 +8,16 @@
 // The bars (20,000 agents simulated and drawn at 60 fps; a wasm step under 8 ms) are checked
 // only with BENCH_STRICT=1 (scripts/bench.sh): on a shared or busy machine the figures say more about the
 // machine.
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { ARTIFACTS, openBoids, start, text } from '../tests/support/browser.mjs';
+import { openBoids, text } from '../tests/support/browser.mjs';
+import { benchSuite } from './support.mjs';
 
 const STRICT = process.env.BENCH_STRICT === '1';
 
 describe('boid performance', () => {
-  let env;
-  const figures = {};
-  const save = () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    writeFileSync(join(ARTIFACTS, 'boids-perf.json'), `${JSON.stringify(figures, null, 2)}\n`);
-  };
-  before(async () => {
-    env = await start();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = benchSuite('boids-perf');
+  const { figures, save } = env;
 
   test('the page runs 20,000 flocking agents; step-ms and fps read out', async (t) => {
     const page = await openBoids(env, 'scenario=flock&agents=20000&seed=1');

@@ -7,9 +7,10 @@
 // and its largest distance is that Dijkstra's.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARTIFACTS, ROOT, start } from '../tests/support/browser.mjs';
+import { ROOT } from '../tests/support/browser.mjs';
+import { benchSuite } from './support.mjs';
 import { distances, readMovingAi } from '../tests/support/dijkstra.mjs';
 
 const STRICT = process.env.BENCH_STRICT === '1';
@@ -17,21 +18,13 @@ const MAP = join(ROOT, 'maps', 'movingai', 'AR0011SR.map');
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 describe('crowd benchmarks', () => {
-  let env;
+  const env = benchSuite('crowd-bench');
+  const { figures, save } = env;
   let page;
-  const figures = {};
-  const save = () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    writeFileSync(join(ARTIFACTS, 'crowd-bench.json'), `${JSON.stringify(figures, null, 2)}\n`);
-  };
   before(async () => {
-    env = await start();
     page = await env.browser.newPage();
     await page.goto(`${env.base}crowd.html?embed=1&agents=2`);
     await page.waitForFunction(() => window.crowdlab);
-  });
-  after(async () => {
-    await env?.close();
   });
 
   test('a 512 x 512 flow field: the cells and distances of a reference Dijkstra, and its build time', async (t) => {

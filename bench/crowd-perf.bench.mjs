@@ -5,25 +5,14 @@
 // steps; and the page's own `step-ms` and `fps` read-outs for that scene. Every scene in the
 // registry is considered, so scenes added later are measured without editing this file.
 // Figures are printed as diagnostics and saved to tests/artifacts/crowd-perf.json.
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { ARTIFACTS, start, text } from '../tests/support/browser.mjs';
+import { text } from '../tests/support/browser.mjs';
+import { benchSuite } from './support.mjs';
 
 describe('crowd performance', () => {
-  let env;
-  const figures = {};
-  const save = () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    writeFileSync(join(ARTIFACTS, 'crowd-perf.json'), `${JSON.stringify(figures, null, 2)}\n`);
-  };
-  before(async () => {
-    env = await start();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = benchSuite('crowd-perf');
+  const { figures, save } = env;
 
   test('wasm step time of the most crowded scene at a few agent counts', async (t) => {
     const page = await env.browser.newPage();

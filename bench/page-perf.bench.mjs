@@ -9,11 +9,10 @@
 // The figures are printed and saved to tests/artifacts/page-perf.json. The bars are checked
 // only with BENCH_STRICT=1 (scripts/bench.sh): on a shared, busy machine they say more about the
 // machine. Without it only what is not a timing is checked.
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { ARTIFACTS, nextFrame, start, text } from '../tests/support/browser.mjs';
+import { nextFrame, text } from '../tests/support/browser.mjs';
+import { benchSuite } from './support.mjs';
 
 const STRICT = process.env.BENCH_STRICT === '1';
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -54,18 +53,8 @@ async function frames(page, ms) {
 }
 
 describe('page performance', () => {
-  let env;
-  const figures = { strict: STRICT };
-  const save = () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    writeFileSync(join(ARTIFACTS, 'page-perf.json'), `${JSON.stringify(figures, null, 2)}\n`);
-  };
-  before(async () => {
-    env = await start();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = benchSuite('page-perf', { strict: STRICT });
+  const { figures, save } = env;
 
   test('first paint and first grid on localhost', async (t) => {
     const loads = [];

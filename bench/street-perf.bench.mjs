@@ -3,28 +3,17 @@
 // 100-step warm-up (median and range of 7 rounds of at least 20 ms each); then the page itself
 // with each path-finder, its `fps` and `step-ms` read-outs and the planning time it shows.
 // Figures are printed as diagnostics and saved to tests/artifacts/street-perf.json.
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { ARTIFACTS, start, text } from '../tests/support/browser.mjs';
+import { text } from '../tests/support/browser.mjs';
+import { benchSuite } from './support.mjs';
 
 const PLANNERS = ['astar', 'dijkstra', 'theta', 'astar-smoothed', 'lrta'];
 const AGENTS = 200;
 
 describe('street with 200 planning pedestrians', () => {
-  let env;
-  const figures = {};
-  const save = () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    writeFileSync(join(ARTIFACTS, 'street-perf.json'), `${JSON.stringify(figures, null, 2)}\n`);
-  };
-  before(async () => {
-    env = await start();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = benchSuite('street-perf');
+  const { figures, save } = env;
 
   test('wasm step time per path-finder, interleaved', async (t) => {
     const page = await env.browser.newPage();
