@@ -3,9 +3,9 @@
 // walls painted, weights changed, the worker thread's copy of the world stays the page's world
 // through all of it (and the page steps on its own without workers), bad URL values give
 // messages, and embed mode shows only the world. Screenshots go to tests/artifacts/boids-*.png.
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { nextFrame, openBoids, screenshot, start, text } from './support/browser.mjs';
+import { nextFrame, openBoids, screenshot, text, withBrowser } from './support/browser.mjs';
 
 const SCENARIOS = ['flock', 'hawks-and-pigeons', 'path-following', 'leader-following', 'wall-following', 'obstacle-field'];
 
@@ -54,13 +54,7 @@ function allInOpenCells(page) {
 }
 
 describe('boid page', () => {
-  let env;
-  before(async () => {
-    env = await start();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = withBrowser();
 
   test('the default page runs the flock and its read-outs update', async () => {
     const page = await openBoids(env);

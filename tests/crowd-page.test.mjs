@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import init, { crowdScenes } from '../www/pkg/pathlab_crowd.js';
-import { ROOT, nextFrame, screenshot, start, text } from './support/browser.mjs';
+import { ROOT, nextFrame, screenshot, text, withBrowser } from './support/browser.mjs';
 import { distances } from './support/dijkstra.mjs';
 
 await init({ module_or_path: readFileSync(join(ROOT, 'www', 'pkg', 'pathlab_crowd_bg.wasm')) });
@@ -120,13 +120,7 @@ function openPoint(page) {
 }
 
 describe('crowd page', () => {
-  let env;
-  before(async () => {
-    env = await start();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = withBrowser();
 
   test('the registry lists at least one scene, each with a name and a title', () => {
     assert.ok(SCENES.length >= 1);

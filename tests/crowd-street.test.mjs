@@ -5,12 +5,12 @@
 // their specific messages and fall back, and the "Compare path-finders" panel draws its two
 // charts and a table whose figures equal an independent comparison run in Node. Screenshots go
 // to tests/artifacts/crowd-street-*.png (1440x900 and 1920x1080).
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import init, { CrowdScene, StreetComparison } from '../www/pkg/pathlab_crowd.js';
-import { ROOT, nextFrame, screenshot, start, text } from './support/browser.mjs';
+import { ROOT, nextFrame, screenshot, text, withBrowser } from './support/browser.mjs';
 
 await init({ module_or_path: readFileSync(join(ROOT, 'www', 'pkg', 'pathlab_crowd_bg.wasm')) });
 
@@ -66,13 +66,7 @@ async function pause(page) {
 }
 
 describe('street with path-finders', () => {
-  let env;
-  before(async () => {
-    env = await start();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = withBrowser();
 
   for (const planner of PLANNERS) {
     test(`${planner}: runs from its URL and its metrics equal a replay in Node`, async () => {

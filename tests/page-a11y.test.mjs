@@ -12,10 +12,10 @@
 //   high-contrast states stand out from the ground by 3:1;
 // - on a phone (375 x 667, touch) nothing overflows sideways, the grid fits and every button
 //   is at least 44 x 44 px; on projectors (1920 x 1080, 2560 x 1440) the grid uses the space.
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { ROOT, nextFrame, open, openBoids, screenshot, start, text } from './support/browser.mjs';
+import { ROOT, nextFrame, open, openBoids, screenshot, start, text, withBrowser } from './support/browser.mjs';
 import { cheapest, readPage } from './support/dijkstra.mjs';
 import { PALETTE, HIGH_CONTRAST } from '../www/paint.js';
 
@@ -125,13 +125,7 @@ function visibleControls(page) {
 }
 
 describe('accessibility and reach', () => {
-  let env;
-  before(async () => {
-    env = await start();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = withBrowser();
 
   test('axe finds no serious or critical problem on any page or mode', async () => {
     const found = {};

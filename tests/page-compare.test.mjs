@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, drag, nextFrame, open, screenshot, start, text } from './support/browser.mjs';
+import { ROOT, drag, nextFrame, open, screenshot, start, text, withBrowser } from './support/browser.mjs';
 import { cheapest, readCourse, readMovingAi, readPage } from './support/dijkstra.mjs';
 
 const maps = (file) => readFileSync(join(ROOT, 'maps', file), 'utf8');
@@ -74,13 +74,7 @@ async function chart(page) {
 }
 
 describe('compare mode', () => {
-  let env;
-  before(async () => {
-    env = await start();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = withBrowser();
 
   test('three panes step in sync, each as a normal page stepped as often', async () => {
     const query = 'map=arena';

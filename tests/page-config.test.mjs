@@ -2,21 +2,15 @@
 // in the controls; invalid or unknown values give a visible message naming the parameter and
 // fall back to defaults; nothing from the URL is inserted as HTML; embed=1 keeps only the grid
 // and the step controls; the module API mount(element, config) takes the same keys.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { nextFrame, open, screenshot, start, text } from './support/browser.mjs';
+import { nextFrame, open, screenshot, start, text, withBrowser } from './support/browser.mjs';
 
 const value = (page, id) => page.locator(`[data-testid="${id}"]`).inputValue();
 const attr = (page, name) => page.locator('[data-testid="grid"]').getAttribute(name);
 
 describe('page configuration', () => {
-  let env;
-  before(async () => {
-    env = await start();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = withBrowser();
 
   test('a URL configuration shows in the controls and on the grid', async () => {
     const page = await open(

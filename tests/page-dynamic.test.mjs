@@ -6,7 +6,7 @@
 // Costs are checked against an independent Dijkstra on the grid as the page holds it.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { drag, nextFrame, open, screenshot, start, text } from './support/browser.mjs';
+import { drag, nextFrame, open, screenshot, start, text, withBrowser } from './support/browser.mjs';
 import { cheapest, readPage } from './support/dijkstra.mjs';
 
 const click = (page, id) => page.locator(`[data-testid="${id}"]`).click();
@@ -28,13 +28,7 @@ async function agent(page) {
 }
 
 describe('searches for changing worlds', () => {
-  let env;
-  before(async () => {
-    env = await start();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = withBrowser();
 
   test('LPA* repairs after a wall is painted across its path, and counts the repair against a fresh A*', async () => {
     const page = await open(env, 'map=arena&algo=lpa');

@@ -4,7 +4,7 @@
 // dragging the start or goal marker moves it; a marker dragged onto a wall stays off it.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cellCentre, drag, nextFrame, open, screenshot, start, text } from './support/browser.mjs';
+import { cellCentre, drag, nextFrame, open, screenshot, start, text, withBrowser } from './support/browser.mjs';
 import { cheapest, readPage } from './support/dijkstra.mjs';
 
 const grid = (page, name) => page.locator('[data-testid="grid"]').getAttribute(name);
@@ -21,13 +21,7 @@ async function reference(page) {
 }
 
 describe('editing the grid', () => {
-  let env;
-  before(async () => {
-    env = await start();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = withBrowser();
 
   test('a wall dragged across the only gap leaves no path', async () => {
     // wall-gap: a wall down column 10 with its one gap at row 2.

@@ -7,7 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { drag, nextFrame, open, screenshot, start, text } from './support/browser.mjs';
+import { drag, nextFrame, open, screenshot, start, text, withBrowser } from './support/browser.mjs';
 import { cheapest, readMovingAi, readPage } from './support/dijkstra.mjs';
 
 const testid = (page, id) => page.locator(`[data-testid="${id}"]`);
@@ -81,13 +81,7 @@ function shape(map, from) {
 }
 
 describe('map editor', () => {
-  let env;
-  before(async () => {
-    env = await start();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = withBrowser();
 
   test('a generated maze is perfect, and the page finds the cost Dijkstra finds on the exported map', async () => {
     const page = await open(env, 'map=wall-gap');

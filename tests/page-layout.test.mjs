@@ -13,7 +13,7 @@
 // Screenshots of each size go to tests/artifacts/layout-*.png.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { nextFrame, open, screenshot, start } from './support/browser.mjs';
+import { nextFrame, open, screenshot, withBrowser } from './support/browser.mjs';
 
 const SIZES = [[1366, 768], [1440, 900], [1920, 1080]];
 
@@ -65,13 +65,7 @@ function assertAllInside(m, when) {
 }
 
 describe('the page laid out for teaching', () => {
-  let env;
-  before(async () => {
-    env = await start();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = withBrowser();
 
   for (const [width, height] of SIZES) {
     test(`at ${width} x ${height} the grid, controls, read-outs and panels are in the window together`, async () => {

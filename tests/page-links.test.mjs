@@ -5,10 +5,10 @@
 // back equal to an independent Dijkstra with the climb rule; the URL keys (teleports=,
 // teleport-h=, heights=, uphill=, downhill=) round-trip, and bad values give a message (as
 // text) while the map is kept and the page goes on working.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { cellCentre, drag, nextFrame, open, settled, start, text } from './support/browser.mjs';
+import { cellCentre, drag, nextFrame, open, settled, start, text, withBrowser } from './support/browser.mjs';
 import { encodeGrid } from '../www/share.js';
 
 const SHOTS = '/tmp/shots';
@@ -143,13 +143,7 @@ function teleportMap() {
 const TELEPORT_QUERY = `grid=${encodeGrid(teleportMap())}&start=2,4&goal=17,4&algo=astar&diagonal=no-corner-cutting&heuristic=octile`;
 
 describe('links: teleports and slopes', () => {
-  let env;
-  before(async () => {
-    env = await start();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = withBrowser();
 
   test('a teleport added by mouse: plain A* misses the cheapest path and says so; teleport-aware A* finds it', async () => {
     const page = await open(env, TELEPORT_QUERY, { width: 1366, height: 768 });

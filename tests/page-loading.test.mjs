@@ -3,7 +3,7 @@
 // malformed or truncated file each give a message naming the problem and keep a working map.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { nextFrame, open, screenshot, start, text } from './support/browser.mjs';
+import { nextFrame, open, screenshot, start, text, withBrowser } from './support/browser.mjs';
 
 const grid = (page, name) => page.locator('[data-testid="grid"]').getAttribute(name);
 
@@ -25,13 +25,7 @@ async function openFile(page, name, body) {
 }
 
 describe('loading maps', () => {
-  let env;
-  before(async () => {
-    env = await start();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = withBrowser();
 
   test('without a map parameter the page shows wall-gap with A*', async () => {
     const page = await open(env);

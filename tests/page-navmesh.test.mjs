@@ -9,7 +9,7 @@
 // much longer they are. Screenshots at 1440x900 and 1920x1080 go to tests/artifacts/.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { drag, nextFrame, open, screenshot, start, text } from './support/browser.mjs';
+import { drag, nextFrame, open, screenshot, start, text, withBrowser } from './support/browser.mjs';
 
 async function click(page, id, times = 1) {
   for (let i = 0; i < times; i++) await page.locator(`[data-testid="${id}"]`).click();
@@ -45,13 +45,7 @@ async function stepUntil(page, phase, limit = 400) {
 }
 
 describe('navmesh and corner views', () => {
-  let env;
-  before(async () => {
-    env = await start();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = withBrowser();
 
   test('switching to the navmesh keeps the map; the funnel steps; a wall across the corridor changes mesh and path', async () => {
     const page = await open(env, 'map=wall-gap', { width: 1440, height: 900 });

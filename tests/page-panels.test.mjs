@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, drag, nextFrame, open, screenshot, start, text } from './support/browser.mjs';
+import { ROOT, drag, nextFrame, open, screenshot, start, text, withBrowser } from './support/browser.mjs';
 import { cheapest, readCourse } from './support/dijkstra.mjs';
 
 const maps = (file) => readFileSync(join(ROOT, 'maps', file), 'utf8');
@@ -48,13 +48,7 @@ async function highlighted(page) {
 const tags = (lines) => lines.map((l) => l.tag).sort().join(' ');
 
 describe('panels', () => {
-  let env;
-  before(async () => {
-    env = await start();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = withBrowser();
 
   test('the first row of the open list is the cell the next step expands', async () => {
     for (const [algo, map, extra] of [

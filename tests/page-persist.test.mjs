@@ -4,9 +4,9 @@
 // share link opened in a fresh browser context reproduces the map, the ends, the settings and
 // the cost; a map whose link would be too long says to export a file instead; hostile grid=
 // values give a message naming the parameter and the default map, with no script run.
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { drag, nextFrame, screenshot, start, text } from './support/browser.mjs';
+import { drag, nextFrame, screenshot, start, text, withBrowser } from './support/browser.mjs';
 import { readPage } from './support/dijkstra.mjs';
 
 const KEY = 'pathlab.saved.v1';
@@ -48,13 +48,7 @@ function saved(page) {
 }
 
 describe('keeping and sharing maps', () => {
-  let env;
-  before(async () => {
-    env = await start();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = withBrowser();
 
   test('painted walls survive a reload, with the same cost', async () => {
     const { context, page } = await fresh(env);

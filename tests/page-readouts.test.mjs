@@ -2,18 +2,12 @@
 // as many expanded cells as the Expanded read-out (the goal, taken off the open list when
 // found, is named apart, as the README's rule says), and a start or goal outside the grid is
 // refused with the ranges of the cells the grid has (0 to w-1, 0 to h-1).
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { nextFrame, open, start, text } from './support/browser.mjs';
+import { nextFrame, open, start, text, withBrowser } from './support/browser.mjs';
 
 describe('read-outs', () => {
-  let env;
-  before(async () => {
-    env = await start();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = withBrowser();
 
   for (const algo of ['astar', 'dijkstra', 'bfs', 'greedy', 'jps']) {
     test(`${algo} on the 5x5 example: the closed list's heading counts the expanded cells as the read-out does, then the goal`, async () => {

@@ -6,11 +6,11 @@
 // dialog's iframe code opening the same view. Every algorithm the core offers on a space runs
 // there (agents, extra values and give-up messages shown when the core gives them).
 // Screenshots at 1366x768 and 1920x1080 go to tests/artifacts/spaces-*.png.
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, nextFrame, open, screenshot, start, text } from './support/browser.mjs';
+import { ROOT, nextFrame, open, screenshot, start, text, withBrowser } from './support/browser.mjs';
 import { readCourse } from './support/dijkstra.mjs';
 import { encodeGrid } from '../www/share.js';
 
@@ -111,13 +111,7 @@ function cellInfo(page) {
 }
 
 describe('graph and hex views: compare, panels, cursor, saving, embedding', () => {
-  let env;
-  before(async () => {
-    env = await start();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = withBrowser();
 
   test('compare on a graph: three panes step in sync as normal pages do, and run to the Dijkstra cost', async () => {
     const file = JSON.parse(maps('graphs/slides-5.json'));

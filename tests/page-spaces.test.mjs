@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, nextFrame, open, start, text } from './support/browser.mjs';
+import { ROOT, nextFrame, open, start, text, withBrowser } from './support/browser.mjs';
 import { readCourse } from './support/dijkstra.mjs';
 import { decodeGrid } from '../www/share.js';
 
@@ -132,13 +132,7 @@ async function shot(page, name) {
 }
 
 describe('spaces: graphs and hexes', () => {
-  let env;
-  before(async () => {
-    env = await start();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = withBrowser();
 
   test('a graph built with the mouse runs A* to the cost of an independent Dijkstra, and its share link round-trips', async () => {
     const page = await open(env, 'space=graph');

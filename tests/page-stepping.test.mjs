@@ -1,11 +1,11 @@
 // Stepping through a search in real Chromium with the page's buttons and keys: step and back
 // move one expansion; run ends at `found` with the cost an independent Dijkstra gives (and
 // the MovingAI .scen optimum); play advances by itself and pauses; reset returns to `ready`.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, nextFrame, open, screenshot, start, text } from './support/browser.mjs';
+import { ROOT, nextFrame, open, screenshot, start, text, withBrowser } from './support/browser.mjs';
 import { cheapest, readCourse, readMovingAi, readScen, withTerrain } from './support/dijkstra.mjs';
 
 const maps = (file) => readFileSync(join(ROOT, 'maps', file), 'utf8');
@@ -22,13 +22,7 @@ async function cost(page) {
 }
 
 describe('stepping', () => {
-  let env;
-  before(async () => {
-    env = await start();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = withBrowser();
 
   test('five steps expand five cells; back once leaves four', async () => {
     const page = await open(env, 'map=course-5x5&algo=astar&heuristic=octile&diagonal=no-corner-cutting&costs=integer');

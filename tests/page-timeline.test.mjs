@@ -7,7 +7,7 @@
 // an edit makes the timeline find the new run's length.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cellCentre, drag, nextFrame, open, screenshot, start, text } from './support/browser.mjs';
+import { cellCentre, drag, nextFrame, open, screenshot, start, text, withBrowser } from './support/browser.mjs';
 
 const TIMELINE = '[data-testid="timeline"]';
 
@@ -56,13 +56,7 @@ async function stepFromReset(page, k) {
 }
 
 describe('timeline', () => {
-  let env;
-  before(async () => {
-    env = await start();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = withBrowser();
 
   test('scrubbing to step k shows what k presses of Step show, forward and back', async () => {
     const query = 'map=wall-gap&algo=astar&diagonal=no-corner-cutting&costs=integer';

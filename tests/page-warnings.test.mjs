@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, drag, nextFrame, open, screenshot, start, text } from './support/browser.mjs';
+import { ROOT, drag, nextFrame, open, screenshot, start, text, withBrowser } from './support/browser.mjs';
 import { cheapest, readCourse, readMovingAi, readPage, readScen, withTerrain } from './support/dijkstra.mjs';
 
 const maps = (file) => readFileSync(join(ROOT, 'maps', file), 'utf8');
@@ -44,13 +44,7 @@ async function ends(page) {
 }
 
 describe('correctness warnings', () => {
-  let env;
-  before(async () => {
-    env = await start();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = withBrowser();
 
   test('Manhattan with 8-way moves is flagged; after the run the reference is the cheapest cost', async () => {
     // arena.map.scen: 1 45 -> 47 9, optimal 60.9117; Manhattan's overestimate misses it here.

@@ -11,9 +11,9 @@
 // - maps of one-cell stripes, 1024 and 2048 cells wide, draw without moiré: each canvas pixel of
 //   a row is the area average of the cells under it (worked out here from the legend's colours),
 //   where a plain scaled image would show stripes that beat.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { nextFrame, open, screenshot, start } from './support/browser.mjs';
+import { nextFrame, open, screenshot, start, withBrowser } from './support/browser.mjs';
 
 /** The start and goal markers' colours (www/palette.js, PALETTE.start and PALETTE.goal). */
 const START_RGB = [0x00, 0x9e, 0x73];
@@ -88,13 +88,7 @@ function stripes(w, h) {
 }
 
 describe('zoom and pan on the grid', () => {
-  let env;
-  before(async () => {
-    env = await start();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = withBrowser();
 
   test('the wheel zooms about the pointer, and the start and goal stay on screen', async () => {
     const [page, fit] = await openFitted(env, 'map=AR0011SR&algo=astar&step=3000');

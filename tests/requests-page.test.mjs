@@ -4,9 +4,9 @@
 // open requests in the order of service; the controls and URL settings work, bad URL values
 // give specific messages and are never inserted as HTML; embed mode shows the map and controls
 // only. Screenshots go to /tmp/requests-*.png.
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { nextFrame, start, text } from './support/browser.mjs';
+import { nextFrame, text, withBrowser } from './support/browser.mjs';
 
 /** Opens requests.html with `query` and waits until the page has mounted and shows frame 1+. */
 async function openRequests(env, query = '', { width = 1400, height = 1000 } = {}) {
@@ -59,13 +59,7 @@ async function checkQueueTable(page) {
 }
 
 describe('path-request page', () => {
-  let env;
-  before(async () => {
-    env = await start();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = withBrowser();
 
   test('after a burst the queue shrinks frame by frame within the budget, and answers are served', async () => {
     const budget = 40;

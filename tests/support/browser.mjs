@@ -1,6 +1,7 @@
 // Shared set-up for the end-to-end tests: a static server for www/ on a free port, Debian's
 // Chromium through playwright-core, a page opened on a configuration, and small helpers to
 // read the page's hooks (data-testid) and to find a cell's centre on the canvas.
+import { after, before } from 'node:test';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +45,30 @@ export async function start() {
     async close() {
       await browser.close();
       await new Promise((ok) => server.close(ok));
+    },
+  };
+}
+
+/**
+ * Called inside a describe(): starts the server and the browser before its tests and stops them
+ * after. Returns what the tests use of start()'s result (`browser`, `base`; read once the tests
+ * run), to pass to open() and the other helpers here.
+ */
+export function withBrowser() {
+  /** @type {Awaited<ReturnType<typeof start>> | null} */
+  let env = null;
+  before(async () => {
+    env = await start();
+  });
+  after(async () => {
+    await env?.close();
+  });
+  return {
+    get browser() {
+      return env.browser;
+    },
+    get base() {
+      return env.base;
     },
   };
 }
