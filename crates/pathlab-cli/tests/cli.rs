@@ -389,7 +389,7 @@ fn compare_table(map: &str, algos: &str, extra: &[&str]) -> String {
     let (map, scen) = (root.join(format!("{map}.map")), root.join(format!("{map}.map.scen")));
     let mut args: Vec<&std::ffi::OsStr> =
         vec!["compare".as_ref(), map.as_os_str(), scen.as_os_str(), "--algos".as_ref(), algos.as_ref()];
-    args.extend(extra.iter().map(|a| std::ffi::OsStr::new(a)));
+    args.extend(extra.iter().map(std::ffi::OsStr::new));
     let out = pathlab(&args);
     assert!(out.status.success(), "{}", stderr(&out));
     stdout(&out)
