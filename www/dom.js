@@ -63,6 +63,10 @@ export class MessageArea {
   constructor(max = 12) {
     this.max = max;
     this.messages = [];
+    /** How many messages have been said in all, and when (by that count) each one shown was. */
+    this.count = 0;
+    /** @type {Map<string, number>} */
+    this.said = new Map();
     this.list = el('div', { testid: 'message', class: 'pl-message', role: 'alert', 'aria-live': 'assertive' });
     this.box = el(
       'div',
@@ -88,6 +92,7 @@ export class MessageArea {
     this.messages = this.messages.filter((m) => m !== text);
     this.messages.push(text);
     if (this.messages.length > this.max) this.messages.shift();
+    this.said.set(text, ++this.count);
     this.list.replaceChildren(...this.messages.map((m) => el('p', { text: m })));
     this.box.hidden = false;
   }
@@ -96,7 +101,24 @@ export class MessageArea {
   clear() {
     if (!this.messages.length && this.box.hidden) return;
     this.messages = [];
+    this.said.clear();
     this.list.replaceChildren();
     this.box.hidden = true;
+  }
+
+  /**
+   * Removes the messages said when `count` messages had been said in all (a count read
+   * earlier), keeping those said since.
+   * @param {number} count
+   */
+  clearBefore(count) {
+    const kept = this.messages.filter((m) => (this.said.get(m) ?? 0) > count);
+    if (!kept.length) {
+      this.clear();
+      return;
+    }
+    if (kept.length === this.messages.length) return;
+    this.messages = kept;
+    this.list.replaceChildren(...this.messages.map((m) => el('p', { text: m })));
   }
 }
