@@ -10,11 +10,10 @@
 
 import { NavLab, NavPhase, statusName } from './pkg/pathlab_spaces.js';
 import { controls, el, options } from './dom.js';
-import { mapControls, searchReadouts, SearchPage, transportBar } from './page-app.js';
+import { mapControls, searchReadouts, transportBar } from './page-app.js';
 import { encodeGrid } from './share.js';
 import { fetchMap } from './maps.js';
-import { PALETTE, HIGH_CONTRAST } from './paint.js';
-import { fitPainter, legendList, readGridMap, spaceControls, startSpacePage, stopSpacePage } from './space-load.js';
+import { fitPainter, legendList, readGridMap, spaceControls, SpacePage, startSpacePage, stopSpacePage } from './space-load.js';
 import { NAV_COLOURS, NavPainter } from './navmesh-paint.js';
 
 /** The largest map the view takes (as the grid page's largest presets). */
@@ -61,23 +60,14 @@ function pointText(p) {
   return `(${fmt(p[0])}, ${fmt(p[1])})`;
 }
 
-export class NavApp extends SearchPage {
+export class NavApp extends SpacePage {
   constructor(root, memory, known, config) {
-    super(root, memory, known, config, statusName);
-    this.space = config.space;
-    this.lab = null;
-    /**
-     * The spaces' wasm memory, once start() has loaded the module.
-     * @type {any}
-     */
-    this.spaceMemory = null;
-    this.index = { presets: [], graphs: [] };
+    super(root, memory, known, config);
     this.tool = 'wall';
     this.edited = false;
     this.preset = null;
     this.compareShown = false;
     this.waypoints = new Float64Array(0);
-    this.palette = config.contrast ? HIGH_CONTRAST : PALETTE;
     this.build();
     this.painter = new NavPainter(this.canvas);
     this.painter.setPalette(this.palette);

@@ -515,13 +515,7 @@ class App extends SearchPage {
     this.mapName = preset ? preset.name : null;
     this.mapTitle = preset?.title ?? label;
     this.showMap(label);
-    this.narrate('');
-    this.hover = null;
-    this.selected = null;
-    this.syncSettings();
-    this.layout();
-    this.touch();
-    this.mapChanged('load');
+    this.freshMap('load');
   }
 
   /**
@@ -533,6 +527,12 @@ class App extends SearchPage {
     this.setPlaying(false);
     this.lab.reset();
     this.nameOwnMap(title);
+    this.freshMap(what);
+  }
+
+  /** What every new map needs once named: no narration, hover or selected cell, the settings
+   * read back, the grid laid out and painted; `what` goes to mapChanged. */
+  freshMap(what) {
     this.narrate('');
     this.hover = null;
     this.selected = null;

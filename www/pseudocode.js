@@ -66,6 +66,13 @@ function agentStep(facts, moveTags) {
   return moveTags;
 }
 
+/** What LRTA*'s and RTA*'s read-outs count: the look-aheads' cells, not an open list. */
+const LOOKAHEAD_COUNTS = {
+  expanded: ['Examined', "The cells whose moves the agent's look-aheads examined, over every move (one a move with look-ahead 1): it keeps no open list"],
+  open: ['Last look', 'The cells the last look-ahead examined, besides the one the agent stands on'],
+};
+const LOOKAHEAD_NOTE = 'A walking agent: expanded counts the cells its look-aheads examined; moves are the cells it walked.';
+
 const ASTAR_LINES = (order) => [
   ['init', 'open ← {start};  g(start) ← 0;  closed ← {}'],
   ['loop', 'while open is not empty:'],
@@ -376,12 +383,9 @@ export const PSEUDOCODE = {
     title: 'LRTA* (learning real-time A*)',
     note: 'The agent looks ahead, moves one cell and raises the estimate of the cell it left; the heat map is the learned h. Dead ends fill up until it walks out.',
     caveat: 'Complete on finite maps and keeps h admissible, but the walk is not the cheapest path.',
-    counts: {
-      expanded: ['Examined', "The cells whose moves the agent's look-aheads examined, over every move (one a move with look-ahead 1): it keeps no open list"],
-      open: ['Last look', 'The cells the last look-ahead examined, besides the one the agent stands on'],
-    },
+    counts: LOOKAHEAD_COUNTS,
     notOptimal: 'LRTA* is an agent that picks one move at a time from a small look-ahead; the walk, with its detours and returns, is not the cheapest path.',
-    agentNote: 'A walking agent: expanded counts the cells its look-aheads examined; moves are the cells it walked.',
+    agentNote: LOOKAHEAD_NOTE,
     lines: [
       ['init', 'h(s) ← the estimate, for every cell;  the agent stands on the start'],
       ['loop', 'while the agent is not on the goal:'],
@@ -398,12 +402,9 @@ export const PSEUDOCODE = {
     title: 'RTA* (real-time A*)',
     note: 'Like LRTA*, but it stores the second-best estimate, so it leaves dead ends sooner; the learned h may overestimate.',
     caveat: 'Reaches the goal on finite maps; the walk is not the cheapest path.',
-    counts: {
-      expanded: ['Examined', "The cells whose moves the agent's look-aheads examined, over every move (one a move with look-ahead 1): it keeps no open list"],
-      open: ['Last look', 'The cells the last look-ahead examined, besides the one the agent stands on'],
-    },
+    counts: LOOKAHEAD_COUNTS,
     notOptimal: 'RTA* is an agent that picks one move at a time from a small look-ahead; the walk, with its detours and returns, is not the cheapest path.',
-    agentNote: 'A walking agent: expanded counts the cells its look-aheads examined; moves are the cells it walked.',
+    agentNote: LOOKAHEAD_NOTE,
     lines: [
       ['init', 'h(s) ← the estimate, for every cell;  the agent stands on the start'],
       ['loop', 'while the agent is not on the goal:'],

@@ -3,11 +3,12 @@
 // preset index and grid map files (read by the core's own parsers), and the page parts they
 // build and tear down the same way (canvas, legend, sizing, stopping).
 
-import initSpaces from './pkg/pathlab_spaces.js';
+import initSpaces, { statusName } from './pkg/pathlab_spaces.js';
 import { Lab } from './pkg/pathlab_wasm.js';
 import { el, options } from './dom.js';
 import { SPACES } from './config.js';
-import { searchInputs } from './page-app.js';
+import { SearchPage, searchInputs } from './page-app.js';
+import { HIGH_CONTRAST, PALETTE } from './paint.js';
 import { SPACE_LABELS } from './pathlab.js';
 
 /** Where the presets live: next to this module, so an embedding page may sit anywhere. */
@@ -144,6 +145,26 @@ export function fitPainter(page, below, floor, force) {
   page.lastSize = key;
   page.painter.resize(width, maxHeight, dpr);
   page.dirty = true;
+}
+
+/**
+ * What every view on the spaces' module starts with (space-view.js's graphs and hexes,
+ * navmesh-view.js's navmesh and corners): its space, no lab until the module is loaded, the
+ * index of presets and graphs, and the palette (high contrast with `contrast`).
+ */
+export class SpacePage extends SearchPage {
+  constructor(root, memory, known, config) {
+    super(root, memory, known, config, statusName);
+    this.space = config.space;
+    this.lab = null;
+    /**
+     * The spaces' wasm memory, once start() has loaded the module.
+     * @type {any}
+     */
+    this.spaceMemory = null;
+    this.index = { presets: [], graphs: [] };
+    this.palette = config.contrast ? HIGH_CONTRAST : PALETTE;
+  }
 }
 
 /** What every space view undoes when it goes: the frame loop, listeners, its DOM and its lab. */

@@ -11,16 +11,15 @@
 
 import { SpaceLab, statusName, Terrain } from './pkg/pathlab_spaces.js';
 import { Lab } from './pkg/pathlab_wasm.js';
-import { fitPainter, legendList, MAPS, readGridMap, spaceControls, startSpacePage, stopSpacePage } from './space-load.js';
+import { fitPainter, legendList, MAPS, readGridMap, spaceControls, SpacePage, startSpacePage, stopSpacePage } from './space-load.js';
 import { toQuery } from './config.js';
 import { quote } from './values.js';
 import { controls, download, el, options } from './dom.js';
 import {
-  algorithmRow, BRUSHES, formatCost, lastStepOf, mapControls, searchReadouts, SearchPage, selectMaker, transportBar, weightField,
+  algorithmRow, BRUSHES, formatCost, lastStepOf, mapControls, searchReadouts, selectMaker, transportBar, weightField,
 } from './page-app.js';
 import { encodeGraph, encodeGrid } from './share.js';
 import { fetchMap, fetchText, detectFormat } from './maps.js';
-import { PALETTE, HIGH_CONTRAST } from './paint.js';
 import { GraphPainter, HexPainter, NO_PARENT, stateName, short } from './space-paint.js';
 import { attachGraphEditing } from './graph-edit.js';
 import { attachHexEditing } from './hex-edit.js';
@@ -78,21 +77,12 @@ function graphTitle(text) {
   }
 }
 
-export class SpaceApp extends SearchPage {
+export class SpaceApp extends SpacePage {
   constructor(root, memory, known, config) {
-    super(root, memory, known, config, statusName);
-    this.space = config.space;
-    this.lab = null;
-    /**
-     * The spaces' wasm memory, once start() has loaded the module.
-     * @type {any}
-     */
-    this.spaceMemory = null;
-    this.index = { presets: [], graphs: [] };
+    super(root, memory, known, config);
     this.selection = null;
     this.preview = null;
     this.version = 0;
-    this.palette = config.contrast ? HIGH_CONTRAST : PALETTE;
     this.cache = { labels: null, edges: null, h: null, hVersion: -1, total: null, totalVersion: -1 };
     this.build();
     this.painter = this.space === 'graph' ? new GraphPainter(this.canvas) : new HexPainter(this.canvas);
