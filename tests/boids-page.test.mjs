@@ -279,8 +279,9 @@ describe('boid page', () => {
     });
     await fpsShows(page);
     const first = await page.evaluate(() => window.boidlab.boids.steps);
-    await page.waitForTimeout(500);
-    assert.ok((await page.evaluate(() => window.boidlab.boids.steps)) > first + 10);
+    // The page's own loop advances the world: wait for ten more steps (a loaded machine may
+    // need longer than a quiet one), and fail if they never come.
+    await page.waitForFunction((n) => window.boidlab.boids.steps > n + 10, first, { timeout: 15000 });
     assert.equal(await page.evaluate(() => window.boidlab.app.link.active), false);
     assert.ok(Number(await text(page, 'step-ms')) > 0);
     assert.deepEqual(page.errors, []);
