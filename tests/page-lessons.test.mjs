@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, cellCentre, nextFrame, open, screenshot, text, withBrowser } from './support/browser.mjs';
-import { cheapest, readCourse } from './support/dijkstra.mjs';
+import { cheapest, distances, readCourse } from './support/dijkstra.mjs';
 
 const testid = (page, id) => page.locator(`[data-testid="${id}"]`);
 
@@ -53,6 +53,31 @@ async function onPage(page, n, total) {
 }
 
 const KNOWN_5X5 = { start: [3, 1], goal: [0, 3] };
+
+/**
+ * Runs compare mode to the end; each pane's { expanded, cost } by algorithm, with the reference
+ * Dijkstra's cost on the map file and the number of cells closer to the start than the goal
+ * (`nearer`) and no farther (`within`): Dijkstra must expand every cell nearer and none beyond.
+ */
+async function comparedRuns(page, file) {
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="compare-pane"]').length >= 2);
+  await testid(page, 'compare-run').click();
+  await nextFrame(page);
+  const panes = await page.locator('[data-testid="compare-pane"]').evaluateAll((nodes) =>
+    nodes.map((n) => [n.dataset.algo, {
+      status: n.querySelector('[data-testid="compare-status"]').textContent,
+      expanded: Number(n.querySelector('[data-testid="compare-expanded"]').textContent.replace(/,/g, '')),
+      cost: Number(n.querySelector('[data-testid="compare-cost"]').dataset.value),
+    }]),
+  );
+  const { diagonal } = await settings(page);
+  const map = readCourse(readFileSync(join(ROOT, 'maps', file), 'utf8'));
+  const optimum = cheapest(map, map.start, map.goal, { diagonal });
+  const dist = distances(map, [map.start], { diagonal });
+  const nearer = dist.filter((d) => d < optimum - 1e-9).length;
+  const within = dist.filter((d) => d <= optimum + 1e-9).length;
+  return { runs: Object.fromEntries(panes), optimum, nearer, within, map };
+}
 
 describe('worked examples as printed', () => {
   const env = withBrowser();
@@ -138,7 +163,11 @@ describe('worked examples as printed', () => {
     const map = readCourse(readFileSync(join(ROOT, 'maps', 'thesis-400.txt'), 'utf8'));
     assert.equal(map.width * map.height, 400);
     const page = await open(env, 'map=thesis-400');
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="compare-pane"]').length === 4);
+    const { runs, optimum, nearer, within } = await comparedRuns(page, 'thesis-400.txt');
+    assert.deepEqual(Object.keys(runs), ['dijkstra', 'astar', 'theta', 'lrta']);
+    for (const algo of ['dijkstra', 'astar']) assert.ok(Math.abs(runs[algo].cost - optimum) < 1e-9, `${algo} ${runs[algo].cost}, reference ${optimum}`);
+    assert.ok(runs.dijkstra.expanded >= nearer && runs.dijkstra.expanded <= within, `Dijkstra expanded ${runs.dijkstra.expanded}, reference ${nearer} to ${within}`);
+    assert.ok(runs.astar.expanded < runs.dijkstra.expanded / 2, `A* ${runs.astar.expanded}, Dijkstra ${runs.dijkstra.expanded}`);
     const explain = await text(page, 'explain');
     // The thesis's table: Dijkstra 292, A* 64, Theta* 291, LRTA* 104 nodes expanded per 400.
     for (const [algo, n] of [['Dijkstra', 292], ['A\\*', 64], ['Theta\\*', 291], ['LRTA\\*', 104]]) {
@@ -151,8 +180,18 @@ describe('worked examples as printed', () => {
 
   test('the maze example compares Dijkstra with A*, and the graph examples give the printed costs', async () => {
     const maze = await open(env, 'map=maze-compare');
-    await maze.waitForFunction(() => document.querySelectorAll('[data-testid="compare-pane"]').length === 2);
-    assert.match(await text(maze, 'explain'), /maze/);
+    const { runs, optimum, nearer, within, map } = await comparedRuns(maze, 'maze-corridor.txt');
+    // By hand: six corridors of 15 cells joined by five gaps; the way runs 14 cells along each
+    // corridor and 10 rows down: 6 x 14 + 10 = 94 moves, through all 6 x 15 + 5 = 95 cells.
+    assert.equal(map.open.filter(Boolean).length, 6 * 15 + 5);
+    assert.equal(optimum, 6 * 14 + 10);
+    for (const algo of ['dijkstra', 'astar']) assert.equal(runs[algo].cost, optimum, algo);
+    assert.ok(runs.dijkstra.expanded >= nearer && runs.dijkstra.expanded <= within, `Dijkstra expanded ${runs.dijkstra.expanded}, reference ${nearer} to ${within}`);
+    // The heuristic saves nothing here: A* expands as many cells as Dijkstra.
+    assert.equal(runs.astar.expanded, runs.dijkstra.expanded);
+    const explain = await text(maze, 'explain');
+    for (const n of ['6 x 14 \\+ 10 = 94', 'guesses 10 moves', '95 open cells']) assert.match(explain, new RegExp(n));
+    assert.match(explain, /slides/);
     await maze.close();
     // B-C-A-E = 4 + 2 + 5 on the slides' graph; A-D-E-F = 9 + 2 + 3 in the book's matrix.
     for (const [name, cost] of [['slides-5', 4 + 2 + 5], ['course-matrix', 9 + 2 + 3]]) {
