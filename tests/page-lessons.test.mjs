@@ -46,7 +46,7 @@ async function openLesson(env, query, files = {}, { width = 1400, height = 1000 
 /** Waits until the lesson shows page `n` and its page has mounted. */
 async function onPage(page, n, total) {
   await page.waitForFunction(
-    (want) => document.querySelector('[data-testid="lesson-page"]')?.textContent === want && document.querySelector('[data-testid="status"]')?.textContent,
+    (want) => window.pathlab?.lab && document.querySelector('[data-testid="lesson-page"]')?.textContent === want && document.querySelector('[data-testid="status"]')?.textContent,
     `Page ${n} of ${total}`,
   );
   await nextFrame(page);

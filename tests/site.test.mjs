@@ -131,7 +131,7 @@ describe('the static site', () => {
     const frame = host.frames().find((f) => f !== host.mainFrame());
     assert.ok(frame, 'the course page has an iframe');
     const onPage = (want) => frame.waitForFunction(
-      (w) => document.querySelector('[data-testid="lesson-page"]')?.textContent === w && document.querySelector('[data-testid="status"]')?.textContent,
+      (w) => window.pathlab?.lab && document.querySelector('[data-testid="lesson-page"]')?.textContent === w && document.querySelector('[data-testid="status"]')?.textContent,
       want,
       { timeout: 15000 },
     );
