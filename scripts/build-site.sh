@@ -33,7 +33,7 @@ if [ "$prebuilt" = 0 ]; then
   ./scripts/setup.sh
   ./scripts/build-wasm.sh
 fi
-for needed in www/pkg/pathlab_wasm.js www/maps/presets.json; do
+for needed in www/pkg/pathlab_wasm.js www/maps/presets.json www/lessons; do
   if [ ! -e "$needed" ]; then
     echo "[site] $needed is missing: run ./scripts/build-wasm.sh first (or leave out --prebuilt)" >&2
     exit 2
@@ -48,6 +48,7 @@ find www -maxdepth 1 -type f ! -name '*.d.ts' -exec cp {} "$out/" \;
 mkdir -p "$out/pkg"
 cp www/pkg/*.js www/pkg/*_bg.wasm "$out/pkg/"
 cp -r www/maps "$out/maps"
+cp -r www/lessons "$out/lessons"
 cat >"$out/$marker" <<EOF
 Made by Pathlab's scripts/build-site.sh; the script may empty and refill this folder.
 EOF

@@ -2,7 +2,8 @@
 # Builds the pages' WebAssembly modules into www/pkg (pathlab_wasm: path-finding, for
 # index.html and requests.html; pathlab_world: the boid world, for boids.html; pathlab_crowd:
 # the crowd scenes, for crowd.html; pathlab_spaces: graphs and hex grids, loaded by index.html
-# only when space=graph or hex) and copies the preset maps to www/maps.
+# only when space=graph or hex) and copies the preset maps to www/maps and the lessons to
+# www/lessons.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # .cargo/config.toml turns on WebAssembly SIMD (simd128) for this target. The build goes to
@@ -40,4 +41,6 @@ for module in pathlab_wasm pathlab_world pathlab_crowd pathlab_spaces; do
   fi
 done
 rm -rf www/maps && mkdir -p www/maps && cp -r maps/. www/maps/
+# The lessons (lessons/NAME.json or .md, played by index.html?lesson=NAME) go beside the maps.
+rm -rf www/lessons && mkdir -p www/lessons && cp -r lessons/. www/lessons/
 echo "[build] www/ is ready" >&2

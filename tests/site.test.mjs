@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { serve } from '../scripts/serve.mjs';
-import { ROOT, nextFrame, text } from './support/browser.mjs';
+import { ROOT, nextFrame, screenshot, text } from './support/browser.mjs';
 import { shownAndCheapest } from './support/dijkstra.mjs';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -56,6 +56,11 @@ describe('the static site', () => {
       join(coursePages, 'week3.html'),
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Week 3: A*</title></head><body><h1>Week 3: A*</h1><iframe src="${src}" width="560" height="600" title="A* on the 5x5 example"></iframe></body></html>`,
     );
+    const lesson = `${site}index.html?lesson=astar-5x5&embed=1`;
+    writeFileSync(
+      join(coursePages, 'week4.html'),
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Week 4: a lesson</title></head><body><h1>Week 4</h1><iframe src="${lesson}" width="700" height="820" title="Lesson: A* on the 5x5 example"></iframe></body></html>`,
+    );
     courseServer = await serve(coursePages, 0);
     course = `http://127.0.0.1:${courseServer.address().port}/`;
     browser = await chromium.launch({
@@ -81,6 +86,7 @@ describe('the static site', () => {
       assert.ok(pkg.includes(`${module}_bg.wasm`) && pkg.includes(`${module}.js`), `${module} is in pkg/`);
     }
     assert.ok(existsSync(join(folder, 'maps', 'presets.json')));
+    for (const lesson of ['astar-5x5.json', 'heuristics.md', 'jps.json']) assert.ok(existsSync(join(folder, 'lessons', lesson)), `${lesson} is in the site`);
     assert.deepEqual(readdirSync(folder).filter((f) => f.endsWith('.d.ts')), []);
   });
 
@@ -113,6 +119,30 @@ describe('the static site', () => {
     const { shown, cheapest, map } = await shownAndCheapest(frame);
     assert.deepEqual([map.width, map.height], [5, 5], 'the 5x5 preset came from the site folder');
     assert.ok(Math.abs(shown - cheapest) < 1e-9, `embedded ${shown}, reference ${cheapest}`);
+    const stray = host.requests.filter((u) => !u.startsWith(site) && !u.startsWith(course));
+    assert.deepEqual(stray, [], 'every request stays on the site or the course page');
+    assert.deepEqual(host.errors, []);
+    await host.close();
+  });
+
+  test('a course page embeds a lesson with one iframe: its pages play inside the frame', async () => {
+    const host = watch(await browser.newPage({ viewport: { width: 1000, height: 900 } }));
+    await host.goto(`${course}week4.html`);
+    const frame = host.frames().find((f) => f !== host.mainFrame());
+    assert.ok(frame, 'the course page has an iframe');
+    const onPage = (want) => frame.waitForFunction(
+      (w) => window.pathlab?.lab && document.querySelector('[data-testid="lesson-page"]')?.textContent === w && document.querySelector('[data-testid="status"]')?.textContent,
+      want,
+      { timeout: 15000 },
+    );
+    await onPage('Page 1 of 6');
+    assert.match(await text(frame, 'lesson-title'), /5 x 5/);
+    await testid(frame, 'lesson-next').click();
+    await onPage('Page 2 of 6');
+    assert.equal(await frame.evaluate(() => window.pathlab.lab.steps), 1);
+    assert.match(frame.url(), /lesson=astar-5x5&page=2&embed=1$/);
+    assert.ok(await testid(frame, 'grid').isVisible());
+    await screenshot(host, 'site-lesson-embed');
     const stray = host.requests.filter((u) => !u.startsWith(site) && !u.startsWith(course));
     assert.deepEqual(stray, [], 'every request stays on the site or the course page');
     assert.deepEqual(host.errors, []);

@@ -11,8 +11,11 @@ export const KEYS = [
   'space', 'layout', 'map', 'grid', 'graph', 'algo', 'heuristic', 'diagonal', 'costs', 'weight',
   'lookahead', 'sensor', 'cluster', 'hand',
   'start', 'goal', 'step', 'autoplay', 'speed', 'embed', 'compare', 'lock', 'contrast', 'present',
-  'teleports', 'teleport-h', 'heights', 'uphill', 'downhill',
+  'teleports', 'teleport-h', 'heights', 'uphill', 'downhill', 'quiz',
 ];
+
+/** The quiz modes (`quiz=`, quiz.js): predict the next expansion, or the path's next cell. */
+export const QUIZ_MODES = ['expand', 'path'];
 
 /**
  * The spaces the page shows (`space=`): the square grid, hex tiles, a weighted graph, and a grid
@@ -70,6 +73,7 @@ export const MAX_WEIGHT = 100;
  * @property {string | string[] | null} heights
  * @property {string | string[] | null} uphill
  * @property {string | string[] | null} downhill
+ * @property {string | null} quiz
  * @property {string[]} [given]
  */
 
@@ -107,6 +111,7 @@ export const DEFAULTS = Object.freeze({
   heights: null,
   uphill: null,
   downhill: null,
+  quiz: null,
 });
 
 const MAX_STEP = 100_000_000;
@@ -325,6 +330,12 @@ export function readConfig(raw, known) {
     const problem = readCompare(given.compare, known.algo);
     if (typeof problem === 'string') say('compare', `${problem}; showing one search instead.`);
     else config.compare = problem;
+  }
+
+  if (has('quiz')) {
+    const mode = text(given.quiz).toLowerCase();
+    if (QUIZ_MODES.includes(mode)) config.quiz = mode;
+    else say('quiz', `expected ${QUIZ_MODES.join(' or ')} (predict the next cell expanded, or the path's next cell), got ${quote(given.quiz)}; no quiz.`);
   }
 
   // Teleports and slopes need the loaded map to be checked: links.js checks them then.

@@ -5,6 +5,8 @@
 interface HTMLElementEventMap {
   /** index.html: the settings changed (main.js writes them into the URL). */
   'pathlab-change': CustomEvent<import('./config.js').PageConfig>;
+  /** index.html: a lesson shows another page (lesson.js; main.js writes it into the URL). */
+  'pathlab-lesson': CustomEvent<{ lesson: string, page: number, embed: boolean }>;
   /** index.html: the map, start, goal or links were edited. */
   'pathlab-edit': CustomEvent<{ what: string }>;
   /** boids.html: the settings changed. */

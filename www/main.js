@@ -6,7 +6,17 @@ import { toQuery } from './config.js';
 import { addressObject, addressText } from './values.js';
 
 const root = document.getElementById('app');
+const address = addressObject(location.search, location.hash);
+// A lesson keeps its own address: its name and page (lesson.js), not each page's settings.
+const lesson = Object.hasOwn(address, 'lesson');
+root.addEventListener('pathlab-lesson', (event) => {
+  const { lesson: name, page, embed } = event.detail;
+  const url = new URL(location.pathname, location.href);
+  url.search = new URLSearchParams({ lesson: name, page: String(page), ...(embed ? { embed: '1' } : {}) }).toString();
+  history.replaceState(null, '', url);
+});
 root.addEventListener('pathlab-change', (event) => {
+  if (lesson) return;
   const config = { ...event.detail };
   if (!config.map) delete config.map;
   const url = new URL(location.pathname, location.href);
@@ -16,7 +26,7 @@ root.addEventListener('pathlab-change', (event) => {
 });
 
 try {
-  window.pathlab = await mount(root, addressObject(location.search, location.hash));
+  window.pathlab = await mount(root, address);
 } catch (e) {
   const p = document.createElement('p');
   p.className = 'pl-fatal';

@@ -9,15 +9,31 @@ import { quote } from './values.js';
 const MAPS = new URL('./maps/', import.meta.url);
 
 /**
- * The preset list from maps/presets.json (an empty list, and a message, if it is missing);
+ * The preset index from maps/presets.json: `presets` (grid maps) and `graphs` (space=graph);
  * `fetched`: a fetch of it already under way (early.js), else it is fetched now.
  */
-export async function loadPresets(fetched = null) {
+export async function loadIndex(fetched = null) {
   const response = await (fetched ?? fetch(new URL('presets.json', MAPS)));
   if (!response.ok) throw new Error(`the preset list maps/presets.json could not be loaded (HTTP ${response.status})`);
   const index = await response.json();
-  const presets = Array.isArray(index?.presets) ? index.presets : [];
-  return presets.filter((p) => typeof p?.name === 'string' && typeof p?.file === 'string');
+  const list = (key) => (Array.isArray(index?.[key]) ? index[key] : []).filter((p) => typeof p?.name === 'string' && typeof p?.file === 'string');
+  return { presets: list('presets'), graphs: list('graphs') };
+}
+
+/** The grid presets of the index (loadIndex). */
+export async function loadPresets(fetched = null) {
+  return (await loadIndex(fetched)).presets;
+}
+
+/**
+ * The preset entry a configuration's `map` names in the index (a graph preset with
+ * space=graph, else a grid preset), or null. Its `settings` are URL keys the preset brings.
+ */
+export function presetEntry(index, raw) {
+  const name = raw?.map;
+  if (typeof name !== 'string' || !index) return null;
+  const graph = String(raw.space ?? index.graphs.find((p) => p.name === name)?.settings?.space ?? '') === 'graph';
+  return (graph ? index.graphs : index.presets).find((p) => p.name === name) ?? null;
 }
 
 /** "movingai" when the text starts with a MovingAI header, else "course". */

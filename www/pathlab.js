@@ -7,7 +7,7 @@ import init, { Lab, maxMapFileBytes, names, statusName } from './pkg/pathlab_was
 import { readConfig, COUNTS, SPACES } from './config.js';
 import { encodeGrid } from './share.js';
 import { quote } from './values.js';
-import { loadPresets, fetchMap, detectFormat } from './maps.js';
+import { loadIndex, loadPresets, fetchMap, detectFormat, presetEntry } from './maps.js';
 import { takeEarly } from './early.js';
 import { Painter, LEGEND, OVERLAY_STYLE, useExtras } from './paint.js';
 import { attachEditing } from './edit.js';
@@ -153,6 +153,11 @@ class App extends SearchPage {
      */
     this.early = null;
     this.presets = [];
+    /**
+     * The predict-the-next-step quiz (quiz.js), once started.
+     * @type {ReturnType<typeof import('./quiz.js').attachQuiz> | null}
+     */
+    this.quiz = null;
     /**
      * The cell the Cell panel reads when the pointer is off the grid: tapped, or clicked with
      * the Inspect tool (select).
@@ -306,6 +311,7 @@ class App extends SearchPage {
         weightField(ui),
         ...Object.values(ui.extras),
         ui.note,
+        (ui.quizToggle = el('button', { type: 'button', testid: 'quiz-toggle', class: 'pl-btn pl-small', text: 'Quiz: predict the next step' })),
       ),
       (ui.editSection = el(
         'section',
@@ -377,6 +383,7 @@ class App extends SearchPage {
       ui[key].addEventListener('change', () => this.setExtra(key, ui[key].value));
     }
     ui.map.addEventListener('change', () => this.chooseMap(ui.map.value));
+    ui.quizToggle.addEventListener('click', () => this.startQuiz(this.quiz?.mode ? null : 'expand'));
     ui.space.addEventListener('change', () => this.switchSpace(ui.space.value));
     ui.file.addEventListener('change', () => this.openFile());
     ui.clear.addEventListener('click', () => {
@@ -572,6 +579,14 @@ class App extends SearchPage {
   async chooseMap(name) {
     if (!name) return;
     this.setPlaying(false);
+    // A worked example (a preset with settings or an explanation) comes as its URL would.
+    const preset = this.presets.find((p) => p.name === name);
+    if (preset?.settings || preset?.explain) {
+      const detail = { map: name, speed: this.config.speed, quiz: this.quiz?.mode ?? null };
+      for (const key of ['embed', 'lock', 'contrast', 'present']) if (this.config[key]) detail[key] = true;
+      this.root.dispatchEvent(new CustomEvent('pathlab-space', { detail }));
+      return;
+    }
     const previous = this.mapName;
     try {
       await this.loadNamed(name);
@@ -902,8 +917,19 @@ class App extends SearchPage {
       lock: this.config.lock,
       contrast: this.config.contrast,
       present: this.config.present,
+      quiz: this.quiz?.mode ?? null,
       ...this.links?.config(),
     };
+  }
+
+  /**
+   * Starts the predict-the-next-step quiz (quiz.js) in `mode` (`expand` or `path`), or
+   * switches its mode; its module comes the first time.
+   */
+  async startQuiz(mode) {
+    const { attachQuiz } = await import('./quiz.js');
+    if (!this.quiz) this.quiz = attachQuiz(this);
+    this.quiz.setMode(mode);
   }
 
   layout() {
@@ -994,7 +1020,9 @@ class App extends SearchPage {
  */
 function fetchEarly(config) {
   const early = takeEarly();
-  const presets = loadPresets(early?.presets);
+  const index = loadIndex(early?.presets);
+  index.catch(() => {});
+  const presets = index.then((i) => i.presets);
   presets.catch(() => {});
   const map = config.grid
     ? Promise.resolve(null)
@@ -1005,7 +1033,7 @@ function fetchEarly(config) {
           return { name, map: await fetchMap(name, list, await early?.map) };
         })
         .catch(() => null);
-  return { presets, map };
+  return { index, presets, map };
 }
 
 /**
@@ -1017,6 +1045,11 @@ function fetchEarly(config) {
  * Invalid values are reported on the page and replaced by defaults. Resolves to a handle: { lab, config(), destroy() }.
  */
 export async function mount(element, config = {}) {
+  // A lesson (`lesson=NAME`) plays its pages, each mounted as a page of its own (lesson.js).
+  if (config && typeof config === 'object' && Object.hasOwn(config, 'lesson')) {
+    const [{ playLesson }] = await Promise.all([import('./lesson.js'), loadWasm()]);
+    return playLesson(element, /** @type {Record<string, unknown>} */ (config), mount);
+  }
   const early = fetchEarly(config);
   const wasm = await loadWasm();
   performance.mark('pathlab-wasm-ready');
@@ -1028,8 +1061,17 @@ export async function mount(element, config = {}) {
     hand: names('hand'),
   };
   let app = null;
+  /**
+   * The configuration with the settings of the preset its `map` names under it (the keys it
+   * gives itself win), and that preset's entry (null: none).
+   */
+  const withPreset = async (raw) => {
+    const entry = presetEntry(await early.index.catch(() => null), raw);
+    const settings = entry?.settings && typeof entry.settings === 'object' ? entry.settings : {};
+    return { raw: { ...settings, ...raw }, entry };
+  };
   /** Builds the page for a checked configuration: the grid here, other spaces from space-view.js. */
-  const show = async (checked, messages) => {
+  const show = async (checked, messages, entry = null) => {
     if (checked.space === 'grid') {
       app = new App(element, wasm.memory, known, checked);
       app.early = early;
@@ -1042,18 +1084,26 @@ export async function mount(element, config = {}) {
     }
     for (const m of messages) app.say(m);
     await app.start();
+    // A worked example's explanation, and the quiz (quiz=), come with their own modules.
+    if ((entry?.explain || entry?.source) && !checked.embed) {
+      (await import('./explain.js')).showExplain(element, entry);
+      app.layout();
+    }
+    if (checked.quiz && app instanceof App) await app.startQuiz(checked.quiz);
   };
-  const { config: checked, messages } = readConfig(config, known);
+  const first = await withPreset(config);
+  const { config: checked, messages } = readConfig(first.raw, known);
   // The space select: the page is built again for the other space, one switch at a time and
   // never before the page has finished starting (its deferred parts attach to `element`).
-  let switching = show(checked, messages);
+  let switching = show(checked, messages, first.entry);
   await switching;
   const onSpace = (event) => {
     const raw = event.detail;
     switching = switching.then(async () => {
       app.destroy();
-      const next = readConfig(raw, known);
-      await show(next.config, next.messages);
+      const chosen = await withPreset(raw);
+      const next = readConfig(chosen.raw, known);
+      await show(next.config, next.messages, chosen.entry);
       app.changed();
     }).catch((e) => app?.say?.(`The space could not be switched: ${e.message}`));
   };

@@ -639,6 +639,14 @@ export class SpaceApp extends SpacePage {
       return;
     }
     this.setPlaying(false);
+    // A worked example (a graph preset with settings or an explanation) comes as its URL would.
+    const entry = this.space === 'graph' ? this.index.graphs.find((p) => p.name === name) : null;
+    if (entry?.settings || entry?.explain) {
+      const detail = { space: 'graph', map: name, speed: this.config.speed };
+      for (const key of ['embed', 'lock', 'contrast']) if (this.config[key]) detail[key] = true;
+      this.root.dispatchEvent(new CustomEvent('pathlab-space', { detail }));
+      return;
+    }
     const previous = this.mapName;
     try {
       if (this.space === 'graph') await this.loadGraphNamed(name);

@@ -18,10 +18,11 @@
 //! Inputs that once failed are kept in `fuzz/regressions/<target name>/` ([`corpus`]) and
 //! replayed by the tests for ever.
 //!
-//! Lesson files have no parser yet. When one lands (`pathlab_core::formats::lesson`), it gets
-//! a variant here, a branch in [`check`], a cargo-fuzz target `fuzz/fuzz_targets/lesson.rs`
-//! and a folder `fuzz/regressions/lesson/`: the campaign and the replay pick it up from
-//! [`Target::ALL`].
+//! Lesson files are read by the pages (`www/lesson-file.js`), so their campaign is a
+//! JavaScript one (`fuzz/js/lesson-file.fuzz.test.mjs`, kept cases in
+//! `fuzz/regressions/lesson/`). A parser of a new format in the core gets a variant here, a
+//! branch in [`check`], a cargo-fuzz target and a folder of kept cases: the campaign and the
+//! replay pick it up from [`Target::ALL`].
 //!
 //! ```
 //! use pathlab_fuzz::Target;
