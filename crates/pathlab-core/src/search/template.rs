@@ -10,9 +10,9 @@
 //!   ([`Skeleton::hb`]) chosen, lowest first; ties go to the higher `a·g` (the node that has
 //!   come further), then to the node opened first;
 //! - what g counts ([`GCount`]): the cost of the moves, or the number of moves (edges);
-//! - the heuristic ([`SearchConfig::heuristic`]);
+//! - the heuristic ([`SearchConfig::heuristic`](super::SearchConfig::heuristic));
 //! - whether a closed node reached more cheaply is opened again
-//!   ([`SearchConfig::reopen`]).
+//!   ([`SearchConfig::reopen`](super::SearchConfig::reopen)).
 //!
 //! Which neighbours go on the list follows the list: a queue takes a node only the first time
 //! it is reached (as breadth-first search does); a stack takes every neighbour that is not
