@@ -115,6 +115,7 @@ export const PSEUDOCODE = {
   template: {
     title: 'Build your own search (the skeleton)',
     caveat: 'Finds the cheapest path only as A* or Dijkstra: a priority list on costs with b ≤ a.',
+    notOptimal: 'These plug-ins do not promise the cheapest path: only a priority list ordered by f = a·g + b·h on costs, with b ≤ a (A*, Dijkstra), does.',
     head: (info, g, num) => `: first on the open list (g ${num(g)}, h ${num(info.h)})`,
     lines: [
       ['init', 'open ← [start] (a queue, a stack or a priority list);  g(start) ← 0'],

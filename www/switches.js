@@ -74,7 +74,7 @@ export function attachSwitches(app) {
     skeleton,
     reopenField,
     thresholdField,
-    field('Neighbour order (n, e, s, w; diagonals after)', ui.order, 'The order straight neighbours are tried, which decides ties; diagonal ones follow in the order NE, SE, SW, NW'),
+    field('Neighbour order', ui.order, 'The order straight neighbours are tried, which decides ties; diagonal ones follow in the order NE, SE, SW, NW'),
     check('Check the heuristic on the map', ui.hcheck, 'Colours every cell where h is above the true cost to the goal, or drops by more than a move costs'),
     ui.hcheckReadout,
   );
