@@ -12,7 +12,11 @@ export const KEYS = [
   'lookahead', 'sensor', 'cluster', 'hand',
   'start', 'goal', 'step', 'autoplay', 'speed', 'embed', 'compare', 'lock', 'contrast', 'present',
   'teleports', 'teleport-h', 'heights', 'uphill', 'downhill', 'quiz',
+  'list', 'ga', 'hb', 'gcount', 'reopen', 'threshold', 'order', 'hcheck',
 ];
+
+/** The keys of the search's switches (switches.js applies them): the skeleton's plug-ins, re-opening, IDA*'s threshold rule, the neighbour order and the heuristic check. */
+export const SWITCHES = KEYS.slice(KEYS.indexOf('list'));
 
 /** The quiz modes (`quiz=`, quiz.js): predict the next expansion, or the path's next cell. */
 export const QUIZ_MODES = ['expand', 'path'];
@@ -74,6 +78,14 @@ export const MAX_WEIGHT = 100;
  * @property {string | string[] | null} uphill
  * @property {string | string[] | null} downhill
  * @property {string | null} quiz
+ * @property {string | null} list
+ * @property {number | null} ga
+ * @property {number | null} hb
+ * @property {string | null} gcount
+ * @property {boolean} reopen
+ * @property {string | null} threshold
+ * @property {string | null} order
+ * @property {boolean} hcheck
  * @property {string[]} [given]
  */
 
@@ -112,6 +124,14 @@ export const DEFAULTS = Object.freeze({
   uphill: null,
   downhill: null,
   quiz: null,
+  list: null,
+  ga: null,
+  hb: null,
+  gcount: null,
+  reopen: false,
+  threshold: null,
+  order: null,
+  hcheck: false,
 });
 
 const MAX_STEP = 100_000_000;
@@ -286,7 +306,27 @@ export function readConfig(raw, known) {
     }
   }
 
-  for (const key of ['autoplay', 'embed', 'present']) {
+  // The search's switches (switches.js): the skeleton's plug-ins, IDA*'s rule, the order.
+  for (const [key, what] of [['list', 'open-list kind'], ['gcount', 'count for g'], ['threshold', 'threshold rule of IDA*']]) {
+    if (!has(key)) continue;
+    const value = text(given[key]).toLowerCase();
+    if (known[key]?.includes(value)) config[key] = value;
+    else say(key, `unknown ${what} ${quote(value)}; expected one of ${(known[key] ?? []).join(', ')}. Using the default.`);
+  }
+  for (const key of ['ga', 'hb']) {
+    if (!has(key)) continue;
+    const raw = text(given[key]);
+    const value = /^[0-9]*\.?[0-9]+$/.test(raw) ? Number(raw) : NaN;
+    if (value >= 0 && value <= MAX_WEIGHT) config[key] = value;
+    else say(key, `the factor of ${key === 'ga' ? 'g' : 'h'} in f = a·g + b·h: expected a number from 0 to ${MAX_WEIGHT}, got ${quote(raw)}; using 1.`);
+  }
+  if (has('order')) {
+    const order = text(given.order).toLowerCase();
+    if (/^[nesw]{4}$/.test(order) && new Set(order).size === 4) config.order = order;
+    else say('order', `expected the letters n, e, s and w once each, in the order neighbours are tried (e.g. nesw or wsen), got ${quote(order)}; using nesw.`);
+  }
+
+  for (const key of ['autoplay', 'embed', 'present', 'reopen', 'hcheck']) {
     if (!has(key)) continue;
     const flag = parseFlag(given[key]);
     if (flag === undefined) {

@@ -4,7 +4,7 @@
 // and messages. Every text that may come from a configuration is set with textContent.
 
 import init, { Lab, maxMapFileBytes, names, statusName } from './pkg/pathlab_wasm.js';
-import { readConfig, COUNTS, SPACES } from './config.js';
+import { readConfig, COUNTS, SPACES, SWITCHES } from './config.js';
 import { encodeGrid } from './share.js';
 import { quote } from './values.js';
 import { loadIndex, loadPresets, fetchMap, detectFormat, presetEntry } from './maps.js';
@@ -49,7 +49,8 @@ function loadLater() {
     import('./zoom.js'),
     import('./present.js'),
     import('./paint-extras.js'),
-  ]).then(([timeline, panels, editor, files, persist, warnings, compare, embed, access, links, pseudocode, refusals, zoom, present, extras]) => ({
+    import('./switches.js'),
+  ]).then(([timeline, panels, editor, files, persist, warnings, compare, embed, access, links, pseudocode, refusals, zoom, present, extras, switches]) => ({
     Timeline: timeline.Timeline,
     Panels: panels.Panels,
     describeStep: panels.describeStep,
@@ -67,6 +68,7 @@ function loadLater() {
     attachZoom: zoom.attachZoom,
     attachPresent: present.attachPresent,
     paintExtras: extras,
+    attachSwitches: switches.attachSwitches,
   }));
   return laterReady;
 }
@@ -74,6 +76,8 @@ function loadLater() {
 /** Whether the first grid needs the deferred modules: a map in the link or saved, lock, contrast. */
 function needsLaterFirst(config) {
   if (config.grid || config.lock || config.contrast || config.present) return true;
+  // The search's switches (switches.js) set the search before the first step is taken.
+  if (SWITCHES.some((key) => config.given?.includes(key))) return true;
   if (window.matchMedia?.('(prefers-contrast: more)').matches) return true;
   if (config.map !== null || config.embed) return false;
   try {
@@ -215,6 +219,9 @@ class App extends SearchPage {
     // Zoom and pan for large maps; panels that fold and the presentation mode.
     this.zoom = m.attachZoom(context);
     this.present = m.attachPresent(context);
+    // The skeleton's plug-ins, re-opening, IDA*'s threshold, the neighbour order, the heuristic check.
+    this.switches = m.attachSwitches(context);
+    this.syncSettings();
     this.touch();
   }
 
@@ -458,6 +465,7 @@ class App extends SearchPage {
     apply('hand', 'setHand', config.hand);
     apply('algo', 'setAlgorithm', config.algo);
     apply('weight', 'setWeight', config.weight);
+    this.switches?.apply(config);
     for (const key of ['start', 'goal']) {
       const p = config[key];
       if (!p) continue;
@@ -807,6 +815,7 @@ class App extends SearchPage {
     // The words come with the deferred modules (pseudocode.js), just after the first grid.
     const note = settingsNote(s);
     ui.note.textContent = note;
+    this.switches?.sync(s);
     this.settings = s;
   }
 
@@ -1059,6 +1068,9 @@ export async function mount(element, config = {}) {
     diagonal: names('diagonal'),
     costs: names('costs'),
     hand: names('hand'),
+    list: names('list'),
+    gcount: names('gcount'),
+    threshold: names('threshold'),
   };
   let app = null;
   /**

@@ -70,7 +70,8 @@ export function assess(s, { terrain = false } = {}) {
         text: `BFS finds the path with the fewest moves, but here ${why}, so the fewest moves need not be the cheapest.`,
       });
     }
-  } else if (words?.notOptimal) {
+  } else if (words?.notOptimal && (s.algo !== 'template' || !s.optimal)) {
+    // The skeleton's promise depends on its plug-ins (the core's settings().optimal says).
     out.push({ kind: 'non-optimal', text: words.notOptimal });
   }
   if (row?.any_angle) {

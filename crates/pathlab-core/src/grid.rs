@@ -235,7 +235,31 @@ impl Grid {
     // faster A* on the MovingAI maps than a call per neighbour.
     #[allow(clippy::inline_always)]
     #[inline(always)]
-    pub fn for_each_neighbour_of(&self, p: Point, rule: Diagonal, mut visit: impl FnMut(usize, Point, bool)) {
+    pub fn for_each_neighbour_of(&self, p: Point, rule: Diagonal, visit: impl FnMut(usize, Point, bool)) {
+        self.for_each_neighbour_in(p, rule, NeighbourOrder::NESW, visit);
+    }
+
+    /// As [`for_each_neighbour_of`](Self::for_each_neighbour_of), with the four straight
+    /// neighbours tried in `order`; the diagonal ones follow them, always in the order NE, SE,
+    /// SW, NW.
+    ///
+    /// ```
+    /// use pathlab_core::grid::{Diagonal, Grid, NeighbourOrder, Point};
+    /// let grid = Grid::new(3, 3).unwrap();
+    /// let mut seen = Vec::new();
+    /// let order: NeighbourOrder = "wsen".parse().unwrap();
+    /// grid.for_each_neighbour_in(Point::new(1, 1), Diagonal::Never, order, |_, p, _| seen.push((p.x, p.y)));
+    /// assert_eq!(seen, [(0, 1), (1, 2), (2, 1), (1, 0)]);
+    /// ```
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    pub fn for_each_neighbour_in(
+        &self,
+        p: Point,
+        rule: Diagonal,
+        order: NeighbourOrder,
+        mut visit: impl FnMut(usize, Point, bool),
+    ) {
         let w = self.width;
         let Point { x, y } = p;
         let index = y * w + x;
@@ -261,7 +285,8 @@ impl Grid {
             (diagonals && in_s && in_w && rule.allows(s, wst) && c[index + w - 1] != WALL, -1, 1),
             (diagonals && in_n && in_w && rule.allows(n, wst) && c[index - w - 1] != WALL, -1, -1),
         ];
-        for (k, &(open, dx, dy)) in moves.iter().enumerate() {
+        for k in order.moves() {
+            let (open, dx, dy) = moves[k];
             if open {
                 let nx = x.wrapping_add_signed(dx);
                 let ny = y.wrapping_add_signed(dy);
@@ -335,6 +360,80 @@ macro_rules! named_enum {
     };
 }
 pub(crate) use named_enum;
+
+/// The order in which a cell's four straight neighbours are tried, which decides ties
+/// between equally good nodes: a permutation of the letters `n`, `e`, `s`, `w` (north is up,
+/// towards row 0). The diagonal neighbours, when the rule allows them, always come after the
+/// four straight ones, in the order NE, SE, SW, NW. The default is `nesw`.
+///
+/// ```
+/// use pathlab_core::grid::NeighbourOrder;
+/// let order: NeighbourOrder = "wsen".parse().unwrap();
+/// assert_eq!(order.to_string(), "wsen");
+/// assert_eq!(NeighbourOrder::default().to_string(), "nesw");
+/// assert!("nnes".parse::<NeighbourOrder>().unwrap_err().contains("each of n, e, s and w once"));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct NeighbourOrder([u8; 4]);
+
+impl NeighbourOrder {
+    /// North, east, south, west: the order every search uses unless told otherwise.
+    pub const NESW: Self = Self([0, 1, 2, 3]);
+
+    /// The eight moves' places (0 to 3: N, E, S, W; 4 to 7: NE, SE, SW, NW) in the order
+    /// they are tried.
+    #[inline]
+    pub const fn moves(self) -> [usize; 8] {
+        let [a, b, c, d] = self.0;
+        [a as usize, b as usize, c as usize, d as usize, 4, 5, 6, 7]
+    }
+}
+
+impl Default for NeighbourOrder {
+    fn default() -> Self {
+        Self::NESW
+    }
+}
+
+impl std::str::FromStr for NeighbourOrder {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || {
+            let given: String = s.chars().take(20).collect();
+            format!("neighbour order {given:?} must name each of n, e, s and w once, e.g. nesw or wsen")
+        };
+        let mut out = [0u8; 4];
+        let mut seen = [false; 4];
+        if s.chars().count() != 4 {
+            return Err(bad());
+        }
+        for (slot, c) in out.iter_mut().zip(s.chars()) {
+            let k = match c.to_ascii_lowercase() {
+                'n' => 0,
+                'e' => 1,
+                's' => 2,
+                'w' => 3,
+                _ => return Err(bad()),
+            };
+            if seen[k] {
+                return Err(bad());
+            }
+            seen[k] = true;
+            *slot = k as u8;
+        }
+        Ok(Self(out))
+    }
+}
+
+impl fmt::Display for NeighbourOrder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for &k in &self.0 {
+            f.write_str(["n", "e", "s", "w"][k as usize])?;
+        }
+        Ok(())
+    }
+}
 
 /// A name that matches none of an enum's values.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -23,6 +23,7 @@ pub mod formats;
 pub mod generate;
 pub mod grid;
 pub mod heuristic;
+pub mod heuristic_check;
 pub mod line;
 pub mod search;
 pub mod space;

@@ -34,7 +34,8 @@ pub fn max_map_file_bytes() -> u32 {
 }
 
 /// The accepted names of a setting: `algo` (the algorithms the page offers), `heuristic`,
-/// `diagonal`, `costs` or `hand`.
+/// `diagonal`, `costs`, `hand`, and the search skeleton's `list` and `gcount` and IDA*'s
+/// `threshold`.
 #[wasm_bindgen]
 pub fn names(setting: &str) -> Result<Vec<String>, JsError> {
     fn all<T: Copy + std::fmt::Display>(values: &[T]) -> Vec<String> {
@@ -46,6 +47,9 @@ pub fn names(setting: &str) -> Result<Vec<String>, JsError> {
         "diagonal" => all(Diagonal::ALL),
         "costs" => all(Costs::ALL),
         "hand" => all(Hand::ALL),
+        "list" => all(search::ListKind::ALL),
+        "gcount" => all(search::GCount::ALL),
+        "threshold" => all(search::Threshold::ALL),
         other => return Err(JsError::new(&format!("unknown setting {other:?}"))),
     })
 }
@@ -131,6 +135,80 @@ struct Settings {
     sensor: u32,
     cluster: u32,
     hand: &'static str,
+    reopen: bool,
+    threshold: &'static str,
+    order: String,
+    list: &'static str,
+    ga: f64,
+    hb: f64,
+    gcount: &'static str,
+}
+
+/// A cell whose estimate is too high, for the page.
+#[derive(Serialize)]
+struct WorstCell {
+    x: usize,
+    y: usize,
+    h: f64,
+    exact: f64,
+}
+
+/// The move across which the estimate drops most beyond its cost, for the page.
+#[derive(Serialize)]
+struct WorstDrop {
+    x: usize,
+    y: usize,
+    to: [usize; 2],
+    excess: f64,
+}
+
+/// What [`Lab::heuristic_check`] returns.
+#[derive(Serialize)]
+struct HeuristicCheckOut {
+    inadmissible: usize,
+    inconsistent: usize,
+    worst: Option<WorstCell>,
+    worst_drop: Option<WorstDrop>,
+}
+
+/// One classic search as the skeleton's settings, for the page's "classic settings" menu.
+#[derive(Serialize)]
+struct ClassicRow {
+    name: &'static str,
+    label: &'static str,
+    list: &'static str,
+    ga: f64,
+    hb: f64,
+    gcount: &'static str,
+}
+
+/// The classic searches as settings of the search skeleton (`algo=template`), in menu order:
+/// `name` (the algorithm it runs as, or `weighted-astar`), `label`, and the plug-ins `list`,
+/// `ga`, `hb`, `gcount` (the core's `Skeleton::classic`; weighted A* with the weight 1.5 the
+/// course suggests).
+#[wasm_bindgen]
+pub fn classics() -> Result<JsValue, JsError> {
+    let rows: Vec<ClassicRow> = [
+        (Algorithm::Bfs, 1.0, "bfs", "BFS"),
+        (Algorithm::Dfs, 1.0, "dfs", "DFS"),
+        (Algorithm::Dijkstra, 1.0, "dijkstra", "Dijkstra"),
+        (Algorithm::Greedy, 1.0, "greedy", "Best-first (greedy)"),
+        (Algorithm::AStar, 1.0, "astar", "A*"),
+        (Algorithm::AStar, 1.5, "weighted-astar", "Weighted A* (w = 1.5)"),
+    ]
+    .into_iter()
+    .filter_map(|(a, w, name, label)| {
+        search::Skeleton::classic(a, w).map(|s| ClassicRow {
+            name,
+            label,
+            list: s.list.name(),
+            ga: s.ga,
+            hb: s.hb,
+            gcount: s.gcount.name(),
+        })
+    })
+    .collect();
+    serde_wasm_bindgen::to_value(&rows).map_err(err)
 }
 
 /// What the page shows about one cell on hover or click.
@@ -234,6 +312,8 @@ pub struct Lab {
     search: Session,
     /// The heuristic estimates behind [`Lab::h_ptr`], refilled by each call to it.
     h: Vec<f64>,
+    /// The heuristic check's flags behind [`Lab::hcheck_ptr`].
+    hcheck: Vec<u8>,
 }
 
 /// The default ends of a map that came without them, moved off walls.
@@ -253,7 +333,7 @@ impl Lab {
         let grid = Grid::new(width as usize, height as usize).map_err(err)?;
         let (start, goal) = session::default_ends(&grid);
         let search = Session::new(grid, start, goal, SearchConfig::new(Algorithm::AStar)).map_err(err)?;
-        Ok(Lab { search, h: Vec::new() })
+        Ok(Lab { search, h: Vec::new(), hcheck: Vec::new() })
     }
 
     /// Replaces the map with a course data file (rows, columns, then 0/1/A/B). The settings
@@ -372,6 +452,69 @@ impl Lab {
         self.configure(|c| c.hand = hand)
     }
 
+    /// Turns re-opening closed nodes on or off (A* and the search skeleton).
+    #[wasm_bindgen(js_name = setReopen)]
+    pub fn set_reopen(&mut self, reopen: bool) -> Result<(), JsError> {
+        self.configure(|c| c.reopen = reopen)
+    }
+
+    /// Chooses IDA*'s threshold rule: `next` (the lowest f cut off) or `plus-one` (the book's).
+    #[wasm_bindgen(js_name = setThreshold)]
+    pub fn set_threshold(&mut self, name: &str) -> Result<(), JsError> {
+        let threshold = parse(name)?;
+        self.configure(|c| c.threshold = threshold)
+    }
+
+    /// Sets the order of the straight neighbours: `nesw`, `wsen` or any other permutation of
+    /// the four letters (the diagonal neighbours come after them).
+    #[wasm_bindgen(js_name = setOrder)]
+    pub fn set_order(&mut self, order: &str) -> Result<(), JsError> {
+        let order = parse(order)?;
+        self.configure(|c| c.order = order)
+    }
+
+    /// Sets the search skeleton's plug-ins (`algo=template`): the open-list kind (`queue`,
+    /// `stack` or `priority`), `a` and `b` in `f = a·g + b·h` (0 to 100), and what g counts
+    /// (`edges` or `costs`).
+    #[wasm_bindgen(js_name = setSkeleton)]
+    pub fn set_skeleton(&mut self, list: &str, ga: f64, hb: f64, gcount: &str) -> Result<(), JsError> {
+        let skeleton = search::Skeleton { list: parse(list)?, ga, hb, gcount: parse(gcount)? };
+        skeleton.validate().map_err(err)?;
+        self.configure(|c| c.skeleton = skeleton)
+    }
+
+    /// Checks the heuristic towards the goal under the current moves and costs (see the core's
+    /// `heuristic_check`): fills the flags behind [`Lab::hcheck_ptr`] and returns
+    /// `{inadmissible, inconsistent, worst, worst_drop}`: the counts, the cell of largest
+    /// overestimate (`{x, y, h, exact}`, or null) and the move across which h drops most beyond
+    /// its cost (`{x, y, to: [x, y], excess}`, or null).
+    #[wasm_bindgen(js_name = heuristicCheck)]
+    pub fn heuristic_check(&mut self) -> Result<JsValue, JsError> {
+        let c = self.search.config();
+        let space = pathlab_core::space::SquareGrid::with_config(self.search.grid().clone(), &c);
+        let found = pathlab_core::heuristic_check::check(&space, self.search.goal());
+        let out = HeuristicCheckOut {
+            inadmissible: found.inadmissible,
+            inconsistent: found.inconsistent,
+            worst: found.worst.map(|w| WorstCell { x: w.cell.x, y: w.cell.y, h: w.h, exact: w.exact }),
+            worst_drop: found.worst_drop.map(|d| WorstDrop {
+                x: d.cell.x,
+                y: d.cell.y,
+                to: [d.to.x, d.to.y],
+                excess: d.excess,
+            }),
+        };
+        self.hcheck = found.flags;
+        serde_wasm_bindgen::to_value(&out).map_err(err)
+    }
+
+    /// Pointer to the flags of the last [`Lab::heuristic_check`], one byte per cell,
+    /// row-major: 1 inadmissible, 2 inconsistent, 3 both. Build the view after that call.
+    #[wasm_bindgen(js_name = hcheckPtr)]
+    pub fn hcheck_ptr(&self) -> *const u8 {
+        self.hcheck.as_ptr()
+    }
+
     /// Applies a settings change and re-runs to the same step; a refused change keeps the
     /// old settings.
     fn configure(&mut self, change: impl FnOnce(&mut SearchConfig)) -> Result<(), JsError> {
@@ -403,6 +546,13 @@ impl Lab {
             sensor: c.sensor,
             cluster: c.cluster,
             hand: c.hand.name(),
+            reopen: c.reopen,
+            threshold: c.threshold.name(),
+            order: c.order.to_string(),
+            list: c.skeleton.list.name(),
+            ga: c.skeleton.ga,
+            hb: c.skeleton.hb,
+            gcount: c.skeleton.gcount.name(),
         };
         serde_wasm_bindgen::to_value(&settings).map_err(err)
     }
@@ -845,7 +995,7 @@ impl Lab {
     #[wasm_bindgen(js_name = cloneMap)]
     pub fn clone_map(&self, algo: &str) -> Result<Lab, JsError> {
         let search = self.search.with_algorithm(parse(algo)?).map_err(err)?;
-        Ok(Lab { search, h: Vec::new() })
+        Ok(Lab { search, h: Vec::new(), hcheck: Vec::new() })
     }
 
     /// Why the algorithm `algo` cannot run on this map with the current settings and links

@@ -19,14 +19,19 @@ use crate::space::Space;
 /// One step of A* (and of Dijkstra and greedy best-first): take the open node first in the
 /// open list's order; stop if it is the goal; else open every neighbour not yet seen, and
 /// improve every open one that the new way reaches more cheaply. A closed node is never
-/// opened again.
+/// opened again, unless [`SearchConfig::reopen`] is set: then a closed node that the new way
+/// reaches more cheaply goes back on the open list, as in the book's pseudocode. Only an
+/// inconsistent heuristic lets that happen; with an admissible one it keeps A* optimal.
 #[inline]
 pub(super) fn step<S: Space, R: Recorder>(search: &mut Search<S>, recorder: &mut R) -> StepEvent<S::At> {
     let (node, at) = match search.take_next(recorder) {
         Ok(next) => next,
         Err(event) => return event,
     };
-    search.expand_by(node, at, recorder, |open, g, new_g| !open || new_g < g);
+    // Re-opening (the book's pseudocode) is A*'s alone; Dijkstra never finds a cheaper way to
+    // a closed node, and greedy best-first does not weigh g.
+    let reopen = search.config().reopen && search.config().algorithm == Algorithm::AStar;
+    search.expand_by(node, at, recorder, reopen, |cost| cost, |open, g, new_g| !open || new_g < g);
     StepEvent::Expanded(at)
 }
 

@@ -17,7 +17,7 @@ pub(super) fn step<S: Space, R: Recorder>(search: &mut Search<S>, recorder: &mut
         Ok(next) => next,
         Err(event) => return event,
     };
-    search.expand_by(node, at, recorder, |open, _, _| !open);
+    search.expand_by(node, at, recorder, false, |cost| cost, |open, _, _| !open);
     StepEvent::Expanded(at)
 }
 

@@ -17,7 +17,7 @@ pub(super) fn step<S: Space, R: Recorder>(search: &mut Search<S>, recorder: &mut
         Ok(next) => next,
         Err(event) => return event,
     };
-    search.expand_by(node, at, recorder, |_, _, _| true);
+    search.expand_by(node, at, recorder, false, |cost| cost, |_, _, _| true);
     StepEvent::Expanded(at)
 }
 

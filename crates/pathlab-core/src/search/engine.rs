@@ -10,9 +10,10 @@ use std::collections::VecDeque;
 
 use super::on_space::{holds_space_and_task, steps_through_step_with};
 use super::open_list::OpenList;
+use super::template::{GCount, ListKind};
 use super::{
-    astar, bfs, dfs, dijkstra, greedy, Algorithm, CellState, GridStepper, NoRecord, NodeTable, OpenEntry, Recorder,
-    SearchConfig, SearchError, SpaceStepper, Status, StepEvent, Task,
+    astar, bfs, dfs, dijkstra, greedy, template, Algorithm, CellState, GridStepper, NoRecord, NodeTable, OpenEntry,
+    Recorder, SearchConfig, SearchError, SpaceStepper, Status, StepEvent, Task,
 };
 use crate::grid::{Grid, Point};
 use crate::space::{OnGrid, Space, SquareGrid};
@@ -33,7 +34,8 @@ pub const NO_PARENT: u32 = u32::MAX;
 /// - Neighbours are examined in the space's order: on the square grid N, E, S, W, then NE,
 ///   SE, SW, NW.
 ///
-/// A node leaves the open list once: closed nodes are never reopened.
+/// A node leaves the open list once: closed nodes are never reopened, unless
+/// [`SearchConfig::reopen`] asks for it (A* and the skeleton of [`template`]).
 #[derive(Clone, Debug)]
 pub struct Search<S: Space = SquareGrid> {
     space: S,
@@ -58,6 +60,12 @@ impl Frontier {
             Algorithm::Dfs => Self::Lifo(Vec::new()),
             Algorithm::Dijkstra => Self::Queue(OpenList::new(true)),
             Algorithm::Greedy => Self::Queue(OpenList::new(false)),
+            Algorithm::Template => match config.skeleton.list {
+                ListKind::Queue => Self::Fifo(VecDeque::new()),
+                ListKind::Stack => Self::Lifo(Vec::new()),
+                // Any choice of a and b, so keys may fall: the heap, not the radix heap.
+                ListKind::Priority => Self::Queue(OpenList::new(false)),
+            },
             // The other algorithms have their own steppers; `Search::new` refuses them.
             _ => Self::Queue(OpenList::new(config.weight == 1.0)),
         }
@@ -80,6 +88,7 @@ impl Frontier {
                 let (key, tie) = match config.algorithm {
                     Algorithm::Dijkstra => dijkstra::priority(g),
                     Algorithm::Greedy => greedy::priority(h),
+                    Algorithm::Template => config.skeleton.priority(g, h),
                     Algorithm::Bfs | Algorithm::Dfs => (0.0, 0.0),
                     _ => astar::priority(g, h, config.weight),
                 };
@@ -189,6 +198,7 @@ impl<S: Space> Search<S> {
         match self.task.config.algorithm {
             Algorithm::Bfs => bfs::step(self, recorder),
             Algorithm::Dfs => dfs::step(self, recorder),
+            Algorithm::Template => template::step(self, recorder),
             _ => astar::step(self, recorder),
         }
     }
@@ -224,7 +234,7 @@ impl<S: Space> Search<S> {
         if node == self.task.goal {
             self.nodes.trace_path(node);
             self.nodes.status = Status::Found;
-            return Err(StepEvent::Found { cost: self.nodes.g()[node as usize] });
+            return Err(StepEvent::Found { cost: self.found_cost() });
         }
         self.nodes.mark(node, CellState::Current);
         self.current = node;
@@ -235,7 +245,9 @@ impl<S: Space> Search<S> {
 
     /// Looks at every neighbour of `node` (whose `At` is `at`) that is not closed and puts it
     /// on the open list, with `node` as parent, when `accept(already_open, its g, new g)` says
-    /// so: the algorithm's rule.
+    /// so: the algorithm's rule. A move adds `edge(its cost)` to g (the cost itself, except
+    /// for the skeleton counting edges). With `reopen`, a closed neighbour that the new way
+    /// reaches more cheaply is opened again.
     #[allow(clippy::inline_always)]
     #[inline(always)]
     pub(super) fn expand_by<R: Recorder>(
@@ -243,6 +255,8 @@ impl<S: Space> Search<S> {
         node: u32,
         at: S::At,
         recorder: &mut R,
+        reopen: bool,
+        edge: impl Fn(f64) -> f64,
         accept: impl Fn(bool, f64, f64) -> bool,
     ) {
         let Self { space, goal_at, task, nodes, frontier, .. } = self;
@@ -256,21 +270,23 @@ impl<S: Space> Search<S> {
             let i = nb as usize;
             let st = state[i];
             // A self-loop (a graph may have one) never improves the node being expanded.
-            if st == CLOSED || nb == node {
+            if nb == node {
                 return;
             }
-            let new_g = base_g + cost;
+            let new_g = base_g + edge(cost);
             let open = st == OPEN;
-            if !accept(open, g[i], new_g) {
+            if st == CLOSED {
+                if !(reopen && new_g < g[i]) {
+                    return;
+                }
+                opened += 1;
+            } else if !accept(open, g[i], new_g) {
                 return;
-            }
-            let old_g = if open {
-                Some(g[i])
-            } else {
+            } else if !open {
                 touched.push(nb);
                 opened += 1;
-                None
-            };
+            }
+            let old_g = (st == OPEN || st == CLOSED).then_some(g[i]);
             g[i] = new_g;
             parent[i] = node;
             state[i] = OPEN;
@@ -279,6 +295,36 @@ impl<S: Space> Search<S> {
             recorder.opened(nb, node, old_g, new_g);
         });
         nodes.open += opened;
+    }
+
+    /// The settings of this search.
+    pub(super) const fn config(&self) -> SearchConfig {
+        self.task.config
+    }
+
+    /// The cost of the path found, in the space's costs: g at the goal, except for the
+    /// skeleton counting edges, whose path's moves are summed.
+    fn found_cost(&self) -> f64 {
+        let goal = self.task.goal;
+        let config = &self.task.config;
+        if config.algorithm != Algorithm::Template || config.skeleton.gcount == GCount::Costs {
+            return self.nodes.g()[goal as usize];
+        }
+        let parents = self.nodes.parent();
+        let (mut steps, mut child) = (Vec::new(), goal);
+        while parents[child as usize] != NO_PARENT {
+            let from = parents[child as usize];
+            let mut step = f64::INFINITY;
+            self.space.for_each_neighbour(from, self.space.at(from), |nb, _, cost| {
+                if nb == child {
+                    step = step.min(cost);
+                }
+            });
+            steps.push(step);
+            child = from;
+        }
+        // Summed from the start, as a search adds its g, so that the sums agree to the bit.
+        steps.iter().rev().fold(0.0, |total, step| total + step)
     }
 
     /// The estimate of this search from a node's `At` to the goal (before the weight; 0 for
@@ -476,7 +522,7 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Search<S> {
     }
 
     fn cost(&self) -> Option<f64> {
-        (self.nodes.status == Status::Found).then(|| self.nodes.g()[self.task.goal as usize])
+        (self.nodes.status == Status::Found).then(|| self.found_cost())
     }
 
     /// The estimate from `node` to the goal that this search uses (before the weight; 0 for
@@ -524,6 +570,10 @@ impl<S: Space + Clone + 'static> SpaceStepper<S> for Search<S> {
                     Algorithm::Bfs | Algorithm::Dfs => place as f64,
                     Algorithm::Dijkstra => g,
                     Algorithm::Greedy => h,
+                    Algorithm::Template => match self.task.config.skeleton.list {
+                        ListKind::Priority => self.task.config.skeleton.priority(g, h).0,
+                        ListKind::Queue | ListKind::Stack => place as f64,
+                    },
                     _ => g + weight * h,
                 };
                 OpenEntry { cell, g, h, key, parent: self.nodes.parent()[i] }

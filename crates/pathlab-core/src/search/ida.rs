@@ -9,7 +9,10 @@
 //!
 //! (The course text raises the threshold "by one"; raising it to the lowest `f` that was cut
 //! off is the usual rule, skips iterations that would find nothing new, and works for the real
-//! costs, where `f` values are not whole numbers.)
+//! costs, where `f` values are not whole numbers. The book's rule is a switch,
+//! [`Threshold::PlusOne`]: the threshold rises by 1 in the grid's costs, which can step past
+//! the cheapest path's cost, so the first path found under it may be longer than the
+//! cheapest.)
 //!
 //! IDA* runs on a square grid by default or on any [`Space`] (see [`Ida::on`]).
 //!
@@ -63,8 +66,22 @@ use super::{
     CellState, GridStepper, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError, SpaceStepper, Status, StepEvent,
     NO_PARENT,
 };
-use crate::grid::{Grid, Point};
+use crate::grid::{named_enum, Grid, Point};
 use crate::space::{OnGrid, Space, SquareGrid};
+
+named_enum! {
+    /// How IDA*'s threshold rises after an iteration that did not reach the goal.
+    Threshold, "threshold rule" {
+        /// To the lowest f that the iteration cut off: the next iteration reaches at least
+        /// one new node, and the first path found is a cheapest one (with an admissible
+        /// heuristic).
+        Next = 0, "next";
+        /// By 1, as the book's IDA* does. With costs that are not whole numbers (diagonals
+        /// of √2) the new threshold can pass the cheapest path's cost, and the depth-first
+        /// walk may then meet a longer path within it first.
+        PlusOne = 1, "plus-one";
+    }
+}
 
 /// The visit limit unless set otherwise: enough for IDA* on the course's small maps and for
 /// short problems on large ones, and a fraction of a second of work, so that a page running
@@ -293,7 +310,10 @@ impl<S: Space> Ida<S> {
                         self.nodes.status = Status::NoPath;
                         return StepEvent::NoPath;
                     }
-                    self.threshold = self.next_threshold;
+                    self.threshold = match self.task.config.threshold {
+                        Threshold::Next => self.next_threshold,
+                        Threshold::PlusOne => self.threshold + 1.0,
+                    };
                 }
                 self.next_threshold = f64::INFINITY;
                 self.iteration += 1;

@@ -40,7 +40,8 @@
 //! | `astar.rs` | the best-first step that A*, Dijkstra (`dijkstra.rs`: order by g) and greedy (`greedy.rs`: order by h) share |
 //! | `open_list.rs`, `order.rs` | the binary heap with the tie rule; listing the open list in leaving order |
 //! | `bi_astar.rs` | bidirectional A* |
-//! | `ida.rs` | IDA* |
+//! | `ida.rs` | IDA*, with the usual threshold rule or the book's "+1" ([`Threshold`]) |
+//! | `template.rs` | build your own search: the lecture's skeleton with its plug-ins ([`Skeleton`]), run by [`Search`] |
 //! | `incremental.rs`, `lpa.rs`, `dstar_lite.rs` | LPA* and D* Lite and the core they share |
 //! | `lrta.rs`, `walk.rs` | LRTA*, RTA*, and what walking agents share |
 //! | `jps.rs`, `jps_plus.rs` | jump point search and JPS+ |
@@ -73,7 +74,7 @@
 
 use std::fmt;
 
-use crate::grid::{named_enum, Costs, Diagonal, GridError, Point};
+use crate::grid::{named_enum, Costs, Diagonal, GridError, NeighbourOrder, Point};
 use crate::heuristic::Heuristic;
 
 pub mod astar;
@@ -108,12 +109,14 @@ pub mod slicing;
 pub mod smoothed;
 mod stepper;
 mod task;
+pub mod template;
 pub mod theta;
 pub mod timeline;
 pub mod visibility;
 pub(crate) mod walk;
 
 pub use engine::{Search, NO_PARENT};
+pub use ida::Threshold;
 pub use nodes::NodeTable;
 pub use on_space::SpaceStepper;
 pub use refusal::refusal;
@@ -124,6 +127,7 @@ pub use stepper::{
 };
 pub use stepper::{OpenEntry, StepperClone};
 pub use task::Task;
+pub use template::{GCount, ListKind, Skeleton};
 
 named_enum! {
     /// What the page paints for each cell; one byte per cell in [`Search::states`].
@@ -203,6 +207,16 @@ pub struct SearchConfig {
     pub cluster: u32,
     /// Crash and turn: which hand keeps touching the obstacle.
     pub hand: Hand,
+    /// A* and the search skeleton: open a closed node again when a cheaper way to it is
+    /// found, as the book's A* pseudocode does. Only an inconsistent heuristic makes that
+    /// happen (and then it keeps A* optimal with an admissible one).
+    pub reopen: bool,
+    /// IDA*: how the threshold rises after an iteration that did not reach the goal.
+    pub threshold: Threshold,
+    /// The order in which a grid cell's straight neighbours are tried, which decides ties.
+    pub order: NeighbourOrder,
+    /// The search skeleton's plug-ins ([`Algorithm::Template`]).
+    pub skeleton: Skeleton,
 }
 
 impl SearchConfig {
@@ -218,6 +232,10 @@ impl SearchConfig {
             sensor: 3,
             cluster: 10,
             hand: Hand::Left,
+            reopen: false,
+            threshold: Threshold::Next,
+            order: NeighbourOrder::NESW,
+            skeleton: Skeleton { list: ListKind::Priority, ga: 1.0, hb: 1.0, gcount: GCount::Costs },
         }
     }
 
@@ -277,6 +295,34 @@ impl SearchConfig {
         self
     }
 
+    /// Sets whether A* and the skeleton open closed nodes again.
+    #[must_use]
+    pub const fn reopen(mut self, reopen: bool) -> Self {
+        self.reopen = reopen;
+        self
+    }
+
+    /// Sets IDA*'s threshold rule.
+    #[must_use]
+    pub const fn threshold(mut self, threshold: Threshold) -> Self {
+        self.threshold = threshold;
+        self
+    }
+
+    /// Sets the order of the straight neighbours.
+    #[must_use]
+    pub const fn order(mut self, order: NeighbourOrder) -> Self {
+        self.order = order;
+        self
+    }
+
+    /// Sets the search skeleton's plug-ins.
+    #[must_use]
+    pub const fn skeleton(mut self, skeleton: Skeleton) -> Self {
+        self.skeleton = skeleton;
+        self
+    }
+
     /// Checks the numbers: a weight from 1 to [`MAX_WEIGHT`], a look-ahead from 1 to
     /// [`MAX_LOOKAHEAD`], a sensor radius up to [`MAX_SENSOR`] and a cluster side from
     /// [`MIN_CLUSTER`] to [`MAX_CLUSTER`].
@@ -293,7 +339,8 @@ impl SearchConfig {
         };
         range("lookahead", self.lookahead, 1, MAX_LOOKAHEAD)?;
         range("sensor", self.sensor, 0, MAX_SENSOR)?;
-        range("cluster", self.cluster, MIN_CLUSTER, MAX_CLUSTER)
+        range("cluster", self.cluster, MIN_CLUSTER, MAX_CLUSTER)?;
+        self.skeleton.validate()
     }
 
     /// True when this configuration always finds a cheapest path: by the algorithm's
@@ -303,7 +350,10 @@ impl SearchConfig {
     pub fn is_optimal(&self) -> bool {
         match self.algorithm.info().optimal {
             Optimality::Always => true,
-            Optimality::IfAdmissible => self.weight == 1.0 && self.heuristic.is_admissible(self.diagonal, self.costs),
+            Optimality::IfAdmissible => {
+                let skeleton = self.algorithm != Algorithm::Template || self.skeleton.is_optimal();
+                skeleton && self.weight == 1.0 && self.heuristic.is_admissible(self.diagonal, self.costs)
+            }
             Optimality::Never => false,
         }
     }

@@ -52,6 +52,7 @@ pub fn refusal(grid: &Grid, config: &SearchConfig, links: &GridLinks) -> Option<
         | Algorithm::Dijkstra
         | Algorithm::Greedy
         | Algorithm::AStar
+        | Algorithm::Template
         | Algorithm::BiAStar
         | Algorithm::Ida
         | Algorithm::Lrta

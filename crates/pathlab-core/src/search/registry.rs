@@ -105,6 +105,10 @@ named_enum! {
         /// reference the CLI measures the any-angle searches against, not a stepper: see
         /// [`AlgorithmInfo::on_page`].
         Visibility = 19, "visibility";
+        /// Build your own search: the lecture's search skeleton with its plug-ins chosen
+        /// (open-list kind, priority `a·g + b·h`, what g counts, re-opening; see
+        /// [`template`](super::template)). Its defaults make it A*.
+        Template = 20, "template";
     }
 }
 
@@ -340,6 +344,8 @@ pub const ALGORITHMS: &[AlgorithmInfo] = &[
     row(A::Greedy,        "Greedy best-first",                    "Greedy best-first", Never,      H,     true).with(&[Heuristic]).inadmissible_harmless(),
     row(A::Bfs,           "Breadth-first (BFS)",                  "BFS",             Never,        Queue, true),
     row(A::Dfs,           "Depth-first (DFS)",                    "DFS",             Never,        Stack, true),
+    // Its defaults are A*'s; SearchConfig::is_optimal also asks the skeleton.
+    row(A::Template,      "Build your own search (skeleton)",     "Skeleton search", IfAdmissible, F,     true).with(&[Heuristic]),
     row(A::BiAStar,       "Bidirectional A*",                     "Bidirectional A*", IfAdmissible, F,    true).with(&[Heuristic]).weight_counts(),
     row(A::Ida,           "IDA* (iterative deepening)",           "IDA*",            IfAdmissible, F,     false).with(&[Heuristic]).weight_counts(),
     row(A::Jps,           "Jump point search (JPS)",              "JPS",             IfAdmissible, F,     true).with(&[Heuristic]).weight_counts().grid_only(JUMPS),
@@ -454,9 +460,12 @@ impl Algorithm {
 /// for the algorithms that are not steppers ([`AlgorithmInfo::on_page`](super::AlgorithmInfo::on_page) false).
 pub fn build(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Box<dyn Stepper>, SearchError> {
     match config.algorithm {
-        Algorithm::Bfs | Algorithm::Dfs | Algorithm::Dijkstra | Algorithm::Greedy | Algorithm::AStar => {
-            Ok(Box::new(Search::new(grid, start, goal, config)?))
-        }
+        Algorithm::Bfs
+        | Algorithm::Dfs
+        | Algorithm::Dijkstra
+        | Algorithm::Greedy
+        | Algorithm::AStar
+        | Algorithm::Template => Ok(Box::new(Search::new(grid, start, goal, config)?)),
         // One compiled copy of each of these serves the plain grid and the grid with links.
         Algorithm::BiAStar
         | Algorithm::Ida
@@ -533,7 +542,7 @@ where
 impl Algorithm {
     /// True for the algorithms that run in the plain [`Search`] stepper.
     pub const fn is_basic(self) -> bool {
-        matches!(self, Self::Bfs | Self::Dfs | Self::Dijkstra | Self::Greedy | Self::AStar)
+        matches!(self, Self::Bfs | Self::Dfs | Self::Dijkstra | Self::Greedy | Self::AStar | Self::Template)
     }
 }
 

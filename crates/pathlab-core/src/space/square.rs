@@ -17,7 +17,7 @@
 //! ```
 
 use super::Space;
-use crate::grid::{Costs, Diagonal, Grid, Point, WALL};
+use crate::grid::{Costs, Diagonal, Grid, NeighbourOrder, Point, WALL};
 use crate::heuristic::Heuristic;
 use crate::search::SearchConfig;
 
@@ -32,17 +32,21 @@ pub struct SquareGrid {
     pub costs: Costs,
     /// The estimate.
     pub heuristic: Heuristic,
+    /// The order in which the straight neighbours are tried (see [`NeighbourOrder`]).
+    pub order: NeighbourOrder,
 }
 
 impl SquareGrid {
     /// A grid with these rules.
     pub const fn new(grid: Grid, diagonal: Diagonal, costs: Costs, heuristic: Heuristic) -> Self {
-        Self { grid, diagonal, costs, heuristic }
+        Self { grid, diagonal, costs, heuristic, order: NeighbourOrder::NESW }
     }
 
     /// A grid with the rules of a search's settings.
     pub const fn with_config(grid: Grid, config: &SearchConfig) -> Self {
-        Self::new(grid, config.diagonal, config.costs, config.heuristic)
+        let mut space = Self::new(grid, config.diagonal, config.costs, config.heuristic);
+        space.order = config.order;
+        space
     }
 
     /// Takes the rules from a search's settings.
@@ -50,6 +54,7 @@ impl SquareGrid {
         self.diagonal = config.diagonal;
         self.costs = config.costs;
         self.heuristic = config.heuristic;
+        self.order = config.order;
     }
 }
 
@@ -76,7 +81,7 @@ impl Space for SquareGrid {
     fn for_each_neighbour(&self, _node: u32, at: Point, mut visit: impl FnMut(u32, Point, f64)) {
         let cells = self.grid.cells();
         let costs = self.costs;
-        self.grid.for_each_neighbour_of(at, self.diagonal, |nb, nb_at, diagonal| {
+        self.grid.for_each_neighbour_in(at, self.diagonal, self.order, |nb, nb_at, diagonal| {
             visit(nb as u32, nb_at, costs.step(diagonal, cells[nb]));
         });
     }
@@ -91,7 +96,7 @@ impl Space for SquareGrid {
             return;
         }
         let costs = self.costs;
-        self.grid.for_each_neighbour_of(at, self.diagonal, |nb, nb_at, diagonal| {
+        self.grid.for_each_neighbour_in(at, self.diagonal, self.order, |nb, nb_at, diagonal| {
             visit(nb as u32, nb_at, costs.step(diagonal, terrain));
         });
     }
