@@ -356,11 +356,13 @@ export class NavApp extends SpacePage {
     this.showProblem();
     const ms = this.buildMs ?? 0;
     const info = this.space === 'navmesh'
-      ? `${lab.polygonCount} polygons, ${this.shape.portals.length / 4} portals; built in ${ms.toFixed(1)} ms.`
+      ? `${lab.polygonCount} polygons, ${this.shape.portals.length / 4} portals; built in ${ms.toFixed(1)} ms (${lab.meshBuild}).`
       : `${this.shape.bends.length / 2} corners where a path may bend, ${this.shape.sight.length / 4} sight lines between them; built in ${ms.toFixed(1)} ms.`;
     this.ui.meshInfo.textContent = info;
     this.ui.meshInfo.dataset.polygons = String(lab.polygonCount);
     this.ui.meshInfo.dataset.ms = ms.toFixed(3);
+    // Which build the core picked (triangulated up to a corner limit, rectangles above).
+    this.ui.meshInfo.dataset.build = lab.meshBuild;
     if (this.compareShown) this.runCompare();
     this.narrate('');
     this.touch();

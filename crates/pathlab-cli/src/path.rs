@@ -234,7 +234,7 @@ fn on_navmesh(run: &PathRun, (grid, a, b): (Grid, Option<Point>, Option<Point>))
     }
     let start = cell(&grid, "start", &run.start, a)?;
     let goal = cell(&grid, "goal", &run.goal, b)?;
-    let mesh = Arc::new(NavMesh::build(&grid, run.config.diagonal).map_err(|e| in_file(&run.file, e))?);
+    let mesh = Arc::new(NavMesh::build_auto(&grid, run.config.diagonal).map_err(|e| in_file(&run.file, e))?);
     let mut search =
         NavmeshSearch::new(mesh, centre(start), centre(goal)).map_err(|e| Failure::input(e.to_string()))?;
     let clock = Instant::now();

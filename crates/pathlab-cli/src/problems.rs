@@ -10,7 +10,7 @@ use pathlab_core::grid::{Grid, Point, WALL};
 use pathlab_core::search::navmesh::NavmeshSearch;
 use pathlab_core::search::visibility::VisibilityGraph;
 use pathlab_core::search::{build, Algorithm, SearchConfig, Stepper};
-use pathlab_core::space::navmesh::NavMesh;
+use pathlab_core::space::navmesh::{NavBuild, NavMesh};
 
 use crate::args::Run;
 use crate::Failure;
@@ -157,7 +157,7 @@ pub fn centre(p: Point) -> [f64; 2] {
 impl Engine {
     fn new(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Self, String> {
         if config.algorithm == Algorithm::Navmesh {
-            let mesh = NavMesh::build(&grid, config.diagonal).map_err(|e| e.to_string())?;
+            let mesh = NavMesh::build_auto(&grid, config.diagonal).map_err(|e| e.to_string())?;
             Ok(Self::Navmesh(Box::new(NavmeshSolver { grid, mesh: Arc::new(mesh), search: None })))
         } else if config.algorithm == Algorithm::Visibility {
             let started = Instant::now();
@@ -203,11 +203,13 @@ impl Solver {
         Ok(())
     }
 
-    /// The navmesh's polygon count and build time in microseconds, when the solver runs the
-    /// navmesh.
-    pub fn navmesh_build(&self) -> Option<(usize, f64)> {
+    /// The navmesh's polygon count, build time in microseconds and how it was built, when the
+    /// solver runs the navmesh.
+    pub fn navmesh_build(&self) -> Option<(usize, f64, NavBuild)> {
         match &self.engine {
-            Engine::Navmesh(n) => Some((n.mesh.polygon_count(), n.mesh.build_micros().unwrap_or(0.0))),
+            Engine::Navmesh(n) => {
+                Some((n.mesh.polygon_count(), n.mesh.build_micros().unwrap_or(0.0), n.mesh.build_kind()))
+            }
             Engine::Grid(_) | Engine::Visibility { .. } => None,
         }
     }

@@ -47,8 +47,8 @@ pub fn run(run: &Run) -> Result<(), Failure> {
     let mut graph = None;
     if let Some((_, first)) = loaded.problems.first() {
         let mut solver = Solver::new(loaded.grid.clone(), first, config, &run.scen)?;
-        if let Some((polygons, micros)) = solver.navmesh_build() {
-            navmesh_text = format!(", navmesh of {polygons} polygons built in {:.3} ms", micros / 1000.0);
+        if let Some((polygons, micros, build)) = solver.navmesh_build() {
+            navmesh_text = format!(", navmesh of {polygons} polygons built in {:.3} ms ({build})", micros / 1000.0);
         }
         graph = solver.graph_build();
         for (index, p) in &loaded.problems {

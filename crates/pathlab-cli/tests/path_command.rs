@@ -228,3 +228,23 @@ fn navmesh_diagonal_contacts_follow_the_rule() {
         assert_eq!((field(&json, "cost"), field(&json, "path")), ("null", "[]"), "{rule}: {json}");
     }
 }
+
+#[test]
+fn navmesh_one_cell_corridor_bends_at_the_wall_corner_under_every_rule() {
+    // . . .
+    // # # .
+    // # # .
+    // From cell (0,0) to cell (2,2) along a corridor one cell wide: the string pulls tight
+    // round the corner (2, 1), so the length is 2 x sqrt(1.5^2 + 0.5^2) = 2 x sqrt(2.5).
+    let file = scratch("corridor.txt", "3\n3\n000\n110\n110\n");
+    let f = file.to_str().unwrap();
+    for rule in ["never", "no-corner-cutting", "at-most-one-blocked", "always"] {
+        let json = ok(&["path", f, "--space", "navmesh", "--start", "0,0", "--goal", "2,2", "--diagonal", rule]);
+        let cost: f64 = field(&json, "cost").parse().unwrap();
+        assert!((cost - 2.0 * 2.5f64.sqrt()).abs() < 1e-12, "{rule}: {json}");
+        assert!(
+            field(&json, "path").contains("[2, 1]") || field(&json, "path").contains("[2.0, 1.0]"),
+            "{rule}: {json}"
+        );
+    }
+}

@@ -19,8 +19,8 @@ use std::collections::HashMap;
 
 use any_angle_support::{case, draw};
 use common::load_movingai;
-use pathlab_core::grid::{Diagonal, Grid, WALL};
-use pathlab_core::space::navmesh::{NavMesh, NavmeshError, Xy};
+use pathlab_core::grid::{Diagonal, Grid, Point, WALL};
+use pathlab_core::space::navmesh::{NavBuild, NavMesh, NavmeshError, Xy, TRIANGULATE_UP_TO_CORNERS};
 use proptest::prelude::*;
 
 /// A way to build a mesh.
@@ -351,4 +351,54 @@ fn rectangles_split_their_sides_where_portals_end() {
     let ends: Vec<(Xy, Xy)> =
         mesh.polygon(0).portals.iter().map(|t| (mesh.vertex(t.left), mesh.vertex(t.right))).collect();
     assert_eq!(ends, vec![([4.0, 1.0], [3.0, 1.0]), ([2.0, 1.0], [1.0, 1.0])]);
+}
+
+/// The corners of the free region's boundary, counted from the four cells round each grid
+/// point (outside the grid is wall): the boundary turns there, or two walls touch there
+/// diagonally, unless all four cells agree or two side by side are open and two are walls
+/// (a straight wall).
+fn boundary_corners(grid: &Grid) -> usize {
+    let (w, h) = (grid.width() as i64, grid.height() as i64);
+    let mut count = 0;
+    for y in 0..=h {
+        for x in 0..=w {
+            let [nw, ne, sw, se] = [(x - 1, y - 1), (x, y - 1), (x - 1, y), (x, y)].map(|(a, b)| open(grid, a, b));
+            let straight = (nw == ne && sw == se) || (nw == sw && ne == se);
+            if !straight {
+                count += 1;
+            }
+        }
+    }
+    count
+}
+
+#[test]
+fn the_automatic_build_triangulates_up_to_the_corner_limit_and_stacks_rectangles_above() {
+    // An open room with pillars (single wall cells, apart): 4 corners for the room, 4 for each
+    // pillar. One pillar fewer than the limit allows, then exactly the limit, then one more.
+    let pillars_at_limit = (TRIANGULATE_UP_TO_CORNERS - 4) / 4;
+    let side = 2 * (pillars_at_limit as f64).sqrt().ceil() as usize + 3;
+    for (pillars, want) in [
+        (pillars_at_limit - 1, NavBuild::Triangulated),
+        (pillars_at_limit, NavBuild::Triangulated),
+        (pillars_at_limit + 1, NavBuild::Rectangles),
+    ] {
+        let mut grid = Grid::new(side, side).unwrap();
+        let spots = (0..side / 2).flat_map(|j| (0..side / 2).map(move |i| Point::new(2 * i + 1, 2 * j + 1)));
+        for at in spots.filter(|p| p.x < side - 1 && p.y < side - 1).take(pillars) {
+            grid.set(at, WALL).unwrap();
+        }
+        let corners = boundary_corners(&grid);
+        assert_eq!(corners, 4 + 4 * pillars);
+        let mesh = NavMesh::build_auto(&grid, Diagonal::NoCornerCutting).unwrap();
+        assert_eq!(mesh.build_kind(), want, "{corners} corners, limit {TRIANGULATE_UP_TO_CORNERS}");
+        check_mesh(&grid, &mesh).unwrap();
+    }
+    // A maze of one-cell corridors is over the limit at 512 x 512; an open room is not.
+    let (maze, _) = load_movingai("mazes/maze512-1-0.map");
+    assert!(boundary_corners(&maze) > TRIANGULATE_UP_TO_CORNERS);
+    assert_eq!(NavMesh::build_auto(&maze, Diagonal::Never).unwrap().build_kind(), NavBuild::Rectangles);
+    let (arena, _) = load_movingai("dao/arena.map");
+    assert!(boundary_corners(&arena) <= TRIANGULATE_UP_TO_CORNERS);
+    assert_eq!(NavMesh::build_auto(&arena, Diagonal::Never).unwrap().build_kind(), NavBuild::Triangulated);
 }

@@ -51,6 +51,19 @@ pub fn navmesh_polygon_count(
     Ok(build(&grid, rule).map_err(err)?.polygon_count() as u32)
 }
 
+/// Builds the navmesh of a `width` x `height` grid as the navmesh page does
+/// ([`NavMesh::build_auto`]: triangulated up to
+/// [`TRIANGULATE_UP_TO_CORNERS`](pathlab_core::space::navmesh::TRIANGULATE_UP_TO_CORNERS)
+/// boundary corners, stacked rectangles above) and returns which build it made,
+/// `"triangulated"` or `"rectangles"`. The navmesh benchmark times this call beside
+/// [`navmesh_polygon_count`]'s two builds. Errors as there.
+#[wasm_bindgen(js_name = navmeshAutoBuild)]
+pub fn navmesh_auto_build(width: u32, height: u32, cells: Vec<u8>, diagonal: &str) -> Result<String, JsError> {
+    let grid = Grid::from_cells(width as usize, height as usize, cells).map_err(err)?;
+    let rule = parse(diagonal)?;
+    Ok(NavMesh::build_auto(&grid, rule).map_err(err)?.build_kind().name().into())
+}
+
 /// The space behind a [`SpaceLab`], with its search.
 #[derive(Clone)]
 enum Searched {

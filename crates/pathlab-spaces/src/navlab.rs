@@ -271,6 +271,13 @@ impl NavLab {
         Ok(())
     }
 
+    /// How the mesh was built (`NavMesh::build_auto` picks by the boundary's corner count):
+    /// `"triangulated"` or `"rectangles"`, and `""` on the corner graph or without a mesh.
+    #[wasm_bindgen(getter, js_name = meshBuild)]
+    pub fn mesh_build(&self) -> String {
+        self.mesh.as_ref().map_or("", |m| m.build_kind().name()).into()
+    }
+
     /// Polygons in the mesh (0 on the corner graph or without a mesh).
     #[wasm_bindgen(getter, js_name = polygonCount)]
     pub fn polygon_count(&self) -> u32 {
@@ -621,7 +628,7 @@ impl NavLab {
             "navmesh" => {
                 let mesh = match &self.mesh {
                     Some(m) => Arc::clone(m),
-                    None => Arc::new(NavMesh::build(&self.grid, self.diagonal).map_err(text)?),
+                    None => Arc::new(NavMesh::build_auto(&self.grid, self.diagonal).map_err(text)?),
                 };
                 let nodes = mesh.polygon_count();
                 let mut search = NavmeshSearch::new(mesh, self.start.cells(), self.goal.cells()).map_err(text)?;
@@ -675,7 +682,7 @@ impl NavLab {
             return;
         }
         match self.kind {
-            NavKind::Navmesh => match NavMesh::build(&self.grid, self.diagonal) {
+            NavKind::Navmesh => match NavMesh::build_auto(&self.grid, self.diagonal) {
                 Ok(m) => self.mesh = Some(Arc::new(m)),
                 Err(e) => self.problem = Some(e.to_string()),
             },

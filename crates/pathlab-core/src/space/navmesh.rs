@@ -53,6 +53,11 @@
 //! all horizontal, so its corridors are a little worse (see [`NavMesh::build_micros`] and
 //! the `navmesh` benchmark).
 //!
+//! [`NavMesh::build_auto`], which the page and the command line use, picks between the two
+//! by the boundary's corner count (the triangulation's cost grows with it): up to
+//! [`TRIANGULATE_UP_TO_CORNERS`] it triangulates, above it stacks rectangles, and
+//! [`NavMesh::build_kind`] says which it did.
+//!
 //! ```
 //! use pathlab_core::grid::{Diagonal, Grid, Point, WALL};
 //! use pathlab_core::space::navmesh::NavMesh;
@@ -78,6 +83,39 @@ use crate::search::hpa::Clock;
 /// A point in the plane of the map: `[x, y]` in cell units (cell `(x, y)` spans
 /// `[x, x+1] x [y, y+1]`; its centre is `[x + 0.5, y + 0.5]`).
 pub type Xy = [f64; 2];
+
+/// The most boundary corners [`NavMesh::build_auto`] triangulates; above it, it stacks
+/// rectangles. The triangulation's time grows with the corners (about 3 µs a corner in
+/// WebAssembly in Chromium on the 512 x 512 `rooms` maps, about 100 ms at their 35,000
+/// corners), the rectangles' with the cells (under 25 ms for 512 x 512), so this keeps every
+/// build of a 512 x 512 map well under 100 ms.
+pub const TRIANGULATE_UP_TO_CORNERS: usize = 24_000;
+
+/// How a mesh was built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NavBuild {
+    /// The boundary's constrained Delaunay triangulation, merged into convex polygons
+    /// ([`NavMesh::build`]).
+    Triangulated,
+    /// Rows' runs of open cells stacked into rectangles ([`NavMesh::build_rectangles`]).
+    Rectangles,
+}
+
+impl NavBuild {
+    /// `"triangulated"` or `"rectangles"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Triangulated => "triangulated",
+            Self::Rectangles => "rectangles",
+        }
+    }
+}
+
+impl fmt::Display for NavBuild {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// The side, in cells, of the buckets that [`NavMesh::locate`] looks in.
 const BUCKET: usize = 8;
@@ -157,6 +195,7 @@ pub struct NavMesh {
     buckets: Vec<Vec<u32>>,
     buckets_across: usize,
     build_micros: Option<f64>,
+    build: NavBuild,
 }
 
 impl NavMesh {
@@ -173,10 +212,58 @@ impl NavMesh {
         check_cells(grid)?;
         let free = Free(grid);
         let (corners, edges) = trace_boundary(&free);
-        let triangles = triangulate(&free, &corners, &edges)?;
-        let polygons = merge_convex(&corners, &triangles);
+        Self::triangulated(&free, diagonal, &corners, &edges, &clock)
+    }
+
+    /// Builds the mesh the page and the command line use: [`build`](Self::build)'s
+    /// triangulation when the free region's boundary has at most
+    /// [`TRIANGULATE_UP_TO_CORNERS`] corners, [`build_rectangles`](Self::build_rectangles)'
+    /// rectangles above that (the maze-like and scattered-wall maps, where triangulating
+    /// costs hundreds of milliseconds). [`build_kind`](Self::build_kind) says which it was.
+    ///
+    /// Fails when no cell is open or the grid has terrain.
+    ///
+    /// ```
+    /// use pathlab_core::grid::{Diagonal, Grid, Point, WALL};
+    /// use pathlab_core::space::navmesh::{NavBuild, NavMesh, TRIANGULATE_UP_TO_CORNERS};
+    /// // A room with one pillar: 8 boundary corners, triangulated.
+    /// let mut room = Grid::new(5, 5).unwrap();
+    /// room.set(Point::new(2, 2), WALL).unwrap();
+    /// assert_eq!(NavMesh::build_auto(&room, Diagonal::Never).unwrap().build_kind(), NavBuild::Triangulated);
+    /// // A pillar on every other cell of every other row: 4 corners each, too many.
+    /// let mut pillars = Grid::new(200, 200).unwrap();
+    /// for y in (1..200).step_by(2) {
+    ///     for x in (1..200).step_by(2) {
+    ///         pillars.set(Point::new(x, y), WALL).unwrap();
+    ///     }
+    /// }
+    /// assert!(4 * 100 * 100 > TRIANGULATE_UP_TO_CORNERS);
+    /// assert_eq!(NavMesh::build_auto(&pillars, Diagonal::Never).unwrap().build_kind(), NavBuild::Rectangles);
+    /// ```
+    pub fn build_auto(grid: &Grid, diagonal: Diagonal) -> Result<Self, NavmeshError> {
+        let clock = Clock::start();
+        check_cells(grid)?;
+        let free = Free(grid);
+        let (corners, edges) = trace_boundary(&free);
+        if corners.len() <= TRIANGULATE_UP_TO_CORNERS {
+            return Self::triangulated(&free, diagonal, &corners, &edges, &clock);
+        }
+        let (vertices, polygons) = stack_runs(&free);
+        Ok(Self::finish(&free, diagonal, vertices, polygons, NavBuild::Rectangles, &clock))
+    }
+
+    /// The triangulated mesh of a traced boundary.
+    fn triangulated(
+        free: &Free<'_>,
+        diagonal: Diagonal,
+        corners: &[[i32; 2]],
+        edges: &[[usize; 2]],
+        clock: &Clock,
+    ) -> Result<Self, NavmeshError> {
+        let triangles = triangulate(free, corners, edges)?;
+        let polygons = merge_convex(corners, &triangles);
         let vertices = corners.iter().map(|&[x, y]| [f64::from(x), f64::from(y)]).collect();
-        Ok(Self::finish(&free, diagonal, vertices, polygons, &clock))
+        Ok(Self::finish(free, diagonal, vertices, polygons, NavBuild::Triangulated, clock))
     }
 
     /// Builds a mesh of the same free region as [`build`](Self::build), made of rectangles:
@@ -205,11 +292,18 @@ impl NavMesh {
         check_cells(grid)?;
         let free = Free(grid);
         let (vertices, polygons) = stack_runs(&free);
-        Ok(Self::finish(&free, diagonal, vertices, polygons, &clock))
+        Ok(Self::finish(&free, diagonal, vertices, polygons, NavBuild::Rectangles, &clock))
     }
 
     /// The mesh from its polygons: point portals under `always`, the buckets, the build time.
-    fn finish(free: &Free<'_>, diagonal: Diagonal, vertices: Vec<Xy>, polygons: Vec<Polygon>, clock: &Clock) -> Self {
+    fn finish(
+        free: &Free<'_>,
+        diagonal: Diagonal,
+        vertices: Vec<Xy>,
+        polygons: Vec<Polygon>,
+        build: NavBuild,
+        clock: &Clock,
+    ) -> Self {
         let grid = free.0;
         let mut mesh = Self {
             width: grid.width(),
@@ -220,6 +314,7 @@ impl NavMesh {
             buckets: Vec::new(),
             buckets_across: grid.width().div_ceil(BUCKET),
             build_micros: None,
+            build,
         };
         if diagonal == Diagonal::Always {
             mesh.link_diagonal_contacts(free);
@@ -274,6 +369,11 @@ impl NavMesh {
     /// of its own (the page times the build there).
     pub fn build_micros(&self) -> Option<f64> {
         self.build_micros
+    }
+
+    /// How the mesh was built.
+    pub fn build_kind(&self) -> NavBuild {
+        self.build
     }
 
     /// The area of polygon `p`.
