@@ -136,14 +136,14 @@ impl NeighbourOrder {
     }
 
     /// The order's name, four lower-case letters.
-    pub fn name(&self) -> &'static str {
+    pub fn name(self) -> &'static str {
         let letter = |d: u8| b"nesw"[usize::from(d)];
         let name = self.tried.map(letter);
         Self::ALL.iter().copied().find(|n| n.as_bytes() == name).unwrap_or("nesw")
     }
 
     /// Each direction's rank (0 is tried first), by direction number 0-7.
-    fn ranks(&self) -> [u8; 8] {
+    fn ranks(self) -> [u8; 8] {
         let mut rank = [0, 1, 2, 3, 4, 5, 6, 7];
         for (r, &d) in self.tried.iter().enumerate() {
             rank[usize::from(d)] = r as u8;

@@ -437,12 +437,51 @@ impl FlowFlockScene {
         }
     }
 
+    /// What agent `i` in cell `c` sees of the moving agents within sight (at most
+    /// [`MAX_NEIGHBOURS`], by the buckets `start`/`order` of cells): the separation push,
+    /// the sum of their positions and of their velocities, and how many it saw.
+    fn look_around(&self, i: usize, c: usize, start: &[u32], order: &[u32]) -> (Vec2, Vec2, Vec2, usize) {
+        let width = self.walls.grid().width();
+        let height = self.walls.grid().height();
+        let p = self.pos[i];
+        let mut push = Vec2::ZERO;
+        let mut centre = Vec2::ZERO;
+        let mut heading = Vec2::ZERO;
+        let mut seen = 0usize;
+        let (cx, cy) = (c % width, c / width);
+        'look: for y in cy.saturating_sub(1)..=(cy + 1).min(height - 1) {
+            for x in cx.saturating_sub(1)..=(cx + 1).min(width - 1) {
+                let b = y * width + x;
+                for &j in &order[start[b] as usize..start[b + 1] as usize] {
+                    let j = j as usize;
+                    if j == i {
+                        continue;
+                    }
+                    let off = p - self.pos[j];
+                    let d = off.length();
+                    if d > SIGHT {
+                        continue;
+                    }
+                    if d < PERSONAL {
+                        let away = if d > 1e-5 { off / d } else { Vec2::from_angle((i * 7 + j * 13) as f32) };
+                        push += away * ((PERSONAL - d) / PERSONAL);
+                    }
+                    centre += self.pos[j];
+                    heading += self.vel[j];
+                    seen += 1;
+                    if seen >= MAX_NEIGHBOURS {
+                        break 'look;
+                    }
+                }
+            }
+        }
+        (push, centre, heading, seen)
+    }
+
     /// One step of every moving agent.
     fn move_agents(&mut self) {
         let n = self.pos.len();
         let grid_len = self.walls.grid().len();
-        let width = self.walls.grid().width();
-        let height = self.walls.grid().height();
         let cells: Vec<usize> = self.pos.iter().map(|&p| self.cell_of(p).unwrap_or(0)).collect();
         // Moving agents bucketed by cell (a counting sort) for the neighbour look-up.
         let mut start = vec![0u32; grid_len + 1];
@@ -469,37 +508,7 @@ impl FlowFlockScene {
                 continue;
             }
             let (p, c) = (self.pos[i], cells[i]);
-            let mut push = Vec2::ZERO;
-            let mut centre = Vec2::ZERO;
-            let mut heading = Vec2::ZERO;
-            let mut seen = 0usize;
-            let (cx, cy) = (c % width, c / width);
-            'look: for y in cy.saturating_sub(1)..=(cy + 1).min(height - 1) {
-                for x in cx.saturating_sub(1)..=(cx + 1).min(width - 1) {
-                    let b = y * width + x;
-                    for &j in &order[start[b] as usize..start[b + 1] as usize] {
-                        let j = j as usize;
-                        if j == i {
-                            continue;
-                        }
-                        let off = p - self.pos[j];
-                        let d = off.length();
-                        if d > SIGHT {
-                            continue;
-                        }
-                        if d < PERSONAL {
-                            let away = if d > 1e-5 { off / d } else { Vec2::from_angle((i * 7 + j * 13) as f32) };
-                            push += away * ((PERSONAL - d) / PERSONAL);
-                        }
-                        centre += self.pos[j];
-                        heading += self.vel[j];
-                        seen += 1;
-                        if seen >= MAX_NEIGHBOURS {
-                            break 'look;
-                        }
-                    }
-                }
-            }
+            let (push, centre, heading, seen) = self.look_around(i, c, &start, &order);
             let cohesion = if seen > 0 { (centre / seen as f32 - p).truncate(1.0) } else { Vec2::ZERO };
             let flow = match self.guide {
                 Guide::Flow => self.flow_at(c, p),
