@@ -1,5 +1,5 @@
 // Reading and checking the crowd page's configuration: the URL query of crowd.html (`scene`,
-// `agents`, `seed`, `embed`, and any scene parameter as `p.NAME=value`), or the same keys as
+// `agents`, `seed`, `embed`, `order`, and any scene parameter as `p.NAME=value`), or the same keys as
 // an object given to mountCrowd(). Nothing here touches the DOM: readCrowdConfig returns the
 // settings and the messages to show, and the caller shows them as text. Parameter names and
 // ranges belong to the scene, so `p.` values are only checked to be numbers (or choice names)
@@ -8,7 +8,14 @@ import { readSeedAndEmbed } from './boids-config.js';
 import { keyName, parseWhole, quote, text } from './values.js';
 
 /** Every plain key the crowd page understands (scene parameters come as `p.NAME`). */
-export const CROWD_KEYS = ['scene', 'agents', 'seed', 'embed'];
+export const CROWD_KEYS = ['scene', 'agents', 'seed', 'embed', 'order'];
+
+/**
+ * The neighbour order of the flow-field scenes: the order in which the straight neighbours
+ * n, e, s, w are tried on ties, as four letters (the grid page reads the same key). It is the
+ * scenes' `order` parameter, kept under its own key.
+ */
+export const ORDER_KEY = 'order';
 
 /** The prefix of a scene parameter's key. */
 export const PARAM_PREFIX = 'p.';
@@ -83,6 +90,12 @@ export function readCrowdConfig(raw, scenes) {
     }
   }
 
+  if (has(ORDER_KEY)) {
+    const t = text(given[ORDER_KEY]).toLowerCase();
+    if (/^[nesw]{4}$/.test(t) && new Set(t).size === 4) config.params[ORDER_KEY] = t;
+    else say(ORDER_KEY, `expected the letters n, e, s and w each once (such as nesw or wsen), got ${quote(t)}; using nesw.`);
+  }
+
   readSeedAndEmbed(given, config, say, CROWD_DEFAULTS.seed);
   return { config, messages };
 }
@@ -97,6 +110,8 @@ export function crowdQuery(config, defaultScene) {
   if (config.agents !== null && config.agents !== undefined) q.set('agents', String(config.agents));
   if (config.seed !== CROWD_DEFAULTS.seed) q.set('seed', String(config.seed));
   if (config.embed) q.set('embed', '1');
-  for (const [name, value] of Object.entries(config.params ?? {})) q.set(`${PARAM_PREFIX}${name}`, String(value));
+  for (const [name, value] of Object.entries(config.params ?? {})) {
+    q.set(name === ORDER_KEY ? ORDER_KEY : `${PARAM_PREFIX}${name}`, String(value));
+  }
   return q.toString();
 }

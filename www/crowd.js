@@ -10,7 +10,7 @@
 // text that may come from a configuration or from the core is set with textContent.
 
 import init, { CrowdScene, crowdScenes, crowdInks, crowdFrameFields } from './pkg/pathlab_crowd.js';
-import { readCrowdConfig, crowdQuery, MAX_CROWD_AGENTS } from './crowd-config.js';
+import { readCrowdConfig, crowdQuery, MAX_CROWD_AGENTS, ORDER_KEY } from './crowd-config.js';
 import { MAX_SEED, quote } from './values.js';
 import { CrowdPainter, KIND_COLOURS, HEAT_GRADIENT, inkStyle, MIN_ARROW_CELL } from './crowd-draw.js';
 import { StreetComparePanel } from './crowd-street.js';
@@ -368,28 +368,29 @@ class CrowdApp {
     this.config.params = {};
     for (const [name, raw] of Object.entries(given)) {
       const p = params.find((q) => q.name === name);
+      const key = name === ORDER_KEY ? ORDER_KEY : `p.${name}`;
       if (!p) {
         const known = params.map((q) => q.name).join(', ') || 'none';
-        this.say(`Parameter "p.${name}": the ${this.scene.name} scene has no parameter ${quote(name)} (it has: ${known}); ignored.`);
+        this.say(`Parameter "${key}": the ${this.scene.name} scene has no parameter ${quote(name)} (it has: ${known}); ignored.`);
         continue;
       }
       let value = raw;
       if (p.choices.length && typeof raw === 'string') {
         value = p.choices.indexOf(raw);
         if (value < 0) {
-          this.say(`Parameter "p.${name}": ${quote(raw)} is not one of ${p.choices.join(', ')}; keeping ${p.choices[p.value]}.`);
+          this.say(`Parameter "${key}": ${quote(raw)} is not one of ${p.choices.join(', ')}; keeping ${p.choices[p.value]}.`);
           continue;
         }
       } else if (typeof raw === 'string') {
-        this.say(`Parameter "p.${name}": expected a number, got ${quote(raw)}; keeping ${short(p.value)}.`);
+        this.say(`Parameter "${key}": expected a number, got ${quote(raw)}; keeping ${short(p.value)}.`);
         continue;
       }
       try {
         const note = this.scene.setParam(name, value);
-        if (note) this.say(`Parameter "p.${name}": ${note}`);
+        if (note) this.say(`Parameter "${key}": ${note}`);
         this.config.params[name] = raw;
       } catch (e) {
-        this.say(`Parameter "p.${name}": ${e.message}`);
+        this.say(`Parameter "${key}": ${e.message}`);
       }
     }
   }

@@ -9,8 +9,9 @@
 //! - its **direction**: one byte, the neighbour to step to, numbered 0-7 in the order
 //!   N, E, S, W, NE, SE, SW, NW of [`Grid::for_each_neighbour`]; [`NO_DIRECTION`] (255) on
 //!   goals, walls and cells from which no goal can be reached. Of the neighbours that lie on a
-//!   cheapest route, the first in that order is taken, so the field does not depend on the
-//!   order in which cells were settled;
+//!   cheapest route, the first in the field's [`NeighbourOrder`] is taken (straight
+//!   neighbours in N, E, S, W order unless [`FlowField::set_order`] says otherwise, then the
+//!   diagonals), so the field does not depend on the order in which cells were settled;
 //! - its **nearest goal**: the index (in the list given) of the goal its directions lead to;
 //!   [`NO_GOAL`] where there is none. When two goals are equally near, the one the direction
 //!   leads to wins.
@@ -72,6 +73,82 @@ fn direction_of(dx: isize, dy: isize) -> u8 {
         (1, 1) => 5,
         (-1, 1) => 6,
         _ => 7,
+    }
+}
+
+/// The order in which a field tries the straight neighbours when several first moves are
+/// equally cheap: a permutation of the letters n, e, s, w (the diagonals come after, in the
+/// order NE, SE, SW, NW). The course's two-bunker figure turns on it: an agent with equally
+/// short routes east and south goes east under `nesw` and south under `wsen`.
+///
+/// ```
+/// use pathlab_core::crowd::flow::NeighbourOrder;
+/// assert_eq!(NeighbourOrder::parse("wsen").unwrap().name(), "wsen");
+/// assert_eq!(NeighbourOrder::default().name(), "nesw");
+/// assert!(NeighbourOrder::parse("nnsw").is_err());
+/// assert_eq!(NeighbourOrder::ALL.len(), 24);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct NeighbourOrder {
+    /// The straight direction numbers (0-3 as N, E, S, W) in the order they are tried.
+    tried: [u8; 4],
+}
+
+impl Default for NeighbourOrder {
+    fn default() -> Self {
+        Self { tried: [0, 1, 2, 3] }
+    }
+}
+
+impl NeighbourOrder {
+    /// Every order by name, sorted (the page offers them in this order).
+    pub const ALL: [&'static str; 24] = [
+        "ensw", "enws", "esnw", "eswn", "ewns", "ewsn", "nesw", "news", "nsew", "nswe", "nwes", "nwse", "senw", "sewn",
+        "snew", "snwe", "swen", "swne", "wens", "wesn", "wnes", "wnse", "wsen", "wsne",
+    ];
+
+    /// Reads an order such as `nesw` or `wsen` (lower or upper case).
+    ///
+    /// Errors: [`FlowError::BadOrder`] for anything but the four letters n, e, s, w, each once.
+    pub fn parse(text: &str) -> Result<Self, FlowError> {
+        let bad = || FlowError::BadOrder { given: text.chars().take(16).collect() };
+        let mut tried = [0u8; 4];
+        let mut seen = [false; 4];
+        let bytes = text.as_bytes();
+        if bytes.len() != 4 {
+            return Err(bad());
+        }
+        for (slot, &b) in tried.iter_mut().zip(bytes) {
+            let d = match b.to_ascii_lowercase() {
+                b'n' => 0,
+                b'e' => 1,
+                b's' => 2,
+                b'w' => 3,
+                _ => return Err(bad()),
+            };
+            if seen[d] {
+                return Err(bad());
+            }
+            seen[d] = true;
+            *slot = d as u8;
+        }
+        Ok(Self { tried })
+    }
+
+    /// The order's name, four lower-case letters.
+    pub fn name(self) -> &'static str {
+        let letter = |d: u8| b"nesw"[usize::from(d)];
+        let name = self.tried.map(letter);
+        Self::ALL.iter().copied().find(|n| n.as_bytes() == name).unwrap_or("nesw")
+    }
+
+    /// Each direction's rank (0 is tried first), by direction number 0-7.
+    fn ranks(self) -> [u8; 8] {
+        let mut rank = [0, 1, 2, 3, 4, 5, 6, 7];
+        for (r, &d) in self.tried.iter().enumerate() {
+            rank[usize::from(d)] = r as u8;
+        }
+        rank
     }
 }
 
@@ -152,6 +229,11 @@ pub enum FlowError {
         /// The cell.
         from: Point,
     },
+    /// A neighbour order that is not a permutation of n, e, s, w.
+    BadOrder {
+        /// What was given (at most its first 16 characters).
+        given: String,
+    },
 }
 
 impl fmt::Display for FlowError {
@@ -184,6 +266,10 @@ impl fmt::Display for FlowError {
                 write!(f, "{at} holds goal {index}; destroy the goal before walling its cell")
             }
             Self::Unreachable { from } => write!(f, "no goal can be reached from {from}"),
+            Self::BadOrder { given } => write!(
+                f,
+                "neighbour order \"{given}\" is not the letters n, e, s and w each once (such as nesw or wsen)"
+            ),
         }
     }
 }
@@ -299,6 +385,9 @@ pub struct FlowField {
     dist: Vec<f64>,
     dir: Vec<u8>,
     nearest: Vec<u16>,
+    /// The order in which equally cheap first moves are preferred, and each direction's rank.
+    order: NeighbourOrder,
+    rank: [u8; 8],
 }
 
 impl FlowField {
@@ -347,12 +436,29 @@ impl FlowField {
             dist: vec![f64::INFINITY; n],
             dir: vec![NO_DIRECTION; n],
             nearest: vec![NO_GOAL; n],
+            order: NeighbourOrder::default(),
+            rank: NeighbourOrder::default().ranks(),
         })
     }
 
     /// The grid, with the walls broken and added so far.
     pub fn grid(&self) -> &Grid {
         &self.grid
+    }
+
+    /// The order in which equally cheap first moves are preferred.
+    pub fn order(&self) -> NeighbourOrder {
+        self.order
+    }
+
+    /// Prefers equally cheap first moves in `order` from now on, rebuilding the field when the
+    /// order changes (the distances stay; directions and nearest goals may change on ties).
+    pub fn set_order(&mut self, order: NeighbourOrder) {
+        if order != self.order {
+            self.order = order;
+            self.rank = order.ranks();
+            self.rebuild();
+        }
     }
 
     /// The diagonal rule.
@@ -442,7 +548,9 @@ impl FlowField {
         if self.grid.cells()[self.grid.index(at)] == WALL {
             return Err(FlowError::GoalOnWall { index, at });
         }
-        Self::new(self.grid.clone(), &[at], self.rule, self.costs)
+        let mut own = Self::new(self.grid.clone(), &[at], self.rule, self.costs)?;
+        own.set_order(self.order);
+        Ok(own)
     }
 
     /// Rebuilds the whole field from scratch on the current grid and standing goals.
@@ -616,14 +724,17 @@ impl FlowField {
         let p = self.grid.point_at(c);
         let cells = self.grid.cells();
         let mut best: Option<(f64, u8, usize)> = None;
+        let rank = &self.rank;
         self.grid.for_each_neighbour_of(p, self.rule, |n, q, diagonal| {
             let dn = self.dist[n];
             if !dn.is_finite() || !allowed(n) {
                 return;
             }
             let d = dn + self.costs.step(diagonal, cells[n]);
-            if best.is_none_or(|(b, _, _)| d < b) {
-                let k = direction_of(q.x as isize - p.x as isize, q.y as isize - p.y as isize);
+            let k = direction_of(q.x as isize - p.x as isize, q.y as isize - p.y as isize);
+            let better =
+                |&(b, bk, _): &(f64, u8, usize)| d < b || (d == b && rank[usize::from(k)] < rank[usize::from(bk)]);
+            if best.as_ref().is_none_or(better) {
                 best = Some((d, k, n));
             }
         });
@@ -668,6 +779,7 @@ impl FlowField {
             } else {
                 (self.costs.straight() * f64::from(enter), self.costs.diagonal() * f64::from(enter))
             };
+            let rank = self.rank;
             let (dist, dir, nearest) = (&mut self.dist, &mut self.dir, &mut self.nearest);
             self.grid.for_each_neighbour_of(p, self.rule, |u, q, is_diagonal| {
                 let nd = d + if is_diagonal { diagonal } else { straight };
@@ -678,7 +790,10 @@ impl FlowField {
                     dir[u] = k;
                     nearest[u] = near;
                     heap.push(nd.to_bits(), u as u32);
-                } else if nd == dist[u] && k < dir[u] && nearest[u] == near {
+                } else if nd == dist[u]
+                    && nearest[u] == near
+                    && (dir[u] == NO_DIRECTION || rank[usize::from(k)] < rank[usize::from(dir[u])])
+                {
                     // An equally cheap route to the same goal: the first direction in order
                     // wins. A tie toward another goal keeps the goal `u` has: during a repair
                     // `u` may be a cell kept from before whose goal its followers copied, and

@@ -612,7 +612,7 @@ fn jitter(walls: &Walls, p: Point, rng: &mut Pcg32) -> Vec2 {
 
 /// `count` bunkers on open cells, spread apart: the first at random, each next one at random
 /// among the cells at least 60 % as far (by walking) from the bunkers so far as the farthest.
-fn spread_bunkers(grid: &Grid, count: usize, seed: u64) -> Result<Vec<Point>, SceneError> {
+pub(super) fn spread_bunkers(grid: &Grid, count: usize, seed: u64) -> Result<Vec<Point>, SceneError> {
     let open: Vec<usize> = (0..grid.len()).filter(|&i| grid.cells()[i] != WALL).collect();
     if open.len() < count + 1 {
         return Err(SceneError::Invalid(format!("the map has {} open cells; {count} bunkers need more", open.len())));

@@ -8,6 +8,9 @@
 //! - [`avoid`]: local collision avoidance by velocity obstacles (VO, reciprocal VO and ORCA),
 //!   as a pure per-agent function and as a seeded [`avoid::Crowd`] simulation with scenarios
 //!   and metrics.
+//! - [`flow_flock`]: the same field under other techniques: a flock whose alignment comes
+//!   from it, squads led by it, the course's two-bunker figure with its neighbour order, and
+//!   a field baked in advance for a known destructible wall.
 //! - [`ants`]: an ant colony finding food by pheromone trails, against a flow-field guide.
 //! - [`avoid_scene`]: the avoidance scenes (circle, corridor, crossing, blocks, bottleneck)
 //!   for the page, with walls and routes around them.
@@ -25,6 +28,7 @@ pub mod ants;
 pub mod avoid;
 pub mod avoid_scene;
 pub mod flow;
+pub mod flow_flock;
 pub mod flow_scene;
 pub mod scene;
 pub mod squad;
@@ -32,4 +36,4 @@ pub mod street;
 pub mod street_compare;
 pub mod street_plan;
 
-pub use flow::{FlowBuild, FlowError, FlowField, NO_DIRECTION, NO_GOAL};
+pub use flow::{FlowBuild, FlowError, FlowField, NeighbourOrder, NO_DIRECTION, NO_GOAL};

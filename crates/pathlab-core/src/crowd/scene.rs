@@ -340,6 +340,9 @@ pub trait Scene {
 /// Every scene [`build`] knows: name and title, in the order the page lists them.
 pub const SCENES: &[(&str, &str)] = &[
     ("bunkers", "Bunkers: the flowing river (flow field)"),
+    ("flow-flock", "Flock on the bunkers' flow field"),
+    ("flow-squads", "Squads guided by the flow field"),
+    ("flow-fig9", "Two bunkers and the neighbour order (the course's Fig. 9)"),
     ("squad", "Squad in formation"),
     ("squad-cutoff", "Squad: a member cut off"),
     ("ants", "Ant colony: pheromone trails vs a flow field"),
@@ -360,6 +363,9 @@ pub const SCENES: &[(&str, &str)] = &[
 pub fn build(name: &str, config: &SceneConfig) -> Result<Box<dyn Scene>, SceneError> {
     match name {
         "bunkers" => Ok(Box::new(super::flow_scene::BunkersScene::new(config)?)),
+        "flow-flock" => Ok(Box::new(super::flow_flock::FlowFlockScene::flock(config)?)),
+        "flow-squads" => Ok(Box::new(super::flow_flock::FlowFlockScene::squads(config)?)),
+        "flow-fig9" => Ok(Box::new(super::flow_flock::FlowFlockScene::fig9(config)?)),
         "squad" => Ok(Box::new(super::squad::SquadScene::new(super::squad::SquadMap::Tour, config)?)),
         "squad-cutoff" => Ok(Box::new(super::squad::SquadScene::new(super::squad::SquadMap::CutOff, config)?)),
         "ants" => Ok(Box::new(super::ants::AntColony::preset(config)?)),

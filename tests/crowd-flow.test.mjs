@@ -1,0 +1,116 @@
+// The bunkers' flow field under other techniques in real Chromium: the flock, the squads and
+// the course's two-bunker figure run from their URLs; the metrics table equals an independent
+// replay of the same scene in Node through the wasm module (same seed, count, parameters and
+// steps); the figure's agent turns east under order=nesw and south under order=wsen, as worked
+// by hand (from row 1, column 1 bunker 1 is 2 east and 3 south: both first moves are as short);
+// bad values get their messages and fall back. Screenshots go to tests/artifacts/crowd-flow-*.png
+// (1366x768 and 1920x1080).
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import init, { CrowdScene } from '../www/pkg/pathlab_crowd.js';
+import { ROOT, nextFrame, screenshot, text, withBrowser } from './support/browser.mjs';
+
+await init({ module_or_path: readFileSync(join(ROOT, 'www', 'pkg', 'pathlab_crowd_bg.wasm')) });
+
+/** The page's number format for the metrics table (crowd.js formatMetric), written out here. */
+function format(v) {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '–';
+  if (Number.isInteger(v)) return String(v);
+  const a = Math.abs(v);
+  return String(Number(v.toFixed(a >= 100 ? 1 : a >= 1 ? 2 : 3)));
+}
+
+/** Every neighbour order, sorted (the scenes' `order` choices), written out here. */
+const ORDERS = ['ensw', 'enws', 'esnw', 'eswn', 'ewns', 'ewsn', 'nesw', 'news', 'nsew', 'nswe', 'nwes', 'nwse', 'senw', 'sewn', 'snew', 'snwe', 'swen', 'swne', 'wens', 'wesn', 'wnes', 'wnse', 'wsen', 'wsne'];
+
+/** A scene replayed in Node: `params` as name to value index, `steps` steps. */
+function replay(scene, agents, seed, params, steps) {
+  const s = new CrowdScene(scene, agents, seed);
+  for (const [name, value] of Object.entries(params)) s.setParam(name, value);
+  let left = steps;
+  while (left > 0) left -= s.step(Math.min(left, 240));
+  const out = {};
+  for (const m of s.metrics()) out[m.name] = format(m.value);
+  s.free();
+  return out;
+}
+
+async function open(env, query, { width = 1366, height = 768 } = {}) {
+  const page = await env.browser.newPage({ viewport: { width, height } });
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') page.errors.push(`console: ${m.text()}`);
+  });
+  await page.goto(`${env.base}crowd.html?${query}`);
+  await page.waitForFunction(() => window.crowdlab && document.querySelector('[data-testid="steps"]')?.textContent !== '', null, {
+    timeout: 30000,
+  });
+  return page;
+}
+
+async function shownMetrics(page) {
+  const cells = page.locator('[data-testid="metrics"] td[data-testid^="metric-"]');
+  const pairs = await cells.evaluateAll((tds) => tds.map((td) => [td.getAttribute('data-testid').replace(/^metric-/, ''), td.textContent]));
+  return Object.fromEntries(pairs);
+}
+
+async function runTo(page, steps) {
+  await page.waitForFunction((n) => Number(document.querySelector('[data-testid="steps"]').textContent) >= n, steps, { timeout: 30000 });
+  if ((await page.locator('[data-testid="play"]').getAttribute('aria-pressed')) === 'true') {
+    await page.locator('[data-testid="play"]').click();
+  }
+  await nextFrame(page);
+  return Number(await text(page, 'steps'));
+}
+
+describe('flow field under flocks, squads and the two-bunker figure', () => {
+  const env = withBrowser();
+
+  for (const [order, move, name] of [['nesw', '1', 'east'], ['wsen', '2', 'south']]) {
+    test(`the figure's agent goes west, then ${name} under order=${order}`, async () => {
+      const page = await open(env, `scene=flow-fig9&order=${order}&p.speed=0.5`);
+      assert.equal(await page.locator('[data-testid="param-order"]').inputValue(), String(ORDERS.indexOf(order)));
+      const steps = await runTo(page, 12);
+      const shown = await shownMetrics(page);
+      assert.deepEqual(shown, replay('flow-fig9', 1, 1, { order: ORDERS.indexOf(order), speed: 0.5 }, steps));
+      assert.equal(shown.standing_bunkers, '1', 'bunker 2 fell at 0.3 s');
+      assert.equal(shown.first_move, move);
+      assert.equal(replay('flow-fig9', 1, 1, { order: ORDERS.indexOf(order), destroy_at: 0 }, 4).first_move, '3', 'west first');
+      if (order === 'wsen') await screenshot(page, 'crowd-flow-fig9-1366');
+      assert.deepEqual(page.errors, []);
+      await page.close();
+    });
+  }
+
+  for (const [scene, agents, size] of [['flow-flock', 400, [1920, 1080]], ['flow-squads', 54, [1366, 768]]]) {
+    test(`${scene} runs from its URL, a bunker falls on script and the table equals a replay`, async () => {
+      const page = await open(env, `scene=${scene}&agents=${agents}&seed=3&p.destroy_at=1&p.map=bunker-1`, { width: size[0], height: size[1] });
+      const steps = await runTo(page, 40);
+      const shown = await shownMetrics(page);
+      assert.deepEqual(shown, replay(scene, agents, 3, { destroy_at: 1, map: 1 }, steps), `the table at step ${steps}`);
+      assert.equal(shown.standing_bunkers, '2');
+      assert.ok(Number(shown.baked_bytes) > 0);
+      await screenshot(page, `${scene}-${size[0]}`.replace('flow-', 'crowd-flow-'));
+      assert.deepEqual(page.errors, []);
+      await page.close();
+    });
+  }
+
+  test('bad values get their own messages and fall back', async () => {
+    const page = await open(env, 'scene=flow-flock&order=nesx&p.speed=99&p.destroy_at=nan&p.map=bunker-9');
+    const said = await text(page, 'message');
+    assert.match(said, /Parameter "order": expected the letters n, e, s and w each once \(such as nesw or wsen\), got "nesx"; using nesw\./);
+    assert.match(said, /Parameter "p.speed": speed: 99 is outside 0.5 to 6; using 6/);
+    assert.match(said, /Parameter "p.destroy_at": expected a number or a choice's name, got "nan"/);
+    assert.match(said, /Parameter "p.map": "bunker-9" is not one of all, bunker-1, bunker-2, bunker-3; keeping all\./);
+    assert.equal(await page.locator('[data-testid="param-order"]').inputValue(), String(ORDERS.indexOf('nesw')));
+    const street = await open(env, 'scene=street&order=wsen');
+    assert.match(await text(street, 'message'), /Parameter "order": the street scene has no parameter "order"/);
+    assert.deepEqual([...page.errors, ...street.errors], []);
+    await page.close();
+    await street.close();
+  });
+});
