@@ -27,6 +27,8 @@
 // crowd page 247 KB (from 210 to 255 KB) once the street plans its routes with five of the core's
 // searches (built directly, not through search::build, which would link every algorithm: 367 KB);
 // `all` 1,100 KB then (1,120).
+// The crowd page to 262 KB (259.1 KB): the formation scenes (the rigid block, its grown-wall
+// planning grid, several squads at once) added about 12 KB gzipped; not yet slimmed.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -42,7 +44,7 @@ const CEILINGS = {
   indexFirstPaint: 305 * KB,
   indexAll: 760 * KB,
   boids: 145 * KB,
-  crowd: 255 * KB,
+  crowd: 262 * KB,
   requests: 290 * KB,
   all: 1120 * KB,
 };

@@ -167,7 +167,7 @@ impl Block {
         speed: f32,
     ) -> Result<Self, SceneError> {
         check_shape(ranks, files)?;
-        if !(spacing.is_finite() && spacing > 0.0) || !(speed.is_finite() && speed > 0.0) {
+        if !(spacing.is_finite() && spacing > 0.0 && speed.is_finite() && speed > 0.0) {
             return Err(SceneError::Invalid(format!(
                 "a block needs a positive spacing and speed, not {spacing} and {speed}"
             )));

@@ -74,7 +74,7 @@ impl UnitKind {
 
 #[derive(Clone, Debug)]
 enum Body {
-    Rigid(Block),
+    Rigid(Box<Block>),
     Field(Box<Squad>),
 }
 
@@ -140,7 +140,7 @@ impl FormationScene {
         if let Some(n) = config.agents {
             match layout {
                 FormationLayout::Tree => {
-                    files = (n as f64 / 2.0 / ranks as f64).round().clamp(1.0, MAX_FILES as f64) as usize
+                    files = (n as f64 / 2.0 / ranks as f64).round().clamp(1.0, MAX_FILES as f64) as usize;
                 }
                 FormationLayout::Squads => {
                     squads = (n as f64 / (ranks * files) as f64).round().clamp(1.0, MAX_SQUADS as f64) as usize;
@@ -272,7 +272,7 @@ impl FormationScene {
                     let mut b =
                         Block::new(&Walls::new(own, 1.0), start, self.ranks, self.files, self.spacing, self.speed)?;
                     b.set_goal(ends[1])?;
-                    Body::Rigid(b)
+                    Body::Rigid(Box::new(b))
                 }
                 UnitKind::Field => {
                     // Members start near their slots, a little scattered.
