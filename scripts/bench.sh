@@ -8,6 +8,7 @@
 #   boids-perf     the boid page at 20,000 agents, the wasm step from 1,000 to 50,000
 #   crowd-bench    a 512 x 512 flow field (checked against a Dijkstra) and the ORCA step
 #   crowd-perf     the most crowded scene's step, on the module and on the page
+#   formations-perf  a rigid block and a squad held by fields, 100 members each: the step
 #   navmesh        the navmesh build (triangulated, rectangles, automatic) of 512 x 512 maps in wasm
 # What is not a timing (a flow field's cells, the search advancing, a worker taking the steps)
 # always fails a run; the targets (the bars named in each file) fail it only with

@@ -22,7 +22,8 @@
 //! - [`scene`]: the one interface through which the page runs, draws and measures every
 //!   crowd demonstration.
 //! - [`squad`]: fixed group motion, a squad following one A* path in a line, wedge or column
-//!   formation, with members that find their own way back when cut off.
+//!   formation, with members that find their own way back when cut off; the book's rigid
+//!   block (ranks by files, barycentre and yaw) beside it, and several squads at once.
 
 pub mod ants;
 pub mod avoid;

@@ -345,6 +345,8 @@ pub const SCENES: &[(&str, &str)] = &[
     ("flow-fig9", "Two bunkers and the neighbour order (the course's Fig. 9)"),
     ("squad", "Squad in formation"),
     ("squad-cutoff", "Squad: a member cut off"),
+    ("formation-tree", "Formations: a rigid block and a squad held by fields, a tree in the way"),
+    ("squads", "Several squads at once: a crowd of squads"),
     ("ants", "Ant colony: pheromone trails vs a flow field"),
     ("circle", "Circle swap (velocity obstacles)"),
     ("corridor", "Corridor swap (velocity obstacles)"),
@@ -368,6 +370,10 @@ pub fn build(name: &str, config: &SceneConfig) -> Result<Box<dyn Scene>, SceneEr
         "flow-fig9" => Ok(Box::new(super::flow_flock::FlowFlockScene::fig9(config)?)),
         "squad" => Ok(Box::new(super::squad::SquadScene::new(super::squad::SquadMap::Tour, config)?)),
         "squad-cutoff" => Ok(Box::new(super::squad::SquadScene::new(super::squad::SquadMap::CutOff, config)?)),
+        "formation-tree" => {
+            Ok(Box::new(super::squad::FormationScene::new(super::squad::FormationLayout::Tree, config)?))
+        }
+        "squads" => Ok(Box::new(super::squad::FormationScene::new(super::squad::FormationLayout::Squads, config)?)),
         "ants" => Ok(Box::new(super::ants::AntColony::preset(config)?)),
         "circle" | "corridor" | "crossing" | "blocks" | "bottleneck" => {
             Ok(Box::new(super::avoid_scene::AvoidScene::new(name, config)?))

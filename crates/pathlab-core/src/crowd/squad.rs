@@ -54,12 +54,18 @@
 //!   of walls;
 //! - [`members`]: each member's fields, the hysteresis, and being cut off and finding the way
 //!   back;
-//! - [`scene`]: the two demonstrations the crowd page runs ("squad" and "squad-cutoff").
+//! - [`scene`]: the two demonstrations the crowd page runs ("squad" and "squad-cutoff");
+//! - [`block`]: the rigid block of the course's book (ranks by files, moved by its barycentre
+//!   and yaw, nobody steering), the other way to move a formation;
+//! - [`formations`]: the block beside a squad held by fields, a tree in the way of each
+//!   ("formation-tree"), and several squads at once ("squads").
 //!
 //! Everything public is re-exported here, so `crowd::squad::Squad` and the like keep their
 //! paths.
 
+pub mod block;
 pub mod formation;
+pub mod formations;
 pub mod members;
 pub mod scene;
 
@@ -72,7 +78,11 @@ use crate::heuristic::Heuristic;
 use crate::search::astar::astar;
 use crate::search::sight::line_of_sight;
 
+pub use block::{
+    block_offsets, block_reach, check_shape, clearance_grid, Block, MAX_FILES, MAX_FORMATION_MEMBERS, MAX_RANKS,
+};
 pub use formation::{check_spacing, check_speed, Formation, SquadParams};
+pub use formations::{FormationLayout, FormationScene, UnitKind, FORMATION_SPACING, MAX_SQUADS, REFORMED, TREE_RADIUS};
 pub use members::{in_place_after, slot_seek};
 pub use scene::{SquadMap, SquadScene};
 
@@ -98,8 +108,8 @@ pub const REPLAN_AFTER: f32 = 4.0;
 pub const SPACING_RANGE: (f64, f64) = (0.8, 4.0);
 /// The smallest and largest speed of the centre, in world units per second.
 pub const SPEED_RANGE: (f64, f64) = (0.2, 4.0);
-/// The largest squad.
-pub const MAX_MEMBERS: usize = 30;
+/// The largest squad (as large as the largest block formation).
+pub const MAX_MEMBERS: usize = block::MAX_FORMATION_MEMBERS;
 
 /// Seconds per step.
 const DT: f32 = 0.05;

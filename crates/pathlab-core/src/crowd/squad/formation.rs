@@ -130,6 +130,26 @@ impl Squad {
         self.assign_slots();
     }
 
+    /// Replaces the slots by `offsets` (in the squad's frame, one per member), for shapes that
+    /// are not a [`Formation`], such as [`super::block_offsets`]; members are given the slots
+    /// nearest to them. A later [`Squad::set_formation`] or [`Squad::set_spacing`] goes back to
+    /// the named formation.
+    ///
+    /// # Errors
+    /// [`SceneError::Invalid`] when there is not one offset per member or one is not finite.
+    pub fn set_offsets(&mut self, offsets: Vec<Vec2>) -> Result<(), SceneError> {
+        if offsets.len() != self.members.len() {
+            return Err(SceneError::Invalid(format!("{} offsets for {} members", offsets.len(), self.members.len())));
+        }
+        if let Some(o) = offsets.iter().find(|o| !o.is_finite()) {
+            return Err(SceneError::Invalid(format!("the offset {o:?} is not finite")));
+        }
+        self.offsets = offsets;
+        self.place_slots();
+        self.assign_slots();
+        Ok(())
+    }
+
     /// Changes the spacing; NaN is an error, out-of-range values are clamped with a message.
     pub fn set_spacing(&mut self, value: f64) -> Result<Option<String>, SceneError> {
         let (v, msg) = check_spacing(value)?;
