@@ -469,6 +469,9 @@ class App extends SearchPage {
     await this.firstGrid;
     await new Promise((resolve) => setTimeout(resolve));
     await this.attachLater();
+    // A step reached at once is read out as if stepped to, once the words for it are loaded:
+    // the Last step panel describes step N (unless something was said there meanwhile).
+    if (config.step > 0 && !onTheWay && !this.ui.narration.textContent) this.narrateStep();
     this.persistence.start();
     // Links before compare: compared searches take the map's teleports and slopes along.
     this.links.start();
