@@ -138,6 +138,103 @@ describe('inspecting a cell without editing', () => {
   });
 });
 
+describe('inspecting a node or hex without editing (space=graph, space=hex)', () => {
+  /** Taps the page point `p` with a finger, then waits a frame. */
+  async function tap(page, p) {
+    await page.touchscreen.tap(p.x, p.y);
+    await nextFrame(page);
+  }
+
+  /** Opens `query` on a touch screen at 1366 x 768 and runs the search to the end: [context, page]. */
+  async function openRun(query) {
+    const context = await env.browser.newContext({ viewport: { width: 1366, height: 768 }, hasTouch: true });
+    const page = await openIn(context, `index.html?${query}`);
+    await page.waitForFunction(() => window.pathlab?.view && document.querySelector('[data-testid="status"]')?.textContent !== '', null, { timeout: 15000 });
+    await testid(page, 'run').click();
+    await nextFrame(page);
+    return [context, page];
+  }
+
+  test('on a graph the Inspect tool’s tap reads g, h, f and parent, and edits nothing', async () => {
+    // The course's five-vertex example: from B to E the cheapest route is B-C-A-E, cost 4 + 2 + 5 = 11.
+    const [context, page] = await openRun('map=slides-5&space=graph&start=B&goal=E&algo=dijkstra');
+    const graph = () => page.evaluate(() => window.pathlab.lab.toJson());
+    const before = await graph();
+    await testid(page, 'tool-inspect').click();
+    assert.equal(await testid(page, 'tool-inspect').getAttribute('aria-pressed'), 'true');
+    const at = (id) => page.evaluate((i) => window.pathlab.view.nodePoint(i), id);
+    await testid(page, 'grid').evaluate((c) => c.scrollIntoView({ block: 'center' }));
+    await tap(page, await at('E'));
+    let read = await cellPanel(page);
+    assert.match(read.node, /^E\b/);
+    assert.equal(Number(read.g), 11, 'g of E: B-C-A-E costs 4 + 2 + 5');
+    assert.equal(read.parent, 'A');
+    assert.equal(Number(read.f), Number(read.g) + Number(read.h));
+    await tap(page, await at('C'));
+    read = await cellPanel(page);
+    assert.match(read.node, /^C\b/);
+    assert.equal(Number(read.g), 4);
+    assert.equal(read.parent, 'B');
+    // A tap on empty canvas adds no node; no tap moved one or opened a form.
+    const box = await testid(page, 'grid').boundingBox();
+    await tap(page, { x: box.x + 8, y: box.y + box.height - 8 });
+    assert.equal(await graph(), before, 'the graph is unchanged');
+    assert.equal(await testid(page, 'space-form').isVisible(), false, 'no form opened');
+    assert.equal(await text(page, 'status'), 'found');
+    // The Move tool edits again: the same tap on empty canvas adds a node.
+    await testid(page, 'tool-move').click();
+    await tap(page, { x: box.x + 8, y: box.y + box.height - 8 });
+    assert.notEqual(await graph(), before, 'with the Move tool a tap adds a node');
+    await screenshot(page, 'classroom-graph-inspect');
+    assert.deepEqual(page.errors, []);
+    await context.close();
+  });
+
+  test('on hexes the Inspect tool’s tap reads g, h, f and parent, and paints nothing', async () => {
+    const [context, page] = await openRun('map=wall-gap&space=hex&algo=bfs');
+    // The page keeps its map in its address once edited (grid=): unchanged, nothing was painted.
+    const before = page.url();
+    const { w, start, goal } = await page.evaluate(() => ({ w: window.pathlab.lab.width, start: window.pathlab.lab.start, goal: window.pathlab.lab.goal }));
+    const xy = (i) => [i % w, Math.floor(i / w)];
+    const at = (x, y) => page.evaluate(([x, y]) => window.pathlab.view.hexPoint(x, y), [x, y]);
+    await testid(page, 'brush').selectOption('inspect');
+    await testid(page, 'grid').evaluate((c) => c.scrollIntoView({ block: 'center' }));
+    await tap(page, await at(...xy(start)));
+    let read = await cellPanel(page);
+    assert.match(read.hex, new RegExp(`^\\(${xy(start).join(',')}\\)`));
+    assert.equal(Number(read.g), 0);
+    assert.equal(read.parent, '–');
+    await tap(page, await at(...xy(goal)));
+    read = await cellPanel(page);
+    assert.match(read.hex, new RegExp(`^\\(${xy(goal).join(',')}\\)`));
+    assert.equal(Number(read.g), Number(await testid(page, 'cost').getAttribute('data-value')), 'g of the goal is the path cost');
+    // The parent is one of the goal's six neighbours (pointy tops: odd rows half a hex right).
+    const [px, py] = read.parent.slice(1, -1).split(',').map(Number);
+    const [gx, gy] = xy(goal);
+    const shift = gy % 2;
+    const around = [[1, 0], [-1, 0], [shift, -1], [shift - 1, -1], [shift, 1], [shift - 1, 1]].map(([dx, dy]) => `${gx + dx},${gy + dy}`);
+    assert.ok(around.includes(`${px},${py}`), `parent ${read.parent} is next to the goal`);
+    // A ground hex beside the start: read, and never painted.
+    const plain = [xy(start)[0] + 1, xy(start)[1]];
+    await tap(page, await at(...plain));
+    assert.match((await cellPanel(page)).hex, new RegExp(`^\\(${plain.join(',')}\\) · ground`));
+    assert.equal(page.url(), before, 'no tap changed a hex');
+    assert.equal(await text(page, 'status'), 'found');
+    // The Walls brush paints again with the same tap.
+    await testid(page, 'brush').selectOption('0');
+    await tap(page, await at(...plain));
+    await page.mouse.move(1, 1);
+    await nextFrame(page);
+    await testid(page, 'brush').selectOption('inspect');
+    await tap(page, await at(...plain));
+    assert.match((await cellPanel(page)).hex, new RegExp(`^\\(${plain.join(',')}\\) · wall`), 'with the Walls brush a tap paints');
+    assert.notEqual(page.url(), before);
+    await screenshot(page, 'classroom-hex-inspect');
+    assert.deepEqual(page.errors, []);
+    await context.close();
+  });
+});
+
 describe('messages and the algorithm menu', () => {
   test('messages replace each other, use the page’s words, and clear after a valid action', async () => {
     const page = await open(env, 'map=mud-field');
@@ -344,15 +441,20 @@ describe('the crowd page', () => {
 });
 
 describe('shared classroom machines', () => {
-  test('a restored map says what came back; Start fresh gives the default map and settings', async () => {
-    const context = await env.browser.newContext({ viewport: { width: 1440, height: 900 } });
+  /** A first visit in `context` paints a wall at (6,3), chooses `algo` and waits until the page saved them. */
+  async function visitAndSave(context, algo) {
     const first = await openIn(context, 'index.html?map=wall-gap');
     await waitForGrid(first);
     assert.equal(await testid(first, 'restored').count(), 0, 'nothing to restore on a first visit');
     await drag(first, [[6, 3]]);
-    await testid(first, 'algo').selectOption('dijkstra');
+    await testid(first, 'algo').selectOption(algo);
     await first.waitForFunction(() => /saved/.test(document.querySelector('[data-testid="saved-state"]').textContent));
     await first.close();
+  }
+
+  test('a restored map says what came back; Start fresh gives the default map and settings', async () => {
+    const context = await env.browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await visitAndSave(context, 'dijkstra');
 
     const page = await openIn(context, 'index.html');
     await waitForGrid(page);
@@ -374,6 +476,22 @@ describe('shared classroom machines', () => {
     await page.reload();
     await waitForGrid(page);
     assert.equal(await testid(page, 'restored').count(), 0, 'the next visit starts fresh');
+    assert.deepEqual(page.errors, []);
+    await context.close();
+  });
+
+  test('Keep it hides the restore banner and keeps the saved map, settings and storage', async () => {
+    const context = await env.browser.newContext({ viewport: { width: 1366, height: 768 } });
+    await visitAndSave(context, 'bfs');
+
+    const page = await openIn(context, 'index.html');
+    await waitForGrid(page);
+    assert.ok(await testid(page, 'restored').isVisible(), 'the banner is up');
+    await testid(page, 'keep-saved').click();
+    assert.equal(await testid(page, 'restored').count(), 0, 'the banner is gone');
+    assert.equal(await page.evaluate(() => window.pathlab.lab.cell(6, 3)), 0, 'the saved wall stays');
+    assert.equal(await testid(page, 'algo').inputValue(), 'bfs', 'the saved algorithm stays');
+    assert.notEqual(await page.evaluate(() => localStorage.getItem('pathlab.saved.v1')), null, 'the saved map is still kept');
     assert.deepEqual(page.errors, []);
     await context.close();
   });

@@ -27,6 +27,36 @@ describe('read-outs', () => {
     });
   }
 
+  test('bidirectional A* on the 5x5 example: the goal is expanded by the backward search, so the heading counts it among the cells', async () => {
+    const page = await open(env, 'map=course-5x5&algo=bi-astar');
+    await page.locator('[data-testid="run"]').click();
+    await nextFrame(page);
+    assert.equal(await text(page, 'status'), 'found');
+    const count = await page.evaluate(() => window.pathlab.lab.closedList(0).count);
+    const heading = await page.locator('[data-testid="closed-list"] summary').textContent();
+    assert.equal(heading, `Closed list: ${count} cells`);
+    assert.doesNotMatch(heading, /then the goal/);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
+  for (const [algo, k] of [['astar', 3], ['bfs', 7], ['dijkstra', 12]]) {
+    test(`a step=${k} link on ${algo} describes step ${k} in Last step as stepping there by hand does`, async () => {
+      const linked = await open(env, `map=course-5x5&algo=${algo}&step=${k}`);
+      await nextFrame(linked);
+      const byHand = await open(env, `map=course-5x5&algo=${algo}`);
+      for (let i = 0; i < k; i++) await byHand.locator('[data-testid="step"]').click();
+      await nextFrame(byHand);
+      const told = await text(byHand, 'narration');
+      assert.match(told, new RegExp(`^Step ${k}: expanded \\(\\d+,\\d+\\)`), told);
+      assert.equal(await text(linked, 'narration'), told);
+      assert.equal(await text(linked, 'expanded'), await text(byHand, 'expanded'));
+      assert.deepEqual(linked.errors, []);
+      await linked.close();
+      await byHand.close();
+    });
+  }
+
   test('a start or goal outside a 20x12 grid is refused with the ranges 0 to 19 and 0 to 11', async () => {
     const page = await open(env, 'map=wall-gap&start=25,3&goal=1,50');
     const message = await text(page, 'message');

@@ -18,6 +18,8 @@ import { nextFrame, open, screenshot, start, withBrowser } from './support/brows
 /** The start and goal markers' colours (www/palette.js, PALETTE.start and PALETTE.goal). */
 const START_RGB = [0x00, 0x9e, 0x73];
 const GOAL_RGB = [0xcc, 0x79, 0xa7];
+/** The path line's colour (PALETTE.pathLine). */
+const PATH_LINE_RGB = [0x00, 0x72, 0xb2];
 
 /** The grid's view: canvas box (CSS px), size (device px), cell size, offset, map size, ends. */
 function view(page) {
@@ -90,10 +92,50 @@ function stripes(w, h) {
 describe('zoom and pan on the grid', () => {
   const env = withBrowser();
 
+  for (const [width, height] of [[1366, 768], [1440, 900], [1920, 1080]]) {
+    test(`at ${width}x${height} the fitted 512 x 512 map fills the room it is given, with its markers and path`, async () => {
+      const page = await open(env, 'map=AR0011SR&algo=astar', { width, height });
+      await page.locator('[data-testid="run"]').click();
+      await nextFrame(page);
+      await nextFrame(page);
+      const v = await view(page);
+      const [roomW, roomH] = await page.locator('[data-testid="grid"]').evaluate((c) => c.dataset.room.split('x').map(Number));
+      // Square cells: the map's side is set by the tighter of the two.
+      const side = Math.min(roomW, roomH);
+      assert.ok(v.rect.width <= roomW + 0.5 && v.rect.height <= roomH + 0.5, `inside the room: ${v.rect.width}x${v.rect.height} in ${roomW}x${roomH}`);
+      assert.ok(v.rect.height >= side - 1, `fills the room: ${v.rect.height} px of ${side}`);
+      await assertMarkersShown(page, 'fitted');
+      assert.equal(await page.locator('[data-testid="status"]').textContent(), 'found');
+      assert.ok((await colourCount(page, PATH_LINE_RGB)) >= 100, 'the path is drawn');
+      await screenshot(page, `zoom-fit-512-${width}x${height}`);
+      // The + button zooms in from the fitted size, and − comes back to it.
+      await page.locator('[data-testid="zoom-in"]').click();
+      await nextFrame(page);
+      assert.ok((await view(page)).cs > v.cs, 'zoomed in');
+      for (let i = 0; i < 3; i++) if (await page.locator('[data-testid="zoom-out"]').isEnabled()) await page.locator('[data-testid="zoom-out"]').click();
+      await nextFrame(page);
+      assert.equal((await view(page)).cs, v.cs, 'zoomed out to the fitted size');
+      await done(page);
+    });
+  }
+
+  test('no zoom buttons over the 5x5 example’s large cells until a key zooms in', async () => {
+    const page = await open(env, 'map=course-5x5&present=1', { width: 1366, height: 768 });
+    await nextFrame(page);
+    const fit = await view(page);
+    assert.ok(fit.cs >= 40 && fit.cs < 96, `large cells that could still zoom: ${fit.cs}`);
+    assert.equal(await page.locator('[data-testid="zoom-in"]').isVisible(), false, 'the buttons would cover the corner cells');
+    await page.locator('[data-testid="grid"]').focus();
+    await page.keyboard.press('+');
+    await nextFrame(page);
+    assert.ok((await view(page)).cs > fit.cs, 'zoomed in');
+    assert.equal(await page.locator('[data-testid="zoom-out"]').isVisible(), true, 'zoomed in, the buttons come to zoom out');
+    await done(page);
+  });
+
   test('the wheel zooms about the pointer, and the start and goal stay on screen', async () => {
     const [page, fit] = await openFitted(env, 'map=AR0011SR&algo=astar&step=3000');
     assert.equal(fit.w, 512);
-    assert.ok(Number.isInteger(fit.cs) || Number.isInteger(1 / fit.cs), `the fitted cell is whole pixels or 1/k: ${fit.cs}`);
     await assertMarkersShown(page, 'fitted');
     const at = pointOf(fit, ...fit.start);
     await page.mouse.move(at.x, at.y);
@@ -226,7 +268,9 @@ describe('zoom and pan on the grid', () => {
     await done(page);
   });
 
-  for (const size of [1024, 2048]) {
+  // 1024 and 2048 fit at 1/2 and 1/4 pixel a cell; 700 and 400 at sizes between whole pixels
+  // (about 0.7 and 1.2), which the fitted view uses rather than shrink to half its room.
+  for (const size of [1024, 2048, 700, 400]) {
     test(`a ${size} x ${size} map of one-cell stripes draws without moiré`, async () => {
       const page = await open(env, 'map=wall-gap', { width: 1440, height: 900 });
       await page.locator('[data-testid="load-file"]').setInputFiles({ name: `stripes-${size}.map`, mimeType: 'text/plain', buffer: Buffer.from(stripes(size, size)) });
@@ -234,7 +278,8 @@ describe('zoom and pan on the grid', () => {
       await nextFrame(page);
       await nextFrame(page);
       const v = await view(page);
-      assert.ok(v.cs < 1, `cells are under a pixel: ${v.cs}`);
+      if (size >= 1024) assert.ok(v.cs < 1, `cells are under a pixel: ${v.cs}`);
+      else assert.ok(!Number.isInteger(v.cs) && !Number.isInteger(1 / v.cs), `cells are not whole pixels: ${v.cs}`);
       // The reference colours, as the legend shows them.
       const colour = (key) =>
         page.locator(`.pl-swatch-${key}`).evaluate((e) => getComputedStyle(e).backgroundColor.match(/\d+/g).slice(0, 3).map(Number));

@@ -12,7 +12,7 @@ export const SLICE_MS = 12;
  * it is shown in the first paint. Otherwise this returns the function that goes on (the page
  * calls it once it is all there): it says how far it has come, and any key or click on the page
  * stops it where it is.
- * @param {{ lab: any, root: HTMLElement, finished(): boolean, narrate(text: string): void, touch(): void, nextSlice: (() => void) | null }} app
+ * @param {{ lab: any, root: HTMLElement, finished(): boolean, narrate(text: string): void, narrateStep(): void, touch(): void, nextSlice: (() => void) | null }} app
  * @param {number} target
  * @returns {(() => void) | null}
  */
@@ -45,8 +45,11 @@ export function goToStep(app, target) {
       app.touch();
       app.nextSlice = go;
       return;
+    } else if (app.lab.steps >= target) {
+      // There: the Last step panel describes step N as if the user had stepped to it.
+      app.narrateStep();
     } else {
-      say(`At step ${app.lab.steps.toLocaleString('en')}${app.lab.steps < target ? ': the search ended before step ' + target.toLocaleString('en') : ''}.`);
+      say(`At step ${app.lab.steps.toLocaleString('en')}: the search ended before step ${target.toLocaleString('en')}.`);
     }
     for (const e of events) app.root.removeEventListener(e, stop, { capture: true });
     app.touch();

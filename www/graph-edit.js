@@ -9,7 +9,9 @@
 //   edge's form to change it;
 // - a click on an edge or its cost opens its form: cost, and which way it may be taken;
 // - Delete or Backspace removes what is selected; Escape closes the form;
-// - the S and G markers drag onto another node to move the start or the goal.
+// - the S and G markers drag onto another node to move the start or the goal;
+// - with the Inspect tool a click or a tap on a node only reads it in the Node panel (g, h, f
+//   and parent) and nothing is edited or opened.
 // Every edit re-runs the search to the step it was on (the wasm layer does that). The forms
 // are small panels over the canvas; what users type is only ever set as text or a value.
 
@@ -51,7 +53,8 @@ function tidy(value, span) {
 /**
  * Wires graph editing onto `app.canvas`. `app` provides: lab (a SpaceLab on a graph), painter
  * (a GraphPainter), wrap (the canvas's box, for the forms), labels() and edges() (cached),
- * edited(what, text), refused(text), touch(), locked(). Returns `{ tool, setTool, select,
+ * edited(what, text), refused(text), touch(), locked(), setCursor(node) (the node the Node
+ * panel reads when nothing is pointed at). Returns `{ tool, setTool, select,
  * removeSelected, closeForm, destroy }`.
  */
 export function attachGraphEditing(app) {
@@ -359,6 +362,10 @@ export function attachGraphEditing(app) {
       // A synthetic event has no pointer to capture; the drag still works inside.
     }
     const base = { id: event.pointerId, x0: px, y0: py, moved: false };
+    if (tool === 'inspect') {
+      drag = { ...base, mode: 'inspect' };
+      return;
+    }
     const badge = app.painter.badgeAt(px, py);
     const node = app.painter.nodeAt(px, py);
     if (badge) {
@@ -384,7 +391,7 @@ export function attachGraphEditing(app) {
     }
     if (event.pointerId !== drag.id) return;
     if (!drag.moved && Math.hypot(px - drag.x0, py - drag.y0) > CLICK_SLOP) drag.moved = true;
-    if (!drag.moved) return;
+    if (!drag.moved || drag.mode === 'inspect') return;
     const x = Math.max(0, Math.min(app.painter.width, px));
     const y = Math.max(0, Math.min(app.painter.height, py));
     if (drag.mode === 'node') {
@@ -410,7 +417,10 @@ export function attachGraphEditing(app) {
     if (canvas.hasPointerCapture?.(event.pointerId)) canvas.releasePointerCapture(event.pointerId);
     const [px, py] = local(event);
     const labels = app.labels();
-    if (d.mode === 'node') {
+    if (d.mode === 'inspect') {
+      // The node under the press (the nearest within reach), or none: read out, not edited.
+      if (!d.moved) app.setCursor(app.painter.nodeAt(px, py));
+    } else if (d.mode === 'node') {
       if (!d.moved) select({ kind: 'node', index: d.node });
       else if (d.changed) {
         const p = app.lab.nodeInfo(d.node);
@@ -457,6 +467,7 @@ export function attachGraphEditing(app) {
   }
 
   function onContext(event) {
+    if (tool === 'inspect') return;
     const [px, py] = local(event);
     const node = app.painter.nodeAt(px, py);
     const edge = node === null ? app.painter.edgeAt(px, py) : null;

@@ -2,7 +2,8 @@
 // brush (walls by default) along the pointer's track; a drag that starts on a wall, or on a
 // hex already of the brush's kind, erases back to ground; a drag that starts on the start or
 // goal marker moves it. Every edit re-runs the search to the step it stood at (the wasm layer
-// does that).
+// does that). The Inspect tool (brush null), and any press on a locked page, only selects the
+// hex for the Hex panel (g, h, f and parent): mouse, pen and a finger's tap alike.
 
 import { listen } from './dom.js';
 
@@ -11,8 +12,10 @@ const WALL = 0;
 
 /**
  * Wires hex editing onto `app.canvas`. `app` provides: lab (a SpaceLab on hexes), painter (a
- * HexPainter), cells() (the hex values now), brush(), setHover(index | null), edited(what,
- * text), refused(text), locked(). Returns a function that unhooks it.
+ * HexPainter), cells() (the hex values now), brush() (the value to paint, or null for the
+ * Inspect tool), config (its `lock`), setHover(index | null), setCursor(index) (the hex the Hex panel reads when
+ * nothing is pointed at), edited(what, text), refused(text), locked(). Returns a function that
+ * unhooks it.
  */
 export function attachHexEditing(app) {
   const canvas = app.canvas;
@@ -92,11 +95,16 @@ export function attachHexEditing(app) {
     if (i === null) return;
     event.preventDefault();
     canvas.focus({ preventScroll: true });
-    if (app.locked()) return;
     try {
       canvas.setPointerCapture(event.pointerId);
     } catch {
       // A synthetic event has no pointer to capture.
+    }
+    const brush = app.brush();
+    if (brush === null || app.config.lock) {
+      drag = { id: event.pointerId, mode: 'inspect', x: px, y: py };
+      app.setCursor(i);
+      return;
     }
     app.setHover(i);
     const marker = markerAt(px, py);
@@ -106,7 +114,6 @@ export function attachHexEditing(app) {
       return;
     }
     const under = app.cells()[i];
-    const brush = app.brush();
     const value = under === WALL || under === brush ? GROUND : brush;
     drag = { id: event.pointerId, mode: 'paint', value, x: px, y: py };
     if (paint([i], value) > 0) app.edited(value === GROUND ? 'erase' : 'paint');
@@ -123,7 +130,9 @@ export function attachHexEditing(app) {
     if (event.pointerId !== drag.id) return;
     const i = hexAt(px, py);
     if (i !== null) app.setHover(i);
-    if (drag.mode === 'paint') {
+    if (drag.mode === 'inspect') {
+      if (i !== null) app.setCursor(i);
+    } else if (drag.mode === 'paint') {
       const cells = along(drag.x, drag.y, px, py);
       if (cells.length && paint(cells, drag.value) > 0) app.edited(drag.value === GROUND ? 'erase' : 'paint');
     } else if (i !== null) {

@@ -6,7 +6,7 @@
 // Every text is set with textContent.
 
 import { SPEEDS, MAX_WEIGHT } from './config.js';
-import { el, MessageArea } from './dom.js';
+import { el, MessageArea, options } from './dom.js';
 import { quote } from './values.js';
 import { algorithms } from './pkg/pathlab_wasm.js';
 import { frameLoop } from './frame-loop.js';
@@ -55,6 +55,29 @@ export const BRUSHES = [
   ['3', 'Mud (costs ×3)'],
   ['5', 'Water (costs ×5)'],
 ];
+
+/** The Tool menu's value for the Inspect tool (the others are the cell values brushes paint). */
+const INSPECT = 'inspect';
+
+/**
+ * The Tool menu (data-testid="brush"): the brushes, walls first (the default), and the Inspect
+ * tool, which edits nothing: a press or a tap reads the cell or hex (g, h, f and parent).
+ */
+export function toolMenu() {
+  const menu = el('select', { testid: 'brush' });
+  options(menu, BRUSHES.map((b) => b[0]), Object.fromEntries(BRUSHES));
+  menu.append(el('option', { value: INSPECT, text: 'Inspect (read g, h, f; no editing)' }));
+  return menu;
+}
+
+/**
+ * What the Tool menu holds: the cell value to paint, or null for the Inspect tool.
+ * @param {HTMLSelectElement | undefined} menu
+ */
+export function toolBrush(menu) {
+  if (!menu) return 0;
+  return menu.value === INSPECT ? null : Number(menu.value);
+}
 
 /** A maker of labelled selects, each kept in `ui` under its id (which is its data-testid). */
 export function selectMaker(ui) {

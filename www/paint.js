@@ -1,7 +1,8 @@
 // The grid painter. Each paint reads the Lab's per-cell buffers through typed-array views built
 // on the wasm memory at that moment (never kept: memory may grow between calls), turns cells
 // and states into one pixel per cell through a lookup table, scales that image up without
-// smoothing (whole pixels per cell, or k x k cells averaged to a pixel: no moiré), and draws
+// smoothing (whole pixels per cell; a cell size between whole pixels, as a large map's fitted
+// view has, averages the cells under each pixel by area: no moiré), and draws
 // the path, markers and (on small grids) numbers and parent arrows on top, shifted by the
 // view's (ox, oy) (zoom.js); the start and goal are pinned to the edge when out of view.
 // Cell values and states are named by the wasm module's Terrain and CellState.
@@ -162,6 +163,26 @@ export function cellSize(px) {
   return px >= 1 ? Math.floor(px) : 1 / Math.ceil(1 / px - 1e-9);
 }
 
+/** A fitted cell size whose whole-pixel size (cellSize) would lose more room than this share
+ * is drawn at its exact size instead, resampled by area (zoom.js's shrink): a 512-cell map in
+ * 490 pixels fills them instead of 256. */
+const FIT_LOSS = 0.1;
+
+/**
+ * The cell size (device pixels) that fits `px` pixels of room a cell: cellSize's whole pixels
+ * (or 1/k), crisp, when they lose little room or cells are large enough to show grid lines;
+ * else `px` itself, fractional, so that a large map fills its box.
+ */
+export function fitSize(px) {
+  const clean = cellSize(px);
+  return clean >= 6 || clean >= px * (1 - FIT_LOSS) ? clean : px;
+}
+
+/** True when cells of `cs` device pixels are drawn as whole pixels each (no resampling). */
+export function wholePixels(cs) {
+  return cs >= 1 && Number.isInteger(cs);
+}
+
 /** A number for a cell label: whole numbers as they are, others to one decimal. */
 function short(v) {
   return Number.isInteger(v) ? String(v) : v.toFixed(1);
@@ -205,16 +226,26 @@ export class Painter {
 
   /**
    * Sizes the canvas for a w x h grid to fit `maxCssWidth` x `maxCssHeight` CSS pixels with
-   * square cells of `cellSize`, so that every cell takes the same share of the screen.
+   * square cells of `fitSize`, so that every cell takes the same share of the screen.
    */
   resize(w, h, maxCssWidth, maxCssHeight, dpr) {
-    const cellPx = cellSize(Math.max(0.25, Math.min(maxCssWidth / w, maxCssHeight / h)) * dpr);
-    const width = Math.max(1, Math.round(cellPx * w));
-    const height = Math.max(1, Math.round(cellPx * h));
+    let cellPx = fitSize(Math.max(0.25, Math.min(maxCssWidth / w, maxCssHeight / h)) * dpr);
+    const fractional = cellPx !== cellSize(cellPx);
+    // A fractional size fills the room to the last whole pixel, and never past it: the map's
+    // side along the tighter axis is then exactly a whole number of pixels.
+    if (fractional) {
+      const n = maxCssWidth / w <= maxCssHeight / h ? w : h;
+      cellPx = Math.floor(cellPx * n + 1e-6) / n;
+    }
+    const edge = fractional ? (v) => Math.floor(v + 1e-6) : Math.round;
+    const width = Math.max(1, edge(cellPx * w));
+    const height = Math.max(1, edge(cellPx * h));
     if (this.canvas.width !== width) this.canvas.width = width;
     if (this.canvas.height !== height) this.canvas.height = height;
     this.canvas.style.width = `${width / dpr}px`;
     this.canvas.style.height = `${height / dpr}px`;
+    // The room it was given (CSS pixels), for tests and tools: the fitted map fills it.
+    this.canvas.dataset.room = `${Math.floor(maxCssWidth)}x${Math.floor(maxCssHeight)}`;
     this.cellPx = this.fitPx = cellPx;
     this.ox = this.oy = 0;
     this.dpr = dpr;
@@ -284,9 +315,10 @@ export class Painter {
     if (view.heat) extras?.heat(this, lab, n, cells, states, pixels);
     if (rows) this.off.getContext('2d').putImageData(this.image, 0, 0, 0, rows[0], w, rows[1] - rows[0]);
     ctx.setTransform(1, 0, 0, 1, this.ox, this.oy);
-    // Under a pixel a cell: zoom.js's shrink averages the blocks (until it comes, smoothing).
-    const shrink = cs < 1 && this.shrink;
-    ctx.imageSmoothingEnabled = cs < 1 && !shrink;
+    // Cells that are not whole pixels (under a pixel a cell, or a fitted size between whole
+    // pixels): zoom.js's shrink averages the cells under each pixel (until it comes, smoothing).
+    const shrink = !wholePixels(cs) && this.shrink;
+    ctx.imageSmoothingEnabled = !wholePixels(cs) && !shrink;
     if (shrink) ctx.drawImage(shrink(pixels, w, h, rows), 0, 0);
     else ctx.drawImage(this.off, 0, 0, w, h, 0, 0, w * cs, h * cs);
 

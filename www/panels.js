@@ -45,14 +45,14 @@ export function list(items, show) {
  * The closed list's heading. A search from the start stops when it takes the goal off the open
  * list, and that step expands nothing (the README's rule); the list (the core's closed_list)
  * counts the goal then, as a cell the search reached on the path. The heading counts it apart,
- * so that its number of expanded cells is the Expanded read-out's. (Bidirectional A* and
- * D* Lite expand the goal: a search starts there.)
+ * so that its number of expanded cells is the Expanded read-out's. (Where a search runs from
+ * the goal, it expands the goal: the registry row's `goal_expanded`.)
  * @param {import('./page-context.js').PageContext['lab']} lab
  * @param {string | undefined} algo
  * @param {number} count
  */
 export function closedHeading(lab, algo, count) {
-  const goalApart = statusName(lab.status) === 'found' && algo !== 'bi-astar' && algo !== 'dstar-lite' && count === lab.expanded + 1;
+  const goalApart = statusName(lab.status) === 'found' && !(algo && algorithmRow(algo)?.goal_expanded) && count === lab.expanded + 1;
   if (!goalApart) return `Closed list: ${count} ${count === 1 ? 'cell' : 'cells'}`;
   const expanded = count - 1;
   return `Closed list: ${expanded} expanded ${expanded === 1 ? 'cell' : 'cells'}, then the goal (taken off the open list, not expanded)`;

@@ -13,7 +13,7 @@ import { Painter, LEGEND, OVERLAY_STYLE, useExtras } from './paint.js';
 import { attachEditing } from './edit.js';
 import { controls, el, options } from './dom.js';
 import {
-  algorithmRow, algorithmRows, BRUSHES, formatCost, lastStepOf, mapControls, searchInputs, searchReadouts, SearchPage, selectMaker,
+  algorithmRow, algorithmRows, formatCost, lastStepOf, mapControls, searchInputs, searchReadouts, SearchPage, selectMaker, toolBrush, toolMenu,
   transportBar, weightField,
 } from './page-app.js';
 
@@ -120,9 +120,6 @@ const EXTRA_LABELS = {
   cluster: 'Cluster side (cells)',
   hand: 'Hand',
 };
-
-/** The Tool menu's value for the Inspect tool (the others are the cell values brushes paint). */
-const INSPECT = 'inspect';
 
 /** The labels of the selects in the Search section, for messages about them. */
 const SELECT_LABELS = { algo: 'Algorithm', heuristic: 'Heuristic', diagonal: 'Moves', costs: 'Costs' };
@@ -263,10 +260,8 @@ class App extends SearchPage {
     ui.space = el('select', { testid: 'space', 'aria-label': 'Space' });
     options(ui.space, SPACES, SPACE_LABELS);
     ui.file = el('input', { type: 'file', testid: 'load-file', accept: '.map,.txt,text/plain', class: 'pl-file-input' });
-    ui.brush = el('select', { testid: 'brush' });
-    options(ui.brush, BRUSHES.map((b) => b[0]), Object.fromEntries(BRUSHES));
-    // The tool that edits nothing: a press reads the cell (edit.js). Walls stay the default.
-    ui.brush.append(el('option', { value: INSPECT, text: 'Inspect (read g, h, f; no editing)' }));
+    // The brushes and the tool that edits nothing: a press reads the cell (edit.js).
+    ui.brush = toolMenu();
     ui.clear = el('button', { type: 'button', testid: 'clear', class: 'pl-btn pl-small', text: 'Clear map' });
     ui.cellInfo = el('div', { testid: 'cell-info', class: 'pl-cell-info', 'aria-live': 'polite' });
     ui.narration = el('div', { testid: 'narration', class: 'pl-narration', 'aria-live': 'polite' });
@@ -489,6 +484,9 @@ class App extends SearchPage {
     await this.firstGrid;
     await new Promise((resolve) => setTimeout(resolve));
     await this.attachLater();
+    // A step reached at once is read out as if stepped to, once the words for it are loaded:
+    // the Last step panel describes step N (unless something was said there meanwhile).
+    if (config.step > 0 && !onTheWay && !this.ui.narration.textContent) this.narrateStep();
     this.persistence.start();
     // Links before compare: compared searches take the map's teleports and slopes along.
     this.links.start();
@@ -699,7 +697,7 @@ class App extends SearchPage {
   // ---- called by the editor --------------------------------------------------------------------
 
   brush() {
-    return this.ui.brush.value === INSPECT ? null : Number(this.ui.brush.value);
+    return toolBrush(this.ui.brush);
   }
 
   /** Selects `cell` for the Cell panel (a tap, or a click with the Inspect tool); null: none. */

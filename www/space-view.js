@@ -16,7 +16,7 @@ import { toQuery } from './config.js';
 import { quote } from './values.js';
 import { controls, download, el, options } from './dom.js';
 import {
-  algorithmRow, BRUSHES, formatCost, lastStepOf, mapControls, searchReadouts, selectMaker, transportBar, weightField,
+  algorithmRow, formatCost, lastStepOf, mapControls, searchReadouts, selectMaker, toolBrush, toolMenu, transportBar, weightField,
 } from './page-app.js';
 import { encodeGraph, encodeGrid } from './share.js';
 import { fetchMap, fetchText, detectFormat } from './maps.js';
@@ -148,12 +148,17 @@ export class SpaceApp extends SpacePage {
     if (graph) {
       ui.toolMove = el('button', { type: 'button', testid: 'tool-move', class: 'pl-btn pl-small', 'aria-pressed': 'true', text: 'Move / add nodes' });
       ui.toolConnect = el('button', { type: 'button', testid: 'tool-connect', class: 'pl-btn pl-small', 'aria-pressed': 'false', text: 'Connect nodes' });
+      ui.toolInspect = el('button', {
+        type: 'button', testid: 'tool-inspect', class: 'pl-btn pl-small', 'aria-pressed': 'false', text: 'Inspect',
+        title: 'Click or tap a node to read its g, h, f and parent; nothing is edited',
+      });
       ui.tools = el(
         'div',
         { class: 'pl-space-tools pl-full', role: 'toolbar', 'aria-label': 'Graph tools' },
         el('span', { class: 'pl-label', text: 'Tool' }),
         ui.toolMove,
         ui.toolConnect,
+        ui.toolInspect,
         el('span', {
           class: 'pl-space-hint',
           testid: 'space-hint',
@@ -170,15 +175,14 @@ export class SpaceApp extends SpacePage {
         el('div', { class: 'pl-row' }, ui.newGraph, ui.fit),
       );
     } else {
-      ui.brush = el('select', { testid: 'brush' });
-      options(ui.brush, BRUSHES.map((b) => b[0]), Object.fromEntries(BRUSHES));
+      ui.brush = toolMenu();
       ui.layout = el('select', { testid: 'layout' });
       options(ui.layout, ['pointy', 'flat'], { pointy: 'Pointy tops (rows)', flat: 'Flat tops (columns)' });
       ui.clear = el('button', { type: 'button', testid: 'clear', class: 'pl-btn pl-small', text: 'Clear map' });
       ui.editSection.append(
-        el('label', { class: 'pl-field' }, el('span', { text: 'Brush' }), ui.brush),
+        el('label', { class: 'pl-field' }, el('span', { text: 'Tool' }), ui.brush),
         el('label', { class: 'pl-field' }, el('span', { text: 'Hexes' }), ui.layout),
-        el('p', { class: 'pl-hint', text: 'Drag on the hexes to paint; start on a painted hex to erase. Drag S or G to move them. Each hex has six neighbours; entering one costs its terrain (1 on ground).' }),
+        el('p', { class: 'pl-hint', text: 'Drag on the hexes to paint; start on a painted hex to erase. Drag S or G to move them. The Inspect tool only reads a hex (g, h, f and parent) when you click or tap it. Each hex has six neighbours; entering one costs its terrain (1 on ground).' }),
         ui.clear,
       );
     }
@@ -290,12 +294,15 @@ export class SpaceApp extends SpacePage {
         this.graphEdit?.setTool(name);
         ui.toolMove.setAttribute('aria-pressed', String(name === 'move'));
         ui.toolConnect.setAttribute('aria-pressed', String(name === 'connect'));
-        this.narrate(name === 'connect'
-          ? 'Connect: drag from one node to another to join them with an edge.'
-          : 'Move / add: click empty space to add a node, drag a node to move it (Shift+drag still connects).');
+        ui.toolInspect.setAttribute('aria-pressed', String(name === 'inspect'));
+        this.narrate({
+          connect: 'Connect: drag from one node to another to join them with an edge.',
+          inspect: 'Inspect: click or tap a node to read its g, h, f and parent; the graph is not edited.',
+        }[name] ?? 'Move / add: click empty space to add a node, drag a node to move it (Shift+drag still connects).');
       };
       ui.toolMove.addEventListener('click', () => setTool('move'));
       ui.toolConnect.addEventListener('click', () => setTool('connect'));
+      ui.toolInspect.addEventListener('click', () => setTool('inspect'));
       ui.newGraph.addEventListener('click', () => this.newGraph());
       ui.fit.addEventListener('click', () => {
         // The button is on the graph's tool bar only.
@@ -955,8 +962,9 @@ export class SpaceApp extends SpacePage {
     return this.ui.wrap;
   }
 
+  /** The hex value to paint, or null for the Inspect tool. */
   brush() {
-    return Number(this.ui.brush?.value ?? 0);
+    return toolBrush(this.ui.brush);
   }
 
   setHover(hover) {

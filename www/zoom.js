@@ -1,7 +1,8 @@
 // Zoom and pan on the square grid, for maps larger than the canvas. The canvas keeps the size
 // the page gave it (the fitted view, pathlab.js layout()); zooming draws the map larger inside
 // it and panning moves it about. paint.js draws at the painter's `cellPx` (device pixels per
-// cell: whole pixels, or 1/k when k cells share a pixel, so no zoom draws a moiré) shifted by
+// cell: whole pixels, or 1/k when k cells share a pixel, or for the fitted view of a large map
+// the size that fills its box, drawn by area averages, so no zoom draws a moiré) shifted by
 // `ox`, `oy`; its `cellAt` maps a pointer to a cell at any zoom, so painting and the Cell panel
 // need nothing more.
 //
@@ -23,16 +24,22 @@ import { cellSize } from './paint.js';
 /** The largest cell the zoom goes to, in CSS pixels. */
 export const MAX_CELL_CSS = 96;
 
+/** Fitted cells at least this large (CSS pixels) need no zoom buttons over them. */
+const BUTTONS_BELOW_CSS = 40;
+
 /** The zoom keys, in words: added to the grid's description for screen readers (access.js). */
 export const ZOOM_KEYS = 'Plus and minus zoom, 0 shows the whole map, Alt with the arrows pans.';
 
 /** Wheel travel (pixels) for one zoom step: a mouse wheel's notch. */
 const WHEEL_STEP = 100;
 
-/** The next cell size up from `cs` (device pixels): 1/k to 1/(k-1), then whole pixels, growing by about half. */
+/**
+ * The next cell size up from `cs` (device pixels): 1/k to 1/(k-1), then whole pixels, growing by
+ * about half; from a fitted size between those (fitSize in paint.js), the next of them above it.
+ */
 export function zoomIn(cs) {
-  if (cs < 1) return 1 / (Math.round(1 / cs) - 1);
-  return cs < 4 ? cs + 1 : Math.floor(cs * 1.5);
+  if (cs < 1) return 1 / (Math.ceil(1 / cs - 1e-9) - 1);
+  return cs < 4 ? Math.floor(cs + 1e-9) + 1 : Math.floor(cs * 1.5);
 }
 
 /** The next cell size down from `cs`. */
@@ -42,48 +49,89 @@ export function zoomOut(cs) {
 }
 
 /**
- * The painter's `shrink` for `painter`: the map at 1/k pixel per cell (cellPx = 1/k), each pixel
- * the mean colour of a k x k block of cells (fewer at the right and bottom edges), so that no
- * pattern of cells draws a moiré; only the blocks of the changed `rows` are done again.
+ * For each output pixel along an axis of `n` cells drawn at `cs` device pixels a cell (`out`
+ * pixels in all): the first cell it covers, and the share of the pixel each covered cell takes
+ * (an area weight; the shares of a pixel add to 1, the last pixel's counting only cells that
+ * exist). Returns { first: Int32Array, count: Int32Array, at: Int32Array, weight: Float32Array }
+ * with pixel i's cells at at[first[i] .. first[i] + count[i]).
+ */
+function coverage(n, cs, out) {
+  const first = new Int32Array(out);
+  const count = new Int32Array(out);
+  const at = [];
+  const weight = [];
+  for (let i = 0; i < out; i++) {
+    const a = i / cs;
+    const b = Math.min(n, (i + 1) / cs);
+    first[i] = at.length;
+    const shares = [];
+    for (let x = Math.floor(a); x < Math.min(n, Math.ceil(b)); x++) {
+      const share = Math.min(b, x + 1) - Math.max(a, x);
+      if (share > 1e-9) {
+        at.push(x);
+        shares.push(share);
+      }
+    }
+    const total = shares.reduce((sum, v) => sum + v, 0) || 1;
+    for (const v of shares) weight.push(v / total);
+    count[i] = shares.length;
+  }
+  return { first, count, at: Int32Array.from(at), weight: Float32Array.from(weight) };
+}
+
+/**
+ * The painter's `shrink` for `painter`: the map at a cell size that is not a whole number of
+ * pixels (1/k when k cells share a pixel, or a fitted size between whole pixels such as 0.96 or
+ * 1.4), each canvas pixel the area average of the cells under it, so that no pattern of cells
+ * draws a moiré and none vanishes; only the pixels of the changed `rows` are done again.
  * @param {import('./paint.js').Painter} painter
  */
 export function shrinker(painter) {
   let s = null;
   return (pixels, w, h, rows) => {
-    const k = Math.round(1 / painter.cellPx);
-    const sw = Math.ceil(w / k);
-    const sh = Math.ceil(h / k);
-    if (!s || s.k !== k || s.image.width !== sw || s.image.height !== sh || s.source !== painter.image) {
-      s = { k, source: painter.image, image: new ImageData(sw, sh), canvas: document.createElement('canvas') };
+    const cs = painter.cellPx;
+    const sw = Math.max(1, Math.round(w * cs));
+    const sh = Math.max(1, Math.round(h * cs));
+    if (!s || s.cs !== cs || s.w !== w || s.h !== h || s.source !== painter.image) {
+      s = {
+        cs, w, h, source: painter.image, image: new ImageData(sw, sh), canvas: document.createElement('canvas'),
+        xs: coverage(w, cs, sw), ys: coverage(h, cs, sh), acc: new Float32Array(3 * sw),
+      };
       s.canvas.width = sw;
       s.canvas.height = sh;
       rows = [0, h];
     }
     if (!rows) return s.canvas;
     const out = new Uint32Array(s.image.data.buffer);
-    const b0 = Math.floor(rows[0] / k);
-    const b1 = Math.ceil(rows[1] / k);
-    for (let by = b0; by < b1; by++) {
-      const y1 = Math.min(h, by * k + k);
-      for (let bx = 0; bx < sw; bx++) {
-        const x0 = bx * k;
-        const x1 = Math.min(w, x0 + k);
-        let r = 0;
-        let g = 0;
-        let b = 0;
-        for (let y = by * k; y < y1; y++) {
-          for (let i = y * w + x0, end = y * w + x1; i < end; i++) {
-            const p = pixels[i];
-            r += p & 255;
-            g += (p >> 8) & 255;
-            b += (p >> 16) & 255;
+    const { xs, ys, acc } = s;
+    const y0 = Math.max(0, Math.floor(rows[0] * cs) - 1);
+    const y1 = Math.min(sh, Math.ceil(rows[1] * cs) + 1);
+    for (let oy = y0; oy < y1; oy++) {
+      acc.fill(0);
+      for (let j = ys.first[oy], jEnd = j + ys.count[oy]; j < jEnd; j++) {
+        const row = ys.at[j] * w;
+        const wy = ys.weight[j];
+        for (let ox = 0; ox < sw; ox++) {
+          let r = 0;
+          let g = 0;
+          let b = 0;
+          for (let k = xs.first[ox], kEnd = k + xs.count[ox]; k < kEnd; k++) {
+            const p = pixels[row + xs.at[k]];
+            const wx = xs.weight[k];
+            r += (p & 255) * wx;
+            g += ((p >> 8) & 255) * wx;
+            b += ((p >> 16) & 255) * wx;
           }
+          acc[3 * ox] += r * wy;
+          acc[3 * ox + 1] += g * wy;
+          acc[3 * ox + 2] += b * wy;
         }
-        const count = (y1 - by * k) * (x1 - x0);
-        out[by * sw + bx] = (255 << 24) | (Math.round(b / count) << 16) | (Math.round(g / count) << 8) | Math.round(r / count);
+      }
+      for (let ox = 0, i = oy * sw; ox < sw; ox++, i++) {
+        out[i] = (255 << 24) | (Math.round(acc[3 * ox + 2]) << 16) | (Math.round(acc[3 * ox + 1]) << 8) | Math.round(acc[3 * ox]);
       }
     }
-    s.canvas.getContext('2d').putImageData(s.image, 0, 0, 0, b0, sw, b1 - b0);
+    s.canvas.getContext('2d').putImageData(s.image, 0, 0, 0, y0, sw, y1 - y0);
     return s.canvas;
   };
 }
@@ -129,8 +177,11 @@ export function attachZoom(app) {
     canvas.dataset.cellPx = String(cs);
     canvas.dataset.ox = String(painter.ox);
     canvas.dataset.oy = String(painter.oy);
-    // No buttons where the map cannot zoom, or over a canvas too small to hold them.
-    bar.hidden = maxCell() <= painter.fitPx || canvas.offsetWidth < 160 || canvas.offsetHeight < 90;
+    // No buttons where the map cannot zoom, over a canvas too small to hold them, or over a
+    // small map whose cells are large already (they would hide its corner cells' numbers);
+    // once zoomed in by keys, they are there to come back.
+    const small = !zoomed() && painter.fitPx >= BUTTONS_BELOW_CSS * painter.dpr;
+    bar.hidden = maxCell() <= painter.fitPx || small || canvas.offsetWidth < 160 || canvas.offsetHeight < 90;
     out.disabled = !zoomed();
     into.disabled = painter.cellPx >= maxCell();
     fitButton.disabled = !zoomed();

@@ -305,3 +305,23 @@ fn the_heuristic_misleads_only_where_the_row_says() {
         }
     }
 }
+
+#[test]
+fn goal_expanded_exactly_when_a_search_runs_from_the_goal() {
+    // A search that runs from the goal expands it at once, in its first two steps (bidirectional
+    // A* alternates its halves; D* Lite plans from the goal). One from the start cannot reach
+    // the goal in two steps here: it lies 27 cells and three of hierarchical A*'s clusters away, and
+    // such a search stops when it takes the goal off the open list without expanding it.
+    let case =
+        Case { name: "open".into(), grid: Grid::new(30, 7).unwrap(), start: Point::new(1, 3), goal: Point::new(28, 3) };
+    for row in stepped() {
+        let mut s = start(&case, SearchConfig::new(row.algorithm)).unwrap();
+        let first_two = [s.step(), s.step()];
+        let expanded_goal = first_two.iter().any(|e| matches!(e, StepEvent::Expanded(p) if *p == case.goal));
+        assert_eq!(
+            expanded_goal, row.goal_expanded,
+            "{} on {}: the goal expanded in the first two steps",
+            row.algorithm, case.name
+        );
+    }
+}

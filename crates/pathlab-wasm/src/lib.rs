@@ -69,6 +69,7 @@ struct AlgorithmRow {
     any_angle: bool,
     agent: bool,
     incremental: bool,
+    goal_expanded: bool,
     order: &'static str,
     order_rule: &'static str,
     exact_order: bool,
@@ -80,7 +81,8 @@ struct AlgorithmRow {
 /// square grid, or null), `settings` (of `heuristic`, `weight`, `lookahead`, `sensor`,
 /// `cluster`, `hand`: those it takes), `weighted` (a weight above 1 changes it), `optimal`
 /// (`always`, `if-admissible` or `never`), `inadmissible_misleads` (a heuristic that can
-/// overestimate may cost it the cheapest path, so the page warns of one), `any_angle`, `agent`, `incremental`, `order` (what
+/// overestimate may cost it the cheapest path, so the page warns of one), `any_angle`, `agent`, `incremental`, `goal_expanded` (a search runs from the goal and expands it, so the
+/// closed list need not count the goal apart), `order` (what
 /// its open list is ordered by: `f`, `g`, `h`, `queue` or `stack`), `order_rule` (that order
 /// in words, with the tie rule) and `exact_order` (the list shown is exactly the order it takes).
 #[wasm_bindgen]
@@ -105,6 +107,7 @@ fn algorithm_rows() -> Vec<AlgorithmRow> {
             any_angle: r.any_angle,
             agent: r.agent,
             incremental: r.incremental,
+            goal_expanded: r.goal_expanded,
             order: r.order.name(),
             order_rule: r.order.rule(),
             exact_order: r.exact_order,

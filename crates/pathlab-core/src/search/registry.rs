@@ -227,6 +227,12 @@ pub struct AlgorithmInfo {
     pub agent: bool,
     /// True when it repairs its answer after walls change instead of starting again.
     pub incremental: bool,
+    /// True when it expands the goal: a search runs from the goal (bidirectional A*'s backward
+    /// half, D* Lite's plan), so the goal is the first node that half expands. Elsewhere a
+    /// search from the start stops when it takes the goal off the open list, and that step
+    /// expands nothing, so the page's closed list counts the goal apart from the expanded
+    /// cells.
+    pub goal_expanded: bool,
     /// What its open list is ordered by.
     pub order: OpenOrder,
     /// True when the open list it shows is exactly the order it takes nodes off; false where
@@ -265,7 +271,7 @@ const CORNERS: Option<&str> =
     Some("the visibility graph needs a square grid: its vertices are the corners of the wall cells");
 
 /// A row with the common defaults: runs on every space, takes no settings, unweighted, not
-/// any-angle, no agent, not incremental, on the page.
+/// any-angle, no agent, not incremental, the goal not expanded, on the page.
 const fn row(
     algorithm: Algorithm,
     label: &'static str,
@@ -286,6 +292,7 @@ const fn row(
         any_angle: false,
         agent: false,
         incremental: false,
+        goal_expanded: false,
         order,
         exact_order,
         on_page: true,
@@ -322,6 +329,10 @@ impl AlgorithmInfo {
         self.incremental = true;
         self
     }
+    const fn expands_goal(mut self) -> Self {
+        self.goal_expanded = true;
+        self
+    }
     const fn off_page(mut self) -> Self {
         self.on_page = false;
         self
@@ -346,7 +357,7 @@ pub const ALGORITHMS: &[AlgorithmInfo] = &[
     row(A::Dfs,           "Depth-first (DFS)",                    "DFS",             Never,        Stack, true),
     // Its defaults are A*'s; SearchConfig::is_optimal also asks the skeleton.
     row(A::Template,      "Build your own search (skeleton)",     "Skeleton search", IfAdmissible, F,     true).with(&[Heuristic]),
-    row(A::BiAStar,       "Bidirectional A*",                     "Bidirectional A*", IfAdmissible, F,    true).with(&[Heuristic]).weight_counts(),
+    row(A::BiAStar,       "Bidirectional A*",                     "Bidirectional A*", IfAdmissible, F,    true).with(&[Heuristic]).weight_counts().expands_goal(),
     row(A::Ida,           "IDA* (iterative deepening)",           "IDA*",            IfAdmissible, F,     false).with(&[Heuristic]).weight_counts(),
     row(A::Jps,           "Jump point search (JPS)",              "JPS",             IfAdmissible, F,     true).with(&[Heuristic]).weight_counts().grid_only(JUMPS),
     row(A::JpsPlus,       "JPS+ (precomputed jumps)",             "JPS+",            IfAdmissible, F,     true).with(&[Heuristic]).weight_counts().grid_only(JUMPS),
@@ -354,7 +365,7 @@ pub const ALGORITHMS: &[AlgorithmInfo] = &[
     row(A::LazyTheta,     "Lazy Theta* (any-angle)",              "Lazy Theta*",     Never,        F,     false).with(&[Heuristic]).weight_counts().grid_only(SIGHT).any_angle_path().inadmissible_harmless(),
     row(A::AStarSmoothed, "A* + smoothing",                       "A* + smoothing",  Never,        F,     true).with(&[Heuristic]).weight_counts().grid_only(SIGHT).any_angle_path(),
     row(A::Lpa,           "LPA* (repairs after edits)",           "LPA*",            IfAdmissible, F,     false).with(&[Heuristic]).repairs(),
-    row(A::DStarLite,     "D* Lite (agent, repairs as it sees)",  "D* Lite",         IfAdmissible, F,     false).with(&[Heuristic, Sensor]).repairs().walks(),
+    row(A::DStarLite,     "D* Lite (agent, repairs as it sees)",  "D* Lite",         IfAdmissible, F,     false).with(&[Heuristic, Sensor]).repairs().walks().expands_goal(),
     row(A::Lrta,          "LRTA* (agent, learns h)",              "LRTA*",           Never,        F,     false).with(&[Heuristic, Lookahead]).weight_counts().walks(),
     row(A::Rta,           "RTA* (agent, real-time)",              "RTA*",            Never,        F,     false).with(&[Heuristic, Lookahead]).weight_counts().walks(),
     row(A::CrashTurn,     "Crash and turn (agent, local)",        "Crash and turn",  Never,        F,     false).with(&[Hand]).grid_only(WALLS).walks(),
