@@ -275,7 +275,7 @@ impl Grid {
         let diagonals = rule != Diagonal::Never;
         // The moves in order, with whether each is open; one call site keeps `visit` inlined.
         // Out-of-grid moves are never open, so their wrapped offsets are never used.
-        let moves: [(bool, isize, isize); 8] = [
+        let all: [(bool, isize, isize); 8] = [
             (n, 0, -1),
             (e, 1, 0),
             (s, 0, 1),
@@ -285,8 +285,14 @@ impl Grid {
             (diagonals && in_s && in_w && rule.allows(s, wst) && c[index + w - 1] != WALL, -1, 1),
             (diagonals && in_n && in_w && rule.allows(n, wst) && c[index - w - 1] != WALL, -1, -1),
         ];
-        for k in order.moves() {
-            let (open, dx, dy) = moves[k];
+        // The straight moves in `order` (diagonals stay last), by moving entries of a small
+        // array, not by indexing in the loop: with the default order known when compiling, a
+        // loop over constant indices would be unrolled into eight copies of `visit`.
+        let mut moves = all;
+        for (slot, &k) in order.0.iter().enumerate() {
+            moves[slot] = all[k as usize];
+        }
+        for (k, &(open, dx, dy)) in moves.iter().enumerate() {
             if open {
                 let nx = x.wrapping_add_signed(dx);
                 let ny = y.wrapping_add_signed(dy);
