@@ -116,11 +116,14 @@ describe('stepping', () => {
     const page = await open(env, 'map=maze-small&speed=8');
     const play = page.locator('[data-testid="play"]');
     assert.equal(await play.textContent(), 'Play');
+    // The button's word follows the play state; on a loaded machine it may take a frame.
+    const says = (word) =>
+      page.waitForFunction((w) => document.querySelector('[data-testid="play"]').textContent === w, word, { timeout: 5000 });
     await play.click();
-    assert.equal(await play.textContent(), 'Pause');
+    await says('Pause');
     await page.waitForFunction(() => Number(document.querySelector('[data-testid="expanded"]').textContent) >= 5);
     await play.click();
-    assert.equal(await play.textContent(), 'Play');
+    await says('Play');
     await nextFrame(page);
     const paused = await text(page, 'expanded');
     await page.waitForTimeout(300);
