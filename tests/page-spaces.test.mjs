@@ -366,7 +366,9 @@ describe('spaces: graphs and hexes', () => {
     assert.equal(await canvas.getAttribute('data-edges'), String(file.edges.length - 1));
     assert.match(await text(page, 'narration'), /Removed the edge B – D/);
     // The start cannot be deleted: a message says why and the node stays.
-    await page.mouse.click(d.x, d.y);
+    // (D's place on screen is read again: focusing the canvas may have scrolled the page.)
+    const dNow = await nodePoint(page, 'D');
+    await page.mouse.click(dNow.x, dNow.y);
     await nextFrame(page);
     await click(page, 'node-delete');
     assert.match(await text(page, 'message'), /start and goal cannot be removed/);
