@@ -62,8 +62,14 @@ async function runTo(page, steps) {
   if ((await page.locator('[data-testid="play"]').getAttribute('aria-pressed')) === 'true') {
     await page.locator('[data-testid="play"]').click();
   }
+  // Paused: the metrics table is refreshed for the step the scene is at (the page refreshes it on
+  // its own schedule while playing, so it may lag the step counter by a frame).
+  const at = await page.evaluate(() => {
+    window.crowdlab.app.showMetrics();
+    return window.crowdlab.scene.steps;
+  });
   await nextFrame(page);
-  return Number(await text(page, 'steps'));
+  return at;
 }
 
 describe('flow field under flocks, squads and the two-bunker figure', () => {
