@@ -362,7 +362,9 @@ describe('the simulation pages: steps per second beside fps', () => {
     const s = await rates(slow, 'window.boidlab.boids.steps', 2000);
     assert.ok(s.sps < 57, `throttled, ${s.sps} steps a second`);
     assert.ok(s.note, 'the slow note is up');
-    assert.match(s.text, new RegExp(`^Slower than real time: ${Math.round(s.sps)} steps a second of 1/60 s each`));
+    // The note and the read-out are refreshed at their own moments: their rates agree within one.
+    const noted = Number(/^Slower than real time: (\d+) steps a second of 1\/60 s each/.exec(s.text)?.[1]);
+    assert.ok(Math.abs(noted - Math.round(s.sps)) <= 1, `note "${s.text}" against ${s.sps} steps a second`);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     await screenshot(slow, 'classroom-boids-slow');
     assert.deepEqual([...page.errors, ...slow.errors], []);
@@ -472,7 +474,9 @@ describe('shared classroom machines', () => {
     await waitForGrid(page);
     assert.equal(await page.evaluate(() => window.pathlab.lab.cell(6, 3)), 1, 'the default map, without the wall');
     assert.equal(await testid(page, 'algo').inputValue(), 'astar', 'the default algorithm');
-    assert.equal(await page.evaluate(() => localStorage.getItem('pathlab.saved.v1')), null, 'the saved map is forgotten');
+    // Forgotten: nothing is stored, or (once the page has saved its default settings again) no map.
+    const kept = await page.evaluate(() => localStorage.getItem('pathlab.saved.v1'));
+    assert.ok(kept === null || JSON.parse(kept).map === null, `the saved map is forgotten: ${kept}`);
     await page.reload();
     await waitForGrid(page);
     assert.equal(await testid(page, 'restored').count(), 0, 'the next visit starts fresh');
