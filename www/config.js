@@ -18,6 +18,16 @@ export const KEYS = [
 /** The keys of the search's switches (switches.js applies them): the skeleton's plug-ins, re-opening, IDA*'s threshold rule, the neighbour order and the heuristic check. */
 export const SWITCHES = KEYS.slice(KEYS.indexOf('list'));
 
+/** The keys whose values are names the core lists (wasm `names(key)`), read the same way by the page and by lessons. */
+export const NAMED_KEYS = ['algo', 'heuristic', 'diagonal', 'costs', 'hand', 'list', 'gcount', 'threshold'];
+
+/**
+ * The names the core accepts for each of NAMED_KEYS, as readConfig takes them.
+ * @param {(key: string) => string[]} names the wasm module's `names`
+ * @returns {Record<string, string[]>}
+ */
+export const knownNames = (names) => Object.fromEntries(NAMED_KEYS.map((key) => [key, names(key)]));
+
 /** The quiz modes (`quiz=`, quiz.js): predict the next expansion, or the path's next cell. */
 export const QUIZ_MODES = ['expand', 'path'];
 

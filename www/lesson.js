@@ -10,6 +10,7 @@
 import { el } from './dom.js';
 import { quote, text as textOf } from './values.js';
 import { isLessonName, readLesson } from './lesson-file.js';
+import { knownNames } from './config.js';
 import { FOLDED_KEY } from './present.js';
 import { names } from './pkg/pathlab_wasm.js';
 
@@ -147,7 +148,7 @@ export async function playLesson(element, raw, mount) {
   } else {
     try {
       const { text, format } = await fetchLesson(name);
-      const known = { algo: names('algo'), heuristic: names('heuristic'), diagonal: names('diagonal'), costs: names('costs'), hand: names('hand') };
+      const known = knownNames(names);
       lesson = readLesson(text, { name, format, known });
       ui.title.textContent = lesson.title;
       if (lesson.source) ui.title.title = `From: ${lesson.source}`;

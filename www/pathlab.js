@@ -4,7 +4,7 @@
 // and messages. Every text that may come from a configuration is set with textContent.
 
 import init, { Lab, maxMapFileBytes, names, statusName } from './pkg/pathlab_wasm.js';
-import { readConfig, COUNTS, SPACES, SWITCHES } from './config.js';
+import { readConfig, knownNames, COUNTS, SPACES, SWITCHES } from './config.js';
 import { encodeGrid } from './share.js';
 import { quote } from './values.js';
 import { loadIndex, loadPresets, fetchMap, detectFormat, presetEntry } from './maps.js';
@@ -1060,16 +1060,7 @@ export async function mount(element, config = {}) {
   const early = fetchEarly(config);
   const wasm = await loadWasm();
   performance.mark('pathlab-wasm-ready');
-  const known = {
-    algo: names('algo'),
-    heuristic: names('heuristic'),
-    diagonal: names('diagonal'),
-    costs: names('costs'),
-    hand: names('hand'),
-    list: names('list'),
-    gcount: names('gcount'),
-    threshold: names('threshold'),
-  };
+  const known = knownNames(names);
   let app = null;
   /**
    * The configuration with the settings of the preset its `map` names under it (the keys it
