@@ -67,7 +67,9 @@ fn bfs_eight_connected_open_3x3() {
     let mut s = search(OPEN_3X3, SearchConfig::new(Algorithm::Bfs).diagonal(Diagonal::NoCornerCutting));
     let (order, end) = trace(&mut s);
     assert_eq!(order, vec![p(0, 0), p(1, 0), p(0, 1), p(1, 1), p(2, 0), p(2, 1), p(0, 2), p(1, 2)]);
-    assert_eq!(end, StepEvent::Found { cost: 2.0 * std::f64::consts::SQRT_2 });
+    // Two diagonal moves (a diagonal is sqrt(2) to 29 binary places).
+    let StepEvent::Found { cost } = end else { panic!("{end:?}") };
+    assert!((cost - 2.0 * std::f64::consts::SQRT_2).abs() < 1e-10, "{cost}");
     assert_eq!(s.path().unwrap().points, vec![p(0, 0), p(1, 1), p(2, 2)]);
 }
 
@@ -168,7 +170,9 @@ fn greedy_manhattan_four_connected() {
 //   step 5 (2,0) g2, step 6 (0,2) g2 (#4 before #6), step 7 (2,1) g 2.41, step 8 goal 2.83.
 #[test]
 fn dijkstra_eight_connected_improves_a_mud_cell() {
-    let r2 = std::f64::consts::SQRT_2;
+    // The real cost model's sqrt(2): 759250125 / 2^29, the multiple of 2^-29 nearest it.
+    let r2 = 759_250_125.0 / 536_870_912.0;
+    assert!((r2 - std::f64::consts::SQRT_2).abs() < 1.2e-11);
     let config = SearchConfig::new(Algorithm::Dijkstra).diagonal(Diagonal::NoCornerCutting).costs(Costs::Real);
     let mut s = search("S..\n...\n.5G", config);
     let mut log = EventLog::default();

@@ -71,7 +71,9 @@ fn diagonal_rules_by_hand() {
 
 #[test]
 fn move_costs_by_hand() {
-    let r2 = std::f64::consts::SQRT_2;
+    // The real cost model's sqrt(2): 759250125 / 2^29, the multiple of 2^-29 nearest it.
+    let r2 = 759_250_125.0 / 536_870_912.0;
+    assert!((r2 - std::f64::consts::SQRT_2).abs() < 1.2e-11);
     assert_eq!(Costs::Real.step(false, 1), 1.0);
     assert_eq!(Costs::Real.step(true, 1), r2);
     assert_eq!(Costs::Integer.step(false, 1), 10.0);
@@ -83,7 +85,9 @@ fn move_costs_by_hand() {
 
 #[test]
 fn heuristic_estimates_by_hand() {
-    let r2 = std::f64::consts::SQRT_2;
+    // The real cost model's sqrt(2): 759250125 / 2^29, the multiple of 2^-29 nearest it.
+    let r2 = 759_250_125.0 / 536_870_912.0;
+    assert!((r2 - std::f64::consts::SQRT_2).abs() < 1.2e-11);
     // dx 3, dy 2.
     assert_eq!(Heuristic::Manhattan.estimate(3, 2, Costs::Real), 5.0);
     assert_eq!(Heuristic::Manhattan.estimate(3, 2, Costs::Integer), 50.0);

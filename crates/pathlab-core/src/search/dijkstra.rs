@@ -21,7 +21,8 @@ pub(crate) fn priority(g: f64) -> (f64, f64) {
 /// use pathlab_core::search::dijkstra::dijkstra;
 /// let grid = Grid::new(3, 3).unwrap();
 /// let path = dijkstra(&grid, Point::new(0, 0), Point::new(2, 2), Diagonal::Always).unwrap().unwrap();
-/// assert_eq!(path.cost, 2.0 * std::f64::consts::SQRT_2);
+/// // Two diagonal moves; a diagonal costs sqrt(2) to 29 binary places (`grid::SQRT_2_FIXED`).
+/// assert!((path.cost - 2.0 * std::f64::consts::SQRT_2).abs() < 1e-10);
 /// ```
 pub fn dijkstra(grid: &Grid, start: Point, goal: Point, diagonal: Diagonal) -> Result<Option<Path>, SearchError> {
     find(grid, start, goal, SearchConfig::new(Algorithm::Dijkstra).diagonal(diagonal))
