@@ -83,7 +83,12 @@ proptest! {
             h.estimate(p.x.abs_diff(case.goal.x), p.y.abs_diff(case.goal.y), case.costs) - exact[i]
         };
         let most = (0..case.grid.len()).filter(|&i| want[i] & INADMISSIBLE != 0).map(over).fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))));
-        prop_assert_eq!(found.worst.map(|w| w.h - w.exact), most);
+        // The core's real costs are √2 to 29 binary places (`grid::SQRT_2_FIXED`) and the
+        // oracle's the full-precision √2: the overestimates agree to 1e-9.
+        match (found.worst.map(|w| w.h - w.exact), most) {
+            (Some(got), Some(want)) => prop_assert!((got - want).abs() <= 1e-9 * want.abs().max(1.0), "{} against {}", got, want),
+            (got, want) => prop_assert_eq!(got, want),
+        }
     }
 }
 

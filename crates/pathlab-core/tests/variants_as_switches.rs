@@ -147,7 +147,13 @@ proptest! {
                 break;
             }
         }
-        prop_assert_eq!(reopened.cost(), optimum(&case.grid, case.start, case.goal, case.rule, case.costs));
+        // The reference adds the same step costs in another order, so real (√2) costs may
+        // differ in the last bit; integer costs are exact.
+        let best = optimum(&case.grid, case.start, case.goal, case.rule, case.costs);
+        match (reopened.cost(), best) {
+            (Some(got), Some(want)) => prop_assert!((got - want).abs() <= 1e-9 * want.max(1.0), "{} against {}", got, want),
+            (got, want) => prop_assert_eq!(got, want),
+        }
         prop_assert_eq!(reopened.status(), plain.status());
         let _ = Status::Found;
     }

@@ -230,7 +230,9 @@ fn the_tutorials_three_by_three_example_pulls_the_string_round_the_obstacles_cor
     let cut = SearchConfig::new(Algorithm::AStar).diagonal(Diagonal::AtMostOneBlocked);
     let mut astar = build(grid.clone(), a, b, cut).unwrap();
     astar.run();
-    assert!((astar.cost().unwrap() - (2.0 + std::f64::consts::SQRT_2)).abs() < EPS);
+    // Grid moves cost √2 to 29 binary places (`grid::SQRT_2_FIXED`), exactly.
+    assert_eq!(astar.cost(), Some(2.0 + pathlab_core::grid::SQRT_2_FIXED));
+    assert!((astar.cost().unwrap() - (2.0 + std::f64::consts::SQRT_2)).abs() < 1.2e-11);
     // Centre to centre: sqrt(0.5² + 1.5²) twice, shorter than A*'s 3.41.
     let centres = graph.shortest_path(Point::new(0, 2), Point::new(2, 0)).unwrap();
     assert!((centres.cost.unwrap() - 2.0 * 2.5f64.sqrt()).abs() < EPS);

@@ -34,14 +34,15 @@
 //! The cost reported is always the path's cost in the grid's costs, whatever g counts.
 //!
 //! ```
-//! use pathlab_core::grid::{Grid, Point};
+//! use pathlab_core::grid::{Grid, Point, SQRT_2_FIXED};
 //! use pathlab_core::search::template::{ListKind, Skeleton};
 //! use pathlab_core::search::{build, Algorithm, SearchConfig};
 //! let skeleton = Skeleton { list: ListKind::Queue, ..Skeleton::default() };
 //! let config = SearchConfig::new(Algorithm::Template).skeleton(skeleton);
 //! let mut s = build(Grid::new(5, 3).unwrap(), Point::new(0, 0), Point::new(4, 2), config).unwrap();
 //! s.run();
-//! assert_eq!(s.cost(), Some(2.0 * std::f64::consts::SQRT_2 + 2.0));
+//! // Two diagonal moves (√2 to 29 binary places) and two straight ones.
+//! assert_eq!(s.cost(), Some(2.0 * SQRT_2_FIXED + 2.0));
 //! assert_eq!(Skeleton::classic(Algorithm::Dijkstra, 1.0).unwrap().hb, 0.0);
 //! ```
 
