@@ -3,6 +3,8 @@
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
+use super::{CellState, NodeTable, OpenEntry};
+
 /// An open-list entry; the heap pops the smallest `(key, tie, seq)`.
 ///
 /// `key` and `tie` are the f64 priorities mapped to integers in the same order (see
@@ -304,6 +306,39 @@ impl OpenList {
             Queue::Heap(h) => h.pop(),
         }
         .map(|e| e.node)
+    }
+
+    /// Takes the node of lowest priority whose `state` is not closed, passing over the entries
+    /// left behind by nodes closed since they were pushed; `None` when none is left.
+    #[inline]
+    pub(crate) fn pop_open(&mut self, state: &[u8]) -> Option<u32> {
+        let closed = |n: u32| state[n as usize] == CellState::Closed as u8;
+        loop {
+            let n = self.pop(closed)?;
+            if !closed(n) {
+                return Some(n);
+            }
+        }
+    }
+
+    /// The open list as the page lists it: the nodes still open in `nodes`, in exactly the
+    /// order they would leave (see [`leaving_order`](Self::leaving_order)), at most `limit`,
+    /// each with its g and h (`g_h(node)`), the key `g + weight h` and its parent.
+    pub(crate) fn open_entries(
+        &self,
+        limit: usize,
+        nodes: &NodeTable,
+        weight: f64,
+        g_h: impl Fn(usize) -> (f64, f64),
+    ) -> Vec<OpenEntry> {
+        let state = nodes.state();
+        self.leaving_order(limit, |n| state[n as usize] != CellState::Open as u8)
+            .into_iter()
+            .map(|cell| {
+                let (g, h) = g_h(cell as usize);
+                OpenEntry { cell, g, h, key: g + weight * h, parent: nodes.parent()[cell as usize] }
+            })
+            .collect()
     }
 
     /// The nodes in the order they would leave if nothing more were pushed, without taking
