@@ -60,16 +60,32 @@ fn ordered(x: f64) -> u64 {
     }
 }
 
-/// A four-ary min-heap of [`Entry`]: half the depth of a binary heap, and its sift-down
+/// How many children a node has in the four-ary heaps of the searches ([`MinHeap`] here, the
+/// incremental searches' key queue): half the depth of a binary heap, and a sift-down
 /// compares children that sit side by side in memory.
+pub(crate) const ARITY: usize = 4;
+
+/// The parent of the entry at `hole` (not the root) in a four-ary heap laid out in an array.
+#[inline]
+pub(crate) fn heap_parent(hole: usize) -> usize {
+    (hole - 1) / ARITY
+}
+
+/// The children of the entry at `hole` in a four-ary heap of `len` entries laid out in an
+/// array; `None` at a leaf.
+#[inline]
+pub(crate) fn heap_children(hole: usize, len: usize) -> Option<std::ops::Range<usize>> {
+    let first = hole * ARITY + 1;
+    (first < len).then(|| first..(first + ARITY).min(len))
+}
+
+/// A four-ary min-heap of [`Entry`] (see [`ARITY`]).
 #[derive(Clone, Debug, Default)]
 struct MinHeap {
     items: Vec<Entry>,
 }
 
 impl MinHeap {
-    const ARITY: usize = 4;
-
     fn clear(&mut self) {
         self.items.clear();
     }
@@ -80,7 +96,7 @@ impl MinHeap {
         let mut hole = items.len();
         items.push(entry);
         while hole > 0 {
-            let parent = (hole - 1) / Self::ARITY;
+            let parent = heap_parent(hole);
             let above = items[parent];
             if !entry.before(&above) {
                 break;
@@ -100,17 +116,12 @@ impl MinHeap {
         };
         let len = items.len();
         let mut hole = 0;
-        loop {
-            let first = hole * Self::ARITY + 1;
-            if first >= len {
-                break;
-            }
-            let end = (first + Self::ARITY).min(len);
-            let mut best = first;
-            let mut best_entry = items[first];
-            for (child, entry) in items[first + 1..end].iter().enumerate() {
+        while let Some(children) = heap_children(hole, len) {
+            let mut best = children.start;
+            let mut best_entry = items[best];
+            for (child, entry) in items[children.start + 1..children.end].iter().enumerate() {
                 if entry.before(&best_entry) {
-                    best = first + 1 + child;
+                    best = children.start + 1 + child;
                     best_entry = *entry;
                 }
             }
