@@ -132,7 +132,7 @@ pub fn difference(a: &Snapshot, b: &Snapshot) -> Option<String> {
 pub fn run_with_edits(s: &mut dyn Stepper, rng: &mut Rng, burst: usize) -> Vec<Snapshot> {
     let mut seen = vec![snap(s)];
     for _ in 0..4 {
-        for _ in 0..1 + rng.below(burst) {
+        for _ in 0..=rng.below(burst) {
             if s.status().is_finished() {
                 break;
             }
