@@ -16,17 +16,10 @@
 mod movingai_folder;
 
 use movingai_folder::{map_of, movingai_folder as movingai, problem_count, scenario_files};
-use std::ffi::OsString;
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn pathlab(args: &[OsString]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pathlab")).args(args).output().expect("pathlab runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).expect("UTF-8 output")
-}
+use support::{scen as run_scen, stderr, stdout};
 
 /// The cost field of a JSON line (`None` for `null`).
 fn cost_of(line: &str) -> Option<f64> {
@@ -39,13 +32,10 @@ fn cost_of(line: &str) -> Option<f64> {
 /// Runs `scen MAP SCEN --algo ALGO --check EXTRA...`, insists on exit 0, one JSON line with a
 /// cost per expected problem and no mismatch; returns the summary line.
 fn check_passes(map: &Path, scen: &Path, algo: &str, extra: &[&str], expected: usize) -> String {
-    let mut args: Vec<OsString> =
-        vec!["scen".into(), map.into(), scen.into(), "--algo".into(), algo.into(), "--check".into()];
-    args.extend(extra.iter().map(Into::into));
-    let out = pathlab(&args);
-    let err = text(&out.stderr);
+    let out = run_scen(map, scen, &[&["--algo", algo, "--check"], extra].concat());
+    let err = stderr(&out);
     assert!(out.status.success(), "{algo} on {}: exit {:?}\n{err}", scen.display(), out.status.code());
-    let lines: Vec<String> = text(&out.stdout).lines().map(str::to_string).collect();
+    let lines: Vec<String> = stdout(&out).lines().map(str::to_string).collect();
     assert_eq!(lines.len(), expected, "{algo} on {}", scen.display());
     assert!(lines.iter().all(|l| cost_of(l).is_some()), "{algo} on {}: a problem without a path", scen.display());
     assert!(err.contains(&format!("{expected} found, 0 mismatches")), "{err}");
@@ -135,18 +125,10 @@ fn ida_says_plainly_when_it_gives_up() {
     }
 
     // Without --check: exit 0, a null cost, and stderr says why.
-    let args = |check: bool| {
-        let mut a: Vec<OsString> =
-            vec!["scen".into(), map_path.clone().into(), scen_path.clone().into(), "--algo".into(), "ida".into()];
-        if check {
-            a.push("--check".into());
-        }
-        a
-    };
-    let out = pathlab(&args(false));
-    let err = text(&out.stderr);
+    let out = run_scen(&map_path, &scen_path, &["--algo", "ida"]);
+    let err = stderr(&out);
     assert!(out.status.success(), "{err}");
-    assert_eq!(cost_of(text(&out.stdout).trim()), None);
+    assert_eq!(cost_of(stdout(&out).trim()), None);
     assert!(
         err.contains("wall.map.scen: line 2 (problem 0): IDA* stopped at its limit of 1000000 node visits"),
         "{err}"
@@ -155,8 +137,8 @@ fn ida_says_plainly_when_it_gives_up() {
     assert!(err.contains("1 problems (of 1), 0 found, 1 gave up"), "{err}");
 
     // With --check: exit 1, and the mismatch names the give-up, not a missing path.
-    let out = pathlab(&args(true));
-    let err = text(&out.stderr);
+    let out = run_scen(&map_path, &scen_path, &["--algo", "ida", "--check"]);
+    let err = stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("ida gave up (see above); the optimum is 139.12489168"), "{err}");
     assert!(!err.contains("no path found"), "{err}");

@@ -9,22 +9,12 @@
 #[path = "../../pathlab-core/tests/common/movingai_folder.rs"]
 mod movingai_folder;
 
+mod support;
+
 use movingai_folder::{map_of, movingai_folder as movingai, problem_count, scenario_files};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-/// Runs `pathlab` with these arguments.
-fn pathlab<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pathlab")).args(args).output().expect("pathlab runs")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8(out.stderr.clone()).expect("stderr is UTF-8")
-}
+use support::{pathlab, scen as run_scen, stderr, stdout};
 
 /// A scratch file for one test, written with `text`.
 fn scratch(name: &str, text: &str) -> PathBuf {
@@ -37,10 +27,7 @@ fn scratch(name: &str, text: &str) -> PathBuf {
 
 /// Runs `scen --check` and insists on exit 0 with one JSON line per expected problem.
 fn check_passes(map: &Path, scen: &Path, algo: &str, extra: &[&str], expected: usize) {
-    let mut args: Vec<std::ffi::OsString> =
-        vec!["scen".into(), map.into(), scen.into(), "--algo".into(), algo.into(), "--check".into()];
-    args.extend(extra.iter().map(Into::into));
-    let out = pathlab(&args);
+    let out = run_scen(map, scen, &[&["--algo", algo, "--check"], extra].concat());
     assert!(out.status.success(), "{algo} on {}: exit {:?}\n{}", scen.display(), out.status.code(), stderr(&out));
     assert_eq!(stdout(&out).lines().count(), expected, "{algo} on {}", scen.display());
     let summary = stderr(&out);
@@ -120,7 +107,7 @@ fn scen_prints_one_json_object_per_problem_in_the_contract_format() {
     let root = movingai();
     let map = root.join("dao/arena.map");
     let scen = root.join("dao/arena.map.scen");
-    let out = pathlab(&["scen".as_ref(), map.as_os_str(), scen.as_os_str(), "--limit".as_ref(), "5".as_ref()]);
+    let out = run_scen(&map, &scen, &["--limit", "5"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = std::fs::read_to_string(&scen).unwrap();
     let problems: Vec<Vec<&str>> = text.lines().skip(1).take(5).map(|l| l.split_whitespace().collect()).collect();
@@ -153,12 +140,12 @@ fn scen_prints_one_json_object_per_problem_in_the_contract_format() {
 fn scen_prints_null_cost_when_there_is_no_path() {
     let map = scratch("split.map", "type octile\nheight 3\nwidth 3\nmap\n.@.\n.@.\n.@.\n");
     let scen = scratch("split.map.scen", "version 1\n0\tsplit.map\t3\t3\t0\t0\t2\t2\t2.82842712\n");
-    let out = pathlab(&["scen".as_ref(), map.as_os_str(), scen.as_os_str()]);
+    let out = run_scen(&map, &scen, &[]);
     assert!(out.status.success(), "{}", stderr(&out));
     let fields = parse_json_line(stdout(&out).trim());
     assert_eq!(fields[4], ("cost".to_string(), vec![None]));
     // With --check, a missing path is a mismatch.
-    let out = pathlab(&["scen".as_ref(), map.as_os_str(), scen.as_os_str(), "--check".as_ref()]);
+    let out = run_scen(&map, &scen, &["--check"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
 }
 
@@ -184,20 +171,13 @@ fn check_fails_with_exit_1_on_a_wrong_optimum() {
     // Line 40 is a problem of the file; 0.01 is well beyond its tolerance.
     let scen = altered_arena("arena-wrong.map.scen", &[40], 0.01);
     for algo in ["astar", "dijkstra"] {
-        let out = pathlab(&[
-            "scen".as_ref(),
-            map.as_os_str(),
-            scen.as_os_str(),
-            "--algo".as_ref(),
-            algo.as_ref(),
-            "--check".as_ref(),
-        ]);
+        let out = run_scen(&map, &scen, &["--algo", algo, "--check"]);
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(1), "{algo}: {err}");
         assert!(err.contains("arena-wrong.map.scen: line 40"), "{err}");
         assert!(err.contains("1 mismatches"), "{err}");
         // Without --check the same run succeeds and still counts the mismatch.
-        let out = pathlab(&["scen".as_ref(), map.as_os_str(), scen.as_os_str(), "--algo".as_ref(), algo.as_ref()]);
+        let out = run_scen(&map, &scen, &["--algo", algo]);
         assert!(out.status.success());
         assert!(stderr(&out).contains("1 mismatches"));
     }
@@ -214,14 +194,7 @@ fn check_of_a_non_optimal_algorithm_accepts_longer_paths_but_not_shorter_ones() 
     check_passes(&map, &scen, "astar", &["--weight", "2"], problem_count(&scen));
     // An "optimum" far above any path's cost: a cheaper path must be a mismatch.
     let raised = altered_arena("arena-raised.map.scen", &[100], 1000.0);
-    let out = pathlab(&[
-        "scen".as_ref(),
-        map.as_os_str(),
-        raised.as_os_str(),
-        "--algo".as_ref(),
-        "greedy".as_ref(),
-        "--check".as_ref(),
-    ]);
+    let out = run_scen(&map, &raised, &["--algo", "greedy", "--check"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains("line 100"), "{}", stderr(&out));
 }
@@ -231,26 +204,11 @@ fn check_refuses_a_diagonal_rule_the_optima_do_not_assume() {
     let root = movingai();
     let (map, scen) = (root.join("dao/arena.map"), root.join("dao/arena.map.scen"));
     for rule in ["never", "always", "at-most-one-blocked"] {
-        let out = pathlab(&[
-            "scen".as_ref(),
-            map.as_os_str(),
-            scen.as_os_str(),
-            "--diagonal".as_ref(),
-            rule.as_ref(),
-            "--check".as_ref(),
-        ]);
+        let out = run_scen(&map, &scen, &["--diagonal", rule, "--check"]);
         assert_eq!(out.status.code(), Some(2), "{rule}");
         assert!(stderr(&out).contains("no corner cutting"), "{}", stderr(&out));
         // Without --check the rule is fine.
-        let out = pathlab(&[
-            "scen".as_ref(),
-            map.as_os_str(),
-            scen.as_os_str(),
-            "--diagonal".as_ref(),
-            rule.as_ref(),
-            "--limit".as_ref(),
-            "3".as_ref(),
-        ]);
+        let out = run_scen(&map, &scen, &["--diagonal", rule, "--limit", "3"]);
         assert!(out.status.success(), "{rule}: {}", stderr(&out));
         assert_eq!(stdout(&out).lines().count(), 3);
     }

@@ -2,12 +2,10 @@
 //! grid, printed as `{"cost": c, "path": [...], "expanded": n, "micros": t}`; bad input exits
 //! 2 with a message that names the problem. Expected costs are worked by hand in each test.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod support;
 
-fn pathlab<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pathlab")).args(args).output().expect("pathlab runs")
-}
+use std::path::{Path, PathBuf};
+use support::pathlab;
 
 fn scratch(name: &str, text: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("pathlab-path-tests");

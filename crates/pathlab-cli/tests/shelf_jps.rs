@@ -14,13 +14,11 @@
 #[path = "../../pathlab-core/tests/common/movingai_folder.rs"]
 mod movingai_folder;
 
+mod support;
+
 use movingai_folder::{map_of, movingai_folder as movingai, problem_count, scenario_files};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn pathlab(args: &[&std::ffi::OsStr]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pathlab")).args(args).output().expect("pathlab runs")
-}
+use support::{scen as run_scen, stderr, stdout};
 
 /// The `"cost"` of each JSON line, by problem index.
 fn costs(stdout: &str) -> Vec<(usize, Option<f64>)> {
@@ -44,15 +42,12 @@ fn costs(stdout: &str) -> Vec<(usize, Option<f64>)> {
 /// mismatch; returns the costs by problem index.
 fn check_passes(map: &Path, algo: &str, extra: &[&str], expected: usize) -> Vec<(usize, Option<f64>)> {
     let scen = PathBuf::from(format!("{}.scen", map.display()));
-    let mut args: Vec<&std::ffi::OsStr> =
-        vec!["scen".as_ref(), map.as_os_str(), scen.as_os_str(), "--algo".as_ref(), algo.as_ref(), "--check".as_ref()];
-    args.extend(extra.iter().map(std::ffi::OsStr::new));
-    let out = pathlab(&args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let out = run_scen(map, &scen, &[&["--algo", algo, "--check"], extra].concat());
+    let stderr = stderr(&out);
     assert!(out.status.success(), "{algo} on {}: exit {:?}\n{stderr}", map.display(), out.status.code());
     assert!(stderr.contains(" 0 mismatches"), "{algo} on {}: {stderr}", map.display());
     assert!(stderr.contains(&format!("[{algo}, ")), "{stderr}");
-    let costs = costs(&String::from_utf8(out.stdout).expect("UTF-8"));
+    let costs = costs(&stdout(&out));
     assert_eq!(costs.len(), expected, "{algo} on {}", map.display());
     assert!(costs.iter().all(|(_, c)| c.is_some()), "{algo} on {}: a problem without a path", map.display());
     costs
@@ -137,33 +132,15 @@ fn a_rule_jps_cannot_run_under_exits_2_with_a_message() {
     let (map, scen) = (root.join("dao/arena.map"), root.join("dao/arena.map.scen"));
     for algo in ["jps", "jps-plus"] {
         for rule in ["always", "at-most-one-blocked"] {
-            let out = pathlab(&[
-                "scen".as_ref(),
-                map.as_os_str(),
-                scen.as_os_str(),
-                "--algo".as_ref(),
-                algo.as_ref(),
-                "--diagonal".as_ref(),
-                rule.as_ref(),
-            ]);
-            let stderr = String::from_utf8_lossy(&out.stderr);
+            let out = run_scen(&map, &scen, &["--algo", algo, "--diagonal", rule]);
+            let stderr = stderr(&out);
             assert_eq!(out.status.code(), Some(2), "{algo} {rule}: {stderr}");
             assert!(stderr.contains(rule) && stderr.contains("no-corner-cutting") && stderr.contains("A*"), "{stderr}");
             assert!(!stderr.contains("panicked"), "{stderr}");
         }
         // 4-connected runs (the .scen optima do not apply, so no --check).
-        let out = pathlab(&[
-            "scen".as_ref(),
-            map.as_os_str(),
-            scen.as_os_str(),
-            "--algo".as_ref(),
-            algo.as_ref(),
-            "--diagonal".as_ref(),
-            "never".as_ref(),
-            "--limit".as_ref(),
-            "20".as_ref(),
-        ]);
-        assert!(out.status.success(), "{algo} never: {}", String::from_utf8_lossy(&out.stderr));
-        assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 20);
+        let out = run_scen(&map, &scen, &["--algo", algo, "--diagonal", "never", "--limit", "20"]);
+        assert!(out.status.success(), "{algo} never: {}", stderr(&out));
+        assert_eq!(stdout(&out).lines().count(), 20);
     }
 }

@@ -12,13 +12,11 @@
 //! - bad input exits 2 naming the problem: an end on a wall or outside the map, a graph file
 //!   with `--space corners`, `--heuristic` there.
 
-use std::ffi::OsStr;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod support;
 
-fn pathlab<S: AsRef<OsStr>>(args: &[S]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pathlab")).args(args).output().expect("pathlab runs")
-}
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use support::pathlab;
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).expect("UTF-8")
@@ -93,10 +91,7 @@ fn path_on_the_corner_graph_of_the_tutorials_example_pulls_the_string_round_the_
 
 /// Runs `scen MAP SCEN --algo ALGO --check` with `extra` options.
 fn scen_check(map: &Path, scen: &Path, algo: &str, extra: &[&str]) -> Output {
-    let mut args = vec![OsStr::new("scen"), map.as_os_str(), scen.as_os_str(), OsStr::new("--algo"), OsStr::new(algo)];
-    args.push(OsStr::new("--check"));
-    args.extend(extra.iter().map(OsStr::new));
-    pathlab(&args)
+    support::scen(map, scen, &[&["--algo", algo, "--check"], extra].concat())
 }
 
 #[test]

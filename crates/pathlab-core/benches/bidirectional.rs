@@ -22,19 +22,7 @@ use pathlab_core::search::bi_astar::BiAStar;
 use pathlab_core::search::{Algorithm, Search, SearchConfig, Stepper};
 
 mod support;
-use support::{assert_optimal, Set};
-
-/// The DAO maps, with how many evenly spaced problems to take from each (`usize::MAX`: all).
-const SETS: &[(&str, usize)] = &[
-    ("dao/arena", usize::MAX),
-    ("dao/den312d", usize::MAX),
-    ("dao/brc202d", 400),
-    ("dao/combat2", 200),
-    ("dao/den520d", 200),
-    ("dao/hrt201n", 200),
-    ("dao/lak303d", 200),
-    ("dao/ost003d", 200),
-];
+use support::{assert_optimal, run_all, Set, DAO_SETS};
 
 /// Rounds of the side-by-side pass; the median round is reported.
 const ROUNDS: usize = 5;
@@ -59,18 +47,6 @@ impl Pair {
     }
 }
 
-/// Our A* over the problems; returns the summed cost and expansions.
-fn run_astar(search: &mut Search, problems: &[Problem]) -> (f64, usize) {
-    let (mut cost, mut expanded) = (0.0, 0);
-    for p in problems {
-        search.set_ends(p.start, p.goal).expect("valid problem");
-        search.run();
-        cost += search.cost().expect("a path");
-        expanded += search.expanded();
-    }
-    (cost, expanded)
-}
-
 /// Bidirectional A* over the problems; returns the summed cost, expansions and nipped cells.
 fn run_bi(search: &mut BiAStar, problems: &[Problem]) -> (f64, usize, usize) {
     let (mut cost, mut expanded, mut nipped) = (0.0, 0, 0);
@@ -90,7 +66,7 @@ fn verify(sets: &[Set]) {
         let mut pair = Pair::new(set);
         for p in &set.problems {
             let one = std::slice::from_ref(p);
-            let (a, _) = run_astar(&mut pair.astar, one);
+            let (a, _) = run_all(&mut pair.astar, one);
             let (b, _, _) = run_bi(&mut pair.bi, one);
             for (what, cost) in [("A*", a), ("bi-A*", b)] {
                 assert_optimal(set, p, what, cost);
@@ -105,7 +81,7 @@ fn criterion_groups(c: &mut Criterion, sets: &[Set]) {
         let mut group = c.benchmark_group(format!("bidirectional/{}/{}-problems", set.name, set.problems.len()));
         group.sample_size(10).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(3));
         let mut pair = Pair::new(set);
-        group.bench_function("astar", |b| b.iter(|| black_box(run_astar(&mut pair.astar, &set.problems))));
+        group.bench_function("astar", |b| b.iter(|| black_box(run_all(&mut pair.astar, &set.problems))));
         group.bench_function("bi-astar", |b| b.iter(|| black_box(run_bi(&mut pair.bi, &set.problems))));
         group.finish();
     }
@@ -130,7 +106,7 @@ fn side_by_side(sets: &[Set], rounds: usize) {
                 let variant = (round + k) % 2;
                 let t = Instant::now();
                 if variant == 0 {
-                    a_exp = black_box(run_astar(&mut pair.astar, &set.problems)).1;
+                    a_exp = black_box(run_all(&mut pair.astar, &set.problems)).1;
                 } else {
                     let (_, e, n) = black_box(run_bi(&mut pair.bi, &set.problems));
                     (b_exp, nipped) = (e, n);
@@ -174,7 +150,7 @@ fn print_row(name: &str, problems: usize, (a_exp, b_exp, nipped): (usize, usize,
 }
 
 fn main() {
-    let sets = support::load_sets("bidirectional", SETS);
+    let sets = support::load_sets("bidirectional", DAO_SETS);
     verify(&sets);
     support::with_criterion(|c| criterion_groups(c, &sets));
     side_by_side(&sets, support::rounds(ROUNDS));

@@ -35,7 +35,7 @@ use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::{build, Algorithm, EventLog, Search, SearchConfig, StepEvent, Stepper};
 
 mod support;
-use support::{assert_optimal, Set};
+use support::{assert_optimal, run_all, Set};
 
 /// The maps benchmarked, with how many evenly spaced problems to take from each scenario
 /// file (`usize::MAX`: all of them).
@@ -268,7 +268,7 @@ fn main() {
     verify(&sets);
     support::with_criterion(|c| criterion_groups(c, &sets));
     side_by_side(&sets, support::rounds(ROUNDS));
-    let jump_sets = support::load_sets("search", JUMP_SETS);
+    let jump_sets = support::load_sets("search", support::DAO_SETS);
     verify_jumps(&jump_sets);
     support::with_criterion(|c| jump_criterion_groups(c, &jump_sets));
     jump_side_by_side(&jump_sets, support::rounds(JUMP_ROUNDS));
@@ -312,7 +312,7 @@ fn shelf_side_by_side(sets: &[Set], rounds: usize) {
             let started = Instant::now();
             let mut length = 0.0;
             for (set, search) in sets.iter().zip(per_set.iter_mut()) {
-                length += jump_run(search.as_mut(), &set.problems).0;
+                length += run_all(search.as_mut(), &set.problems).0;
             }
             ours[k].push(started.elapsed());
             lengths[k] = length;
@@ -339,19 +339,6 @@ fn shelf_side_by_side(sets: &[Set], rounds: usize) {
 
 // ---- Jump point search on the DAO maps ------------------------------------------------------
 
-/// The DAO maps of the jump point comparison, with how many evenly spaced problems to take
-/// from each (`usize::MAX`: all of them).
-const JUMP_SETS: &[(&str, usize)] = &[
-    ("dao/arena", usize::MAX),
-    ("dao/den312d", usize::MAX),
-    ("dao/brc202d", 400),
-    ("dao/combat2", 200),
-    ("dao/den520d", 200),
-    ("dao/hrt201n", 200),
-    ("dao/lak303d", 200),
-    ("dao/ost003d", 200),
-];
-
 /// Rounds of the jump point side-by-side pass; the median round is reported.
 const JUMP_ROUNDS: usize = 5;
 
@@ -363,18 +350,6 @@ const JUMP_ALGORITHMS: [Algorithm; 3] = [Algorithm::AStar, Algorithm::Jps, Algor
 fn jump_search(set: &Set, algorithm: Algorithm) -> Box<dyn Stepper> {
     let first = &set.problems[0];
     build(set.grid.clone(), first.start, first.goal, SearchConfig { algorithm, ..config() }).expect("valid problem")
-}
-
-/// Runs every problem to the end; returns the summed cost and expansions.
-fn jump_run(search: &mut dyn Stepper, problems: &[Problem]) -> (f64, usize) {
-    let (mut cost, mut expanded) = (0.0, 0);
-    for p in problems {
-        search.set_ends(p.start, p.goal).expect("valid problem");
-        search.run();
-        cost += search.cost().expect("a path");
-        expanded += search.expanded();
-    }
-    (cost, expanded)
 }
 
 /// Checks, before timing, that A*, JPS and JPS+ all give the `.scen` optimum on every problem.
@@ -400,7 +375,7 @@ fn jump_criterion_groups(c: &mut Criterion, sets: &[Set]) {
         group.sample_size(10).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(3));
         for algorithm in JUMP_ALGORITHMS {
             let mut search = jump_search(set, algorithm);
-            group.bench_function(algorithm.name(), |b| b.iter(|| black_box(jump_run(search.as_mut(), &set.problems))));
+            group.bench_function(algorithm.name(), |b| b.iter(|| black_box(run_all(search.as_mut(), &set.problems))));
         }
         group.bench_function("pathfinding astar", |b| b.iter(|| black_box(theirs_run(&set.grid, &set.problems))));
         group.finish();
@@ -442,7 +417,7 @@ fn jump_side_by_side(sets: &[Set], rounds: usize) {
                 if variant == 0 {
                     black_box(theirs_run(&set.grid, &set.problems));
                 } else {
-                    let (_, expanded) = black_box(jump_run(searches[variant - 1].as_mut(), &set.problems));
+                    let (_, expanded) = black_box(run_all(searches[variant - 1].as_mut(), &set.problems));
                     expansions[variant - 1] = expanded;
                 }
                 times[variant].push(t.elapsed());

@@ -169,6 +169,15 @@ pub fn maze(width: usize, height: usize, seed: u64) -> Result<Generated, Generat
     Ok(Generated { grid, start: Point::new(1, 1), goal: Point::new(2 * cw - 1, 2 * ch - 1) })
 }
 
+/// Refuses a grid of fewer than two cells, where `generator` has no room for a start and a
+/// goal apart.
+fn two_cells_at_least(generator: Generator, width: usize, height: usize) -> Result<(), GenerateError> {
+    if width * height < 2 {
+        return Err(GenerateError::TooSmall { generator, width, height, needs: "at least two cells" });
+    }
+    Ok(())
+}
+
 /// Walls scattered at random: each cell is a wall with probability `density` (0 to 1). The
 /// suggested start is the cell of the largest 4-connected open region nearest the top-left
 /// corner, the goal the one nearest the bottom-right. When that region has fewer than two
@@ -178,14 +187,7 @@ pub fn random_fill(width: usize, height: usize, seed: u64, density: f64) -> Resu
     if !(0.0..=1.0).contains(&density) {
         return Err(GenerateError::Density(density));
     }
-    if width * height < 2 {
-        return Err(GenerateError::TooSmall {
-            generator: Generator::Random,
-            width,
-            height,
-            needs: "at least two cells",
-        });
-    }
+    two_cells_at_least(Generator::Random, width, height)?;
     let mut rng = Pcg32::new(seed);
     let mut cells: Vec<u8> =
         (0..width * height).map(|_| if f64::from(rng.unit()) < density { WALL } else { GROUND }).collect();
@@ -271,14 +273,7 @@ const SMALL_ROOM: usize = 12;
 /// always open. Needs at least two cells.
 pub fn rooms(width: usize, height: usize, seed: u64) -> Result<Generated, GenerateError> {
     Grid::check_size(width, height)?;
-    if width * height < 2 {
-        return Err(GenerateError::TooSmall {
-            generator: Generator::Rooms,
-            width,
-            height,
-            needs: "at least two cells",
-        });
-    }
+    two_cells_at_least(Generator::Rooms, width, height)?;
     let mut grid = Grid::new(width, height)?;
     let mut rng = Pcg32::new(seed);
     // Regions as inclusive cell ranges; their first column and row are always even.

@@ -20,7 +20,7 @@ mod oracle;
 
 use cases::Rng;
 use common::load_movingai as load;
-use incremental_support::{case_up_to, random_stroke, replay_matches, ring, snap, Case};
+use incremental_support::{case_up_to, random_stroke, replay_matches, ring, run_with_edits, Case};
 use oracle::{legal, optimum, same, walk};
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
@@ -113,27 +113,7 @@ proptest! {
     fn back_and_forward_through_edits_are_exact(case in case_up_to(10, 25), sensor in 0u32..3, seed in any::<u64>()) {
         let mut s = DStarLite::new(case.grid.clone(), case.start, case.goal, config(case.rule, case.costs, sensor)).unwrap();
         let mut rng = Rng(seed);
-        let mut seen = vec![snap(&s)];
-        for _ in 0..4 {
-            for _ in 0..=rng.below(10) {
-                if s.status().is_finished() {
-                    break;
-                }
-                s.step();
-                seen.push(snap(&s));
-            }
-            let (cells, value) = random_stroke(&mut rng, s.grid());
-            if s.paint(&cells, value).unwrap() > 0 {
-                let last = seen.len() - 1;
-                seen[last] = snap(&s);
-            }
-        }
-        let mut guard = 0;
-        while !s.status().is_finished() && guard < 10_000 {
-            s.step();
-            seen.push(snap(&s));
-            guard += 1;
-        }
+        let seen = run_with_edits(&mut s, &mut rng, 10);
         replay_matches(&mut s, &seen, &mut rng)?;
     }
 }

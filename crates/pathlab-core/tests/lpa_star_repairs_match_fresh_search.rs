@@ -19,7 +19,7 @@ mod oracle;
 
 use cases::Rng;
 use common::load_movingai as load;
-use incremental_support::{case_up_to, difference, random_stroke, replay_matches, ring, snap, Case};
+use incremental_support::{case_up_to, difference, random_stroke, replay_matches, ring, run_with_edits, snap, Case};
 use oracle::{optimum, same, walk};
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
@@ -105,27 +105,7 @@ proptest! {
     fn back_and_forward_through_edits_are_exact(case in case_up_to(10, 30), seed in any::<u64>()) {
         let mut s = Lpa::new(case.grid.clone(), case.start, case.goal, config(case.rule, case.costs)).unwrap();
         let mut rng = Rng(seed);
-        let mut seen = vec![snap(&s)];
-        for _ in 0..4 {
-            let burst = 1 + rng.below(8);
-            for _ in 0..burst {
-                if s.status().is_finished() {
-                    break;
-                }
-                s.step();
-                seen.push(snap(&s));
-            }
-            let (cells, value) = random_stroke(&mut rng, s.grid());
-            if s.paint(&cells, value).unwrap() > 0 {
-                // The state right after the edit is what the step number now shows.
-                let last = seen.len() - 1;
-                seen[last] = snap(&s);
-            }
-        }
-        while !s.status().is_finished() {
-            s.step();
-            seen.push(snap(&s));
-        }
+        let seen = run_with_edits(&mut s, &mut rng, 8);
         check(&s, "end")?;
         replay_matches(&mut s, &seen, &mut rng)?;
     }

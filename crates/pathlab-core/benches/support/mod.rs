@@ -12,6 +12,7 @@ mod movingai_folder;
 
 use pathlab_core::formats::movingai::{self, Problem};
 use pathlab_core::grid::Grid;
+use pathlab_core::search::Stepper;
 
 /// One map and the problems taken from its `.scen` file.
 pub struct Set {
@@ -21,6 +22,32 @@ pub struct Set {
     pub grid: Grid,
     /// The problems taken.
     pub problems: Vec<Problem>,
+}
+
+/// The DAO maps the search comparisons run on, with how many evenly spaced problems to take
+/// from each (`usize::MAX`: all of them).
+pub const DAO_SETS: &[(&str, usize)] = &[
+    ("dao/arena", usize::MAX),
+    ("dao/den312d", usize::MAX),
+    ("dao/brc202d", 400),
+    ("dao/combat2", 200),
+    ("dao/den520d", 200),
+    ("dao/hrt201n", 200),
+    ("dao/lak303d", 200),
+    ("dao/ost003d", 200),
+];
+
+/// Runs `search` on every problem in turn, to the end, its ends set to each (one search
+/// reused for every problem, as the CLI does); returns the summed cost and expansions.
+pub fn run_all(search: &mut dyn Stepper, problems: &[Problem]) -> (f64, usize) {
+    let (mut cost, mut expanded) = (0.0, 0);
+    for p in problems {
+        search.set_ends(p.start, p.goal).expect("valid problem");
+        search.run();
+        cost += search.cost().expect("a path");
+        expanded += search.expanded();
+    }
+    (cost, expanded)
 }
 
 /// True when `cargo test --benches` runs the benchmark (it passes `--test`): then a benchmark

@@ -64,8 +64,8 @@
 //! ```
 
 use super::flow::{FlowField, NeighbourOrder, NO_DIRECTION, NO_GOAL};
-use super::flow_scene::spread_bunkers;
-use super::scene::{Action, Frame, Ink, Metric, Param, Scene, SceneConfig, SceneError};
+use super::flow_scene::{along_field, spread_bunkers, CellBuckets};
+use super::scene::{on_walls_every, Action, Frame, Ink, Metric, Param, Scene, SceneConfig, SceneError};
 use crate::boids::{Pcg32, Vec2, Walls};
 use crate::generate;
 use crate::grid::{Costs, Diagonal, Grid, Point, GROUND, WALL};
@@ -421,58 +421,33 @@ impl FlowFlockScene {
         ))
     }
 
-    /// The velocity an agent wants from the field at `p`: towards the centre of the next
-    /// cell, at full speed; zero where the field has no direction.
-    fn flow_at(&self, c: usize, p: Vec2) -> Vec2 {
-        match self.field.next(c) {
-            Some(next) => {
-                let to = self.walls.centre(self.walls.grid().point_at(next)) - p;
-                if to.length() > 1e-6 {
-                    to.normalized() * self.speed
-                } else {
-                    Vec2::ZERO
-                }
-            }
-            None => Vec2::ZERO,
-        }
-    }
-
     /// What agent `i` in cell `c` sees of the moving agents within sight (at most
-    /// [`MAX_NEIGHBOURS`], by the buckets `start`/`order` of cells): the separation push,
+    /// [`MAX_NEIGHBOURS`], from the `moving` agents bucketed by cell): the separation push,
     /// the sum of their positions and of their velocities, and how many it saw.
-    fn look_around(&self, i: usize, c: usize, start: &[u32], order: &[u32]) -> (Vec2, Vec2, Vec2, usize) {
-        let width = self.walls.grid().width();
-        let height = self.walls.grid().height();
+    fn look_around(&self, i: usize, c: usize, moving: &CellBuckets) -> (Vec2, Vec2, Vec2, usize) {
         let p = self.pos[i];
         let mut push = Vec2::ZERO;
         let mut centre = Vec2::ZERO;
         let mut heading = Vec2::ZERO;
         let mut seen = 0usize;
-        let (cx, cy) = (c % width, c / width);
-        'look: for y in cy.saturating_sub(1)..=(cy + 1).min(height - 1) {
-            for x in cx.saturating_sub(1)..=(cx + 1).min(width - 1) {
-                let b = y * width + x;
-                for &j in &order[start[b] as usize..start[b + 1] as usize] {
-                    let j = j as usize;
-                    if j == i {
-                        continue;
-                    }
-                    let off = p - self.pos[j];
-                    let d = off.length();
-                    if d > SIGHT {
-                        continue;
-                    }
-                    if d < PERSONAL {
-                        let away = if d > 1e-5 { off / d } else { Vec2::from_angle((i * 7 + j * 13) as f32) };
-                        push += away * ((PERSONAL - d) / PERSONAL);
-                    }
-                    centre += self.pos[j];
-                    heading += self.vel[j];
-                    seen += 1;
-                    if seen >= MAX_NEIGHBOURS {
-                        break 'look;
-                    }
-                }
+        for j in moving.around(c) {
+            if j == i {
+                continue;
+            }
+            let off = p - self.pos[j];
+            let d = off.length();
+            if d > SIGHT {
+                continue;
+            }
+            if d < PERSONAL {
+                let away = if d > 1e-5 { off / d } else { Vec2::from_angle((i * 7 + j * 13) as f32) };
+                push += away * ((PERSONAL - d) / PERSONAL);
+            }
+            centre += self.pos[j];
+            heading += self.vel[j];
+            seen += 1;
+            if seen >= MAX_NEIGHBOURS {
+                break;
             }
         }
         (push, centre, heading, seen)
@@ -481,26 +456,10 @@ impl FlowFlockScene {
     /// One step of every moving agent.
     fn move_agents(&mut self) {
         let n = self.pos.len();
-        let grid_len = self.walls.grid().len();
         let cells: Vec<usize> = self.pos.iter().map(|&p| self.cell_of(p).unwrap_or(0)).collect();
-        // Moving agents bucketed by cell (a counting sort) for the neighbour look-up.
-        let mut start = vec![0u32; grid_len + 1];
-        for (i, &c) in cells.iter().enumerate() {
-            if self.shelter[i] == NONE {
-                start[c + 1] += 1;
-            }
-        }
-        for c in 0..grid_len {
-            start[c + 1] += start[c];
-        }
-        let mut fill = start.clone();
-        let mut order = vec![0u32; start[grid_len] as usize];
-        for (i, &c) in cells.iter().enumerate() {
-            if self.shelter[i] == NONE {
-                order[fill[c] as usize] = i as u32;
-                fill[c] += 1;
-            }
-        }
+        // Moving agents bucketed by cell for the neighbour look-up.
+        let (width, height) = (self.walls.grid().width(), self.walls.grid().height());
+        let moving = CellBuckets::new(&cells, width, height, |i| self.shelter[i] == NONE);
         let gain = (6.0 * DT).min(1.0);
         let mut new_vel = self.vel.clone();
         for i in 0..n {
@@ -508,10 +467,10 @@ impl FlowFlockScene {
                 continue;
             }
             let (p, c) = (self.pos[i], cells[i]);
-            let (push, centre, heading, seen) = self.look_around(i, c, &start, &order);
+            let (push, centre, heading, seen) = self.look_around(i, c, &moving);
             let cohesion = if seen > 0 { (centre / seen as f32 - p).truncate(1.0) } else { Vec2::ZERO };
             let flow = match self.guide {
-                Guide::Flow => self.flow_at(c, p),
+                Guide::Flow => along_field(&self.field, &self.walls, c, p, self.speed),
                 Guide::Plain => (heading + self.vel[i]).normalized() * self.speed,
             };
             let wanted = match self.group {
@@ -586,17 +545,7 @@ impl Scene for FlowFlockScene {
         self.name
     }
 
-    fn grid(&self) -> &Grid {
-        self.walls.grid()
-    }
-
-    fn cell_size(&self) -> f32 {
-        self.walls.cell()
-    }
-
-    fn dt(&self) -> f32 {
-        DT
-    }
+    on_walls_every!(DT);
 
     fn step(&mut self) {
         self.steps += 1;

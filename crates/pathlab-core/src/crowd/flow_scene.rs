@@ -74,7 +74,7 @@
 //! ```
 
 use super::flow::{FlowBuild, FlowField, NO_DIRECTION, NO_GOAL};
-use super::scene::{Action, Frame, Ink, Metric, Param, Scene, SceneConfig, SceneError};
+use super::scene::{on_walls_every, Action, Frame, Ink, Metric, Param, Scene, SceneConfig, SceneError};
 use crate::boids::{Pcg32, Vec2, Walls};
 use crate::generate;
 use crate::grid::{Costs, Diagonal, Grid, Point, GROUND, WALL};
@@ -359,66 +359,35 @@ impl BunkersScene {
     /// Moves the agents one step along the field.
     fn move_agents(&mut self) {
         let n = self.pos.len();
-        let grid_len = self.walls.grid().len();
-        let width = self.walls.grid().width();
-        // Agents bucketed by cell (a counting sort), for the separation look-up.
+        // Agents bucketed by cell, for the separation look-up.
         let cells: Vec<usize> = self.pos.iter().map(|&p| self.cell_index(p).unwrap_or(0)).collect();
-        let mut start = vec![0u32; grid_len + 1];
-        for &c in &cells {
-            start[c + 1] += 1;
-        }
-        for c in 0..grid_len {
-            start[c + 1] += start[c];
-        }
-        let mut fill = start.clone();
-        let mut order = vec![0u32; n];
-        for (i, &c) in cells.iter().enumerate() {
-            order[fill[c] as usize] = i as u32;
-            fill[c] += 1;
-        }
+        let buckets = CellBuckets::new(&cells, self.walls.grid().width(), self.walls.grid().height(), |_| true);
         let reach = 2.0 * RADIUS + 0.1 * CELL;
         let gain = (8.0 * DT).min(1.0);
         let mut new_vel = Vec::with_capacity(n);
         for (i, &c) in cells.iter().enumerate() {
             let p = self.pos[i];
-            let desired = match self.field.next(c) {
-                Some(next) => {
-                    let to = self.walls.centre(self.walls.grid().point_at(next)) - p;
-                    if to.length() > 1e-6 {
-                        to.normalized() * self.speed
-                    } else {
-                        Vec2::ZERO
-                    }
-                }
-                None => Vec2::ZERO,
-            };
+            let desired = along_field(&self.field, &self.walls, c, p, self.speed);
             let mut push = Vec2::ZERO;
             let mut looked = 0;
             if self.separation > 0.0 && desired.length() > 0.0 {
-                let (cx, cy) = (c % width, c / width);
-                for y in cy.saturating_sub(1)..=(cy + 1).min(self.walls.grid().height() - 1) {
-                    for x in cx.saturating_sub(1)..=(cx + 1).min(width - 1) {
-                        let b = y * width + x;
-                        for &j in &order[start[b] as usize..start[b + 1] as usize] {
-                            let j = j as usize;
-                            if j == i {
-                                continue;
-                            }
-                            // A bounded look-up however tightly the crowd packs.
-                            looked += 1;
-                            if looked > MAX_NEIGHBOURS {
-                                break;
-                            }
-                            let off = p - self.pos[j];
-                            let d = off.length();
-                            if d >= reach {
-                                continue;
-                            }
-                            // Coincident agents part along a direction fixed by their numbers.
-                            let away = if d > 1e-5 { off / d } else { Vec2::from_angle((i * 7 + j * 13) as f32) };
-                            push += away * ((reach - d) / reach);
-                        }
+                for j in buckets.around(c) {
+                    if j == i {
+                        continue;
                     }
+                    // A bounded look-up however tightly the crowd packs.
+                    looked += 1;
+                    if looked > MAX_NEIGHBOURS {
+                        break;
+                    }
+                    let off = p - self.pos[j];
+                    let d = off.length();
+                    if d >= reach {
+                        continue;
+                    }
+                    // Coincident agents part along a direction fixed by their numbers.
+                    let away = if d > 1e-5 { off / d } else { Vec2::from_angle((i * 7 + j * 13) as f32) };
+                    push += away * ((reach - d) / reach);
                 }
             }
             let wanted = desired + push.truncate(1.5) * (self.speed * self.separation);
@@ -604,6 +573,68 @@ impl BunkersScene {
     }
 }
 
+/// The velocity an agent at `p` in cell `c` wants from `field`: towards the centre of the
+/// next cell, at full `speed`; zero where the field has no direction.
+pub(super) fn along_field(field: &FlowField, walls: &Walls, c: usize, p: Vec2, speed: f32) -> Vec2 {
+    match field.next(c) {
+        Some(next) => {
+            let to = walls.centre(walls.grid().point_at(next)) - p;
+            if to.length() > 1e-6 {
+                to.normalized() * speed
+            } else {
+                Vec2::ZERO
+            }
+        }
+        None => Vec2::ZERO,
+    }
+}
+
+/// Agents bucketed by cell (a counting sort), to look up the agents near one in the 3 x 3
+/// cells around its own.
+pub(super) struct CellBuckets {
+    /// The agents of cell `c` are `order[start[c]..start[c + 1]]`.
+    start: Vec<u32>,
+    order: Vec<u32>,
+    width: usize,
+    height: usize,
+}
+
+impl CellBuckets {
+    /// Each agent `i` that `keep(i)` holds, in cell `cells[i]` of a `width` x `height` grid.
+    pub(super) fn new(cells: &[usize], width: usize, height: usize, keep: impl Fn(usize) -> bool) -> Self {
+        let len = width * height;
+        let mut start = vec![0u32; len + 1];
+        for (i, &c) in cells.iter().enumerate() {
+            if keep(i) {
+                start[c + 1] += 1;
+            }
+        }
+        for c in 0..len {
+            start[c + 1] += start[c];
+        }
+        let mut fill = start.clone();
+        let mut order = vec![0u32; start[len] as usize];
+        for (i, &c) in cells.iter().enumerate() {
+            if keep(i) {
+                order[fill[c] as usize] = i as u32;
+                fill[c] += 1;
+            }
+        }
+        Self { start, order, width, height }
+    }
+
+    /// The agents in the cells around cell `c` (3 x 3, clipped to the grid), row by row.
+    pub(super) fn around(&self, c: usize) -> impl Iterator<Item = usize> + '_ {
+        let (cx, cy) = (c % self.width, c / self.width);
+        (cy.saturating_sub(1)..=(cy + 1).min(self.height - 1)).flat_map(move |y| {
+            (cx.saturating_sub(1)..=(cx + 1).min(self.width - 1)).flat_map(move |x| {
+                let b = y * self.width + x;
+                self.order[self.start[b] as usize..self.start[b + 1] as usize].iter().map(|&j| j as usize)
+            })
+        })
+    }
+}
+
 /// A random point in cell `p`, kept a radius away from its sides.
 fn jitter(walls: &Walls, p: Point, rng: &mut Pcg32) -> Vec2 {
     let span = 0.5 * CELL - RADIUS;
@@ -654,17 +685,7 @@ impl Scene for BunkersScene {
         "bunkers"
     }
 
-    fn grid(&self) -> &Grid {
-        self.walls.grid()
-    }
-
-    fn cell_size(&self) -> f32 {
-        self.walls.cell()
-    }
-
-    fn dt(&self) -> f32 {
-        DT
-    }
+    on_walls_every!(DT);
 
     fn step(&mut self) {
         self.steps += 1;

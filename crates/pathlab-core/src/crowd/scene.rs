@@ -277,6 +277,26 @@ pub struct SceneConfig {
     pub seed: u64,
 }
 
+/// Writes the three [`Scene`] methods of a scene that moves on `walls` (a
+/// [`Walls`](crate::boids::Walls)) at a fixed time step `$dt`: `grid` and `cell_size` from the
+/// walls, and `dt`. Used inside `impl Scene for ...`.
+macro_rules! on_walls_every {
+    ($dt:expr) => {
+        fn grid(&self) -> &$crate::grid::Grid {
+            self.walls.grid()
+        }
+
+        fn cell_size(&self) -> f32 {
+            self.walls.cell()
+        }
+
+        fn dt(&self) -> f32 {
+            $dt
+        }
+    };
+}
+pub(crate) use on_walls_every;
+
 /// A crowd demonstration the page can run, draw and measure.
 pub trait Scene {
     /// The scene's name (as given to [`build`]).

@@ -335,14 +335,8 @@ impl Squad {
             .cell_of(self.centre)
             .ok_or_else(|| SceneError::Refused("the squad's centre is not on an open cell".to_string()))?;
         self.searches += 1;
-        let found = astar(grid, from, goal, Heuristic::Octile, Diagonal::NoCornerCutting)
-            .map_err(|e| SceneError::Refused(e.to_string()))?
-            .ok_or_else(|| SceneError::Refused(format!("the goal {goal} cannot be reached from the squad")))?;
-        let mut points = vec![self.centre];
-        points.extend(smooth(grid, &found.points).into_iter().skip(1).map(|p| self.walls.centre(p)));
-        if points.len() < 2 {
-            points.push(self.walls.centre(goal));
-        }
+        let unreachable = format!("the goal {goal} cannot be reached from the squad");
+        let points = route(&self.walls, self.centre, from, goal, unreachable)?;
         self.path_length = points.windows(2).map(|w| w[0].distance(w[1])).sum();
         if self.path.is_empty() {
             // Setting off from rest: face the first leg at once and give each member the slot
@@ -470,6 +464,23 @@ impl Squad {
             self.arrived_at = Some(self.time());
         }
     }
+}
+
+/// The way from `start`, a point in cell `from`, to the centre of cell `goal`: one A*
+/// (8-connected, no corner cutting, octile estimate) shortened by line of sight, as the points
+/// to walk through, `start` first and at least two. Refused with the message `unreachable`
+/// when there is no path. The squad's centre and the rigid block plan their walks so.
+fn route(walls: &Walls, start: Vec2, from: Point, goal: Point, unreachable: String) -> Result<Vec<Vec2>, SceneError> {
+    let grid = walls.grid();
+    let found = astar(grid, from, goal, Heuristic::Octile, Diagonal::NoCornerCutting)
+        .map_err(|e| SceneError::Refused(e.to_string()))?
+        .ok_or(SceneError::Refused(unreachable))?;
+    let mut points = vec![start];
+    points.extend(smooth(grid, &found.points).into_iter().skip(1).map(|p| walls.centre(p)));
+    if points.len() < 2 {
+        points.push(walls.centre(goal));
+    }
+    Ok(points)
 }
 
 /// Shortens a cell path by line of sight: from each kept corner, jump to the farthest later

@@ -895,17 +895,10 @@ impl Hpa {
         if !self.abstract_path.is_empty() {
             return self.refine();
         }
-        let node = loop {
-            let state = &self.node_state;
-            match self.open_list.pop(|n| state[n as usize] == CLOSED) {
-                None => {
-                    self.nodes.status = Status::NoPath;
-                    self.nodes.open = 0;
-                    return StepEvent::NoPath;
-                }
-                Some(n) if self.node_state[n as usize] == CLOSED => {}
-                Some(n) => break n,
-            }
+        let Some(node) = self.open_list.pop_open(&self.node_state) else {
+            self.nodes.status = Status::NoPath;
+            self.nodes.open = 0;
+            return StepEvent::NoPath;
         };
         self.nodes.open -= 1;
         self.node_state[node as usize] = CLOSED;

@@ -34,6 +34,7 @@
 
 use std::cell::OnceCell;
 
+use super::open_list::{heap_children, heap_parent, ARITY};
 use super::stepper::{MarkKind, Overlay, OverlayMark};
 use super::{Algorithm, CellState, NoRecord, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError, NO_PARENT};
 use crate::grid::{Grid, Point, WALL};
@@ -129,8 +130,6 @@ pub(crate) struct KeyQueue {
 }
 
 impl KeyQueue {
-    const ARITY: usize = 4;
-
     /// An empty queue for cells `0..n`.
     pub(crate) fn new(n: usize) -> Self {
         Self { heap: Vec::new(), pos: vec![NOT_QUEUED; n], seq: 0 }
@@ -187,8 +186,8 @@ impl KeyQueue {
         if slot.key.before_within(key) {
             return true;
         }
-        let first = at * Self::ARITY + 1;
-        (first..first + Self::ARITY).any(|child| self.before_within_below(child, key, limit))
+        let first = at * ARITY + 1;
+        (first..first + ARITY).any(|child| self.before_within_below(child, key, limit))
     }
 
     /// The cells on the queue, in heap order.
@@ -250,7 +249,7 @@ impl KeyQueue {
         if at < self.heap.len() {
             self.heap[at] = last;
             self.pos[last.node as usize] = at as u32;
-            if at > 0 && last.before(&self.heap[(at - 1) / Self::ARITY]) {
+            if at > 0 && last.before(&self.heap[heap_parent(at)]) {
                 self.sift_up(at);
             } else {
                 self.sift_down(at);
@@ -261,7 +260,7 @@ impl KeyQueue {
     fn sift_up(&mut self, mut hole: usize) {
         let slot = self.heap[hole];
         while hole > 0 {
-            let parent = (hole - 1) / Self::ARITY;
+            let parent = heap_parent(hole);
             let above = self.heap[parent];
             if !slot.before(&above) {
                 break;
@@ -277,14 +276,9 @@ impl KeyQueue {
     fn sift_down(&mut self, mut hole: usize) {
         let slot = self.heap[hole];
         let len = self.heap.len();
-        loop {
-            let first = hole * Self::ARITY + 1;
-            if first >= len {
-                break;
-            }
-            let end = (first + Self::ARITY).min(len);
-            let mut best = first;
-            for child in first + 1..end {
+        while let Some(children) = heap_children(hole, len) {
+            let mut best = children.start;
+            for child in children.start + 1..children.end {
                 if self.heap[child].before(&self.heap[best]) {
                     best = child;
                 }

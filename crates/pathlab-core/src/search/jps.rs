@@ -587,18 +587,12 @@ impl JumpCore {
         }
         self.nodes.steps += 1;
         self.nodes.status = Status::Searching;
-        let node = loop {
-            let state = self.nodes.state();
-            match self.open_list.pop(|n| state[n as usize] == CLOSED) {
-                None => {
-                    self.nodes.status = Status::NoPath;
-                    self.nodes.open = 0;
-                    return Err(StepEvent::NoPath);
-                }
-                Some(n) if state[n as usize] == CLOSED => {}
-                Some(n) => break n as usize,
-            }
+        let Some(node) = self.open_list.pop_open(self.nodes.state()) else {
+            self.nodes.status = Status::NoPath;
+            self.nodes.open = 0;
+            return Err(StepEvent::NoPath);
         };
+        let node = node as usize;
         self.nodes.open -= 1;
         if node == self.space.grid.index(self.goal) {
             self.nodes.set_state(node as u32, CellState::Closed);
@@ -704,17 +698,8 @@ impl JumpCore {
     /// The open jump points in exactly the order the next steps take them off (if nothing
     /// more were put on), at most `limit`.
     pub(crate) fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
-        let state = self.nodes.state();
-        let weight = self.config.weight;
-        self.open_list
-            .leaving_order(limit, |n| state[n as usize] != OPEN)
-            .into_iter()
-            .map(|cell| {
-                let i = cell as usize;
-                let (g, h) = (self.nodes.g()[i], self.h(self.space.grid.point_at(i)));
-                OpenEntry { cell, g, h, key: g + weight * h, parent: self.nodes.parent()[i] }
-            })
-            .collect()
+        let g_h = |i: usize| (self.nodes.g()[i], self.h(self.space.grid.point_at(i)));
+        self.open_list.open_entries(limit, &self.nodes, self.config.weight, g_h)
     }
 
     /// Marks the jump points the current node opened or improved (its children now), for

@@ -3,6 +3,8 @@
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
+use super::{CellState, NodeTable, OpenEntry};
+
 /// An open-list entry; the heap pops the smallest `(key, tie, seq)`.
 ///
 /// `key` and `tie` are the f64 priorities mapped to integers in the same order (see
@@ -58,16 +60,32 @@ fn ordered(x: f64) -> u64 {
     }
 }
 
-/// A four-ary min-heap of [`Entry`]: half the depth of a binary heap, and its sift-down
+/// How many children a node has in the four-ary heaps of the searches ([`MinHeap`] here, the
+/// incremental searches' key queue): half the depth of a binary heap, and a sift-down
 /// compares children that sit side by side in memory.
+pub(crate) const ARITY: usize = 4;
+
+/// The parent of the entry at `hole` (not the root) in a four-ary heap laid out in an array.
+#[inline]
+pub(crate) fn heap_parent(hole: usize) -> usize {
+    (hole - 1) / ARITY
+}
+
+/// The children of the entry at `hole` in a four-ary heap of `len` entries laid out in an
+/// array; `None` at a leaf.
+#[inline]
+pub(crate) fn heap_children(hole: usize, len: usize) -> Option<std::ops::Range<usize>> {
+    let first = hole * ARITY + 1;
+    (first < len).then(|| first..(first + ARITY).min(len))
+}
+
+/// A four-ary min-heap of [`Entry`] (see [`ARITY`]).
 #[derive(Clone, Debug, Default)]
 struct MinHeap {
     items: Vec<Entry>,
 }
 
 impl MinHeap {
-    const ARITY: usize = 4;
-
     fn clear(&mut self) {
         self.items.clear();
     }
@@ -78,7 +96,7 @@ impl MinHeap {
         let mut hole = items.len();
         items.push(entry);
         while hole > 0 {
-            let parent = (hole - 1) / Self::ARITY;
+            let parent = heap_parent(hole);
             let above = items[parent];
             if !entry.before(&above) {
                 break;
@@ -98,17 +116,12 @@ impl MinHeap {
         };
         let len = items.len();
         let mut hole = 0;
-        loop {
-            let first = hole * Self::ARITY + 1;
-            if first >= len {
-                break;
-            }
-            let end = (first + Self::ARITY).min(len);
-            let mut best = first;
-            let mut best_entry = items[first];
-            for (child, entry) in items[first + 1..end].iter().enumerate() {
+        while let Some(children) = heap_children(hole, len) {
+            let mut best = children.start;
+            let mut best_entry = items[best];
+            for (child, entry) in items[children.start + 1..children.end].iter().enumerate() {
                 if entry.before(&best_entry) {
-                    best = first + 1 + child;
+                    best = children.start + 1 + child;
                     best_entry = *entry;
                 }
             }
@@ -304,6 +317,39 @@ impl OpenList {
             Queue::Heap(h) => h.pop(),
         }
         .map(|e| e.node)
+    }
+
+    /// Takes the node of lowest priority whose `state` is not closed, passing over the entries
+    /// left behind by nodes closed since they were pushed; `None` when none is left.
+    #[inline]
+    pub(crate) fn pop_open(&mut self, state: &[u8]) -> Option<u32> {
+        let closed = |n: u32| state[n as usize] == CellState::Closed as u8;
+        loop {
+            let n = self.pop(closed)?;
+            if !closed(n) {
+                return Some(n);
+            }
+        }
+    }
+
+    /// The open list as the page lists it: the nodes still open in `nodes`, in exactly the
+    /// order they would leave (see [`leaving_order`](Self::leaving_order)), at most `limit`,
+    /// each with its g and h (`g_h(node)`), the key `g + weight h` and its parent.
+    pub(crate) fn open_entries(
+        &self,
+        limit: usize,
+        nodes: &NodeTable,
+        weight: f64,
+        g_h: impl Fn(usize) -> (f64, f64),
+    ) -> Vec<OpenEntry> {
+        let state = nodes.state();
+        self.leaving_order(limit, |n| state[n as usize] != CellState::Open as u8)
+            .into_iter()
+            .map(|cell| {
+                let (g, h) = g_h(cell as usize);
+                OpenEntry { cell, g, h, key: g + weight * h, parent: nodes.parent()[cell as usize] }
+            })
+            .collect()
     }
 
     /// The nodes in the order they would leave if nothing more were pushed, without taking

@@ -42,6 +42,7 @@
 //! [Theta*](super::theta), since a shortcut would cross cells of different costs.
 
 use super::sight::{distance, sees};
+use super::stepper::grid_and_ends_of_search;
 use super::theta::{check_no_terrain, report_scale, terrain_refused};
 use super::{
     Algorithm, EventLog, GridStepper, LineKind, NoRecord, NodeTable, OpenEntry, Overlay, OverlayLine, Path, Recorder,
@@ -397,17 +398,7 @@ impl Stepper for SmoothedAStar {
         GridStepper::h(&self.search, p) * self.scale
     }
 
-    fn grid(&self) -> &Grid {
-        self.search.grid()
-    }
-
-    fn start(&self) -> Point {
-        self.search.start()
-    }
-
-    fn goal(&self) -> Point {
-        self.search.goal()
-    }
+    grid_and_ends_of_search!();
 
     fn config(&self) -> SearchConfig {
         self.config

@@ -730,3 +730,22 @@ macro_rules! keeps_grid_and_ends {
     };
 }
 pub(crate) use keeps_grid_and_ends;
+
+/// The [`Stepper`] methods of a stepper built around another one (`search`) whose grid and
+/// ends are that search's: A* with smoothing and the timeline.
+macro_rules! grid_and_ends_of_search {
+    () => {
+        fn grid(&self) -> &$crate::grid::Grid {
+            self.search.grid()
+        }
+
+        fn start(&self) -> $crate::grid::Point {
+            self.search.start()
+        }
+
+        fn goal(&self) -> $crate::grid::Point {
+            self.search.goal()
+        }
+    };
+}
+pub(crate) use grid_and_ends_of_search;

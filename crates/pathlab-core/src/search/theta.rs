@@ -226,26 +226,20 @@ impl ThetaStar {
         self.nodes.status = Status::Searching;
         self.lines.clear();
         let node = loop {
-            let state = self.nodes.state();
-            match self.open_list.pop(|n| state[n as usize] == CLOSED) {
-                None => {
-                    self.nodes.status = Status::NoPath;
-                    self.nodes.open = 0;
-                    return StepEvent::NoPath;
-                }
-                Some(n) if self.nodes.state()[n as usize] == CLOSED => {}
-                Some(n) => {
-                    let n = n as usize;
-                    // Lazy Theta*: a node whose parent proves out of sight goes back on the
-                    // open list with its corrected cost (see `lazy_theta`).
-                    if self.lazy && self.set_vertex(n, recorder) {
-                        let (key, tie) = astar::priority(self.nodes.g()[n], self.h_true(n), self.config.weight);
-                        self.open_list.push(key, tie, n as u32);
-                        continue;
-                    }
-                    break n;
-                }
+            let Some(n) = self.open_list.pop_open(self.nodes.state()) else {
+                self.nodes.status = Status::NoPath;
+                self.nodes.open = 0;
+                return StepEvent::NoPath;
+            };
+            let n = n as usize;
+            // Lazy Theta*: a node whose parent proves out of sight goes back on the open list
+            // with its corrected cost (see `lazy_theta`).
+            if self.lazy && self.set_vertex(n, recorder) {
+                let (key, tie) = astar::priority(self.nodes.g()[n], self.h_true(n), self.config.weight);
+                self.open_list.push(key, tie, n as u32);
+                continue;
             }
+            break n;
         };
         self.nodes.open -= 1;
         if node == self.grid.index(self.goal) {
@@ -435,17 +429,8 @@ impl Stepper for ThetaStar {
     /// the list next too, but may find its assumed parent out of sight and put it back with
     /// a higher cost instead of expanding it.
     fn open_entries(&self, limit: usize) -> Vec<OpenEntry> {
-        let state = self.nodes.state();
-        let weight = self.config.weight;
-        self.open_list
-            .leaving_order(limit, |n| state[n as usize] != OPEN)
-            .into_iter()
-            .map(|cell| {
-                let i = cell as usize;
-                let (g, h) = (self.nodes.g()[i] * self.scale, self.h_true(i) * self.scale);
-                OpenEntry { cell, g, h, key: g + weight * h, parent: self.nodes.parent()[i] }
-            })
-            .collect()
+        let g_h = |i: usize| (self.nodes.g()[i] * self.scale, self.h_true(i) * self.scale);
+        self.open_list.open_entries(limit, &self.nodes, self.config.weight, g_h)
     }
 
     fn overlay(&self) -> Overlay {

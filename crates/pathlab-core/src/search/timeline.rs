@@ -59,11 +59,12 @@
 //! assert_eq!(timeline.expanded(), 10);
 //! ```
 
+use super::stepper::grid_and_ends_of_search;
 use super::{
     Agent, CellTable, CellValues, EventLog, NodeTable, OpenEntry, Overlay, Repair, SearchConfig, SearchError, Status,
     StepEvent, Stepper,
 };
-use crate::grid::{Grid, Point};
+use crate::grid::Point;
 
 /// The most bytes a timeline's checkpoints may take together: 64 MiB.
 pub const CHECKPOINT_BUDGET: usize = 64 << 20;
@@ -354,17 +355,7 @@ impl Stepper for Timeline {
         self.search.h(p)
     }
 
-    fn grid(&self) -> &Grid {
-        self.search.grid()
-    }
-
-    fn start(&self) -> Point {
-        self.search.start()
-    }
-
-    fn goal(&self) -> Point {
-        self.search.goal()
-    }
+    grid_and_ends_of_search!();
 
     fn config(&self) -> SearchConfig {
         self.search.config()

@@ -32,6 +32,35 @@
 //! assert_eq!(seen, [(a, 10.0)]);
 //! ```
 
+/// The parts of [`Space`] that a grid space built on a `SquareGrid` (`base`) takes from it
+/// unchanged: its nodes are the grid's cells, where they are drawn and what they are called.
+/// Written inside the space's `impl Space`, which adds the edges and the estimate.
+macro_rules! cells_through_base {
+    () => {
+        type At = Point;
+
+        fn node_count(&self) -> usize {
+            self.base.node_count()
+        }
+
+        fn at(&self, node: u32) -> Point {
+            self.base.at(node)
+        }
+
+        fn is_open(&self, node: u32) -> bool {
+            self.base.is_open(node)
+        }
+
+        fn position(&self, node: u32) -> [f64; 2] {
+            self.base.position(node)
+        }
+
+        fn label(&self, node: u32) -> String {
+            self.base.label(node)
+        }
+    };
+}
+
 pub mod corners;
 pub mod graph;
 pub mod hex;

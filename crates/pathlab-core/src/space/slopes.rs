@@ -68,19 +68,7 @@ impl Slopes {
 }
 
 impl Space for Slopes {
-    type At = Point;
-
-    fn node_count(&self) -> usize {
-        self.base.node_count()
-    }
-
-    fn at(&self, node: u32) -> Point {
-        self.base.at(node)
-    }
-
-    fn is_open(&self, node: u32) -> bool {
-        self.base.is_open(node)
-    }
+    cells_through_base!();
 
     fn for_each_neighbour(&self, node: u32, at: Point, mut visit: impl FnMut(u32, Point, f64)) {
         let here = self.heights[node as usize];
@@ -100,13 +88,5 @@ impl Space for Slopes {
 
     fn estimate(&self, from: Point, goal: Point) -> f64 {
         self.base.estimate(from, goal)
-    }
-
-    fn position(&self, node: u32) -> [f64; 2] {
-        self.base.position(node)
-    }
-
-    fn label(&self, node: u32) -> String {
-        self.base.label(node)
     }
 }

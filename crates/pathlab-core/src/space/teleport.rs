@@ -117,19 +117,7 @@ impl Teleports {
 }
 
 impl Space for Teleports {
-    type At = Point;
-
-    fn node_count(&self) -> usize {
-        self.base.node_count()
-    }
-
-    fn at(&self, node: u32) -> Point {
-        self.base.at(node)
-    }
-
-    fn is_open(&self, node: u32) -> bool {
-        self.base.is_open(node)
-    }
+    cells_through_base!();
 
     /// The grid's moves, then the teleports entered here in the order given.
     fn for_each_neighbour(&self, node: u32, at: Point, mut visit: impl FnMut(u32, Point, f64)) {
@@ -200,13 +188,5 @@ impl Space for Teleports {
             .iter()
             .zip(&self.exit_bound)
             .fold(direct, |best, (&(a, _, cost), &bound)| best.min(self.h(from, self.base.at(a)) + cost + bound))
-    }
-
-    fn position(&self, node: u32) -> [f64; 2] {
-        self.base.position(node)
-    }
-
-    fn label(&self, node: u32) -> String {
-        self.base.label(node)
     }
 }

@@ -125,6 +125,35 @@ pub fn difference(a: &Snapshot, b: &Snapshot) -> Option<String> {
     Some(format!("at step {} vs {}: {} differ", a.steps, b.steps, differ.join(", ")))
 }
 
+/// Runs `s` to its end with live edits: four times, 1 to `burst` steps and then a random
+/// stroke; then the steps left (10,000 at the most). Returns the snapshot after each step
+/// (at an edit's step, the state the edit left: what the step number now shows), for
+/// [`replay_matches`].
+pub fn run_with_edits(s: &mut dyn Stepper, rng: &mut Rng, burst: usize) -> Vec<Snapshot> {
+    let mut seen = vec![snap(s)];
+    for _ in 0..4 {
+        for _ in 0..=rng.below(burst) {
+            if s.status().is_finished() {
+                break;
+            }
+            s.step();
+            seen.push(snap(s));
+        }
+        let (cells, value) = random_stroke(rng, s.grid());
+        if s.paint(&cells, value).unwrap() > 0 {
+            let last = seen.len() - 1;
+            seen[last] = snap(s);
+        }
+    }
+    let mut guard = 0;
+    while !s.status().is_finished() && guard < 10_000 {
+        s.step();
+        seen.push(snap(s));
+        guard += 1;
+    }
+    seen
+}
+
 /// Checks going back and forth through a finished run whose snapshot after step k is
 /// `seen[k]`: six seeks to random steps, then back from the end one step at a time, then
 /// forward again to the end; each must land on the snapshot seen the first time.

@@ -34,12 +34,10 @@
 //! assert!(block.shape_error() < 1e-4);
 //! ```
 
-use super::{smooth, RADIUS};
+use super::{route, RADIUS};
 use crate::boids::{Vec2, Walls};
 use crate::crowd::scene::SceneError;
-use crate::grid::{Diagonal, Grid, Point, WALL};
-use crate::heuristic::Heuristic;
-use crate::search::astar::astar;
+use crate::grid::{Grid, Point, WALL};
 
 /// The most ranks a block may have.
 pub const MAX_RANKS: usize = 10;
@@ -332,15 +330,7 @@ impl Block {
         let (cx, cy) = self.plan.cell_at(self.centre);
         let from = Point::new(cx.max(0) as usize, cy.max(0) as usize);
         self.searches += 1;
-        let found = astar(grid, from, goal, Heuristic::Octile, Diagonal::NoCornerCutting)
-            .map_err(|e| SceneError::Refused(e.to_string()))?
-            .ok_or_else(|| SceneError::Refused(format!("the block cannot get to {goal}")))?;
-        let mut points = vec![self.centre];
-        points.extend(smooth(grid, &found.points).into_iter().skip(1).map(|p| self.plan.centre(p)));
-        if points.len() < 2 {
-            points.push(self.plan.centre(goal));
-        }
-        self.path = points;
+        self.path = route(&self.plan, self.centre, from, goal, format!("the block cannot get to {goal}"))?;
         self.path_next = 1;
         self.goal = Some(goal);
         Ok(())

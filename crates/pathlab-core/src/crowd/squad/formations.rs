@@ -26,7 +26,7 @@
 use super::block::{block_offsets, block_reach, check_shape, Block, MAX_FILES, MAX_RANKS};
 use super::{check_speed, Squad, SquadParams, DT, RADIUS};
 use crate::boids::{Pcg32, Vec2, Walls};
-use crate::crowd::scene::{Action, Frame, Ink, Metric, Param, Scene, SceneConfig, SceneError};
+use crate::crowd::scene::{on_walls_every, Action, Frame, Ink, Metric, Param, Scene, SceneConfig, SceneError};
 use crate::grid::{Grid, Point, WALL};
 
 /// A squad held by fields counts as formed while every member is within this distance of its
@@ -364,15 +364,7 @@ impl Scene for FormationScene {
             FormationLayout::Squads => "squads",
         }
     }
-    fn grid(&self) -> &Grid {
-        self.walls.grid()
-    }
-    fn cell_size(&self) -> f32 {
-        self.walls.cell()
-    }
-    fn dt(&self) -> f32 {
-        DT
-    }
+    on_walls_every!(DT);
     fn step(&mut self) {
         self.steps += 1;
         let now = self.time();
