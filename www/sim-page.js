@@ -3,10 +3,100 @@
 // fields for whole numbers that explain a bad entry and show the last good value again.
 // Functions that drive a page take the page's app, which provides `ui` (its controls by
 // data-testid), `config`, `playing`, `setPlaying(on)`, `step()`, `rebuild(why)` and
-// `say(text)` (see boids.js, crowd.js).
+// `say(text)` (see boids.js, crowd.js). SimApp is what the three pages' apps have in common.
 
-import { el } from './dom.js';
+import { controls, el, MessageArea } from './dom.js';
 import { MAX_SEED, parseWhole, quote } from './values.js';
+
+/** How many messages a page keeps on show. */
+const MAX_MESSAGES = 12;
+
+/**
+ * A function that loads a wasm module once per page: `init` the first time it is called;
+ * resolves to the module's exports (with memory).
+ */
+export function loadOnce(init) {
+  let ready = null;
+  return () => (ready ??= init());
+}
+
+/**
+ * What the apps of the simulation pages share (boids.js, crowd.js, requests.js): the element
+ * they are mounted in, the wasm exports, the configuration, the message area, the flags the
+ * frame loop reads (`playing`; `dirty`, set by `touch()` to ask for a repaint), and a
+ * `changeEvent` (such as 'crowd-change') sent with `settings()` when the settings change.
+ */
+export class SimApp {
+  constructor(root, wasm, config, changeEvent) {
+    this.root = root;
+    this.wasm = wasm;
+    this.config = config;
+    this.changeEvent = changeEvent;
+    this.playing = false;
+    this.dirty = true;
+    this.notes = new MessageArea(MAX_MESSAGES);
+  }
+
+  /** The read-outs' state that frames.js keeps (startFrames, frameTick). */
+  initFrames() {
+    this.frames = 0;
+    /**
+     * The running frame loop (set by startFrames; null before it starts).
+     * @type {import('./frame-loop.js').FrameLoop | null}
+     */
+    this.loop = null;
+    this.fpsSince = 0;
+    this.fps = 0;
+    /** Simulation steps a second while playing (frames.js). */
+    this.sps = 0;
+    this.stepMs = null;
+    this.lastReadout = 0;
+  }
+
+  /**
+   * Starts the page's `ui` (its controls by data-testid), with the message area in it; returns
+   * it with dom.js's `button` and `readout` for it.
+   */
+  startUi() {
+    /** @type {Record<string, any>} */
+    const ui = {};
+    this.ui = ui;
+    ui.message = this.notes.list;
+    ui.messageBox = this.notes.box;
+    return { ui, ...controls(ui) };
+  }
+
+  /** `fn()`, or, when it throws, undefined with its message said, prefixed by `what`. */
+  tryCall(fn, what) {
+    try {
+      return fn();
+    } catch (e) {
+      this.say(`${what}: ${e.message}`);
+      return undefined;
+    }
+  }
+
+  touch() {
+    this.dirty = true;
+  }
+
+  /** The settings as the page's URL keys hold them (each page says which). */
+  settings() {
+    return { ...this.config };
+  }
+
+  changed() {
+    this.root.dispatchEvent(new CustomEvent(this.changeEvent, { detail: this.settings(), bubbles: true }));
+  }
+
+  say(text) {
+    this.notes.say(text);
+  }
+
+  clearMessages() {
+    this.notes.clear();
+  }
+}
 
 /** Elements whose keys belong to them (typing a number, choosing an option, pressing). */
 const OWN_KEYS = ['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON'];
