@@ -11,7 +11,7 @@ import { loadIndex, loadPresets, fetchMap, detectFormat, presetEntry } from './m
 import { takeEarly } from './early.js';
 import { Painter, LEGEND, OVERLAY_STYLE, useExtras } from './paint.js';
 import { attachEditing } from './edit.js';
-import { controls, el, options } from './dom.js';
+import { controls, el, options, panelSection, sidePanel } from './dom.js';
 import {
   algorithmRow, algorithmRows, formatCost, lastStepOf, mapControls, searchInputs, searchReadouts, SearchPage, selectMaker, toolBrush, toolMenu,
   transportBar, weightField,
@@ -299,13 +299,9 @@ class App extends SearchPage {
       el('h1', { class: 'pl-title' }, 'Pathlab', el('span', { class: 'pl-subtitle', text: 'grid path-finding, one step at a time' })),
       mapControls(ui, 'Map'),
     );
-    const panel = el(
-      'aside',
-      { class: 'pl-panel pl-full' },
-      el(
-        'section',
-        { class: 'pl-section' },
-        el('h2', { text: 'Search' }),
+    const panel = sidePanel(
+      panelSection(
+        'Search',
         select('algo', SELECT_LABELS.algo),
         select('heuristic', SELECT_LABELS.heuristic),
         select('diagonal', SELECT_LABELS.diagonal),
@@ -315,10 +311,8 @@ class App extends SearchPage {
         ui.note,
         (ui.quizToggle = el('button', { type: 'button', testid: 'quiz-toggle', class: 'pl-btn pl-small', text: 'Quiz: predict the next step' })),
       ),
-      (ui.editSection = el(
-        'section',
-        { class: 'pl-section' },
-        el('h2', { text: 'Edit' }),
+      (ui.editSection = panelSection(
+        'Edit',
         el('label', { class: 'pl-field' }, el('span', { text: 'Tool' }), ui.brush),
         el('p', {
           class: 'pl-hint',
