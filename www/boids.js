@@ -18,14 +18,13 @@ import { MAX_SEED } from './values.js';
 import { BoidPainter, SPECIES_COLOURS, FORCE_COLOURS } from './boids-draw.js';
 import { el, options, panelSection, sidePanel } from './dom.js';
 import { clearOnActions } from './message-actions.js';
-import { BOID_STEP_SECONDS, foldStepMs, frameTick, setPlaying, showStepRate, SPS_TITLE, startFrames, timed } from './frames.js';
+import { BOID_STEP_SECONDS, foldStepMs, FramedApp, rateReadouts, realtimeNote, showStepRate, timed } from './frames.js';
 import { WorldLink } from './boids-link.js';
 import {
   barField,
   layOut,
   loadOnce,
   pageHeader,
-  SimApp,
   siteLinks,
   transportBar,
   transportKey,
@@ -63,7 +62,7 @@ function short(v) {
   return Number.isInteger(v) ? String(v) : String(Math.round(v * 100) / 100);
 }
 
-class BoidApp extends SimApp {
+class BoidApp extends FramedApp {
   constructor(root, wasm, config) {
     super(root, wasm, config, 'boids-change');
     this.scenarios = boidScenarios();
@@ -73,7 +72,6 @@ class BoidApp extends SimApp {
     this.tool = 'select';
     this.wallsVersion = 0;
     this.pathError = null;
-    this.initFrames();
     this.sliders = new Map();
     this.boids = this.create(config);
     this.build();
@@ -153,11 +151,9 @@ class BoidApp extends SimApp {
       'div',
       { class: 'pl-readouts' },
       readout('agents', 'Agents'),
-      readout('fps', 'FPS'),
-      readout('sps', 'Steps/s', SPS_TITLE),
-      readout('step-ms', 'Step ms'),
+      ...rateReadouts(readout),
       (ui.steps = el('span', { testid: 'steps', class: 'pl-steps' })),
-      (ui.realtime = el('span', { testid: 'realtime-note', class: 'pl-realtime-note', role: 'status', hidden: true })),
+      realtimeNote(ui),
     );
     const header = pageHeader('steering, flocking and crowds', 'Scenario', ui.scenario, siteLinks('boids.html'));
     const panel = sidePanel(
@@ -389,7 +385,7 @@ class BoidApp extends SimApp {
   }
 
   setPlaying(on) {
-    setPlaying(this, on);
+    super.setPlaying(on);
     if (!on) this.link.halt();
   }
 
@@ -471,12 +467,7 @@ class BoidApp extends SimApp {
   start() {
     this.buildParams();
     this.afterWorldChange();
-    this.setPlaying(true);
-    startFrames(this);
-  }
-
-  tick(now) {
-    frameTick(this, now);
+    this.play();
   }
 
   readouts(now) {

@@ -16,13 +16,12 @@ import { CrowdPainter, KIND_COLOURS, HEAT_GRADIENT, inkStyle, MIN_ARROW_CELL } f
 import { StreetComparePanel } from './crowd-street.js';
 import { el, options, panelSection, sidePanel } from './dom.js';
 import { clearOnActions } from './message-actions.js';
-import { frameTick, setPlaying, showStepRate, SPS_TITLE, startFrames, timed } from './frames.js';
+import { FramedApp, rateReadouts, realtimeNote, showStepRate, timed } from './frames.js';
 import {
   barField,
   layOut,
   loadOnce,
   pageHeader,
-  SimApp,
   siteLinks,
   transportBar,
   transportKey,
@@ -129,7 +128,7 @@ const OVERLAY_WORDS = {
   zone: (n) => (n === 1 ? 'an area to keep clear' : `${n} areas to keep clear`),
 };
 
-class CrowdApp extends SimApp {
+class CrowdApp extends FramedApp {
   constructor(root, wasm, config, scenes) {
     super(root, wasm, config, 'crowd-change');
     this.scenes = scenes;
@@ -138,7 +137,6 @@ class CrowdApp extends SimApp {
     this.fields = crowdFrameFields();
     this.selected = -1;
     this.tool = 'select';
-    this.initFrames();
     this.cursor = null;
     this.compare = null;
     this.metricKey = '';
@@ -212,11 +210,9 @@ class CrowdApp extends SimApp {
       { class: 'pl-readouts' },
       readout('agents', 'Agents'),
       readout('steps', 'Steps'),
-      readout('fps', 'FPS'),
-      readout('sps', 'Steps/s', SPS_TITLE),
-      readout('step-ms', 'Step ms'),
+      ...rateReadouts(readout),
       (ui.clockReadouts = el('span', { class: 'cr-clock-readouts', testid: 'clock-readouts' })),
-      (ui.realtime = el('span', { testid: 'realtime-note', class: 'pl-realtime-note', role: 'status', hidden: true })),
+      realtimeNote(ui),
     );
     this.streetPanel = new StreetComparePanel(() => this.scene.seed, (t) => this.say(t));
     const header = pageHeader('crowds', 'Scene', ui.scene, siteLinks('crowd.html'));
@@ -495,10 +491,6 @@ class CrowdApp extends SimApp {
     });
   }
 
-  setPlaying(on) {
-    setPlaying(this, on);
-  }
-
   /** Uses the current tool at world point p of `scene` (select: picks the agent there). */
   useTool(scene, p) {
     if (this.tool === 'select') {
@@ -720,12 +712,7 @@ class CrowdApp extends SimApp {
   start() {
     this.afterSceneChange();
     for (const m of this.pending ?? []) this.say(m);
-    this.setPlaying(true);
-    startFrames(this);
-  }
-
-  tick(now) {
-    frameTick(this, now);
+    this.play();
   }
 
   readouts(now) {

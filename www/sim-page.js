@@ -37,22 +37,6 @@ export class SimApp {
     this.notes = new MessageArea(MAX_MESSAGES);
   }
 
-  /** The read-outs' state that frames.js keeps (startFrames, frameTick). */
-  initFrames() {
-    this.frames = 0;
-    /**
-     * The running frame loop (set by startFrames; null before it starts).
-     * @type {import('./frame-loop.js').FrameLoop | null}
-     */
-    this.loop = null;
-    this.fpsSince = 0;
-    this.fps = 0;
-    /** Simulation steps a second while playing (frames.js). */
-    this.sps = 0;
-    this.stepMs = null;
-    this.lastReadout = 0;
-  }
-
   /**
    * Starts the page's `ui` (its controls by data-testid), with the message area in it; returns
    * it with dom.js's `button` and `readout` for it.
