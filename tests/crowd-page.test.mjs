@@ -11,7 +11,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { nextFrame, openCrowd, screenshot, text, withBrowser } from './support/browser.mjs';
-import { crowdScenes, pauseAndStep, shownMetrics, stepsReach } from './support/crowd.mjs';
+import { crowdScenes, pauseAndStep, replay, shownMetrics, stepsReach } from './support/crowd.mjs';
 import { distances } from './support/dijkstra.mjs';
 
 const SCENES = crowdScenes();
@@ -23,24 +23,16 @@ async function number(page, id) {
 }
 
 /**
- * The metrics of an independent copy of the scene (a new CrowdScene from the same name, agent
- * count and seed) after `steps` steps, formatted as the table formats them.
+ * The metrics of an independent copy of the scene, replayed in Node (a new CrowdScene from the
+ * live scene's name, agent count asked for, seed and parameters, with `overrides`) after
+ * `steps` steps, formatted as the table formats them.
  */
-function replayedMetrics(page, steps, overrides = {}) {
-  return page.evaluate(async ([steps, overrides]) => {
-    const { CrowdScene } = await import('./pkg/pathlab_crowd.js');
-    const { formatMetric } = await import('./crowd.js');
-    const live = window.crowdlab.scene;
-    const copy = new CrowdScene(live.name, live.agentsAsked, live.seed);
-    for (const p of live.params()) copy.setParam(p.name, p.value);
-    for (const [name, value] of Object.entries(overrides)) copy.setParam(name, value);
-    let left = steps;
-    while (left > 0) left -= copy.step(Math.min(left, 240));
-    const out = {};
-    for (const m of copy.metrics()) out[m.name] = formatMetric(m.value);
-    copy.free();
-    return out;
-  }, [steps, overrides]);
+async function replayedMetrics(page, steps, overrides = {}) {
+  const live = await page.evaluate(() => {
+    const s = window.crowdlab.scene;
+    return { name: s.name, agents: s.agentsAsked, seed: s.seed, params: Object.fromEntries(s.params().map((p) => [p.name, p.value])) };
+  });
+  return replay(live.name, live.agents, live.seed, { ...live.params, ...overrides }, steps);
 }
 
 /** Waits until the steps read-out shows more than `n`. */
