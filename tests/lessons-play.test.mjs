@@ -99,7 +99,9 @@ describe('every shipped lesson plays to its last page', () => {
       const { title, firsts } = readShipped(file);
       const total = firsts.length;
       assert.ok(total >= 1 && title, `${file} has a title and pages`);
-      const page = watchErrors(await env.browser.newPage({ viewport: { width: 1400, height: 1000 } }));
+      // The reader asks for NAME.json before NAME.md: for a Markdown lesson that one is not there.
+      const absent = (m) => file.endsWith('.md') && m.location().url.endsWith(`/lessons/${name}.json`);
+      const page = watchErrors(await env.browser.newPage({ viewport: { width: 1400, height: 1000 } }), absent);
       await serveLessons(page);
       await page.goto(`${env.base}index.html?lesson=${name}`);
       for (let n = 1; n <= total; n++) {

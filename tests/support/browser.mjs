@@ -73,12 +73,16 @@ export function withBrowser() {
   };
 }
 
-/** Collects the page's uncaught exceptions and console errors in `page.errors`. */
-export function watchErrors(page) {
+/**
+ * Collects the page's uncaught exceptions and console errors in `page.errors`, but for console
+ * messages `expected(message)` accepts (such as the failed load of a file a test knows is not
+ * there).
+ */
+export function watchErrors(page, expected = (_m) => false) {
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(`pageerror: ${e.message}`));
   page.on('console', (m) => {
-    if (m.type() === 'error') page.errors.push(`console: ${m.text()}`);
+    if (m.type() === 'error' && !expected(m)) page.errors.push(`console: ${m.text()}`);
   });
   return page;
 }
