@@ -10,7 +10,7 @@
 
 import { NavLab, NavPhase, statusName } from './pkg/pathlab_spaces.js';
 import { el, options, panelSection, sidePanel } from './dom.js';
-import { mapControls, searchReadouts, transportBar } from './page-app.js';
+import { labHeader, searchReadouts, transportBar } from './page-app.js';
 import { encodeGrid } from './share.js';
 import { fetchMap } from './maps.js';
 import { fitPainter, legendList, readGridMap, spaceControls, SpacePage, startSpacePage, stopSpacePage } from './space-load.js';
@@ -132,15 +132,7 @@ export class NavApp extends SpacePage {
     ];
     const legend = legendList(legendItems);
 
-    const header = el(
-      'header',
-      { class: 'pl-header pl-full' },
-      el('h1', { class: 'pl-title' }, 'Pathlab', el('span', {
-        class: 'pl-subtitle',
-        text: mesh ? 'a navigation mesh: A* over polygons, then the funnel' : 'the corner graph: the exact any-angle path',
-      })),
-      mapControls(ui, 'Map'),
-    );
+    const header = labHeader(ui, mesh ? 'a navigation mesh: A* over polygons, then the funnel' : 'the corner graph: the exact any-angle path', 'Map');
     const panel = sidePanel(
       panelSection(
         mesh ? 'Navmesh' : 'Corner graph',

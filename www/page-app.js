@@ -143,8 +143,21 @@ export function searchReadouts(readout) {
   return [readout('status', 'Status'), readout('expanded', 'Expanded'), readout('open', 'Open'), readout('cost', 'Path cost')];
 }
 
+/**
+ * The header of the grid page and the space views: Pathlab, `subtitle`, and the Space and map
+ * selects (the map's labelled `mapLabel`) with the Open file… button.
+ */
+export function labHeader(ui, subtitle, mapLabel) {
+  return el(
+    'header',
+    { class: 'pl-header pl-full' },
+    el('h1', { class: 'pl-title' }, 'Pathlab', el('span', { class: 'pl-subtitle', text: subtitle })),
+    mapControls(ui, mapLabel),
+  );
+}
+
 /** The header's Space and map selects and the Open file… button. */
-export function mapControls(ui, mapLabel) {
+function mapControls(ui, mapLabel) {
   return el(
     'div',
     { class: 'pl-map-controls' },

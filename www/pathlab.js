@@ -13,7 +13,7 @@ import { Painter, LEGEND, OVERLAY_STYLE, useExtras } from './paint.js';
 import { attachEditing } from './edit.js';
 import { controls, el, options, panelSection, sidePanel } from './dom.js';
 import {
-  algorithmRow, algorithmRows, formatCost, lastStepOf, mapControls, searchInputs, searchReadouts, SearchPage, selectMaker, toolBrush, toolMenu,
+  algorithmRow, algorithmRows, formatCost, labHeader, lastStepOf, searchInputs, searchReadouts, SearchPage, selectMaker, toolBrush, toolMenu,
   transportBar, weightField,
 } from './page-app.js';
 
@@ -293,12 +293,7 @@ class App extends SearchPage {
         ),
       ),
     );
-    const header = el(
-      'header',
-      { class: 'pl-header pl-full' },
-      el('h1', { class: 'pl-title' }, 'Pathlab', el('span', { class: 'pl-subtitle', text: 'grid path-finding, one step at a time' })),
-      mapControls(ui, 'Map'),
-    );
+    const header = labHeader(ui, 'grid path-finding, one step at a time', 'Map');
     const panel = sidePanel(
       panelSection(
         'Search',

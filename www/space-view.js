@@ -16,7 +16,7 @@ import { toQuery } from './config.js';
 import { quote } from './values.js';
 import { download, el, options, panelSection, sidePanel } from './dom.js';
 import {
-  algorithmRow, formatCost, lastStepOf, mapControls, searchReadouts, toolBrush, toolMenu, transportBar, weightField,
+  algorithmRow, formatCost, labHeader, lastStepOf, searchReadouts, toolBrush, toolMenu, transportBar, weightField,
 } from './page-app.js';
 import { encodeGraph, encodeGrid } from './share.js';
 import { fetchMap, fetchText, detectFormat } from './maps.js';
@@ -129,14 +129,10 @@ export class SpaceApp extends SpacePage {
     const legend = legendList(legendItems);
     if (graph) legend.append(el('li', {}, el('span', { class: 'pl-swatch pl-swatch-edge' }), 'edge with its cost; arrow: one way'));
 
-    const header = el(
-      'header',
-      { class: 'pl-header pl-full' },
-      el('h1', { class: 'pl-title' }, 'Pathlab', el('span', {
-        class: 'pl-subtitle',
-        text: graph ? 'path-finding on a graph, one step at a time' : 'path-finding on hex tiles, one step at a time',
-      })),
-      mapControls(ui, graph ? 'Graph' : 'Map'),
+    const header = labHeader(
+      ui,
+      graph ? 'path-finding on a graph, one step at a time' : 'path-finding on hex tiles, one step at a time',
+      graph ? 'Graph' : 'Map',
     );
 
     // Edit tools: for graphs a tool choice above the canvas and a few buttons; for hexes brushes.
