@@ -20,18 +20,7 @@ import { el, options, panelSection, sidePanel } from './dom.js';
 import { clearOnActions } from './message-actions.js';
 import { BOID_STEP_SECONDS, foldStepMs, FramedApp, rateReadouts, realtimeNote, showStepRate, timed } from './frames.js';
 import { WorldLink } from './boids-link.js';
-import {
-  barField,
-  layOut,
-  loadOnce,
-  pageHeader,
-  siteLinks,
-  transportBar,
-  transportKey,
-  wholeField,
-  wireSeedAndCount,
-  wireTransport,
-} from './sim-page.js';
+import { layOut, loadOnce, pageHeader, seededTransport, transportKey, wholeField, wireSeedAndCount, wireTransport } from './sim-page.js';
 
 const loadWasm = loadOnce(init);
 
@@ -141,11 +130,10 @@ class BoidApp extends FramedApp {
     ui.inspector = el('div', { testid: 'inspector', class: 'bl-inspector', 'aria-live': 'polite' });
     ui.params = el('div', { class: 'bl-params' });
 
-    const transport = transportBar(
+    const transport = seededTransport(
+      ui,
       button,
       { reset: 'Rebuild the scenario from its seed (Home)', step: 'One step of 1/60 s (→)', play: 'Play or pause (space)' },
-      barField('Seed', ui.seed),
-      barField('Agents', ui.count),
     );
     const readouts = el(
       'div',
@@ -155,7 +143,7 @@ class BoidApp extends FramedApp {
       (ui.steps = el('span', { testid: 'steps', class: 'pl-steps' })),
       realtimeNote(ui),
     );
-    const header = pageHeader('steering, flocking and crowds', 'Scenario', ui.scenario, siteLinks('boids.html'));
+    const header = pageHeader('steering, flocking and crowds', 'Scenario', ui.scenario, 'boids.html');
     const panel = sidePanel(
       panelSection(
         'Agents',

@@ -17,18 +17,7 @@ import { StreetComparePanel } from './crowd-street.js';
 import { el, options, panelSection, sidePanel } from './dom.js';
 import { clearOnActions } from './message-actions.js';
 import { FramedApp, rateReadouts, realtimeNote, showStepRate, timed } from './frames.js';
-import {
-  barField,
-  layOut,
-  loadOnce,
-  pageHeader,
-  siteLinks,
-  transportBar,
-  transportKey,
-  wholeField,
-  wireSeedAndCount,
-  wireTransport,
-} from './sim-page.js';
+import { layOut, loadOnce, pageHeader, seededTransport, transportKey, wholeField, wireSeedAndCount, wireTransport } from './sim-page.js';
 
 const loadWasm = loadOnce(init);
 
@@ -199,11 +188,10 @@ class CrowdApp extends FramedApp {
     ui.inkLegend = el('ul', { testid: 'ink-legend', class: 'cr-legend' });
     ui.arrowNote = el('p', { testid: 'arrow-note', class: 'pl-hint', hidden: true });
 
-    const transport = transportBar(
+    const transport = seededTransport(
+      ui,
       button,
       { reset: 'Rebuild the scene from its seed (Home)', step: 'One step (→)', play: 'Play or pause (space)' },
-      barField('Seed', ui.seed),
-      barField('Agents', ui.count),
     );
     const readouts = el(
       'div',
@@ -215,7 +203,7 @@ class CrowdApp extends FramedApp {
       realtimeNote(ui),
     );
     this.streetPanel = new StreetComparePanel(() => this.scene.seed, (t) => this.say(t));
-    const header = pageHeader('crowds', 'Scene', ui.scene, siteLinks('crowd.html'));
+    const header = pageHeader('crowds', 'Scene', ui.scene, 'crowd.html');
     ui.compare = el('button', {
       type: 'button',
       testid: 'compare',

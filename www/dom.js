@@ -40,6 +40,16 @@ export function options(select, values, labels) {
   select.replaceChildren(...values.map((v) => el('option', { value: v, text: labels?.[v] ?? v })));
 }
 
+/** A page's header: Pathlab and `subtitle` as its title, then `controls`. */
+export function titleHeader(subtitle, ...controls) {
+  return el(
+    'header',
+    { class: 'pl-header pl-full' },
+    el('h1', { class: 'pl-title' }, 'Pathlab', el('span', { class: 'pl-subtitle', text: subtitle })),
+    ...controls,
+  );
+}
+
 /** The panel of controls beside a page's stage: an aside holding `sections`. */
 export function sidePanel(...sections) {
   return el('aside', { class: 'pl-panel pl-full' }, ...sections);

@@ -6,7 +6,7 @@
 // Every text is set with textContent.
 
 import { SPEEDS, MAX_WEIGHT } from './config.js';
-import { el, MessageArea, options } from './dom.js';
+import { el, MessageArea, options, titleHeader } from './dom.js';
 import { quote } from './values.js';
 import { algorithms } from './pkg/pathlab_wasm.js';
 import { frameLoop } from './frame-loop.js';
@@ -148,12 +148,7 @@ export function searchReadouts(readout) {
  * selects (the map's labelled `mapLabel`) with the Open file… button.
  */
 export function labHeader(ui, subtitle, mapLabel) {
-  return el(
-    'header',
-    { class: 'pl-header pl-full' },
-    el('h1', { class: 'pl-title' }, 'Pathlab', el('span', { class: 'pl-subtitle', text: subtitle })),
-    mapControls(ui, mapLabel),
-  );
+  return titleHeader(subtitle, mapControls(ui, mapLabel));
 }
 
 /** The header's Space and map selects and the Open file… button. */

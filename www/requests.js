@@ -15,7 +15,7 @@ import { PALETTE } from './palette.js';
 import { el, options, panelSection, sidePanel } from './dom.js';
 import { MAX_SEED, keyName, parseWhole, quote, text } from './values.js';
 import { frameLoop } from './frame-loop.js';
-import { layOut, loadOnce, onWholeChange, pageHeader, SimApp, siteLinks, transportBar, wholeField } from './sim-page.js';
+import { layOut, loadOnce, onWholeChange, pageHeader, SimApp, transportBar, wholeField } from './sim-page.js';
 
 /** Every key the page understands. */
 export const REQUEST_KEYS = ['map', 'agents', 'budget', 'aging', 'seed', 'embed'];
@@ -169,7 +169,7 @@ class RequestsApp extends SimApp {
       readout('mean-wait', 'Mean wait', 'Frames from asking to the answer, on average'),
       readout('max-wait', 'Max wait', 'The longest wait, in frames'),
     );
-    const header = pageHeader('path requests spread over frames', 'Map', ui.map, siteLinks('requests.html'));
+    const header = pageHeader('path requests spread over frames', 'Map', ui.map, 'requests.html');
     const legendItem = (cls, label) => el('li', {}, el('span', { class: `rq-key ${cls}` }), label);
     const panel = sidePanel(
       panelSection(

@@ -5,7 +5,7 @@
 // data-testid), `config`, `playing`, `setPlaying(on)`, `step()`, `rebuild(why)` and
 // `say(text)` (see boids.js, crowd.js). SimApp is what the three pages' apps have in common.
 
-import { controls, el, MessageArea } from './dom.js';
+import { controls, el, MessageArea, titleHeader } from './dom.js';
 import { MAX_SEED, parseWhole, quote } from './values.js';
 
 /** How many messages a page keeps on show. */
@@ -31,10 +31,10 @@ export class SimApp {
     this.root = root;
     this.wasm = wasm;
     this.config = config;
+    this.notes = new MessageArea(MAX_MESSAGES);
     this.changeEvent = changeEvent;
     this.playing = false;
     this.dirty = true;
-    this.notes = new MessageArea(MAX_MESSAGES);
   }
 
   /**
@@ -139,6 +139,14 @@ export function wireSeedAndCount(app, maxAgents, count) {
   });
 }
 
+/**
+ * The transport bar of a page that rebuilds its world from a seed: Reset, Step and Play (with
+ * `titles`), then its Seed and Agents fields (`ui.seed`, `ui.count`).
+ */
+export function seededTransport(ui, button, titles) {
+  return transportBar(button, titles, barField('Seed', ui.seed), barField('Agents', ui.count));
+}
+
 /** A labelled field in the transport bar (a seed, an agent count). */
 export function barField(label, input) {
   return el('label', { class: 'pl-field pl-inline pl-bar-field pl-full' }, el('span', { text: label }), input);
@@ -181,16 +189,18 @@ export function siteLinks(here) {
   return SITE_PAGES.filter(([href]) => href !== here);
 }
 
-export function pageHeader(subtitle, pickerLabel, picker, links) {
-  return el(
-    'header',
-    { class: 'pl-header pl-full' },
-    el('h1', { class: 'pl-title' }, 'Pathlab', el('span', { class: 'pl-subtitle', text: subtitle })),
+/**
+ * A simulation page's header: its title with `subtitle`, its picker (a select labelled
+ * `pickerLabel`) and the links to the other pages of the site (`here`: this page's file).
+ */
+export function pageHeader(subtitle, pickerLabel, picker, here) {
+  return titleHeader(
+    subtitle,
     el(
       'div',
       { class: 'pl-map-controls' },
       el('label', { class: 'pl-field pl-inline' }, el('span', { text: pickerLabel }), picker),
-      ...links.map(([href, testid, text]) => el('a', { class: 'pl-nav', href, testid, text })),
+      ...siteLinks(here).map(([href, testid, text]) => el('a', { class: 'pl-nav', href, testid, text })),
     ),
   );
 }
