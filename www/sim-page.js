@@ -6,7 +6,7 @@
 // `say(text)` (see boids.js, crowd.js). SimApp is what the three pages' apps have in common.
 
 import { controls, el, MessageArea, titleHeader } from './dom.js';
-import { MAX_SEED, parseWhole, quote } from './values.js';
+import { MAX_SEED, parseWhole, queryObject, quote } from './values.js';
 
 /** How many messages a page keeps on show. */
 const MAX_MESSAGES = 12;
@@ -79,6 +79,26 @@ export class SimApp {
 
   clearMessages() {
     this.notes.clear();
+  }
+}
+
+/**
+ * A simulation page's entry point: mounts the page on #app with `mount(root, settings)` from the
+ * URL's query, keeps the address in step with the settings (`changeEvent` carries them and
+ * `query(settings)` writes them), so that a reload or a copied link shows the same, and shows a
+ * failure to start as a message naming `what`. Resolves to mount's handle.
+ */
+export async function mountFromUrl(changeEvent, mount, query, what) {
+  const root = document.getElementById('app');
+  root.addEventListener(changeEvent, (event) => {
+    const q = query(/** @type {CustomEvent} */ (event).detail);
+    history.replaceState(null, '', q ? `?${q}` : location.pathname);
+  });
+  try {
+    return await mount(root, queryObject(location.search));
+  } catch (e) {
+    root.replaceChildren(el('p', { class: 'pl-fatal', role: 'alert', text: `${what} could not start: ${e.message}` }));
+    throw e;
   }
 }
 
