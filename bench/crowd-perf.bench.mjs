@@ -7,8 +7,7 @@
 // Figures are printed as diagnostics and saved to tests/artifacts/crowd-perf.json.
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { text } from '../tests/support/browser.mjs';
-import { benchSuite } from './support.mjs';
+import { benchSuite, crowdPageRates } from './support.mjs';
 
 describe('crowd performance', () => {
   const env = benchSuite('crowd-perf');
@@ -70,17 +69,7 @@ describe('crowd performance', () => {
     await page.goto(`${env.base}crowd.html`);
     await page.waitForFunction(() => window.crowdlab, null, { timeout: 30000 });
     const name = figures.wasm?.scene ?? (await page.evaluate(() => window.crowdlab.scene.name));
-    await page.goto(`${env.base}crowd.html?scene=${name}&seed=1`);
-    await page.waitForFunction(() => window.crowdlab && Number(document.querySelector('[data-testid="fps"]')?.textContent) > 0, null, {
-      timeout: 30000,
-    });
-    await page.waitForTimeout(3000);
-    const samples = [];
-    for (let k = 0; k < 6; k++) {
-      await page.waitForTimeout(500);
-      samples.push({ stepMs: Number(await text(page, 'step-ms')), fps: Number(await text(page, 'fps')) });
-    }
-    const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const { stepMs, fps } = await crowdPageRates(env, `scene=${name}&seed=1`, { page, warmMs: 3000 });
     const draw = await page.evaluate(() => {
       const app = window.crowdlab.app;
       app.setPlaying(false);
@@ -88,7 +77,7 @@ describe('crowd performance', () => {
       for (let k = 0; k < 20; k++) app.draw();
       return (performance.now() - t0) / 20;
     });
-    figures.page = { scene: name, stepMs: median(samples.map((s) => s.stepMs)), fps: median(samples.map((s) => s.fps)), drawMs: Number(draw.toFixed(2)) };
+    figures.page = { scene: name, stepMs, fps, drawMs: Number(draw.toFixed(2)) };
     save();
     t.diagnostic(`page, ${name}: step ${figures.page.stepMs} ms, ${figures.page.fps} fps, drawing ${figures.page.drawMs} ms per frame`);
     assert.ok(figures.page.fps > 0);

@@ -6,8 +6,7 @@
 // Figures are printed as diagnostics and saved to tests/artifacts/formations-perf.json.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { text } from '../tests/support/browser.mjs';
-import { benchSuite } from './support.mjs';
+import { benchSuite, crowdPageRates } from './support.mjs';
 
 describe('formation performance', () => {
   const env = benchSuite('formations-perf');
@@ -60,19 +59,8 @@ describe('formation performance', () => {
   });
 
   test('the page runs formation-tree at 10 x 10; step-ms reads out', async (t) => {
-    const page = await env.browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await page.goto(`${env.base}crowd.html?scene=formation-tree&p.ranks=10&p.files=10`);
-    await page.waitForFunction(() => window.crowdlab && Number(document.querySelector('[data-testid="fps"]')?.textContent) > 0, null, {
-      timeout: 30000,
-    });
-    await page.waitForTimeout(2000);
-    const samples = [];
-    for (let k = 0; k < 6; k++) {
-      await page.waitForTimeout(500);
-      samples.push({ stepMs: Number(await text(page, 'step-ms')), fps: Number(await text(page, 'fps')) });
-    }
-    const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-    figures.page = { stepMs: median(samples.map((s) => s.stepMs)), fps: median(samples.map((s) => s.fps)) };
+    const { page, stepMs, fps } = await crowdPageRates(env, 'scene=formation-tree&p.ranks=10&p.files=10');
+    figures.page = { stepMs, fps };
     save();
     t.diagnostic(`page, formation-tree 2 x 100 members: step ${figures.page.stepMs} ms, ${figures.page.fps} fps`);
     assert.ok(figures.page.fps > 0);

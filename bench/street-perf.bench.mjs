@@ -6,7 +6,7 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { text } from '../tests/support/browser.mjs';
-import { benchSuite } from './support.mjs';
+import { benchSuite, crowdPageRates } from './support.mjs';
 
 const PLANNERS = ['astar', 'dijkstra', 'theta', 'astar-smoothed', 'lrta'];
 const AGENTS = 200;
@@ -60,22 +60,11 @@ describe('street with 200 planning pedestrians', () => {
   test('the page with each path-finder: fps, step-ms and planning time', async (t) => {
     figures.page = [];
     for (const planner of PLANNERS) {
-      const page = await env.browser.newPage({ viewport: { width: 1440, height: 900 } });
-      await page.goto(`${env.base}crowd.html?scene=street-paths&agents=${AGENTS}&seed=1&p.method=${planner}`);
-      await page.waitForFunction(() => window.crowdlab && Number(document.querySelector('[data-testid="fps"]')?.textContent) > 0, null, {
-        timeout: 30000,
-      });
-      await page.waitForTimeout(2000);
-      const samples = [];
-      for (let k = 0; k < 6; k++) {
-        await page.waitForTimeout(500);
-        samples.push({ stepMs: Number(await text(page, 'step-ms')), fps: Number(await text(page, 'fps')) });
-      }
-      const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+      const { page, stepMs, fps } = await crowdPageRates(env, `scene=street-paths&agents=${AGENTS}&seed=1&p.method=${planner}`, { width: 1440, height: 900 });
       const row = {
         planner,
-        stepMs: median(samples.map((s) => s.stepMs)),
-        fps: median(samples.map((s) => s.fps)),
+        stepMs,
+        fps,
         planningMs: Number(await text(page, 'clock-planning_ms')),
         steps: Number(await text(page, 'steps')),
       };

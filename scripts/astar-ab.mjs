@@ -10,25 +10,12 @@
 //
 // Usage: node scripts/astar-ab.mjs DIR|current DIR|current... [--rounds 9]
 // (The directories are copied under www/pkg/ab/ for the run and removed afterwards.)
-import { cpSync, existsSync, rmSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import { ROOT, start } from '../tests/support/browser.mjs';
+import { start } from '../tests/support/browser.mjs';
+import { commandLine, copyBuilds, removeCopies } from './ab-builds.mjs';
 
-const args = process.argv.slice(2);
-const i = args.indexOf('--rounds');
-const rounds = i < 0 ? 9 : Number(args.splice(i, 2)[1]);
-const dirs = args;
-if (dirs.length < 2 || dirs.some((d) => d !== 'current' && !existsSync(join(d, 'pathlab_wasm.js')))) {
-  console.error('usage: node scripts/astar-ab.mjs DIR|current DIR|current... [--rounds N]');
-  process.exit(2);
-}
-const copies = join(ROOT, 'www', 'pkg', 'ab');
-rmSync(copies, { recursive: true, force: true });
-const builds = dirs.map((d, k) => {
-  if (d === 'current') return { name: 'current', path: './pkg/pathlab_wasm.js' };
-  cpSync(d, join(copies, String(k)), { recursive: true });
-  return { name: basename(d), path: `./pkg/ab/${k}/pathlab_wasm.js` };
-});
+const { args, option } = commandLine();
+const rounds = Number(option('--rounds', 9));
+const builds = copyBuilds(args, 'pathlab_wasm.js', './pkg/pathlab_wasm.js', 2, 'node scripts/astar-ab.mjs DIR|current DIR|current... [--rounds N]');
 
 const env = await start();
 try {
@@ -95,5 +82,5 @@ try {
   });
 } finally {
   await env.close();
-  rmSync(copies, { recursive: true, force: true });
+  removeCopies();
 }

@@ -13,33 +13,16 @@
 // Usage: node scripts/boids-ab.mjs DIR|current DIR|current... [--rounds 9]
 //        [--sizes 1000,5000,20000,50000] [--warm 120] [--ages 120,600,...]
 // (The directories are copied under www/pkg/ab/ for the run and removed afterwards.)
-import { cpSync, existsSync, rmSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import { ROOT, start } from '../tests/support/browser.mjs';
+import { start } from '../tests/support/browser.mjs';
+import { commandLine, copyBuilds, removeCopies } from './ab-builds.mjs';
 
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  if (i < 0) return fallback;
-  const [, value] = args.splice(i, 2);
-  return value;
-};
+const { args, option } = commandLine();
 const rounds = Number(option('--rounds', 9));
 const sizes = option('--sizes', '1000,5000,20000,50000').split(',').map(Number);
 const warm = Number(option('--warm', 120));
 const ages = option('--ages', String(warm)).split(',').map(Number);
-const dirs = args;
-if (dirs.length < 2 || dirs.some((d) => d !== 'current' && !existsSync(join(d, 'pathlab_world.js')))) {
-  console.error('usage: node scripts/boids-ab.mjs DIR|current DIR|current... [--rounds N] [--sizes a,b,c] [--warm N] [--ages a,b,c]');
-  process.exit(2);
-}
-const copies = join(ROOT, 'www', 'pkg', 'ab');
-rmSync(copies, { recursive: true, force: true });
-const builds = dirs.map((d, k) => {
-  if (d === 'current') return { name: 'current', path: './pkg/pathlab_world.js' };
-  cpSync(d, join(copies, String(k)), { recursive: true });
-  return { name: basename(d), path: `./pkg/ab/${k}/pathlab_world.js` };
-});
+const builds = copyBuilds(args, 'pathlab_world.js', './pkg/pathlab_world.js', 2,
+  'node scripts/boids-ab.mjs DIR|current DIR|current... [--rounds N] [--sizes a,b,c] [--warm N] [--ages a,b,c]');
 
 const env = await start();
 try {
@@ -109,5 +92,5 @@ try {
   }
 } finally {
   await env.close();
-  rmSync(copies, { recursive: true, force: true });
+  removeCopies();
 }

@@ -8,30 +8,13 @@
 //
 // Usage: node scripts/boids-page-ab.mjs DIR|current DIR|current... [--rounds 3] [--agents 20000]
 // (The directories are copied under www/pkg/ab/ for the run and removed afterwards.)
-import { cpSync, existsSync, rmSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import { ROOT, start, text } from '../tests/support/browser.mjs';
+import { start, text } from '../tests/support/browser.mjs';
+import { commandLine, copyBuilds, removeCopies } from './ab-builds.mjs';
 
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  if (i < 0) return fallback;
-  const [, value] = args.splice(i, 2);
-  return value;
-};
+const { args, option } = commandLine();
 const rounds = Number(option('--rounds', 3));
 const agents = Number(option('--agents', 20000));
-if (args.length < 1 || args.some((d) => d !== 'current' && !existsSync(join(d, 'boids.html')))) {
-  console.error('usage: node scripts/boids-page-ab.mjs DIR|current DIR|current... [--rounds N] [--agents N]');
-  process.exit(2);
-}
-const copies = join(ROOT, 'www', 'pkg', 'ab');
-rmSync(copies, { recursive: true, force: true });
-const builds = args.map((d, k) => {
-  if (d === 'current') return { name: 'current', path: 'boids.html' };
-  cpSync(d, join(copies, String(k)), { recursive: true });
-  return { name: basename(d), path: `pkg/ab/${k}/boids.html` };
-});
+const builds = copyBuilds(args, 'boids.html', 'boids.html', 1, 'node scripts/boids-page-ab.mjs DIR|current DIR|current... [--rounds N] [--agents N]');
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const env = await start();
@@ -69,5 +52,5 @@ try {
   });
 } finally {
   await env.close();
-  rmSync(copies, { recursive: true, force: true });
+  removeCopies();
 }

@@ -24,6 +24,12 @@ async function fpsShows(page) {
 }
 
 /** Positions of every agent, read from the wasm memory views the page paints from. */
+/** Waits until the world has taken `n` more steps than it has now (a timeout fails the test). */
+async function stepsMore(page, n) {
+  const now = await page.evaluate(() => window.boidlab.boids.steps);
+  await page.waitForFunction((target) => window.boidlab.boids.steps >= target, now + n, { timeout: 20000 });
+}
+
 function positions(page) {
   return page.evaluate(() => {
     const v = window.boidlab.app.views();
@@ -62,7 +68,7 @@ describe('boid page', () => {
     assert.equal(await number(page, 'agents'), 500);
     await fpsShows(page);
     const before = await positions(page);
-    await page.waitForTimeout(400);
+    await stepsMore(page, 5);
     assert.notDeepEqual(await positions(page), before, 'agents move while playing');
     assert.ok((await number(page, 'step-ms')) > 0);
     assert.equal(await page.locator('[data-testid="play"]').getAttribute('aria-pressed'), 'true');
@@ -78,7 +84,8 @@ describe('boid page', () => {
       assert.equal(await number(page, 'agents'), 120);
       assert.equal(await page.locator('[data-testid="seed"]').inputValue(), '5');
       await fpsShows(page);
-      await page.waitForTimeout(1500);
+      // A second and a half of play at 60 steps a second.
+      await stepsMore(page, 90);
       assert.ok(await allInOpenCells(page), 'no agent in a wall or outside the world');
       assert.equal(await text(page, 'message'), '');
       await screenshot(page, `boids-${scenario}`);
@@ -117,7 +124,7 @@ describe('boid page', () => {
 
   test('clicking an agent shows its neighbourhood, forces and context map', async () => {
     const page = await openBoids(env, 'scenario=flock&agents=150&seed=3');
-    await page.waitForTimeout(1000);
+    await stepsMore(page, 60);
     await page.locator('[data-testid="play"]').click();
     await nextFrame(page);
     // Click the agent with the most neighbours, at its place on the canvas.
@@ -175,7 +182,7 @@ describe('boid page', () => {
     assert.equal(walled.count, walled.rows, `the column is walled: ${JSON.stringify(walled)}`);
     // The loop is cut, so the path cannot be planned: a message says so.
     assert.match(await text(page, 'message'), /Path: no path/);
-    await page.waitForTimeout(1000);
+    await stepsMore(page, 60);
     assert.ok(await allInOpenCells(page));
     await screenshot(page, 'boids-painted-walls');
     // Clearing the walls plans the path again.

@@ -7,61 +7,16 @@
 // (1366x768 and 1920x1080).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import init, { CrowdScene } from '../www/pkg/pathlab_crowd.js';
-import { ROOT, nextFrame, screenshot, text, withBrowser } from './support/browser.mjs';
-
-await init({ module_or_path: readFileSync(join(ROOT, 'www', 'pkg', 'pathlab_crowd_bg.wasm')) });
-
-/** The page's number format for the metrics table (crowd.js formatMetric), written out here. */
-function format(v) {
-  if (v === null || v === undefined || !Number.isFinite(v)) return '–';
-  if (Number.isInteger(v)) return String(v);
-  const a = Math.abs(v);
-  return String(Number(v.toFixed(a >= 100 ? 1 : a >= 1 ? 2 : 3)));
-}
+import { nextFrame, openCrowd, screenshot, text, withBrowser } from './support/browser.mjs';
+import { pause, replay, shownMetrics, stepsReach } from './support/crowd.mjs';
 
 /** Every neighbour order, sorted (the scenes' `order` choices), written out here. */
 const ORDERS = ['ensw', 'enws', 'esnw', 'eswn', 'ewns', 'ewsn', 'nesw', 'news', 'nsew', 'nswe', 'nwes', 'nwse', 'senw', 'sewn', 'snew', 'snwe', 'swen', 'swne', 'wens', 'wesn', 'wnes', 'wnse', 'wsen', 'wsne'];
 
-/** A scene replayed in Node: `params` as name to value index, `steps` steps. */
-function replay(scene, agents, seed, params, steps) {
-  const s = new CrowdScene(scene, agents, seed);
-  for (const [name, value] of Object.entries(params)) s.setParam(name, value);
-  let left = steps;
-  while (left > 0) left -= s.step(Math.min(left, 240));
-  const out = {};
-  for (const m of s.metrics()) out[m.name] = format(m.value);
-  s.free();
-  return out;
-}
-
-async function open(env, query, { width = 1366, height = 768 } = {}) {
-  const page = await env.browser.newPage({ viewport: { width, height } });
-  page.errors = [];
-  page.on('pageerror', (e) => page.errors.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') page.errors.push(`console: ${m.text()}`);
-  });
-  await page.goto(`${env.base}crowd.html?${query}`);
-  await page.waitForFunction(() => window.crowdlab && document.querySelector('[data-testid="steps"]')?.textContent !== '', null, {
-    timeout: 30000,
-  });
-  return page;
-}
-
-async function shownMetrics(page) {
-  const cells = page.locator('[data-testid="metrics"] td[data-testid^="metric-"]');
-  const pairs = await cells.evaluateAll((tds) => tds.map((td) => [td.getAttribute('data-testid').replace(/^metric-/, ''), td.textContent]));
-  return Object.fromEntries(pairs);
-}
-
+/** Plays on to step `steps` at least, pauses, and returns the step the scene is at. */
 async function runTo(page, steps) {
-  await page.waitForFunction((n) => Number(document.querySelector('[data-testid="steps"]').textContent) >= n, steps, { timeout: 30000 });
-  if ((await page.locator('[data-testid="play"]').getAttribute('aria-pressed')) === 'true') {
-    await page.locator('[data-testid="play"]').click();
-  }
+  await stepsReach(page, steps);
+  await pause(page);
   // Paused: the metrics table is refreshed for the step the scene is at (the page refreshes it on
   // its own schedule while playing, so it may lag the step counter by a frame).
   const at = await page.evaluate(() => {
@@ -71,6 +26,9 @@ async function runTo(page, steps) {
   await nextFrame(page);
   return at;
 }
+
+/** The crowd page at the size of the course's figures. */
+const open = (env, query, size = { width: 1366, height: 768 }) => openCrowd(env, query, size);
 
 describe('flow field under flocks, squads and the two-bunker figure', () => {
   const env = withBrowser();

@@ -7,52 +7,12 @@
 // tests/artifacts/crowd-formations-*.png at 1366x768 and 1920x1080.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import init, { CrowdScene } from '../www/pkg/pathlab_crowd.js';
-import { ROOT, nextFrame, screenshot, text, withBrowser } from './support/browser.mjs';
-
-await init({ module_or_path: readFileSync(join(ROOT, 'www', 'pkg', 'pathlab_crowd_bg.wasm')) });
-
-/** The page's number format for the metrics table (crowd.js formatMetric), written out here. */
-function format(v) {
-  if (v === null || v === undefined || !Number.isFinite(v)) return '–';
-  if (Number.isInteger(v)) return String(v);
-  const a = Math.abs(v);
-  return String(Number(v.toFixed(a >= 100 ? 1 : a >= 1 ? 2 : 3)));
-}
-
-/** The scene replayed in Node: name, agents (undefined: default), seed, parameters, steps. */
-function replay(name, agents, seed, params, steps) {
-  const s = new CrowdScene(name, agents, seed);
-  for (const [k, v] of Object.entries(params)) s.setParam(k, v);
-  let left = steps;
-  while (left > 0) left -= s.step(Math.min(left, 240));
-  const out = {};
-  for (const m of s.metrics()) out[m.name] = format(m.value);
-  s.free();
-  return out;
-}
-
-async function openCrowd(env, query, { width = 1366, height = 768 } = {}) {
-  const page = await env.browser.newPage({ viewport: { width, height } });
-  page.errors = [];
-  page.on('pageerror', (e) => page.errors.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') page.errors.push(`console: ${m.text()}`);
-  });
-  await page.goto(`${env.base}crowd.html?${query}`);
-  await page.waitForFunction(() => window.crowdlab && document.querySelector('[data-testid="steps"]')?.textContent !== '', null, {
-    timeout: 30000,
-  });
-  return page;
-}
+import { nextFrame, openCrowd, screenshot, text, withBrowser } from './support/browser.mjs';
+import { pause, replay, shownMetrics } from './support/crowd.mjs';
 
 /** Pauses, runs the scene on to step `target` through the module, and shows it. */
 async function runTo(page, target) {
-  if ((await page.locator('[data-testid="play"]').getAttribute('aria-pressed')) === 'true') {
-    await page.locator('[data-testid="play"]').click();
-  }
+  await pause(page);
   await page.evaluate((target) => {
     const s = window.crowdlab.scene;
     while (s.steps < target) s.step(Math.min(240, target - s.steps));
@@ -61,16 +21,6 @@ async function runTo(page, target) {
   }, target);
   await nextFrame(page);
   await nextFrame(page);
-}
-
-function shownMetrics(page) {
-  return page.evaluate(() => {
-    const out = {};
-    for (const td of document.querySelectorAll('[data-testid="metrics"] [data-testid^="metric-"]')) {
-      out[td.dataset.testid.slice('metric-'.length)] = td.textContent;
-    }
-    return out;
-  });
 }
 
 describe('formations on the crowd page', () => {

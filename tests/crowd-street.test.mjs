@@ -7,63 +7,13 @@
 // to tests/artifacts/crowd-street-*.png (1440x900 and 1920x1080).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import init, { CrowdScene, StreetComparison } from '../www/pkg/pathlab_crowd.js';
-import { ROOT, nextFrame, screenshot, text, withBrowser } from './support/browser.mjs';
-
-await init({ module_or_path: readFileSync(join(ROOT, 'www', 'pkg', 'pathlab_crowd_bg.wasm')) });
+import { nextFrame, openCrowd, screenshot, text, withBrowser } from './support/browser.mjs';
+import { StreetComparison, pauseAndStep, replay, shownMetrics, stepsReach } from './support/crowd.mjs';
 
 const PLANNERS = ['astar', 'dijkstra', 'theta', 'astar-smoothed', 'lrta'];
 
-/** The page's number format for the metrics table (crowd.js formatMetric), written out here. */
-function format(v) {
-  if (v === null || v === undefined || !Number.isFinite(v)) return '–';
-  if (Number.isInteger(v)) return String(v);
-  const a = Math.abs(v);
-  return String(Number(v.toFixed(a >= 100 ? 1 : a >= 1 ? 2 : 3)));
-}
-
-/** The street replayed in Node: `agents` pedestrians, `seed`, path-finder `planner`, `steps` steps. */
-function replay(agents, seed, planner, steps) {
-  const s = new CrowdScene('street-paths', agents, seed);
-  s.setParam('method', PLANNERS.indexOf(planner));
-  let left = steps;
-  while (left > 0) left -= s.step(Math.min(left, 240));
-  const out = {};
-  for (const m of s.metrics()) out[m.name] = format(m.value);
-  s.free();
-  return out;
-}
-
-async function openStreet(env, query, { width = 1440, height = 900 } = {}) {
-  const page = await env.browser.newPage({ viewport: { width, height } });
-  page.errors = [];
-  page.on('pageerror', (e) => page.errors.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') page.errors.push(`console: ${m.text()}`);
-  });
-  await page.goto(`${env.base}crowd.html?${query}`);
-  await page.waitForFunction(() => window.crowdlab && document.querySelector('[data-testid="steps"]')?.textContent !== '', null, {
-    timeout: 30000,
-  });
-  return page;
-}
-
-/** The metrics table as shown: metric name to text. */
-async function shownMetrics(page) {
-  const cells = page.locator('[data-testid="metrics"] td[data-testid^="metric-"]');
-  const pairs = await cells.evaluateAll((tds) => tds.map((td) => [td.getAttribute('data-testid').replace(/^metric-/, ''), td.textContent]));
-  return Object.fromEntries(pairs);
-}
-
-async function pause(page) {
-  if ((await page.locator('[data-testid="play"]').getAttribute('aria-pressed')) === 'true') {
-    await page.locator('[data-testid="play"]').click();
-  }
-  await page.locator('[data-testid="step"]').click();
-  await nextFrame(page);
-}
+/** The page at the street's size. */
+const openStreet = (env, query, size = { width: 1440, height: 900 }) => openCrowd(env, query, size);
 
 describe('street with path-finders', () => {
   const env = withBrowser();
@@ -74,13 +24,11 @@ describe('street with path-finders', () => {
       // `agents` counts pedestrians; the street's 6 cars come on top, and the page says so.
       assert.match(await text(page, 'message'), /^Agents: the Street with path-finders scene takes 36 agents when asked for 30 \(its own limits\); showing 36\.$/);
       assert.equal(await page.locator('[data-testid="param-method"]').inputValue(), String(PLANNERS.indexOf(planner)));
-      await page.waitForFunction(() => Number(document.querySelector('[data-testid="steps"]').textContent) >= 60, null, {
-        timeout: 30000,
-      });
-      await pause(page);
+      await stepsReach(page, 60);
+      await pauseAndStep(page);
       const steps = Number(await text(page, 'steps'));
       const shown = await shownMetrics(page);
-      assert.deepEqual(shown, replay(30, 2, planner, steps), `the table at step ${steps}`);
+      assert.deepEqual(shown, replay('street-paths', 30, 2, { method: PLANNERS.indexOf(planner) }, steps), `the table at step ${steps}`);
       assert.equal(shown.car_ped_collisions, '0');
       assert.ok(Number(shown.plans) >= 36, `every agent planned: ${shown.plans}`);
       assert.ok(Number(shown.expanded_per_agent) > 0);
@@ -119,7 +67,7 @@ describe('street with path-finders', () => {
 
   test('the comparison panel draws time against agents and the histograms, with the figures of a replay', async () => {
     const page = await openStreet(env, 'scene=street-paths&seed=5', { width: 1920, height: 1080 });
-    await pause(page);
+    await pauseAndStep(page);
     await page.locator('[data-testid="street-compare-run"]').click();
     await page.waitForFunction(() => /^Done/.test(document.querySelector('[data-testid="street-compare-status"]').textContent), null, {
       timeout: 240000,

@@ -12,65 +12,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, nextFrame, open, screenshot, start, text, withBrowser } from './support/browser.mjs';
 import { readCourse } from './support/dijkstra.mjs';
+import { click, cost, dijkstra, fileEdges, hexBfs, hook } from './support/spaces.mjs';
 import { encodeGrid } from '../www/share.js';
 
 const maps = (file) => readFileSync(join(ROOT, 'maps', file), 'utf8');
-const hook = (page, id) => page.locator(`[data-testid="${id}"]`);
-
-async function click(page, id, times = 1) {
-  for (let i = 0; i < times; i++) await hook(page, id).click();
-  await nextFrame(page);
-}
-
-async function cost(page, id = 'cost') {
-  const raw = await hook(page, id).getAttribute('data-value');
-  return raw === '' || raw === null ? null : Number(raw);
-}
-
-/** Cheapest cost from `s` to `t` over a graph file's edges (by id), or null. */
-function dijkstra(file, s, t) {
-  const out = new Map();
-  const arc = (a, b, c) => {
-    if (!out.has(a)) out.set(a, []);
-    out.get(a).push([b, c]);
-  };
-  for (const e of file.edges) {
-    arc(e.from, e.to, e.cost);
-    if (!(e.directed ?? file.directed ?? false)) arc(e.to, e.from, e.cost);
-  }
-  const dist = new Map([[s, 0]]);
-  const done = new Set();
-  for (;;) {
-    let u = null;
-    for (const [n, d] of dist) if (!done.has(n) && (u === null || d < dist.get(u))) u = n;
-    if (u === null) return null;
-    if (u === t) return dist.get(u);
-    done.add(u);
-    for (const [v, c] of out.get(u) ?? []) if (!dist.has(v) || dist.get(u) + c < dist.get(v)) dist.set(v, dist.get(u) + c);
-  }
-}
-
-/** Fewest moves between two open hexes (pointy tops: odd rows pushed half a hex right), or null. */
-function hexBfs({ width, height, open }, [sx, sy], [gx, gy]) {
-  const dist = new Map([[`${sx},${sy}`, 0]]);
-  let frontier = [[sx, sy]];
-  while (frontier.length) {
-    const next = [];
-    for (const [x, y] of frontier) {
-      const d = dist.get(`${x},${y}`);
-      if (x === gx && y === gy) return d;
-      const ds = y & 1 ? [[0, -1], [1, -1], [-1, 0], [1, 0], [0, 1], [1, 1]] : [[-1, -1], [0, -1], [-1, 0], [1, 0], [-1, 1], [0, 1]];
-      for (const [dx, dy] of ds) {
-        const [nx, ny] = [x + dx, y + dy];
-        if (nx < 0 || ny < 0 || nx >= width || ny >= height || !open[ny * width + nx] || dist.has(`${nx},${ny}`)) continue;
-        dist.set(`${nx},${ny}`, d + 1);
-        next.push([nx, ny]);
-      }
-    }
-    frontier = next;
-  }
-  return null;
-}
 
 /** Every pane's read-outs, in order. */
 function panes(page) {
@@ -135,7 +80,7 @@ describe('graph and hex views: compare, panels, cursor, saving, embedding', () =
     assert.deepEqual(await panes(page), after2);
     await click(page, 'compare-run');
     const got = Object.fromEntries((await panes(page)).map((p) => [p.algo, p]));
-    const want = dijkstra(file, 'B', 'E');
+    const want = dijkstra(fileEdges(file), 'B', 'E');
     assert.equal(want, 11);
     assert.equal(got.astar.cost, want);
     assert.equal(got.dijkstra.cost, want);

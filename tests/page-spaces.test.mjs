@@ -11,82 +11,13 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, nextFrame, open, start, text, withBrowser } from './support/browser.mjs';
 import { readCourse } from './support/dijkstra.mjs';
+import { click, cost, dijkstra, fileEdges, hexBfs, hook } from './support/spaces.mjs';
 import { decodeGrid } from '../www/share.js';
 
 const SHOTS = '/tmp/shots';
 const maps = (file) => readFileSync(join(ROOT, 'maps', file), 'utf8');
 
-// ---- independent references -------------------------------------------------------------------
-
-/** Cheapest cost from `s` to `t` over `edges` ({from, to, cost, directed}, by id), or null. */
-function dijkstra(edges, s, t) {
-  const out = new Map();
-  const arc = (a, b, c) => {
-    if (!out.has(a)) out.set(a, []);
-    out.get(a).push([b, c]);
-  };
-  for (const e of edges) {
-    arc(e.from, e.to, e.cost);
-    if (!e.directed) arc(e.to, e.from, e.cost);
-  }
-  const dist = new Map([[s, 0]]);
-  const done = new Set();
-  for (;;) {
-    let u = null;
-    for (const [n, d] of dist) if (!done.has(n) && (u === null || d < dist.get(u))) u = n;
-    if (u === null) return null;
-    if (u === t) return dist.get(u);
-    done.add(u);
-    for (const [v, c] of out.get(u) ?? []) {
-      if (!dist.has(v) || dist.get(u) + c < dist.get(v)) dist.set(v, dist.get(u) + c);
-    }
-  }
-}
-
-/** A graph file's edges with ids, each with its own direction. */
-function fileEdges(graph) {
-  return graph.edges.map((e) => ({ ...e, directed: e.directed ?? graph.directed ?? false }));
-}
-
-/**
- * Fewest moves between two open hexes (`open[y * width + x]`), or null. Pointy tops: odd rows
- * pushed half a hex right; flat tops: odd columns pushed half a hex down.
- */
-function hexBfs({ width, height, open }, [sx, sy], [gx, gy], layout = 'pointy') {
-  const neighbours = (x, y) => {
-    if (layout === 'pointy') {
-      const d = y & 1 ? [[0, -1], [1, -1], [-1, 0], [1, 0], [0, 1], [1, 1]] : [[-1, -1], [0, -1], [-1, 0], [1, 0], [-1, 1], [0, 1]];
-      return d.map(([dx, dy]) => [x + dx, y + dy]);
-    }
-    const d = x & 1 ? [[0, -1], [0, 1], [-1, 0], [-1, 1], [1, 0], [1, 1]] : [[0, -1], [0, 1], [-1, -1], [-1, 0], [1, -1], [1, 0]];
-    return d.map(([dx, dy]) => [x + dx, y + dy]);
-  };
-  const dist = new Map([[`${sx},${sy}`, 0]]);
-  let frontier = [[sx, sy]];
-  while (frontier.length) {
-    const next = [];
-    for (const [x, y] of frontier) {
-      const d = dist.get(`${x},${y}`);
-      if (x === gx && y === gy) return d;
-      for (const [nx, ny] of neighbours(x, y)) {
-        if (nx < 0 || ny < 0 || nx >= width || ny >= height || !open[ny * width + nx] || dist.has(`${nx},${ny}`)) continue;
-        dist.set(`${nx},${ny}`, d + 1);
-        next.push([nx, ny]);
-      }
-    }
-    frontier = next;
-  }
-  return null;
-}
-
 // ---- page helpers ------------------------------------------------------------------------------
-
-const hook = (page, id) => page.locator(`[data-testid="${id}"]`);
-
-async function click(page, id, times = 1) {
-  for (let i = 0; i < times; i++) await hook(page, id).click();
-  await nextFrame(page);
-}
 
 /** Runs to the end, unless the search is there already (the run button is then disabled). */
 async function finish(page) {
@@ -94,10 +25,6 @@ async function finish(page) {
   if (await hook(page, 'run').isEnabled()) await click(page, 'run');
 }
 
-async function cost(page) {
-  const raw = await hook(page, 'cost').getAttribute('data-value');
-  return raw === '' || raw === null ? null : Number(raw);
-}
 
 /** Where a node (by id) is drawn, in page pixels. */
 async function nodePoint(page, id) {

@@ -6,23 +6,11 @@
 // only. Screenshots go to /tmp/requests-*.png.
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { nextFrame, text, withBrowser } from './support/browser.mjs';
+import { nextFrame, openPage, text, withBrowser } from './support/browser.mjs';
 
 /** Opens requests.html with `query` and waits until the page has mounted and shows frame 1+. */
-async function openRequests(env, query = '', { width = 1400, height = 1000 } = {}) {
-  const page = await env.browser.newPage({ viewport: { width, height } });
-  page.errors = [];
-  page.on('pageerror', (e) => page.errors.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') page.errors.push(`console: ${m.text()}`);
-  });
-  await page.goto(`${env.base}requests.html${query ? `?${query}` : ''}`);
-  await page.waitForFunction(
-    () => window.requestlab && document.querySelector('[data-testid="frame"]')?.textContent !== '',
-    null,
-    { timeout: 30000 },
-  );
-  return page;
+function openRequests(env, query = '', { width = 1400, height = 1000 } = {}) {
+  return openPage(env, 'requests.html', query, { app: 'requestlab', readout: 'frame', width, height });
 }
 
 /** Reads a numeric read-out. */
@@ -98,8 +86,9 @@ describe('path-request page', () => {
     assert.ok(mean >= 1 && max >= mean, `mean wait ${mean}, max ${max}`);
 
     // Let it play a little so that walkers and paths show, then look at it.
+    const frame = await number(page, 'frame');
     await page.locator('[data-testid="play"]').click();
-    await page.waitForTimeout(700);
+    await page.waitForFunction((f) => Number(document.querySelector('[data-testid="frame"]').textContent) >= f + 20, frame);
     await pause(page);
     await nextFrame(page);
     await page.screenshot({ path: '/tmp/requests-walking.png', fullPage: true });

@@ -16,29 +16,13 @@ import init, {
 import { readBoidConfig, boidQuery, MAX_AGENTS } from './boids-config.js';
 import { MAX_SEED } from './values.js';
 import { BoidPainter, SPECIES_COLOURS, FORCE_COLOURS } from './boids-draw.js';
-import { controls, el, MessageArea, options } from './dom.js';
+import { el, options, panelSection, sidePanel } from './dom.js';
 import { clearOnActions } from './message-actions.js';
-import { BOID_STEP_SECONDS, foldStepMs, frameTick, setPlaying, showStepRate, SPS_TITLE, startFrames, timed } from './frames.js';
+import { BOID_STEP_SECONDS, foldStepMs, FramedApp, rateReadouts, realtimeNote, showStepRate, timed } from './frames.js';
 import { WorldLink } from './boids-link.js';
-import {
-  barField,
-  layOut,
-  pageHeader,
-  siteLinks,
-  transportBar,
-  transportKey,
-  wholeField,
-  wireSeedAndCount,
-  wireTransport,
-} from './sim-page.js';
+import { layOut, loadOnce, pageHeader, seededTransport, transportKey, wholeField, wireSeedAndCount, wireTransport } from './sim-page.js';
 
-let wasmReady = null;
-
-/** Loads and starts the wasm module once per page; resolves to its exports (with memory). */
-function loadWasm() {
-  wasmReady ??= init();
-  return wasmReady;
-}
+const loadWasm = loadOnce(init);
 
 const COMBINE_LABELS = {
   'weighted-sum': 'Weighted sum',
@@ -61,41 +45,22 @@ const TOOLS = [
   ['goal', 'Set goal'],
 ];
 
-const MAX_MESSAGES = 12;
-
 /** A number for a slider's read-out: whole numbers as they are, others to at most 2 decimals. */
 function short(v) {
   if (!Number.isFinite(v)) return String(v);
   return Number.isInteger(v) ? String(v) : String(Math.round(v * 100) / 100);
 }
 
-class BoidApp {
+class BoidApp extends FramedApp {
   constructor(root, wasm, config) {
-    this.root = root;
-    this.wasm = wasm;
-    this.config = config;
+    super(root, wasm, config, 'boids-change');
     this.scenarios = boidScenarios();
     this.specs = boidParamSpecs();
     this.species = 0;
     this.selected = -1;
     this.tool = 'select';
-    this.playing = false;
-    this.dirty = true;
     this.wallsVersion = 0;
     this.pathError = null;
-    this.notes = new MessageArea(MAX_MESSAGES);
-    this.frames = 0;
-    /**
-     * The running frame loop (set by startFrames; null before it starts).
-     * @type {import('./frame-loop.js').FrameLoop | null}
-     */
-    this.loop = null;
-    this.fpsSince = 0;
-    this.fps = 0;
-    /** Simulation steps a second while playing (frames.js). */
-    this.sps = 0;
-    this.stepMs = null;
-    this.lastReadout = 0;
     this.sliders = new Map();
     this.boids = this.create(config);
     this.build();
@@ -128,9 +93,7 @@ class BoidApp {
   // ---- DOM -------------------------------------------------------------------------------
 
   build() {
-    const ui = {};
-    this.ui = ui;
-    const { button, readout } = controls(ui);
+    const { ui, button, readout } = this.startUi();
 
     this.canvas = el('canvas', {
       testid: 'world',
@@ -138,8 +101,6 @@ class BoidApp {
       tabindex: '0',
       'aria-label': 'Boid world: click an agent to inspect it, or paint walls and set the goal with the tools',
     });
-    ui.message = this.notes.list;
-    ui.messageBox = this.notes.box;
 
     ui.scenario = el('select', { testid: 'scenario', 'aria-label': 'Scenario' });
     options(ui.scenario, this.scenarios, SCENARIO_LABELS);
@@ -169,30 +130,23 @@ class BoidApp {
     ui.inspector = el('div', { testid: 'inspector', class: 'bl-inspector', 'aria-live': 'polite' });
     ui.params = el('div', { class: 'bl-params' });
 
-    const transport = transportBar(
+    const transport = seededTransport(
+      ui,
       button,
       { reset: 'Rebuild the scenario from its seed (Home)', step: 'One step of 1/60 s (→)', play: 'Play or pause (space)' },
-      barField('Seed', ui.seed),
-      barField('Agents', ui.count),
     );
     const readouts = el(
       'div',
       { class: 'pl-readouts' },
       readout('agents', 'Agents'),
-      readout('fps', 'FPS'),
-      readout('sps', 'Steps/s', SPS_TITLE),
-      readout('step-ms', 'Step ms'),
+      ...rateReadouts(readout),
       (ui.steps = el('span', { testid: 'steps', class: 'pl-steps' })),
-      (ui.realtime = el('span', { testid: 'realtime-note', class: 'pl-realtime-note', role: 'status', hidden: true })),
+      realtimeNote(ui),
     );
-    const header = pageHeader('steering, flocking and crowds', 'Scenario', ui.scenario, siteLinks('boids.html'));
-    const panel = el(
-      'aside',
-      { class: 'pl-panel pl-full' },
-      el(
-        'section',
-        { class: 'pl-section' },
-        el('h2', { text: 'Agents' }),
+    const header = pageHeader('steering, flocking and crowds', 'Scenario', ui.scenario, 'boids.html');
+    const panel = sidePanel(
+      panelSection(
+        'Agents',
         el('label', { class: 'pl-field' }, el('span', { text: 'Species' }), ui.speciesSelect),
         el(
           'div',
@@ -203,24 +157,20 @@ class BoidApp {
         ),
         ui.census,
       ),
-      el(
-        'section',
-        { class: 'pl-section' },
-        el('h2', { text: 'Steering' }),
+      panelSection(
+        'Steering',
         el('label', { class: 'pl-field' }, el('span', { text: 'Combine' }), ui.combine),
         el('label', { class: 'bl-check' }, ui.collisions, el('span', { text: 'Sphere-sphere collisions' })),
         el('label', { class: 'bl-check' }, ui.spline, el('span', { text: 'Follow the path along a spline' })),
         ui.params,
       ),
-      el(
-        'section',
-        { class: 'pl-section' },
-        el('h2', { text: 'Tool' }),
+      panelSection(
+        'Tool',
         ui.tools,
         el('p', { class: 'pl-hint', text: 'Walls: drag to paint; a drag that starts on a wall erases. Goal: click to set where seek, flee and arrive head.' }),
         button('clear-walls', 'Clear walls', 'Remove every wall', 'pl-small'),
       ),
-      el('section', { class: 'pl-section' }, el('h2', { text: 'Selected agent' }), ui.inspector),
+      panelSection('Selected agent', ui.inspector),
     );
     ui.wrap = el('div', { class: 'pl-grid-wrap' }, this.canvas);
     const stage = el('div', { class: 'pl-stage' }, ui.title, ui.wrap, transport, readouts);
@@ -406,15 +356,6 @@ class BoidApp {
     this.touch();
   }
 
-  tryCall(fn, what) {
-    try {
-      return fn();
-    } catch (e) {
-      this.say(`${what}: ${e.message}`);
-      return undefined;
-    }
-  }
-
   step() {
     this.setPlaying(false);
     timed(this, () => this.boids.step(1));
@@ -432,7 +373,7 @@ class BoidApp {
   }
 
   setPlaying(on) {
-    setPlaying(this, on);
+    super.setPlaying(on);
     if (!on) this.link.halt();
   }
 
@@ -507,14 +448,6 @@ class BoidApp {
     this.touch();
   }
 
-  touch() {
-    this.dirty = true;
-  }
-
-  changed() {
-    this.root.dispatchEvent(new CustomEvent('boids-change', { detail: this.settings(), bubbles: true }));
-  }
-
   settings() {
     return { scenario: this.boids.scenario, agents: this.config.agents, seed: this.boids.seed, embed: this.config.embed };
   }
@@ -522,12 +455,7 @@ class BoidApp {
   start() {
     this.buildParams();
     this.afterWorldChange();
-    this.setPlaying(true);
-    startFrames(this);
-  }
-
-  tick(now) {
-    frameTick(this, now);
+    this.play();
   }
 
   readouts(now) {
@@ -626,16 +554,6 @@ class BoidApp {
       ),
       el('p', { class: 'pl-hint', text: 'Rings: separation (dashed), alignment and cohesion radii; shaded: view cone. Context map: green interest outwards, red danger inwards, the dark dot is the slot chosen.' }),
     );
-  }
-
-  // ---- messages ----------------------------------------------------------------------------
-
-  say(text) {
-    this.notes.say(text);
-  }
-
-  clearMessages() {
-    this.notes.clear();
   }
 
   destroy() {

@@ -244,11 +244,7 @@ export class CrowdPainter extends WorldView {
         ctx.moveTo(s.polygonPoints[2 * at] * k, s.polygonPoints[2 * at + 1] * k);
         for (let i = 1; i < n; i++) ctx.lineTo(s.polygonPoints[2 * (at + i)] * k, s.polygonPoints[2 * (at + i) + 1] * k);
         ctx.closePath();
-        ctx.globalAlpha = st.fill ?? 0.2;
-        ctx.fillStyle = st.colour;
-        ctx.fill();
-        ctx.globalAlpha = 1;
-        this.stroke(st);
+        this.fillAndStroke(st, st.fill ?? 0.2);
         drawn.inks.add(v);
         drawn.polygons += 1;
       }
@@ -261,13 +257,8 @@ export class CrowdPainter extends WorldView {
       const st = inkStyle(s.inks[v], v);
       ctx.beginPath();
       ctx.arc(s.circles[3 * c] * k, s.circles[3 * c + 1] * k, Math.max(0, s.circles[3 * c + 2] * k), 0, Math.PI * 2);
-      if (st.fill && (v === inkValue(s.inks, 'goal') || v === inkValue(s.inks, 'nest') || v === inkValue(s.inks, 'zone'))) {
-        ctx.globalAlpha = st.fill;
-        ctx.fillStyle = st.colour;
-        ctx.fill();
-        ctx.globalAlpha = 1;
-      }
-      this.stroke(st);
+      const filled = v === inkValue(s.inks, 'goal') || v === inkValue(s.inks, 'nest') || v === inkValue(s.inks, 'zone');
+      this.fillAndStroke(st, filled ? st.fill : 0);
       drawn.inks.add(v);
       drawn.circles += 1;
     }
@@ -310,6 +301,18 @@ export class CrowdPainter extends WorldView {
       ctx.setLineDash([]);
     }
     this.drawn = drawn;
+  }
+
+  /** Fills the current path in the ink's colour at opacity `alpha` (not at all at 0), then strokes it. */
+  fillAndStroke(st, alpha) {
+    const ctx = this.ctx;
+    if (alpha) {
+      ctx.globalAlpha = alpha;
+      ctx.fillStyle = st.colour;
+      ctx.fill();
+      ctx.globalAlpha = 1;
+    }
+    this.stroke(st);
   }
 
   stroke(st) {

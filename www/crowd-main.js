@@ -3,23 +3,9 @@
 // shows the same scene, agent count, seed and parameters.
 import { mountCrowd } from './crowd.js';
 import { crowdQuery } from './crowd-config.js';
-import { queryObject } from './values.js';
+import { mountFromUrl } from './sim-page.js';
 
-const root = document.getElementById('app');
+/** The first scene, which the query leaves out (known once the page has mounted). */
 let defaultScene = null;
-root.addEventListener('crowd-change', (event) => {
-  const query = crowdQuery(event.detail, defaultScene);
-  history.replaceState(null, '', query ? `?${query}` : location.pathname);
-});
-
-try {
-  window.crowdlab = await mountCrowd(root, queryObject(location.search));
-  defaultScene = window.crowdlab.app.names[0];
-} catch (e) {
-  const p = document.createElement('p');
-  p.className = 'pl-fatal';
-  p.setAttribute('role', 'alert');
-  p.textContent = `The crowd page could not start: ${e.message}`;
-  root.replaceChildren(p);
-  throw e;
-}
+window.crowdlab = await mountFromUrl('crowd-change', mountCrowd, (settings) => crowdQuery(settings, defaultScene), 'The crowd page');
+defaultScene = window.crowdlab.app.names[0];

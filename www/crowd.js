@@ -14,28 +14,12 @@ import { readCrowdConfig, crowdQuery, MAX_CROWD_AGENTS, ORDER_KEY } from './crow
 import { MAX_SEED, quote } from './values.js';
 import { CrowdPainter, KIND_COLOURS, HEAT_GRADIENT, inkStyle, MIN_ARROW_CELL } from './crowd-draw.js';
 import { StreetComparePanel } from './crowd-street.js';
-import { controls, el, MessageArea, options } from './dom.js';
+import { el, options, panelSection, sidePanel } from './dom.js';
 import { clearOnActions } from './message-actions.js';
-import { frameTick, setPlaying, showStepRate, SPS_TITLE, startFrames, timed } from './frames.js';
-import {
-  barField,
-  layOut,
-  pageHeader,
-  siteLinks,
-  transportBar,
-  transportKey,
-  wholeField,
-  wireSeedAndCount,
-  wireTransport,
-} from './sim-page.js';
+import { FramedApp, rateReadouts, realtimeNote, showStepRate, timed } from './frames.js';
+import { layOut, loadOnce, pageHeader, seededTransport, transportKey, wholeField, wireSeedAndCount, wireTransport } from './sim-page.js';
 
-let wasmReady = null;
-
-/** Loads and starts the wasm module once per page; resolves to its exports (with memory). */
-function loadWasm() {
-  wasmReady ??= init();
-  return wasmReady;
-}
+const loadWasm = loadOnce(init);
 
 /** The typed array of each frame field (fields the page does not know are read as bytes). */
 const FIELD_TYPES = {
@@ -62,8 +46,6 @@ const METHOD = 'method';
 
 /** The scene whose path-finders the comparison panel compares. */
 const STREET_WITH_PLANNERS = 'street-paths';
-
-const MAX_MESSAGES = 12;
 
 /** A metric's value for the table: a dash when not measured, else at most 3 decimals. */
 export function formatMetric(v) {
@@ -135,32 +117,15 @@ const OVERLAY_WORDS = {
   zone: (n) => (n === 1 ? 'an area to keep clear' : `${n} areas to keep clear`),
 };
 
-class CrowdApp {
+class CrowdApp extends FramedApp {
   constructor(root, wasm, config, scenes) {
-    this.root = root;
-    this.wasm = wasm;
-    this.config = config;
+    super(root, wasm, config, 'crowd-change');
     this.scenes = scenes;
     this.names = scenes.map((s) => s.name);
     this.inks = crowdInks();
     this.fields = crowdFrameFields();
     this.selected = -1;
     this.tool = 'select';
-    this.playing = false;
-    this.dirty = true;
-    this.notes = new MessageArea(MAX_MESSAGES);
-    this.frames = 0;
-    /**
-     * The running frame loop (set by startFrames; null before it starts).
-     * @type {import('./frame-loop.js').FrameLoop | null}
-     */
-    this.loop = null;
-    this.fpsSince = 0;
-    this.fps = 0;
-    /** Simulation steps a second while playing (frames.js). */
-    this.sps = 0;
-    this.stepMs = null;
-    this.lastReadout = 0;
     this.cursor = null;
     this.compare = null;
     this.metricKey = '';
@@ -186,9 +151,7 @@ class CrowdApp {
   // ---- DOM -------------------------------------------------------------------------------
 
   build() {
-    const ui = {};
-    this.ui = ui;
-    const { button, readout } = controls(ui);
+    const { ui, button, readout } = this.startUi();
 
     this.canvas = el('canvas', {
       testid: 'world',
@@ -196,8 +159,6 @@ class CrowdApp {
       tabindex: '0',
       'aria-label': 'Crowd world: click an agent to select it, or click a point to use the chosen tool. With the keyboard: arrow keys move a cursor, Enter uses the tool there, Escape clears the selection.',
     });
-    ui.message = this.notes.list;
-    ui.messageBox = this.notes.box;
 
     ui.scene = el('select', { testid: 'scene', 'aria-label': 'Scene' });
     options(ui.scene, this.names, Object.fromEntries(this.scenes.map((s) => [s.name, s.title])));
@@ -227,25 +188,22 @@ class CrowdApp {
     ui.inkLegend = el('ul', { testid: 'ink-legend', class: 'cr-legend' });
     ui.arrowNote = el('p', { testid: 'arrow-note', class: 'pl-hint', hidden: true });
 
-    const transport = transportBar(
+    const transport = seededTransport(
+      ui,
       button,
       { reset: 'Rebuild the scene from its seed (Home)', step: 'One step (→)', play: 'Play or pause (space)' },
-      barField('Seed', ui.seed),
-      barField('Agents', ui.count),
     );
     const readouts = el(
       'div',
       { class: 'pl-readouts' },
       readout('agents', 'Agents'),
       readout('steps', 'Steps'),
-      readout('fps', 'FPS'),
-      readout('sps', 'Steps/s', SPS_TITLE),
-      readout('step-ms', 'Step ms'),
+      ...rateReadouts(readout),
       (ui.clockReadouts = el('span', { class: 'cr-clock-readouts', testid: 'clock-readouts' })),
-      (ui.realtime = el('span', { testid: 'realtime-note', class: 'pl-realtime-note', role: 'status', hidden: true })),
+      realtimeNote(ui),
     );
     this.streetPanel = new StreetComparePanel(() => this.scene.seed, (t) => this.say(t));
-    const header = pageHeader('crowds', 'Scene', ui.scene, siteLinks('crowd.html'));
+    const header = pageHeader('crowds', 'Scene', ui.scene, 'crowd.html');
     ui.compare = el('button', {
       type: 'button',
       testid: 'compare',
@@ -255,13 +213,11 @@ class CrowdApp {
       text: 'Compare methods',
       hidden: true,
     });
-    const panel = el(
-      'aside',
-      { class: 'pl-panel pl-full' },
-      el('section', { class: 'pl-section' }, el('h2', { text: 'Parameters' }), ui.params, ui.compare),
-      el('section', { class: 'pl-section' }, el('h2', { text: 'Tool' }), ui.tools, ui.toolHint),
-      el('section', { class: 'pl-section' }, el('h2', { text: 'Selected agent' }), ui.selectedInfo, ui.overlayCounts),
-      (ui.metricsSection = el('section', { class: 'pl-section' }, el('h2', { text: 'Metrics' }), ui.metrics)),
+    const panel = sidePanel(
+      panelSection('Parameters', ui.params, ui.compare),
+      panelSection('Tool', ui.tools, ui.toolHint),
+      panelSection('Selected agent', ui.selectedInfo, ui.overlayCounts),
+      (ui.metricsSection = panelSection('Metrics', ui.metrics)),
     );
     ui.wrap = el('div', { class: 'pl-grid-wrap' }, this.canvas);
     const legend = el('div', { class: 'cr-legends', testid: 'legend' }, ui.kindLegend, ui.layerLegend, ui.inkLegend, ui.arrowNote);
@@ -504,15 +460,6 @@ class CrowdApp {
     );
   }
 
-  tryCall(fn, what) {
-    try {
-      return fn();
-    } catch (e) {
-      this.say(`${what}: ${e.message}`);
-      return undefined;
-    }
-  }
-
   step() {
     this.setPlaying(false);
     this.timedStep();
@@ -530,10 +477,6 @@ class CrowdApp {
       if (this.compare) for (const pane of this.compare.panes) pane.scene.step(1);
       else this.scene.step(1);
     });
-  }
-
-  setPlaying(on) {
-    setPlaying(this, on);
   }
 
   /** Uses the current tool at world point p of `scene` (select: picks the agent there). */
@@ -750,14 +693,6 @@ class CrowdApp {
     this.touch();
   }
 
-  touch() {
-    this.dirty = true;
-  }
-
-  changed() {
-    this.root.dispatchEvent(new CustomEvent('crowd-change', { detail: this.settings(), bubbles: true }));
-  }
-
   settings() {
     return { scene: this.scene.name, agents: this.config.agents, seed: this.scene.seed, embed: this.config.embed, params: { ...this.config.params } };
   }
@@ -765,12 +700,7 @@ class CrowdApp {
   start() {
     this.afterSceneChange();
     for (const m of this.pending ?? []) this.say(m);
-    this.setPlaying(true);
-    startFrames(this);
-  }
-
-  tick(now) {
-    frameTick(this, now);
+    this.play();
   }
 
   readouts(now) {
@@ -866,16 +796,6 @@ class CrowdApp {
     ui.overlayCounts.dataset.circles = String(d.circles);
     ui.overlayCounts.dataset.polygons = String(d.polygons);
     ui.overlayCounts.textContent = explainOverlay(v, this.inks);
-  }
-
-  // ---- messages ------------------------------------------------------------------------------
-
-  say(text) {
-    this.notes.say(text);
-  }
-
-  clearMessages() {
-    this.notes.clear();
   }
 
   destroy() {

@@ -40,6 +40,26 @@ export function options(select, values, labels) {
   select.replaceChildren(...values.map((v) => el('option', { value: v, text: labels?.[v] ?? v })));
 }
 
+/** A page's header: Pathlab and `subtitle` as its title, then `controls`. */
+export function titleHeader(subtitle, ...controls) {
+  return el(
+    'header',
+    { class: 'pl-header pl-full' },
+    el('h1', { class: 'pl-title' }, 'Pathlab', el('span', { class: 'pl-subtitle', text: subtitle })),
+    ...controls,
+  );
+}
+
+/** The panel of controls beside a page's stage: an aside holding `sections`. */
+export function sidePanel(...sections) {
+  return el('aside', { class: 'pl-panel pl-full' }, ...sections);
+}
+
+/** A section of a panel headed `title` (an h2), holding `children`. */
+export function panelSection(title, ...children) {
+  return el('section', { class: 'pl-section' }, el('h2', { text: title }), ...children);
+}
+
 /**
  * Makers for a page's buttons and read-outs; each element is also kept in `ui` under its id
  * (which is its data-testid). `readout` returns the labelled box to place.

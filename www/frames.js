@@ -6,7 +6,61 @@
 // per second, with a note when simulated time runs slower than real time (a frame can be drawn
 // without a step: the boid page's worker may still be busy with the last one).
 
+import { el } from './dom.js';
 import { frameLoop } from './frame-loop.js';
+import { SimApp } from './sim-page.js';
+
+/**
+ * The app of an agent page (boids.js, crowd.js): a SimApp run by startFrames, with the loop's
+ * state, the play toggle and `play()`, which starts playing and the loop.
+ */
+export class FramedApp extends SimApp {
+  constructor(root, wasm, config, changeEvent) {
+    super(root, wasm, config, changeEvent);
+    this.frames = 0;
+    /**
+     * The running frame loop (set by startFrames; null before it starts).
+     * @type {import('./frame-loop.js').FrameLoop | null}
+     */
+    this.loop = null;
+    this.fpsSince = 0;
+    this.fps = 0;
+    /** Simulation steps a second while playing (frames.js). */
+    this.sps = 0;
+    this.stepMs = null;
+    this.lastReadout = 0;
+  }
+
+  setPlaying(on) {
+    setPlaying(this, on);
+  }
+
+  /** Plays and starts the frame loop. */
+  play() {
+    this.setPlaying(true);
+    startFrames(this);
+  }
+
+  /** One frame, run by hand. */
+  tick(now) {
+    frameTick(this, now);
+  }
+}
+
+/** The frame rate, step rate and step time read-outs, made with dom.js's `readout`. */
+export function rateReadouts(readout) {
+  return [
+    readout('fps', 'FPS'),
+    readout('sps', 'Steps/s', SPS_TITLE),
+    readout('step-ms', 'Step ms'),
+  ];
+}
+
+/** The note shown when the simulation runs slower than real time (showStepRate), kept as `ui.realtime`. */
+export function realtimeNote(ui) {
+  ui.realtime = el('span', { testid: 'realtime-note', class: 'pl-realtime-note', role: 'status', hidden: true });
+  return ui.realtime;
+}
 
 /**
  * Starts the agent pages' loop for `app`, which provides `playing`, `dirty`, `timedStep()`,

@@ -9,8 +9,8 @@
 // navmesh, optimum). Every text that may come from a link or a file is set with textContent.
 
 import { NavLab, NavPhase, statusName } from './pkg/pathlab_spaces.js';
-import { controls, el, options } from './dom.js';
-import { mapControls, searchReadouts, transportBar } from './page-app.js';
+import { el, options, panelSection, sidePanel } from './dom.js';
+import { labHeader, searchReadouts, transportBar } from './page-app.js';
 import { encodeGrid } from './share.js';
 import { fetchMap } from './maps.js';
 import { fitPainter, legendList, readGridMap, spaceControls, SpacePage, startSpacePage, stopSpacePage } from './space-load.js';
@@ -76,11 +76,8 @@ export class NavApp extends SpacePage {
   // ---- DOM -------------------------------------------------------------------------------
 
   build() {
-    const ui = {};
-    this.ui = ui;
     const mesh = this.space === 'navmesh';
-    const { button, readout } = controls(ui);
-    this.canvas = spaceControls(
+    const { ui, button, readout } = spaceControls(
       this,
       mesh
         ? 'Navigation mesh: drag to paint walls with the chosen tool; the mesh is rebuilt at once. Keys: right arrow steps, left arrow goes back.'
@@ -135,37 +132,23 @@ export class NavApp extends SpacePage {
     ];
     const legend = legendList(legendItems);
 
-    const header = el(
-      'header',
-      { class: 'pl-header pl-full' },
-      el('h1', { class: 'pl-title' }, 'Pathlab', el('span', {
-        class: 'pl-subtitle',
-        text: mesh ? 'a navigation mesh: A* over polygons, then the funnel' : 'the corner graph: the exact any-angle path',
-      })),
-      mapControls(ui, 'Map'),
-    );
-    const panel = el(
-      'aside',
-      { class: 'pl-panel pl-full' },
-      el(
-        'section',
-        { class: 'pl-section' },
-        el('h2', { text: mesh ? 'Navmesh' : 'Corner graph' }),
+    const header = labHeader(ui, mesh ? 'a navigation mesh: A* over polygons, then the funnel' : 'the corner graph: the exact any-angle path', 'Map');
+    const panel = sidePanel(
+      panelSection(
+        mesh ? 'Navmesh' : 'Corner graph',
         ui.meshInfo,
         el('label', { class: 'pl-field' }, el('span', { text: 'Diagonal rule (where walls touch)' }), ui.diagonal),
         ui.explain,
       ),
-      el(
-        'section',
-        { class: 'pl-section' },
-        el('h2', { text: 'Edit' }),
+      panelSection(
+        'Edit',
         el('label', { class: 'pl-field' }, el('span', { text: 'Tool' }), ui.tool),
         el('p', { class: 'pl-hint', text: 'Drag on the map to paint or erase walls: the mesh or graph is built again at once. Choose Move the start or Move the goal and click a cell (or near a corner) to place an end.' }),
         ui.clear,
       ),
-      el('section', { class: 'pl-section' }, el('h2', { text: 'Last step' }), ui.narration),
-      el('section', { class: 'pl-section' }, el('h2', { text: 'Open list (best first)' }), ui.openList),
-      el('section', { class: 'pl-section' }, el('h2', { text: 'Legend' }), legend),
+      panelSection('Last step', ui.narration),
+      panelSection('Open list (best first)', ui.openList),
+      panelSection('Legend', legend),
     );
     ui.wrap = el('div', { class: 'pl-grid-wrap pl-space-wrap' }, this.canvas);
     ui.compareNote = el('p', { testid: 'nav-compare-note', class: 'pl-hint', hidden: true });

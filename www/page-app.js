@@ -6,7 +6,7 @@
 // Every text is set with textContent.
 
 import { SPEEDS, MAX_WEIGHT } from './config.js';
-import { el, MessageArea, options } from './dom.js';
+import { el, MessageArea, options, titleHeader } from './dom.js';
 import { quote } from './values.js';
 import { algorithms } from './pkg/pathlab_wasm.js';
 import { frameLoop } from './frame-loop.js';
@@ -143,8 +143,16 @@ export function searchReadouts(readout) {
   return [readout('status', 'Status'), readout('expanded', 'Expanded'), readout('open', 'Open'), readout('cost', 'Path cost')];
 }
 
+/**
+ * The header of the grid page and the space views: Pathlab, `subtitle`, and the Space and map
+ * selects (the map's labelled `mapLabel`) with the Open file… button.
+ */
+export function labHeader(ui, subtitle, mapLabel) {
+  return titleHeader(subtitle, mapControls(ui, mapLabel));
+}
+
 /** The header's Space and map selects and the Open file… button. */
-export function mapControls(ui, mapLabel) {
+function mapControls(ui, mapLabel) {
   return el(
     'div',
     { class: 'pl-map-controls' },

@@ -126,6 +126,26 @@ function buildLookup(palette) {
   return lut;
 }
 
+/** Inks terrain marks (the grid's and the hexes'): mud's dots filled, water's waves stroked `width` wide. */
+export function inkTerrain(ctx, mud, water, width) {
+  ctx.fillStyle = 'rgba(47, 53, 66, 0.42)';
+  ctx.fill(mud);
+  ctx.strokeStyle = 'rgba(255, 255, 255, 0.75)';
+  ctx.lineWidth = width;
+  ctx.lineCap = 'round';
+  ctx.stroke(water);
+}
+
+/** Inks parent arrows (the grid's and the spaces'): shafts `lines` stroked `width` wide, `heads` filled. */
+export function inkArrows(ctx, lines, heads, width) {
+  ctx.strokeStyle = 'rgba(31, 36, 48, 0.6)';
+  ctx.fillStyle = 'rgba(31, 36, 48, 0.6)';
+  ctx.lineWidth = width;
+  ctx.lineCap = 'round';
+  ctx.stroke(lines);
+  ctx.fill(heads);
+}
+
 /**
  * Draws the start (circle) or goal (diamond) marker of radius `r` at (x, y) with its letter, on
  * every page (Painter here; space-paint.js's painters). `style` is how it scales: `diamond` (the
@@ -442,12 +462,7 @@ export class Painter {
       heads.lineTo(bx + dy * head * 0.6 * cs, by - dx * head * 0.6 * cs);
       heads.closePath();
     }
-    ctx.strokeStyle = 'rgba(31, 36, 48, 0.6)';
-    ctx.fillStyle = 'rgba(31, 36, 48, 0.6)';
-    ctx.lineWidth = Math.max(1, cs * 0.03);
-    ctx.lineCap = 'round';
-    ctx.stroke(lines);
-    ctx.fill(heads);
+    inkArrows(ctx, lines, heads, Math.max(1, cs * 0.03));
   }
 
   /** Marks on terrain cells in view, so mud and water read without colour and under the search's: dots and waves. */
@@ -476,12 +491,7 @@ export class Painter {
         }
       }
     }
-    ctx.fillStyle = 'rgba(47, 53, 66, 0.42)';
-    ctx.fill(mud);
-    ctx.strokeStyle = 'rgba(255, 255, 255, 0.75)';
-    ctx.lineWidth = Math.max(1, cs * 0.04);
-    ctx.lineCap = 'round';
-    ctx.stroke(water);
+    inkTerrain(ctx, mud, water, Math.max(1, cs * 0.04));
   }
 
   /** g, h and f in the corners of each reached cell, as in the course's worked examples. */

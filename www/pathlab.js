@@ -11,9 +11,9 @@ import { loadIndex, loadPresets, fetchMap, detectFormat, presetEntry } from './m
 import { takeEarly } from './early.js';
 import { Painter, LEGEND, OVERLAY_STYLE, useExtras } from './paint.js';
 import { attachEditing } from './edit.js';
-import { controls, el, options } from './dom.js';
+import { controls, el, options, panelSection, sidePanel } from './dom.js';
 import {
-  algorithmRow, algorithmRows, formatCost, lastStepOf, mapControls, searchInputs, searchReadouts, SearchPage, selectMaker, toolBrush, toolMenu,
+  algorithmRow, algorithmRows, formatCost, labHeader, lastStepOf, searchInputs, searchReadouts, SearchPage, selectMaker, toolBrush, toolMenu,
   transportBar, weightField,
 } from './page-app.js';
 
@@ -293,19 +293,10 @@ class App extends SearchPage {
         ),
       ),
     );
-    const header = el(
-      'header',
-      { class: 'pl-header pl-full' },
-      el('h1', { class: 'pl-title' }, 'Pathlab', el('span', { class: 'pl-subtitle', text: 'grid path-finding, one step at a time' })),
-      mapControls(ui, 'Map'),
-    );
-    const panel = el(
-      'aside',
-      { class: 'pl-panel pl-full' },
-      el(
-        'section',
-        { class: 'pl-section' },
-        el('h2', { text: 'Search' }),
+    const header = labHeader(ui, 'grid path-finding, one step at a time', 'Map');
+    const panel = sidePanel(
+      panelSection(
+        'Search',
         select('algo', SELECT_LABELS.algo),
         select('heuristic', SELECT_LABELS.heuristic),
         select('diagonal', SELECT_LABELS.diagonal),
@@ -315,10 +306,8 @@ class App extends SearchPage {
         ui.note,
         (ui.quizToggle = el('button', { type: 'button', testid: 'quiz-toggle', class: 'pl-btn pl-small', text: 'Quiz: predict the next step' })),
       ),
-      (ui.editSection = el(
-        'section',
-        { class: 'pl-section' },
-        el('h2', { text: 'Edit' }),
+      (ui.editSection = panelSection(
+        'Edit',
         el('label', { class: 'pl-field' }, el('span', { text: 'Tool' }), ui.brush),
         el('p', {
           class: 'pl-hint',

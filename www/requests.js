@@ -12,10 +12,10 @@
 import init, { Requests, WalkerState } from './pkg/pathlab_wasm.js';
 import { loadPresets, fetchMap } from './maps.js';
 import { PALETTE } from './palette.js';
-import { controls, el, MessageArea, options } from './dom.js';
+import { el, options, panelSection, sidePanel } from './dom.js';
 import { MAX_SEED, keyName, parseWhole, quote, text } from './values.js';
 import { frameLoop } from './frame-loop.js';
-import { layOut, onWholeChange, pageHeader, siteLinks, transportBar, wholeField } from './sim-page.js';
+import { layOut, loadOnce, onWholeChange, pageHeader, SimApp, transportBar, wholeField } from './sim-page.js';
 
 /** Every key the page understands. */
 export const REQUEST_KEYS = ['map', 'agents', 'budget', 'aging', 'seed', 'embed'];
@@ -46,8 +46,6 @@ export const REQUEST_DEFAULTS = Object.freeze({
 
 /** Rows the queue table shows; the rest are counted below it. */
 const QUEUE_ROWS = 14;
-
-const MAX_MESSAGES = 12;
 
 const COLOURS = {
   walking: PALETTE.start,
@@ -114,25 +112,14 @@ export function requestQuery(config) {
 
 // ---- the simulation -------------------------------------------------------------------------
 
-let wasmReady = null;
+const loadWasm = loadOnce(init);
 
-/** Loads and starts the wasm module once per page; resolves to its exports (with memory). */
-function loadWasm() {
-  wasmReady ??= init();
-  return wasmReady;
-}
-
-class RequestsApp {
+class RequestsApp extends SimApp {
   constructor(root, wasm, config) {
-    this.root = root;
-    this.wasm = wasm;
-    this.config = config;
+    super(root, wasm, config, 'requests-change');
     this.requests = new Requests(8, 8);
     this.presets = [];
     this.mapLabel = '';
-    this.playing = false;
-    this.dirty = true;
-    this.notes = new MessageArea(MAX_MESSAGES);
     this.wallsVersion = -1;
     this.wallsVersionDrawn = -2;
     this.build();
@@ -141,17 +128,13 @@ class RequestsApp {
   // ---- DOM -----------------------------------------------------------------------------------
 
   build() {
-    const ui = {};
-    this.ui = ui;
-    const { button, readout } = controls(ui);
+    const { ui, button, readout } = this.startUi();
 
     this.canvas = el('canvas', {
       testid: 'grid',
       class: 'pl-canvas rq-canvas',
       'aria-label': 'The map and its agents: green dots walk their paths; orange rings wait for a path, filled ones are being searched',
     });
-    ui.message = this.notes.list;
-    ui.messageBox = this.notes.box;
     ui.map = el('select', { testid: 'map', 'aria-label': 'Map' });
     ui.mapTitle = el('p', { testid: 'map-title', class: 'pl-map-title' });
     ui.budgetInput = el('input', {
@@ -186,15 +169,11 @@ class RequestsApp {
       readout('mean-wait', 'Mean wait', 'Frames from asking to the answer, on average'),
       readout('max-wait', 'Max wait', 'The longest wait, in frames'),
     );
-    const header = pageHeader('path requests spread over frames', 'Map', ui.map, siteLinks('requests.html'));
+    const header = pageHeader('path requests spread over frames', 'Map', ui.map, 'requests.html');
     const legendItem = (cls, label) => el('li', {}, el('span', { class: `rq-key ${cls}` }), label);
-    const panel = el(
-      'aside',
-      { class: 'pl-panel pl-full' },
-      el(
-        'section',
-        { class: 'pl-section' },
-        el('h2', { text: 'Agents' }),
+    const panel = sidePanel(
+      panelSection(
+        'Agents',
         el('label', { class: 'pl-field' }, el('span', { text: 'Agents' }), ui.count),
         el('label', { class: 'rq-check' }, ui.aging, el('span', { text: 'Aging: a waiting request gains 0.1 urgency a frame' })),
         el('p', {
@@ -202,10 +181,8 @@ class RequestsApp {
           text: 'Each agent asks for a path to a random cell of its area with an urgency from 1 to 9, walks it, and asks again. Each frame searches the most urgent request until it finishes, then the next, until the budget is spent.',
         }),
       ),
-      el(
-        'section',
-        { class: 'pl-section' },
-        el('h2', { text: 'Queue, in the order of service' }),
+      panelSection(
+        'Queue, in the order of service',
         el(
           'table',
           { class: 'rq-queue', testid: 'queue' },
@@ -226,10 +203,8 @@ class RequestsApp {
         ),
         ui.queueMore,
       ),
-      el(
-        'section',
-        { class: 'pl-section' },
-        el('h2', { text: 'Legend' }),
+      panelSection(
+        'Legend',
         el(
           'ul',
           { class: 'pl-legend' },
@@ -415,15 +390,6 @@ class RequestsApp {
     this.ui.play.setAttribute('aria-pressed', on ? 'true' : 'false');
   }
 
-  tryCall(fn, what) {
-    try {
-      return fn();
-    } catch (e) {
-      this.say(`${what}: ${e.message}`);
-      return undefined;
-    }
-  }
-
   // ---- read-outs -----------------------------------------------------------------------------
 
   readouts() {
@@ -471,10 +437,6 @@ class RequestsApp {
     this.canvas.dataset.height = String(h);
     this.cellPx = this.canvas.width / w;
     this.touch();
-  }
-
-  touch() {
-    this.dirty = true;
   }
 
   /** The walls as one pixel per cell, rebuilt when the map changes. */
@@ -565,22 +527,6 @@ class RequestsApp {
   }
 
   // ---- messages and state ------------------------------------------------------------------------
-
-  say(message) {
-    this.notes.say(message);
-  }
-
-  clearMessages() {
-    this.notes.clear();
-  }
-
-  settings() {
-    return { ...this.config };
-  }
-
-  changed() {
-    this.root.dispatchEvent(new CustomEvent('requests-change', { detail: this.settings(), bubbles: true }));
-  }
 
   destroy() {
     this.loop?.stop();

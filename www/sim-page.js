@@ -3,10 +3,104 @@
 // fields for whole numbers that explain a bad entry and show the last good value again.
 // Functions that drive a page take the page's app, which provides `ui` (its controls by
 // data-testid), `config`, `playing`, `setPlaying(on)`, `step()`, `rebuild(why)` and
-// `say(text)` (see boids.js, crowd.js).
+// `say(text)` (see boids.js, crowd.js). SimApp is what the three pages' apps have in common.
 
-import { el } from './dom.js';
-import { MAX_SEED, parseWhole, quote } from './values.js';
+import { controls, el, MessageArea, titleHeader } from './dom.js';
+import { MAX_SEED, parseWhole, queryObject, quote } from './values.js';
+
+/** How many messages a page keeps on show. */
+const MAX_MESSAGES = 12;
+
+/**
+ * A function that loads a wasm module once per page: `init` the first time it is called;
+ * resolves to the module's exports (with memory).
+ */
+export function loadOnce(init) {
+  let ready = null;
+  return () => (ready ??= init());
+}
+
+/**
+ * What the apps of the simulation pages share (boids.js, crowd.js, requests.js): the element
+ * they are mounted in, the wasm exports, the configuration, the message area, the flags the
+ * frame loop reads (`playing`; `dirty`, set by `touch()` to ask for a repaint), and a
+ * `changeEvent` (such as 'crowd-change') sent with `settings()` when the settings change.
+ */
+export class SimApp {
+  constructor(root, wasm, config, changeEvent) {
+    this.root = root;
+    this.wasm = wasm;
+    this.config = config;
+    this.notes = new MessageArea(MAX_MESSAGES);
+    this.changeEvent = changeEvent;
+    this.playing = false;
+    this.dirty = true;
+  }
+
+  /**
+   * Starts the page's `ui` (its controls by data-testid), with the message area in it; returns
+   * it with dom.js's `button` and `readout` for it.
+   */
+  startUi() {
+    /** @type {Record<string, any>} */
+    const ui = {};
+    this.ui = ui;
+    ui.message = this.notes.list;
+    ui.messageBox = this.notes.box;
+    return { ui, ...controls(ui) };
+  }
+
+  /** `fn()`, or, when it throws, undefined with its message said, prefixed by `what`. */
+  tryCall(fn, what) {
+    try {
+      return fn();
+    } catch (e) {
+      this.say(`${what}: ${e.message}`);
+      return undefined;
+    }
+  }
+
+  touch() {
+    this.dirty = true;
+  }
+
+  /** The settings as the page's URL keys hold them (each page says which). */
+  settings() {
+    return { ...this.config };
+  }
+
+  changed() {
+    this.root.dispatchEvent(new CustomEvent(this.changeEvent, { detail: this.settings(), bubbles: true }));
+  }
+
+  say(text) {
+    this.notes.say(text);
+  }
+
+  clearMessages() {
+    this.notes.clear();
+  }
+}
+
+/**
+ * A simulation page's entry point: mounts the page on #app with `mount(root, settings)` from the
+ * URL's query, keeps the address in step with the settings (`changeEvent` carries them and
+ * `query(settings)` writes them), so that a reload or a copied link shows the same, and shows a
+ * failure to start as a message naming `what`. Resolves to mount's handle.
+ */
+export async function mountFromUrl(changeEvent, mount, query, what) {
+  const root = document.getElementById('app');
+  root.addEventListener(changeEvent, (event) => {
+    const q = query(/** @type {CustomEvent} */ (event).detail);
+    history.replaceState(null, '', q ? `?${q}` : location.pathname);
+  });
+  try {
+    return await mount(root, queryObject(location.search));
+  } catch (e) {
+    root.replaceChildren(el('p', { class: 'pl-fatal', role: 'alert', text: `${what} could not start: ${e.message}` }));
+    throw e;
+  }
+}
 
 /** Elements whose keys belong to them (typing a number, choosing an option, pressing). */
 const OWN_KEYS = ['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON'];
@@ -65,6 +159,14 @@ export function wireSeedAndCount(app, maxAgents, count) {
   });
 }
 
+/**
+ * The transport bar of a page that rebuilds its world from a seed: Reset, Step and Play (with
+ * `titles`), then its Seed and Agents fields (`ui.seed`, `ui.count`).
+ */
+export function seededTransport(ui, button, titles) {
+  return transportBar(button, titles, barField('Seed', ui.seed), barField('Agents', ui.count));
+}
+
 /** A labelled field in the transport bar (a seed, an agent count). */
 export function barField(label, input) {
   return el('label', { class: 'pl-field pl-inline pl-bar-field pl-full' }, el('span', { text: label }), input);
@@ -107,16 +209,18 @@ export function siteLinks(here) {
   return SITE_PAGES.filter(([href]) => href !== here);
 }
 
-export function pageHeader(subtitle, pickerLabel, picker, links) {
-  return el(
-    'header',
-    { class: 'pl-header pl-full' },
-    el('h1', { class: 'pl-title' }, 'Pathlab', el('span', { class: 'pl-subtitle', text: subtitle })),
+/**
+ * A simulation page's header: its title with `subtitle`, its picker (a select labelled
+ * `pickerLabel`) and the links to the other pages of the site (`here`: this page's file).
+ */
+export function pageHeader(subtitle, pickerLabel, picker, here) {
+  return titleHeader(
+    subtitle,
     el(
       'div',
       { class: 'pl-map-controls' },
       el('label', { class: 'pl-field pl-inline' }, el('span', { text: pickerLabel }), picker),
-      ...links.map(([href, testid, text]) => el('a', { class: 'pl-nav', href, testid, text })),
+      ...siteLinks(here).map(([href, testid, text]) => el('a', { class: 'pl-nav', href, testid, text })),
     ),
   );
 }

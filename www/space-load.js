@@ -5,9 +5,9 @@
 
 import initSpaces, { statusName } from './pkg/pathlab_spaces.js';
 import { Lab } from './pkg/pathlab_wasm.js';
-import { el, options } from './dom.js';
+import { controls, el, options } from './dom.js';
 import { SPACES } from './config.js';
-import { SearchPage, searchInputs } from './page-app.js';
+import { SearchPage, searchInputs, selectMaker } from './page-app.js';
 import { HIGH_CONTRAST, PALETTE } from './paint.js';
 import { SPACE_LABELS } from './pathlab.js';
 
@@ -103,12 +103,15 @@ export async function startSpacePage(page, pick) {
 }
 
 /**
- * The controls every space view makes first, kept in `page.ui`: the message hooks, the speed
- * and weight inputs, the space select on `page.space`, and the map select (`mapLabel`).
- * Returns the page's canvas (`data-testid="grid"`, focusable, read out as `label`).
+ * The controls every space view makes first, kept in a new `page.ui`: the message hooks, the
+ * speed and weight inputs, the space select on `page.space`, and the map select (`mapLabel`).
+ * Sets the page's canvas (`data-testid="grid"`, focusable, read out as `label`); returns the
+ * `ui` with dom.js's `button`, `readout` and page-app.js's `select` makers for it.
  */
 export function spaceControls(page, label, mapLabel) {
-  const ui = page.ui;
+  /** @type {Record<string, any>} */
+  const ui = {};
+  page.ui = ui;
   ui.message = page.notes.list;
   ui.messageBox = page.notes.box;
   searchInputs(ui, page.config.speed);
@@ -116,7 +119,8 @@ export function spaceControls(page, label, mapLabel) {
   options(ui.space, SPACES, SPACE_LABELS);
   ui.space.value = page.space;
   ui.map = el('select', { testid: 'map', 'aria-label': mapLabel });
-  return el('canvas', { testid: 'grid', class: 'pl-canvas', tabindex: '0', 'data-space': page.space, 'aria-label': label });
+  page.canvas = el('canvas', { testid: 'grid', class: 'pl-canvas', tabindex: '0', 'data-space': page.space, 'aria-label': label });
+  return { ui, ...controls(ui), select: selectMaker(ui) };
 }
 
 /** The legend: `[key, label, colour]` items, each with its swatch. */
@@ -164,6 +168,11 @@ export class SpacePage extends SearchPage {
     this.spaceMemory = null;
     this.index = { presets: [], graphs: [] };
     this.palette = config.contrast ? HIGH_CONTRAST : PALETTE;
+    /**
+     * The view's canvas (made by spaceControls).
+     * @type {HTMLCanvasElement}
+     */
+    this.canvas = null;
   }
 }
 

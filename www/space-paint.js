@@ -6,7 +6,7 @@
 // devicePixelRatio. Each painter also answers "what is under this point" for the editors,
 // from the geometry of its last paint.
 
-import { drawMarker, stateColours } from './paint.js';
+import { drawMarker, inkArrows, inkTerrain, stateColours } from './paint.js';
 import { CellState, Terrain } from './pkg/pathlab_spaces.js';
 
 /** The parents' "none". */
@@ -80,6 +80,21 @@ export function short(v) {
 }
 
 /** Distance from p to the segment a-b. */
+/** The box of (x, y) pairs: [x0, y0, x1, y1] (infinite when there are none). */
+function bounds(places) {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (let i = 0; i + 1 < places.length; i += 2) {
+    x0 = Math.min(x0, places[i]);
+    x1 = Math.max(x1, places[i]);
+    y0 = Math.min(y0, places[i + 1]);
+    y1 = Math.max(y1, places[i + 1]);
+  }
+  return [x0, y0, x1, y1];
+}
+
 function segmentDistance(px, py, ax, ay, bx, by) {
   const dx = bx - ax;
   const dy = by - ay;
@@ -153,16 +168,7 @@ export class GraphPainter {
 
   /** Fits the view to the nodes' places (x, y pairs): the graph's box with a margin. */
   fitTo(places) {
-    let x0 = Infinity;
-    let y0 = Infinity;
-    let x1 = -Infinity;
-    let y1 = -Infinity;
-    for (let i = 0; i + 1 < places.length; i += 2) {
-      x0 = Math.min(x0, places[i]);
-      x1 = Math.max(x1, places[i]);
-      y0 = Math.min(y0, places[i + 1]);
-      y1 = Math.max(y1, places[i + 1]);
-    }
+    let [x0, y0, x1, y1] = bounds(places);
     if (!Number.isFinite(x0)) [x0, y0, x1, y1] = [0, 0, 10, 6];
     const span = Math.max(x1 - x0, y1 - y0) || 10;
     // A line of nodes still gets some room across it.
@@ -716,16 +722,7 @@ export class HexPainter {
   /** Sets the hexes' box from their centres and layout. */
   setCells(places, layout) {
     this.layout = layout;
-    let x0 = Infinity;
-    let y0 = Infinity;
-    let x1 = -Infinity;
-    let y1 = -Infinity;
-    for (let i = 0; i + 1 < places.length; i += 2) {
-      x0 = Math.min(x0, places[i]);
-      x1 = Math.max(x1, places[i]);
-      y0 = Math.min(y0, places[i + 1]);
-      y1 = Math.max(y1, places[i + 1]);
-    }
+    const [x0, y0, x1, y1] = bounds(places);
     const [hw, hh] = layout === 'flat' ? [1, SQRT3 / 2] : [SQRT3 / 2, 1];
     this.box = { x0: x0 - hw, y0: y0 - hh, x1: x1 + hw, y1: y1 + hh };
   }
@@ -887,12 +884,7 @@ export class HexPainter {
         }
       }
     }
-    ctx.fillStyle = 'rgba(47, 53, 66, 0.42)';
-    ctx.fill(mud);
-    ctx.strokeStyle = 'rgba(255, 255, 255, 0.75)';
-    ctx.lineWidth = Math.max(1, s * 0.06);
-    ctx.lineCap = 'round';
-    ctx.stroke(water);
+    inkTerrain(ctx, mud, water, Math.max(1, s * 0.06));
   }
 
   parentArrows(m, centre, s, numbers) {
@@ -914,12 +906,7 @@ export class HexPainter {
       lines.lineTo(x + dx * (tip * s - head * 0.8), y + dy * (tip * s - head * 0.8));
       arrowHead(heads, x + dx * tip * s, y + dy * tip * s, dx, dy, head);
     }
-    ctx.strokeStyle = 'rgba(31, 36, 48, 0.6)';
-    ctx.fillStyle = 'rgba(31, 36, 48, 0.6)';
-    ctx.lineWidth = Math.max(1, s * 0.05);
-    ctx.lineCap = 'round';
-    ctx.stroke(lines);
-    ctx.fill(heads);
+    inkArrows(ctx, lines, heads, Math.max(1, s * 0.05));
   }
 
   numbers(m, centre, s, v) {

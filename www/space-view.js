@@ -14,9 +14,9 @@ import { Lab } from './pkg/pathlab_wasm.js';
 import { fitPainter, legendList, MAPS, readGridMap, spaceControls, SpacePage, startSpacePage, stopSpacePage } from './space-load.js';
 import { toQuery } from './config.js';
 import { quote } from './values.js';
-import { controls, download, el, options } from './dom.js';
+import { download, el, options, panelSection, sidePanel } from './dom.js';
 import {
-  algorithmRow, formatCost, lastStepOf, mapControls, searchReadouts, selectMaker, toolBrush, toolMenu, transportBar, weightField,
+  algorithmRow, formatCost, labHeader, lastStepOf, searchReadouts, toolBrush, toolMenu, transportBar, weightField,
 } from './page-app.js';
 import { encodeGraph, encodeGrid } from './share.js';
 import { fetchMap, fetchText, detectFormat } from './maps.js';
@@ -92,12 +92,8 @@ export class SpaceApp extends SpacePage {
   // ---- DOM -------------------------------------------------------------------------------
 
   build() {
-    const ui = {};
-    this.ui = ui;
     const graph = this.space === 'graph';
-    const { button, readout } = controls(ui);
-    const select = selectMaker(ui);
-    this.canvas = spaceControls(
+    const { ui, button, readout, select } = spaceControls(
       this,
       graph
         ? 'Graph: click to add a node, drag a node to move it, Shift+drag between nodes to join them, click an edge to set its cost. Keys: right arrow steps, left arrow goes back, Shift+arrows move a cursor over the nodes and read each one out, Escape hides it.'
@@ -133,18 +129,14 @@ export class SpaceApp extends SpacePage {
     const legend = legendList(legendItems);
     if (graph) legend.append(el('li', {}, el('span', { class: 'pl-swatch pl-swatch-edge' }), 'edge with its cost; arrow: one way'));
 
-    const header = el(
-      'header',
-      { class: 'pl-header pl-full' },
-      el('h1', { class: 'pl-title' }, 'Pathlab', el('span', {
-        class: 'pl-subtitle',
-        text: graph ? 'path-finding on a graph, one step at a time' : 'path-finding on hex tiles, one step at a time',
-      })),
-      mapControls(ui, graph ? 'Graph' : 'Map'),
+    const header = labHeader(
+      ui,
+      graph ? 'path-finding on a graph, one step at a time' : 'path-finding on hex tiles, one step at a time',
+      graph ? 'Graph' : 'Map',
     );
 
     // Edit tools: for graphs a tool choice above the canvas and a few buttons; for hexes brushes.
-    ui.editSection = el('section', { class: 'pl-section' }, el('h2', { text: graph ? 'Edit the graph' : 'Edit' }));
+    ui.editSection = panelSection(graph ? 'Edit the graph' : 'Edit');
     if (graph) {
       ui.toolMove = el('button', { type: 'button', testid: 'tool-move', class: 'pl-btn pl-small', 'aria-pressed': 'true', text: 'Move / add nodes' });
       ui.toolConnect = el('button', { type: 'button', testid: 'tool-connect', class: 'pl-btn pl-small', 'aria-pressed': 'false', text: 'Connect nodes' });
@@ -222,13 +214,9 @@ export class SpaceApp extends SpacePage {
       el('div', { class: 'pl-row pl-share-row' }, ui.shareUrl, ui.copy),
     );
 
-    const panel = el(
-      'aside',
-      { class: 'pl-panel pl-full' },
-      el(
-        'section',
-        { class: 'pl-section' },
-        el('h2', { text: 'Search' }),
+    const panel = sidePanel(
+      panelSection(
+        'Search',
         select('algo', 'Algorithm'),
         select('heuristic', 'Heuristic'),
         select('diagonal', 'Moves'),
@@ -243,8 +231,8 @@ export class SpaceApp extends SpacePage {
       ui.editSection,
       files,
       share,
-      el('section', { class: 'pl-section' }, el('h2', { text: 'Last step' }), ui.narration),
-      el('section', { class: 'pl-section' }, el('h2', { text: 'Legend' }), legend),
+      panelSection('Last step', ui.narration),
+      panelSection('Legend', legend),
     );
     options(ui.diagonal, [graph ? 'edges' : 'hex'], { edges: 'along the edges', hex: 'six neighbours' });
     ui.diagonal.disabled = true;

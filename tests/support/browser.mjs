@@ -74,23 +74,44 @@ export function withBrowser() {
 }
 
 /**
- * Opens index.html with `query` and waits until Pathlab has mounted. `page.errors` collects
- * uncaught exceptions and console errors, so a test can insist there were none.
+ * Collects the page's uncaught exceptions and console errors in `page.errors`, but for console
+ * messages `expected(message)` accepts (such as the failed load of a file a test knows is not
+ * there).
  */
-export async function open(env, query = '', { width = 1400, height = 1000 } = {}) {
-  const page = await env.browser.newPage({ viewport: { width, height } });
+export function watchErrors(page, expected = (_m) => false) {
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(`pageerror: ${e.message}`));
   page.on('console', (m) => {
-    if (m.type() === 'error') page.errors.push(`console: ${m.text()}`);
+    if (m.type() === 'error' && !expected(m)) page.errors.push(`console: ${m.text()}`);
   });
-  await page.goto(`${env.base}index.html${query ? `?${query}` : ''}`);
+  return page;
+}
+
+/**
+ * Opens www/FILE with `query` and waits until the page has set `window[app]` and filled the
+ * read-out `readout` (a data-testid). `page.errors` collects uncaught exceptions and console
+ * errors, so a test can insist there were none. `init`: a script run before the page's own (to
+ * take a browser feature away, say).
+ */
+export async function openPage(env, file, query, { app, readout, width = 1400, height = 1000, init = null, timeout = 30000 }) {
+  const page = await env.browser.newPage({ viewport: { width, height } });
+  if (init) await page.addInitScript(init);
+  watchErrors(page);
+  await page.goto(`${env.base}${file}${query ? `?${query}` : ''}`);
   await page.waitForFunction(
-    () => window.pathlab && document.querySelector('[data-testid="status"]')?.textContent !== '',
-    null,
-    { timeout: 15000 },
+    ([app, readout]) => window[app] && document.querySelector(`[data-testid="${readout}"]`)?.textContent !== '',
+    [app, readout],
+    { timeout },
   );
   return page;
+}
+
+/**
+ * Opens index.html with `query` and waits until Pathlab has mounted. `page.errors` collects
+ * uncaught exceptions and console errors, so a test can insist there were none.
+ */
+export function open(env, query = '', { width = 1400, height = 1000 } = {}) {
+  return openPage(env, 'index.html', query, { app: 'pathlab', readout: 'status', width, height, timeout: 15000 });
 }
 
 /** The text of a data-testid element. */
@@ -150,20 +171,14 @@ export async function screenshot(page, name) {
  * Opens boids.html with `query` and waits until the boid page has mounted and painted its
  * read-outs. `page.errors` collects uncaught exceptions and console errors.
  */
-export async function openBoids(env, query = '', { width = 1400, height = 1000, init = null } = {}) {
-  const page = await env.browser.newPage({ viewport: { width, height } });
-  // A script run before the page's own (to take a browser feature away, say).
-  if (init) await page.addInitScript(init);
-  page.errors = [];
-  page.on('pageerror', (e) => page.errors.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') page.errors.push(`console: ${m.text()}`);
-  });
-  await page.goto(`${env.base}boids.html${query ? `?${query}` : ''}`);
-  await page.waitForFunction(
-    () => window.boidlab && document.querySelector('[data-testid="agents"]')?.textContent !== '',
-    null,
-    { timeout: 30000 },
-  );
-  return page;
+export function openBoids(env, query = '', { width = 1400, height = 1000, init = null } = {}) {
+  return openPage(env, 'boids.html', query, { app: 'boidlab', readout: 'agents', width, height, init });
+}
+
+/**
+ * Opens crowd.html with `query` and waits until it has mounted and shows its read-outs.
+ * `page.errors` collects uncaught exceptions and console errors.
+ */
+export function openCrowd(env, query = '', { width = 1400, height = 1000 } = {}) {
+  return openPage(env, 'crowd.html', query, { app: 'crowdlab', readout: 'steps', width, height });
 }
