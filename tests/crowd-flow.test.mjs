@@ -8,14 +8,15 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { nextFrame, openCrowd, screenshot, text, withBrowser } from './support/browser.mjs';
-import { pause, replay, shownMetrics, stepsReach } from './support/crowd.mjs';
+import { pause, replay, shownMetrics } from './support/crowd.mjs';
 
 /** Every neighbour order, sorted (the scenes' `order` choices), written out here. */
 const ORDERS = ['ensw', 'enws', 'esnw', 'eswn', 'ewns', 'ewsn', 'nesw', 'news', 'nsew', 'nswe', 'nwes', 'nwse', 'senw', 'sewn', 'snew', 'snwe', 'swen', 'swne', 'wens', 'wesn', 'wnes', 'wnse', 'wsen', 'wsne'];
 
 /** Plays on to step `steps` at least, pauses, and returns the step the scene is at. */
 async function runTo(page, steps) {
-  await stepsReach(page, steps);
+  // The scene's own count, not the read-out: the read-out is refreshed on the page's schedule.
+  await page.waitForFunction((n) => window.crowdlab.scene.steps >= n, steps, { timeout: 30000 });
   await pause(page);
   // Paused: the metrics table is refreshed for the step the scene is at (the page refreshes it on
   // its own schedule while playing, so it may lag the step counter by a frame).

@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { movingaiFolder, nextFrame, open, ROOT, screenshot, start, text } from './support/browser.mjs';
-import { cheapest, readCourse, readMovingAi, readPage, readScen } from './support/dijkstra.mjs';
+import { cheapest, readCourse, readMovingAi, readPage, readScen, sameCost } from './support/dijkstra.mjs';
 
 const testid = (page, id) => page.locator(`[data-testid="${id}"]`);
 const attr = (page, name) => testid(page, 'grid').getAttribute(name);
@@ -129,7 +129,7 @@ describe('files in and out', () => {
       const map = readMovingAi(body);
       const cli = cliCost(dir, sample.path, map.width, map.height, problem);
       const reference = cheapest(map, problem.start, problem.goal);
-      assert.ok(Math.abs(cli - reference) < 1e-9, `CLI ${cli}, reference ${reference}`);
+      assert.ok(sameCost(cli, reference), `CLI ${cli}, reference ${reference}`);
       assert.ok(Math.abs(cli - problem.optimal) < 1e-3, `CLI ${cli}, .scen ${problem.optimal}`);
 
       // wall-gap: real costs (1 and √2) and no corner cutting, as in the .scen files.
@@ -165,7 +165,7 @@ describe('files in and out', () => {
     writeFileSync(mapPath, `type octile\nheight 5\nwidth 5\nmap\n${rows.join('\n')}\n`);
     const cli = cliCost(dir, mapPath, 5, 5, { start: course.start, goal: course.goal });
     const reference = cheapest(course, course.start, course.goal);
-    assert.ok(Math.abs(cli - reference) < 1e-9);
+    assert.ok(sameCost(cli, reference), `CLI ${cli}, reference ${reference}`);
 
     const page = await open(env, 'map=wall-gap');
     await pick(page, path, 'course-5x5.txt');

@@ -45,7 +45,7 @@ describe('scripts/serve.sh with CARGO_TARGET_DIR set', () => {
     work.repo = join(work.dir, 'repo');
     work.bin = join(work.dir, 'bin');
     work.log = join(work.dir, 'log');
-    for (const d of [work.bin, work.log, join(work.repo, 'scripts'), join(work.repo, 'maps'), join(work.repo, 'www'), join(work.repo, 'node_modules', 'playwright-core'), join(work.repo, 'node_modules', '.bin')]) {
+    for (const d of [work.bin, work.log, join(work.repo, 'scripts'), join(work.repo, 'maps'), join(work.repo, 'lessons'), join(work.repo, 'www'), join(work.repo, 'node_modules', 'playwright-core'), join(work.repo, 'node_modules', '.bin')]) {
       mkdirSync(d, { recursive: true });
     }
     for (const s of ['serve.sh', 'setup.sh', 'build-wasm.sh']) copyFileSync(join(ROOT, 'scripts', s), join(work.repo, 'scripts', s));

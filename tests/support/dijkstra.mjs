@@ -53,6 +53,13 @@ export function cheapest(map, start, goal, options = {}) {
 }
 
 /**
+ * Whether Pathlab's `cost` equals the reference's `reference` (cheapest, distances): Pathlab keeps
+ * √2 to 29 binary places (README, "Using the page"), 1.1e-11 above the full-precision √2 used
+ * here, so a path differs by under 1.2e-11 per diagonal move, less than 1e-11 of its cost.
+ */
+export const sameCost = (cost, reference) => Math.abs(cost - reference) <= 1e-9 + 1e-11 * Math.abs(reference);
+
+/**
  * The cheapest cost from the nearest of `sources` ([[x, y], ...]) to every cell (Infinity where
  * unreachable), as a Float64Array in row-major order; options as for `cheapest`.
  */
