@@ -230,7 +230,9 @@ describe('boid page', () => {
   test("while playing, the worker thread steps a copy that stays the page's world through every change", async () => {
     const page = await openBoids(env, 'scenario=path-following&agents=300&seed=4');
     await fpsShows(page);
-    assert.equal(await page.evaluate(() => window.boidlab.app.link.active), true, 'the worker takes the steps');
+    // The worker loads its own wasm and builds its copy, which may take longer than the page's
+    // first frames on a loaded machine; it must then take the steps.
+    await page.waitForFunction(() => window.boidlab.app.link.active, null, { timeout: 20000 });
     const settle = () => page.waitForTimeout(250);
     const before = await page.evaluate(() => window.boidlab.boids.steps);
     // Every kind of change, made while the copy is stepping.
