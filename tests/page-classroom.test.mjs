@@ -346,10 +346,25 @@ describe('the simulation pages: steps per second beside fps', () => {
     );
   }
 
+  /**
+   * `rates` until the read-out agrees with the steps counted over the same moments (within 35%
+   * and 3 steps a second), at most three windows: on a loaded machine the page's rate changes
+   * from one window to the next, and the read-out covers its own window. A read-out that is
+   * wrong (always 0, or twice the count) fails all three.
+   */
+  async function agreeingRates(page, steps) {
+    let r;
+    for (let tries = 0; tries < 3; tries++) {
+      r = await rates(page, steps);
+      if (Math.abs(r.sps - r.measured) <= 0.35 * r.measured + 3) break;
+    }
+    return r;
+  }
+
   test('boids: the steps-per-second read-out matches the step counter; the slow note follows real time', async () => {
     const page = await openBoids(env, 'scenario=flock&agents=300&seed=1');
     await page.waitForTimeout(1200);
-    const r = await rates(page, 'window.boidlab.boids.steps');
+    const r = await agreeingRates(page, 'window.boidlab.boids.steps');
     assert.ok(r.measured > 0, 'the world steps');
     assert.ok(Math.abs(r.sps - r.measured) <= 0.35 * r.measured + 3, `read-out ${r.sps}, measured ${r.measured.toFixed(1)}`);
     assert.equal(r.note, r.sps / 60 < 0.95, `note ${r.note} at ${r.sps} steps a second`);
@@ -377,7 +392,7 @@ describe('the simulation pages: steps per second beside fps', () => {
     const page = await openIn(context, 'crowd.html?scene=bottleneck&seed=3');
     await page.waitForFunction(() => window.crowdlab && document.querySelector('[data-testid="steps"]')?.textContent !== '', null, { timeout: 30000 });
     await page.waitForTimeout(1200);
-    const r = await rates(page, 'window.crowdlab.app.stepCount()');
+    const r = await agreeingRates(page, 'window.crowdlab.app.stepCount()');
     const dt = await page.evaluate(() => window.crowdlab.app.scene.dt);
     assert.ok(r.measured > 0, 'the scene steps');
     assert.ok(Math.abs(r.sps - r.measured) <= 0.35 * r.measured + 3, `read-out ${r.sps}, measured ${r.measured.toFixed(1)}`);
