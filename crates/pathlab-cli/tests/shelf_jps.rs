@@ -1,22 +1,24 @@
 //! JPS and JPS+ through the `pathlab` binary on the MovingAI benchmark:
-//! - `scen --check` passes for `jps` and `jps-plus` on every problem of `dao/arena`,
-//!   `dao/den312d`, `dao/brc202d`, `bg512/AR0011SR` and `mazes/maze512-1-0`, and on 2,016
-//!   problems sampled evenly from every scenario file of every family: each cost is the
-//!   `.scen` optimum within its tolerance (the CLI's rule for an optimal algorithm);
+//! - `scen --check` passes for `jps` and `jps-plus` on `dao/arena`, `dao/den312d`,
+//!   `dao/brc202d`, `bg512/AR0011SR` and `mazes/maze512-1-0` (1,000 problems of each spread
+//!   over its buckets, or every problem with `PATHLAB_MOVINGAI_FULL=1`), and on 2,016 problems
+//!   sampled evenly from every scenario file of every family: each cost is the `.scen` optimum
+//!   within its tolerance (the CLI's rule for an optimal algorithm);
 //! - on those runs (the maze aside, where each is checked on its own), JPS and JPS+ report
 //!   the same cost problem by problem, read from the JSON lines;
 //! - a rule they cannot run under is refused with exit status 2 and a plain message.
 //!
 //! The maps live in the folder `$PATHLAB_MOVINGAI` names, by default `shared/maps/movingai`
-//! beside the repository. Run on a release build (`cargo test -p pathlab-cli --release --test shelf_jps`); the maze, where every
-//! corridor bend is a jump point, takes most of the time (about 30 s of CPU per algorithm).
+//! beside the repository. Run on an optimised build (`cargo test -p pathlab-cli --profile ci
+//! --test shelf_jps`); with every problem, the maze, where every corridor bend is a jump point,
+//! takes most of the time (about 30 s of CPU per algorithm).
 
 #[path = "../../pathlab-core/tests/common/movingai_folder.rs"]
 mod movingai_folder;
 
 mod support;
 
-use movingai_folder::{map_of, movingai_folder as movingai, problem_count, scenario_files};
+use movingai_folder::{map_of, movingai_folder as movingai, named_map_problems, problem_count, scenario_files};
 use std::path::{Path, PathBuf};
 use support::{scen as run_scen, stderr, stdout};
 
@@ -66,41 +68,48 @@ fn same_costs(what: &str, a: &[(usize, Option<f64>)], b: &[(usize, Option<f64>)]
     }
 }
 
-/// Every problem of each map, with JPS and JPS+, which must agree with each other too.
-fn every_problem(names: &[&str]) {
-    let root = movingai();
+/// The problems of a named map the test command checks (see `named_map_problems`): its path,
+/// the extra arguments and how many problems they choose.
+fn named_map(name: &str, at_least: usize) -> (PathBuf, Vec<String>, usize) {
+    let map = movingai().join(format!("{name}.map"));
+    let count = problem_count(&movingai().join(format!("{name}.map.scen")));
+    assert!(count >= at_least, "{name}: only {count} problems");
+    let (extra, checked) = named_map_problems(count);
+    (map, extra, checked)
+}
+
+/// The problems of each map, with JPS and JPS+, which must agree with each other too.
+fn named_maps(names: &[&str]) {
     for name in names {
-        let map = root.join(format!("{name}.map"));
-        let count = problem_count(&root.join(format!("{name}.map.scen")));
-        assert!(count >= 100, "{name}: only {count} problems");
-        let jps = check_passes(&map, "jps", &[], count);
-        let plus = check_passes(&map, "jps-plus", &[], count);
+        let (map, extra, checked) = named_map(name, 100);
+        let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+        let jps = check_passes(&map, "jps", &extra, checked);
+        let plus = check_passes(&map, "jps-plus", &extra, checked);
         same_costs(name, &jps, &plus);
     }
 }
 
 #[test]
-fn jps_and_jps_plus_match_every_optimum_of_arena_den312d_brc202d_and_ar0011sr() {
-    every_problem(&["dao/arena", "dao/den312d", "dao/brc202d", "bg512/AR0011SR"]);
+fn jps_and_jps_plus_match_the_optima_of_arena_den312d_brc202d_and_ar0011sr() {
+    named_maps(&["dao/arena", "dao/den312d", "dao/brc202d", "bg512/AR0011SR"]);
 }
 
 /// The maze has 11,960 problems and every corridor bend is a jump point: one test per
 /// algorithm, so that the two run side by side.
-fn every_problem_of_the_maze(algo: &str) {
-    let map = movingai().join("mazes/maze512-1-0.map");
-    let count = problem_count(&movingai().join("mazes/maze512-1-0.map.scen"));
-    assert!(count >= 10_000, "maze512-1-0: only {count} problems");
-    check_passes(&map, algo, &[], count);
+fn the_maze(algo: &str) {
+    let (map, extra, checked) = named_map("mazes/maze512-1-0", 10_000);
+    let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+    check_passes(&map, algo, &extra, checked);
 }
 
 #[test]
-fn jps_matches_every_optimum_of_maze512_1_0() {
-    every_problem_of_the_maze("jps");
+fn jps_matches_the_optima_of_maze512_1_0() {
+    the_maze("jps");
 }
 
 #[test]
-fn jps_plus_matches_every_optimum_of_maze512_1_0() {
-    every_problem_of_the_maze("jps-plus");
+fn jps_plus_matches_the_optima_of_maze512_1_0() {
+    the_maze("jps-plus");
 }
 
 #[test]

@@ -70,3 +70,23 @@ pub fn problem_count(scen: &Path) -> usize {
     let text = std::fs::read_to_string(scen).unwrap_or_else(|e| panic!("{}: {e}", scen.display()));
     text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with("version")).count()
 }
+
+/// The variable that makes the checks of named maps run every one of their problems
+/// (`PATHLAB_MOVINGAI_FULL=1`, about 15 minutes on two cores). Without it they run
+/// [`NAMED_MAP_SAMPLE`] problems of each, spread evenly from the shortest to the longest.
+pub const FULL_VARIABLE: &str = "PATHLAB_MOVINGAI_FULL";
+
+/// How many problems of a named map the test command checks when [`FULL_VARIABLE`] is not set.
+pub const NAMED_MAP_SAMPLE: usize = 1000;
+
+/// The extra `scen` arguments that choose the problems of a named map with `count` problems to
+/// check, and how many that is: every problem under `$PATHLAB_MOVINGAI_FULL=1` or when the map
+/// has no more than the sample, else `--sample` [`NAMED_MAP_SAMPLE`].
+pub fn named_map_problems(count: usize) -> (Vec<String>, usize) {
+    let full = std::env::var(FULL_VARIABLE).is_ok_and(|v| v == "1");
+    if full || count <= NAMED_MAP_SAMPLE {
+        (Vec::new(), count)
+    } else {
+        (vec!["--sample".to_string(), NAMED_MAP_SAMPLE.to_string()], NAMED_MAP_SAMPLE)
+    }
+}
