@@ -15,10 +15,23 @@ cargo build --release --target wasm32-unknown-unknown -p pathlab-wasm -p pathlab
 # PATHLAB_WASM_NAMES=1 keeps it for profiling.
 strip=(--remove-name-section --remove-producers-section)
 if [ "${PATHLAB_WASM_NAMES:-0}" = 1 ]; then strip=(); fi
+# Bindings and wasm-opt take about 20 s a module. When cargo's output, this script and the tools
+# are what made the module in www/pkg last time, and the module there is the one they made (a
+# stamp beside it records all their hashes), it is kept as it is: a second run with nothing
+# changed takes seconds.
+tools="$(wasm-bindgen --version 2>/dev/null) $(node_modules/.bin/wasm-opt --version 2>/dev/null || wasm-opt --version 2>/dev/null || true)"
 for module in pathlab_wasm pathlab_world pathlab_crowd pathlab_spaces; do
+  input="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/$module.wasm"
+  stamp="www/pkg/.$module.stamp"
+  want_stamp="$({ sha256sum "$input" "$0" 2>/dev/null || true; } | awk '{print $1}' | tr '\n' ' ')$tools ${PATHLAB_WASM_NAMES:-0}"
+  output_hash() { sha256sum "www/pkg/${module}_bg.wasm" "www/pkg/$module.js" 2>/dev/null | awk '{print $1}' | tr '\n' ' '; }
+  if [ -f "www/pkg/${module}_bg.wasm" ] && [ -f "www/pkg/$module.js" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want_stamp $(output_hash)" ]; then
+    echo "[build] $module: unchanged since the last build, kept" >&2
+    continue
+  fi
+  rm -f "$stamp"
   echo "[build] $module: bindings (wasm-bindgen) and optimisation (wasm-opt)" >&2
-  wasm-bindgen --target web "${strip[@]}" --out-dir www/pkg \
-    "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/$module.wasm"
+  wasm-bindgen --target web "${strip[@]}" --out-dir www/pkg "$input"
   # wasm-opt: binaryen from npm (a pinned devDependency, installed by `npm ci`), else a system
   # one. Debian 12's wasm-opt (binaryen 108) exports the wrong table as wasm-bindgen's externref
   # table, and the module then fails at start ("WebAssembly.Table.set(): Argument 1 is invalid
@@ -35,6 +48,7 @@ for module in pathlab_wasm pathlab_world pathlab_crowd pathlab_spaces; do
       --enable-mutable-globals --enable-multivalue --enable-reference-types --enable-simd \
       www/pkg/${module}_bg.wasm -o www/pkg/${module}_bg.wasm.opt \
       && mv www/pkg/${module}_bg.wasm.opt www/pkg/${module}_bg.wasm \
+      && printf '%s' "$want_stamp $(output_hash)" > "$stamp" \
       || echo "[build] wasm-opt failed; keeping the unoptimised module" >&2
   else
     echo "[build] no wasm-opt of binaryen 116 or later (run npm ci); keeping the unoptimised module" >&2
