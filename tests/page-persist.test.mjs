@@ -313,7 +313,7 @@ describe('keeping and sharing maps', () => {
     await saved(page);
     // On a loaded machine the autosave may have caught the drag half way (it waits for a pause
     // in the edits): the saved record is the one the page leaves behind (it saves on pagehide).
-    await page.evaluate(() => window.pathlab.persistence.flush());
+    await page.evaluate(() => window.dispatchEvent(new PageTransitionEvent("pagehide")));
     const record = await page.evaluate((key) => localStorage.getItem(key), KEY);
     await visit(page, `${env.base}index.html?embed=1`);
     assert.equal(await cellValue(page, 13, 5), 1, 'the default map, not the saved one');
