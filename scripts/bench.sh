@@ -25,6 +25,8 @@ cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 ./scripts/build-wasm.sh
 export BENCH_STRICT="${BENCH_STRICT:-0}"
+# Timings in the browser people use: the full Chromium, not the headless shell the tests drive.
+export CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
 files=()
 if [ $# -eq 0 ]; then
   files=(bench/*.bench.mjs)

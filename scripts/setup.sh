@@ -25,9 +25,13 @@ if [ "$have" != "$want" ]; then
   cargo install wasm-bindgen-cli --version "=$want"
 fi
 
-# 3. Debian packages: Chromium and its driver for the browser tests, binaryen for wasm-opt.
+# 3. Debian packages: Chromium, its headless shell and its driver for the browser tests, binaryen
+#    for wasm-opt.
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+# The end-to-end tests' browser (tests/support/browser.mjs): the same engine, a third of the
+# processor time per page.
+[ -x /usr/bin/chromium-headless-shell ] || missing+=(chromium-headless-shell)
 [ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
 command -v wasm-opt >/dev/null || missing+=(binaryen)
 if [ ${#missing[@]} -gt 0 ]; then

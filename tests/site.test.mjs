@@ -12,10 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { serve } from '../scripts/serve.mjs';
-import { ROOT, nextFrame, screenshot, text } from './support/browser.mjs';
+import { CHROMIUM, ROOT, launchArgs, nextFrame, screenshot, text } from './support/browser.mjs';
 import { shownAndCheapest } from './support/dijkstra.mjs';
 
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const testid = (where, id) => where.locator(`[data-testid="${id}"]`);
 
 /** Records what a page asks for and what goes wrong in it. */
@@ -65,7 +64,7 @@ describe('the static site', () => {
     course = `http://127.0.0.1:${courseServer.address().port}/`;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+      args: launchArgs(),
     });
   });
 
