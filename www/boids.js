@@ -18,7 +18,8 @@ import { MAX_SEED } from './values.js';
 import { BoidPainter, SPECIES_COLOURS, FORCE_COLOURS } from './boids-draw.js';
 import { el, options, panelSection, sidePanel } from './dom.js';
 import { clearOnActions } from './message-actions.js';
-import { BOID_STEP_SECONDS, foldStepMs, FramedApp, rateReadouts, realtimeNote, showStepRate, timed } from './frames.js';
+import { BOID_STEP_SECONDS, foldStepMs, FramedApp, rateReadouts, realtimeNote, showMetricsTable, showStepRate, timed } from './frames.js';
+import { PlotPanel } from './plot.js';
 import { WorldLink } from './boids-link.js';
 import { layOut, loadOnce, pageHeader, seededTransport, transportKey, wholeField, wireSeedAndCount, wireTransport } from './sim-page.js';
 
@@ -62,6 +63,14 @@ class BoidApp extends FramedApp {
     this.wallsVersion = 0;
     this.pathError = null;
     this.sliders = new Map();
+    this.metricTable = { key: '' };
+    this.plot = new PlotPanel({
+      onToggle: (on) => {
+        this.config.plot = on;
+        this.startPlot();
+        this.changed();
+      },
+    });
     this.boids = this.create(config);
     this.build();
     this.painter = new BoidPainter(this.canvas);
@@ -82,6 +91,7 @@ class BoidApp extends FramedApp {
       {
         onMotion: (ms) => {
           if (ms !== null) foldStepMs(this, ms);
+          this.samplePlot();
           this.dirty = true;
         },
         onLost: (message) => console.warn(`Boids: ${message}`),
@@ -128,6 +138,7 @@ class BoidApp extends FramedApp {
       ui.tools.append(el('label', { class: 'bl-tool' }, input, el('span', { text: label })));
     }
     ui.inspector = el('div', { testid: 'inspector', class: 'bl-inspector', 'aria-live': 'polite' });
+    ui.metrics = el('table', { testid: 'metrics', class: 'cr-metrics' });
     ui.params = el('div', { class: 'bl-params' });
 
     const transport = seededTransport(
@@ -171,9 +182,10 @@ class BoidApp extends FramedApp {
         button('clear-walls', 'Clear walls', 'Remove every wall', 'pl-small'),
       ),
       panelSection('Selected agent', ui.inspector),
+      panelSection('Metrics', ui.metrics),
     );
     ui.wrap = el('div', { class: 'pl-grid-wrap' }, this.canvas);
-    const stage = el('div', { class: 'pl-stage' }, ui.title, ui.wrap, transport, readouts);
+    const stage = el('div', { class: 'pl-stage' }, ui.title, ui.wrap, transport, readouts, this.plot.element);
 
     layOut(this.root, 'bl-page', this.config.embed, { header, messages: ui.messageBox, stage, panel });
     this.wire();
@@ -196,14 +208,17 @@ class BoidApp extends FramedApp {
     ui['remove-agents'].addEventListener('click', () => this.changeAgents(-1));
     ui.combine.addEventListener('change', () => {
       this.tryCall(() => this.boids.setCombine(this.species, ui.combine.value), 'Combine');
+      this.startPlot();
       this.touch();
     });
     ui.collisions.addEventListener('change', () => {
       this.boids.setCollisions(ui.collisions.checked);
+      this.startPlot();
       this.touch();
     });
     ui.spline.addEventListener('change', () => {
       this.boids.setSpline(ui.spline.checked);
+      this.startPlot();
       this.touch();
     });
     ui['clear-walls'].addEventListener('click', () => {
@@ -260,6 +275,7 @@ class BoidApp extends FramedApp {
     }
     const now = this.boids.param(this.species, spec.name);
     out.textContent = short(now);
+    this.startPlot();
     this.touch();
   }
 
@@ -325,6 +341,34 @@ class BoidApp extends FramedApp {
     this.syncSpecies();
     this.wallsChanged();
     this.layout();
+    this.showMetrics();
+    this.startPlot();
+  }
+
+  /** The metrics table, from the world's own metrics. */
+  showMetrics() {
+    showMetricsTable(this.ui.metrics, this.boids.metrics(), this.metricTable, `Metrics of the ${boidScenarioTitle(this.boids.scenario)} world`);
+  }
+
+  /** Starts a new plot of every metric from the step the world is at (while the panel is open). */
+  startPlot() {
+    if (!this.plot.open) return;
+    const b = this.boids;
+    const metrics = b.metrics();
+    this.plot.start(metrics.map((m) => ({ key: m.name, label: m.label, unit: m.unit, group: m.name })), {
+      page: 'boids',
+      scene: b.scenario,
+      seed: b.seed,
+      stepSeconds: BOID_STEP_SECONDS,
+      settings: `${b.count} agents`,
+    });
+    this.samplePlot();
+  }
+
+  /** Samples the world's metrics at its step into the plot (while the panel is open). */
+  samplePlot() {
+    if (!this.plot.open) return;
+    this.plot.sample(this.boids.steps, this.boids.metrics().map((m) => m.value));
   }
 
   wallsChanged() {
@@ -352,6 +396,7 @@ class BoidApp extends FramedApp {
     this.config.agents = this.boids.count;
     this.ui.count.value = String(this.boids.count);
     this.showCensus();
+    this.startPlot();
     this.changed();
     this.touch();
   }
@@ -359,6 +404,9 @@ class BoidApp extends FramedApp {
   step() {
     this.setPlaying(false);
     timed(this, () => this.boids.step(1));
+    this.samplePlot();
+    this.showMetrics();
+    this.plot.draw();
     this.touch();
   }
 
@@ -369,7 +417,10 @@ class BoidApp extends FramedApp {
   }
 
   timedStep() {
-    if (!this.link.request()) timed(this, () => this.boids.step(1));
+    if (!this.link.request()) {
+      timed(this, () => this.boids.step(1));
+      this.samplePlot();
+    }
   }
 
   setPlaying(on) {
@@ -449,12 +500,13 @@ class BoidApp extends FramedApp {
   }
 
   settings() {
-    return { scenario: this.boids.scenario, agents: this.config.agents, seed: this.boids.seed, embed: this.config.embed };
+    return { scenario: this.boids.scenario, agents: this.config.agents, seed: this.boids.seed, embed: this.config.embed, plot: this.config.plot };
   }
 
   start() {
     this.buildParams();
     this.afterWorldChange();
+    if (this.config.plot) this.plot.setOpen(true);
     this.play();
   }
 
@@ -468,6 +520,8 @@ class BoidApp extends FramedApp {
       showStepRate(this, BOID_STEP_SECONDS);
       ui.steps.textContent = `step ${Math.round(this.boids.steps)}`;
       if (this.playing) this.showCensus();
+      this.showMetrics();
+      this.plot.draw();
     }
   }
 
