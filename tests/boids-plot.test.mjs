@@ -54,8 +54,8 @@ describe('boid page plots', () => {
   });
 
   test('the plotted series equal metrics worked out here from an independent copy of the world, and the table and CSV agree', async () => {
-    assert.equal(await page.locator('[data-testid="plot"]').getAttribute('aria-expanded'), 'true', 'plot=1 opens the panel');
     await samplesReach(page, 'boidlab', 25);
+    assert.equal(await page.locator('[data-testid="plot"]').getAttribute('aria-expanded'), 'true', 'plot=1 opens the panel');
     await page.locator('[data-testid="play"]').click();
     await page.waitForFunction(() => !window.boidlab.app.playing);
     const series = await plotSeries(page, 'boidlab');

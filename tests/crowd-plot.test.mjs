@@ -53,8 +53,8 @@ describe('crowd page plots', () => {
       });
 
       test(`${scene}: the plotted series equal an independent replay at every sampled step, and the CSV holds the same numbers`, async () => {
-        assert.equal(await page.locator('[data-testid="plot"]').getAttribute('aria-expanded'), 'true', 'plot=1 opens the panel');
         await samplesReach(page, 'crowdlab', 30);
+        assert.equal(await page.locator('[data-testid="plot"]').getAttribute('aria-expanded'), 'true', 'plot=1 opens the panel');
         await pause(page);
         const series = await plotSeries(page, 'crowdlab');
         const steps = series[0].steps;
@@ -122,6 +122,7 @@ describe('crowd page plots', () => {
 
   test('compare mode: one series per method for the chosen metric, each equal to a replay with its method', async () => {
     const page = await openCrowd(env, 'scene=bottleneck&agents=16&seed=9&plot=1');
+    await samplesReach(page, 'crowdlab', 1);
     await page.locator('[data-testid="compare"]').click();
     const choices = await page.evaluate(() => window.crowdlab.app.methodParam.choices);
     // The third metric of the avoidance scenes (the smallest gap) differs between methods.

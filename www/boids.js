@@ -18,8 +18,7 @@ import { MAX_SEED } from './values.js';
 import { BoidPainter, SPECIES_COLOURS, FORCE_COLOURS } from './boids-draw.js';
 import { el, options, panelSection, sidePanel } from './dom.js';
 import { clearOnActions } from './message-actions.js';
-import { BOID_STEP_SECONDS, foldStepMs, FramedApp, rateReadouts, realtimeNote, showMetricsTable, showStepRate, timed } from './frames.js';
-import { PlotPanel } from './plot.js';
+import { BOID_STEP_SECONDS, foldStepMs, FramedApp, rateReadouts, realtimeNote, plotSlot, showMetricsTable, showStepRate, timed } from './frames.js';
 import { WorldLink } from './boids-link.js';
 import { layOut, loadOnce, pageHeader, seededTransport, transportKey, wholeField, wireSeedAndCount, wireTransport } from './sim-page.js';
 
@@ -64,7 +63,9 @@ class BoidApp extends FramedApp {
     this.pathError = null;
     this.sliders = new Map();
     this.metricTable = { key: '' };
-    this.plot = new PlotPanel({
+    /** The plot panel (plot.js), once first opened (see plotSlot). */
+    this.plot = null;
+    this.plotSlot = plotSlot(this, {
       onToggle: (on) => {
         this.config.plot = on;
         this.startPlot();
@@ -185,7 +186,7 @@ class BoidApp extends FramedApp {
       panelSection('Metrics', ui.metrics),
     );
     ui.wrap = el('div', { class: 'pl-grid-wrap' }, this.canvas);
-    const stage = el('div', { class: 'pl-stage' }, ui.title, ui.wrap, transport, readouts, this.plot.element);
+    const stage = el('div', { class: 'pl-stage' }, ui.title, ui.wrap, transport, readouts, this.plotSlot.element);
 
     layOut(this.root, 'bl-page', this.config.embed, { header, messages: ui.messageBox, stage, panel });
     this.wire();
@@ -352,7 +353,7 @@ class BoidApp extends FramedApp {
 
   /** Starts a new plot of every metric from the step the world is at (while the panel is open). */
   startPlot() {
-    if (!this.plot.open) return;
+    if (!this.plot?.open) return;
     const b = this.boids;
     const metrics = b.metrics();
     this.plot.start(metrics.map((m) => ({ key: m.name, label: m.label, unit: m.unit, group: m.name })), {
@@ -367,7 +368,7 @@ class BoidApp extends FramedApp {
 
   /** Samples the world's metrics at its step into the plot (while the panel is open). */
   samplePlot() {
-    if (!this.plot.open) return;
+    if (!this.plot?.open) return;
     this.plot.sample(this.boids.steps, this.boids.metrics().map((m) => m.value));
   }
 
@@ -406,7 +407,7 @@ class BoidApp extends FramedApp {
     timed(this, () => this.boids.step(1));
     this.samplePlot();
     this.showMetrics();
-    this.plot.draw();
+    this.plot?.draw();
     this.touch();
   }
 
@@ -503,10 +504,11 @@ class BoidApp extends FramedApp {
     return { scenario: this.boids.scenario, agents: this.config.agents, seed: this.boids.seed, embed: this.config.embed, plot: this.config.plot };
   }
 
-  start() {
+  /** Shows the scene and plays (opening the plot first with `plot=1`, so it starts at step 0). */
+  async start() {
     this.buildParams();
     this.afterWorldChange();
-    if (this.config.plot) this.plot.setOpen(true);
+    if (this.config.plot) await this.plotSlot.open(true);
     this.play();
   }
 
@@ -521,7 +523,7 @@ class BoidApp extends FramedApp {
       ui.steps.textContent = `step ${Math.round(this.boids.steps)}`;
       if (this.playing) this.showCensus();
       this.showMetrics();
-      this.plot.draw();
+      this.plot?.draw();
     }
   }
 
@@ -628,7 +630,7 @@ export async function mountBoids(root, raw = {}) {
   const { config, messages } = readBoidConfig(raw, boidScenarios());
   const app = new BoidApp(root, wasm, config);
   for (const m of messages) app.say(m);
-  app.start();
+  await app.start();
   return {
     app,
     get boids() {

@@ -16,8 +16,7 @@ import { CrowdPainter, KIND_COLOURS, HEAT_GRADIENT, inkStyle, MIN_ARROW_CELL } f
 import { StreetComparePanel } from './crowd-street.js';
 import { el, options, panelSection, sidePanel } from './dom.js';
 import { clearOnActions } from './message-actions.js';
-import { formatMetric, FramedApp, rateReadouts, realtimeNote, showMetricsTable, showStepRate, timed } from './frames.js';
-import { PlotPanel } from './plot.js';
+import { formatMetric, FramedApp, rateReadouts, realtimeNote, plotSlot, showMetricsTable, showStepRate, timed } from './frames.js';
 import { layOut, loadOnce, pageHeader, seededTransport, transportKey, wholeField, wireSeedAndCount, wireTransport } from './sim-page.js';
 
 const loadWasm = loadOnce(init);
@@ -125,7 +124,9 @@ class CrowdApp extends FramedApp {
     this.inkKey = '';
     /** The metric the plot follows in every pane while comparing (null: the first). */
     this.plotMetric = null;
-    this.plot = new PlotPanel({
+    /** The plot panel (plot.js), once first opened (see plotSlot). */
+    this.plot = null;
+    this.plotSlot = plotSlot(this, {
       onToggle: (on) => {
         this.config.plot = on;
         this.startPlot();
@@ -238,7 +239,7 @@ class CrowdApp extends FramedApp {
       transport,
       readouts,
       ui.actionMessage,
-      this.plot.element,
+      this.plotSlot.element,
       this.streetPanel.element,
     );
 
@@ -473,7 +474,7 @@ class CrowdApp extends FramedApp {
     this.setPlaying(false);
     this.timedStep();
     this.showMetrics();
-    this.plot.draw();
+    this.plot?.draw();
     this.touch();
   }
 
@@ -497,7 +498,7 @@ class CrowdApp extends FramedApp {
    * the chosen metric once per pane, sampled from the step the scene is at.
    */
   startPlot() {
-    if (!this.plot.open) return;
+    if (!this.plot?.open) return;
     const s = this.scene;
     const settings = [`${s.count} agents`, ...Object.entries(this.config.params ?? {}).map(([k, v]) => `${k === ORDER_KEY ? k : `p.${k}`}=${v}`)].join(' ');
     // The step's length is an f32 in the core: 0.05 arrives as 0.05000000074505806.
@@ -520,7 +521,7 @@ class CrowdApp extends FramedApp {
 
   /** Samples the metrics at the current step into the plot (while the panel is open). */
   samplePlot() {
-    if (!this.plot.open) return;
+    if (!this.plot?.open) return;
     if (this.compare) {
       const values = this.compare.panes.map((p) => p.scene.metrics().find((m) => m.name === this.plotKey)?.value ?? null);
       this.plot.sample(this.stepCount(), values);
@@ -736,10 +737,11 @@ class CrowdApp extends FramedApp {
     return { scene: this.scene.name, agents: this.config.agents, seed: this.scene.seed, embed: this.config.embed, plot: this.config.plot, params: { ...this.config.params } };
   }
 
-  start() {
+  /** Shows the scene and plays (opening the plot first with `plot=1`, so it starts at step 0). */
+  async start() {
     this.afterSceneChange();
     for (const m of this.pending ?? []) this.say(m);
-    if (this.config.plot) this.plot.setOpen(true);
+    if (this.config.plot) await this.plotSlot.open(true);
     this.play();
   }
 
@@ -755,7 +757,7 @@ class CrowdApp extends FramedApp {
       showStepRate(this, lead.dt);
       this.showMetrics();
       this.showClockMetrics();
-      this.plot.draw();
+      this.plot?.draw();
     }
   }
 
@@ -860,7 +862,7 @@ export async function mountCrowd(root, raw = {}) {
   const { config, messages } = readCrowdConfig(raw, scenes.map((s) => s.name));
   const app = new CrowdApp(root, wasm, config, scenes);
   for (const m of messages) app.say(m);
-  app.start();
+  await app.start();
   return {
     app,
     get scene() {

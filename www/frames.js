@@ -5,7 +5,8 @@
 // show, and the simulation's own rate: steps per second of wall-clock time beside the frames
 // per second, with a note when simulated time runs slower than real time (a frame can be drawn
 // without a step: the boid page's worker may still be busy with the last one). Also the metrics
-// table both pages show (`metric-NAME`), from the metrics their wasm scene reports.
+// table both pages show (`metric-NAME`), from the metrics their wasm scene reports, and the
+// place of their plot panel (plot.js, loaded when first opened).
 
 import { el } from './dom.js';
 import { frameLoop } from './frame-loop.js';
@@ -186,4 +187,35 @@ export function showMetricsTable(table, metrics, state, title) {
     const cell = state.cells.get(m.name);
     if (cell) cell.textContent = formatMetric(m.value);
   }
+}
+
+/**
+ * The plot panel's place on an agent page: the *Plot metrics* button (`plot`) and the section
+ * it opens (`plot-panel`). The chart's module (plot.js) is loaded the first time the panel
+ * opens, so a page that never plots does not download it; from then on `app.plot` is the panel
+ * (null before). `hooks` are the panel's (plot.js PlotPanel). Returns the section and
+ * `open(on)`, which loads the panel if need be and opens or closes it.
+ */
+export function plotSlot(app, hooks) {
+  const button = el('button', {
+    type: 'button',
+    testid: 'plot',
+    class: 'pl-btn pl-small pl-plot-toggle',
+    'aria-expanded': 'false',
+    title: 'Plot the metrics against simulated time while the scene plays',
+    text: 'Plot metrics',
+  });
+  const element = el('section', { class: 'pl-plot', testid: 'plot-panel', 'aria-label': 'Plot of the metrics over time' }, button);
+  let loading = null;
+  const open = async (on) => {
+    try {
+      loading ??= import('./plot.js').then(({ PlotPanel }) => (app.plot = new PlotPanel(hooks, { button, element })));
+      (await loading).setOpen(on);
+    } catch (e) {
+      loading = null;
+      app.say(`Plot: could not load the chart (${e.message}).`);
+    }
+  };
+  button.addEventListener('click', () => open(!app.plot?.open));
+  return { element, open };
 }

@@ -9,8 +9,10 @@
 // second sample is dropped and from then on only every second step is sampled (the stride
 // doubles), so a long run keeps its whole time range at an even spacing.
 //
-// A page makes a PlotPanel, calls `start(series, info)` for a new plot (a scene, a parameter or
-// a reset), `sample(step, values)` after each step, and `draw()` when it refreshes its read-outs.
+// A page loads this module the first time its plot is opened (frames.js plotSlot, which makes
+// the button and the section it fills), then calls `start(series, info)` for a new plot (a
+// scene, a parameter or a reset), `sample(step, values)` after each step, and `draw()` when it
+// refreshes its read-outs.
 // Every text that may come from a configuration or the core is set with textContent.
 
 import { download, el } from './dom.js';
@@ -120,18 +122,19 @@ function fileSafe(text) {
  */
 
 /**
- * The plot panel of a simulation page: a toggle button (`plot`) that opens it, and in it the
- * choice of metrics (`plot-pick-NAME` check boxes; or, with `choices`, a select `plot-metric`),
- * the chart (`plot-canvas`), its caption (`plot-caption`) and the CSV and PNG buttons
- * (`plot-csv`, `plot-png`).
+ * The plot panel of a simulation page, in the section `element` opened by `button` (both made
+ * by frames.js plotSlot): the choice of metrics (`plot-pick-NAME` check boxes; or, with
+ * `choices`, a select `plot-metric`), the chart (`plot-canvas`), its caption (`plot-caption`)
+ * and the CSV and PNG buttons (`plot-csv`, `plot-png`).
  */
 export class PlotPanel {
   /**
    * `onToggle(open)` is called when the panel opens or closes (the page starts sampling, and
    * writes `plot=1` in its address); `onChoice(name)` when the compared metric is changed.
    * @param {{ onToggle: (open: boolean) => void, onChoice?: (name: string) => void }} hooks
+   * @param {{ button: HTMLElement, element: HTMLElement }} shell
    */
-  constructor({ onToggle, onChoice = () => {} }) {
+  constructor({ onToggle, onChoice = () => {} }, { button, element }) {
     this.onToggle = onToggle;
     this.onChoice = onChoice;
     this.open = false;
@@ -144,15 +147,7 @@ export class PlotPanel {
     /** Names seen in earlier plots whose choice the user made, kept across plots. */
     this.picked = new Map();
     this.geometry = null;
-    this.button = el('button', {
-      type: 'button',
-      testid: 'plot',
-      class: 'pl-btn pl-small pl-plot-toggle',
-      'aria-expanded': 'false',
-      'aria-controls': '',
-      title: 'Plot the metrics against simulated time while the scene plays',
-      text: 'Plot metrics',
-    });
+    this.button = button;
     this.picks = el('fieldset', { class: 'pl-plot-picks', testid: 'plot-picks' });
     this.choice = el('select', { testid: 'plot-metric', 'aria-label': 'Metric compared', hidden: true });
     this.canvas = el('canvas', { testid: 'plot-canvas', class: 'pl-plot-canvas', role: 'img', 'aria-label': 'Plot of the metrics against simulated time' });
@@ -169,8 +164,8 @@ export class PlotPanel {
       el('figure', { class: 'pl-plot-figure' }, this.canvas, this.caption),
     );
     this.button.setAttribute('aria-controls', id);
-    this.element = el('section', { class: 'pl-plot', testid: 'plot-panel', 'aria-label': 'Plot of the metrics over time' }, this.button, this.body);
-    this.button.addEventListener('click', () => this.setOpen(!this.open));
+    this.element = element;
+    element.append(this.body);
     this.choice.addEventListener('change', () => this.onChoice(this.choice.value));
     csv.addEventListener('click', () => download(new Blob([this.csv()], { type: 'text/csv' }), this.fileName('csv')));
     png.addEventListener('click', () => {

@@ -11,9 +11,9 @@ export function plotSeries(page, app) {
   );
 }
 
-/** Waits until the plot holds at least `n` samples. */
+/** Waits until the plot (loaded when first opened) holds at least `n` samples. */
 export function samplesReach(page, app, n, timeout = 20000) {
-  return page.waitForFunction(([app, n]) => window[app].app.plot.samples.length >= n, [app, n], { timeout });
+  return page.waitForFunction(([app, n]) => (window[app].app.plot?.samples.length ?? 0) >= n, [app, n], { timeout });
 }
 
 /** Clicks `testid` and returns the download it starts: its file name and bytes. */
