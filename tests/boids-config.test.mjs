@@ -11,22 +11,22 @@ const read = (search) => readBoidConfig(queryObject(search), SCENARIOS);
 describe('boid page configuration', () => {
   test('no query gives the defaults and no message', () => {
     const { config, messages } = read('');
-    assert.deepEqual(config, { scenario: 'flock', agents: null, seed: 1, embed: false });
+    assert.deepEqual(config, { scenario: 'flock', agents: null, seed: 1, embed: false, plot: false });
     assert.deepEqual(messages, []);
   });
 
   test('valid values are taken as given', () => {
-    const { config, messages } = read('?scenario=Hawks-And-Pigeons&agents=2500&seed=4294967295&embed=1');
-    assert.deepEqual(config, { scenario: 'hawks-and-pigeons', agents: 2500, seed: 4294967295, embed: true });
+    const { config, messages } = read('?scenario=Hawks-And-Pigeons&agents=2500&seed=4294967295&embed=1&plot=1');
+    assert.deepEqual(config, { scenario: 'hawks-and-pigeons', agents: 2500, seed: 4294967295, embed: true, plot: true });
     assert.deepEqual(messages, []);
     assert.equal(read('?agents=0').config.agents, 0);
   });
 
   test('bad values fall back with a message naming the parameter', () => {
-    const { config, messages } = read('?scenario=starlings&agents=-4&seed=1.5&embed=maybe&zoom=3');
-    assert.deepEqual(config, { scenario: 'flock', agents: null, seed: 1, embed: false });
-    assert.equal(messages.length, 5);
-    for (const key of ['scenario', 'agents', 'seed', 'embed', 'zoom']) {
+    const { config, messages } = read('?scenario=starlings&agents=-4&seed=1.5&embed=maybe&zoom=3&plot=yes');
+    assert.deepEqual(config, { scenario: 'flock', agents: null, seed: 1, embed: false, plot: false });
+    assert.equal(messages.length, 6);
+    for (const key of ['scenario', 'agents', 'seed', 'embed', 'zoom', 'plot']) {
       assert.ok(messages.some((m) => m.startsWith(`Parameter "${key}"`)), key);
     }
     assert.match(messages.find((m) => m.includes('"scenario"')), /starlings.*flock, hawks-and-pigeons/);
@@ -50,9 +50,9 @@ describe('boid page configuration', () => {
   });
 
   test('the query round-trips', () => {
-    const config = { scenario: 'obstacle-field', agents: 300, seed: 9, embed: true };
+    const config = { scenario: 'obstacle-field', agents: 300, seed: 9, embed: true, plot: true };
     assert.deepEqual(read(`?${boidQuery(config)}`).config, config);
-    assert.equal(boidQuery({ scenario: 'flock', agents: null, seed: 1, embed: false }), '');
+    assert.equal(boidQuery({ scenario: 'flock', agents: null, seed: 1, embed: false, plot: false }), '');
     assert.equal(parseWhole('007', 10), 7);
     assert.equal(parseWhole('11', 10), null);
   });

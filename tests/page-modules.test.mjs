@@ -37,6 +37,10 @@
 // 345), indexAll to 793 KB (800), the requests page to 317 KB (325), `all` to 1,200 KB (1,210).
 // These ceilings hold the line; the design's bar for the grid page is 250 KB, and bringing the
 // wasm back down (what of the growth is monomorphised copies of the searches' loops) is open.
+// The plots over time (plot.js, 7 KB gzipped, loaded by the boid and crowd pages when the plot
+// is first opened, so counted here but not in their first load; with the boid world's metrics
+// in its wasm module, 1 KB) took the boid page to 151.7 KB (144.7 KB without plot.js; ceiling 145 to
+// 155) and the crowd page to 291.3 KB (284.4 KB without it; ceiling 290 to 300).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -51,8 +55,8 @@ const KB = 1024;
 const CEILINGS = {
   indexFirstPaint: 345 * KB,
   indexAll: 800 * KB,
-  boids: 145 * KB,
-  crowd: 290 * KB,
+  boids: 155 * KB,
+  crowd: 300 * KB,
   requests: 325 * KB,
   all: 1210 * KB,
 };

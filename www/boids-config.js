@@ -1,19 +1,19 @@
 // Reading and checking the boid page's configuration: the URL query of boids.html
-// (`scenario`, `agents`, `seed`, `embed`), or the same keys as an object given to mount().
+// (`scenario`, `agents`, `seed`, `embed`, `plot`), or the same keys as an object given to mount().
 // Nothing here touches the DOM: readBoidConfig returns the settings and the messages to show,
 // and the caller shows them as text.
 
 import { MAX_SEED, keyName, parseWhole, quote, text } from './values.js';
 
 /** Every key the boid page understands. */
-export const BOID_KEYS = ['scenario', 'agents', 'seed', 'embed'];
+export const BOID_KEYS = ['scenario', 'agents', 'seed', 'embed', 'plot'];
 
 /** The most agents a world holds (the core's MAX_AGENTS; the page checks before asking). */
 export const MAX_AGENTS = 100_000;
 
 /**
  * The boid page's settings.
- * @typedef {{ scenario: string, agents: number | null, seed: number, embed: boolean }} BoidConfig
+ * @typedef {{ scenario: string, agents: number | null, seed: number, embed: boolean, plot: boolean }} BoidConfig
  */
 
 /**
@@ -25,6 +25,7 @@ export const BOID_DEFAULTS = Object.freeze({
   agents: null,
   seed: 1,
   embed: false,
+  plot: false,
 });
 
 /**
@@ -70,8 +71,9 @@ export function readBoidConfig(raw, scenarios) {
 }
 
 /**
- * Reads `seed` and `embed`, the keys every agent page shares, from `given` into `config`; a bad
- * value keeps the default (`defaultSeed`, embed off) and is explained through `say(key, text)`.
+ * Reads `seed`, `embed` and `plot` (the plot panel open), the keys every agent page shares, from
+ * `given` into `config`; a bad value keeps the default (`defaultSeed`, embed and plot off) and
+ * is explained through `say(key, text)`.
  */
 export function readSeedAndEmbed(given, config, say, defaultSeed) {
   const has = (key) => given[key] !== undefined && given[key] !== null && text(given[key]) !== '';
@@ -81,11 +83,12 @@ export function readSeedAndEmbed(given, config, say, defaultSeed) {
     if (seed === null) say('seed', `expected a whole number from 0 to ${MAX_SEED}, got ${quote(raw)}; using ${defaultSeed}.`);
     else config.seed = seed;
   }
-  if (has('embed')) {
-    const t = text(given.embed).toLowerCase();
-    if (t === '1' || t === 'true' || given.embed === true) config.embed = true;
-    else if (t === '0' || t === 'false' || given.embed === false) config.embed = false;
-    else say('embed', `expected 0 or 1, got ${quote(given.embed)}; using 0.`);
+  for (const key of ['embed', 'plot']) {
+    if (!has(key)) continue;
+    const t = text(given[key]).toLowerCase();
+    if (t === '1' || t === 'true' || given[key] === true) config[key] = true;
+    else if (t === '0' || t === 'false' || given[key] === false) config[key] = false;
+    else say(key, `expected 0 or 1, got ${quote(given[key])}; using 0.`);
   }
 }
 
@@ -96,5 +99,6 @@ export function boidQuery(config) {
   if (config.agents !== null && config.agents !== undefined) params.set('agents', String(config.agents));
   if (config.seed !== BOID_DEFAULTS.seed) params.set('seed', String(config.seed));
   if (config.embed) params.set('embed', '1');
+  if (config.plot) params.set('plot', '1');
   return params.toString();
 }

@@ -18,7 +18,7 @@ import { MAX_SEED } from './values.js';
 import { BoidPainter, SPECIES_COLOURS, FORCE_COLOURS } from './boids-draw.js';
 import { el, options, panelSection, sidePanel } from './dom.js';
 import { clearOnActions } from './message-actions.js';
-import { BOID_STEP_SECONDS, foldStepMs, FramedApp, rateReadouts, realtimeNote, showStepRate, timed } from './frames.js';
+import { BOID_STEP_SECONDS, foldStepMs, FramedApp, rateReadouts, realtimeNote, plotSlot, showMetricsTable, showStepRate, timed } from './frames.js';
 import { WorldLink } from './boids-link.js';
 import { layOut, loadOnce, pageHeader, seededTransport, transportKey, wholeField, wireSeedAndCount, wireTransport } from './sim-page.js';
 
@@ -62,6 +62,16 @@ class BoidApp extends FramedApp {
     this.wallsVersion = 0;
     this.pathError = null;
     this.sliders = new Map();
+    this.metricTable = { key: '' };
+    /** The plot panel (plot.js), once first opened (see plotSlot). */
+    this.plot = null;
+    this.plotSlot = plotSlot(this, {
+      onToggle: (on) => {
+        this.config.plot = on;
+        this.startPlot();
+        this.changed();
+      },
+    });
     this.boids = this.create(config);
     this.build();
     this.painter = new BoidPainter(this.canvas);
@@ -82,6 +92,7 @@ class BoidApp extends FramedApp {
       {
         onMotion: (ms) => {
           if (ms !== null) foldStepMs(this, ms);
+          this.samplePlot();
           this.dirty = true;
         },
         onLost: (message) => console.warn(`Boids: ${message}`),
@@ -128,6 +139,7 @@ class BoidApp extends FramedApp {
       ui.tools.append(el('label', { class: 'bl-tool' }, input, el('span', { text: label })));
     }
     ui.inspector = el('div', { testid: 'inspector', class: 'bl-inspector', 'aria-live': 'polite' });
+    ui.metrics = el('table', { testid: 'metrics', class: 'cr-metrics' });
     ui.params = el('div', { class: 'bl-params' });
 
     const transport = seededTransport(
@@ -171,9 +183,10 @@ class BoidApp extends FramedApp {
         button('clear-walls', 'Clear walls', 'Remove every wall', 'pl-small'),
       ),
       panelSection('Selected agent', ui.inspector),
+      panelSection('Metrics', ui.metrics),
     );
     ui.wrap = el('div', { class: 'pl-grid-wrap' }, this.canvas);
-    const stage = el('div', { class: 'pl-stage' }, ui.title, ui.wrap, transport, readouts);
+    const stage = el('div', { class: 'pl-stage' }, ui.title, ui.wrap, transport, readouts, this.plotSlot.element);
 
     layOut(this.root, 'bl-page', this.config.embed, { header, messages: ui.messageBox, stage, panel });
     this.wire();
@@ -196,14 +209,17 @@ class BoidApp extends FramedApp {
     ui['remove-agents'].addEventListener('click', () => this.changeAgents(-1));
     ui.combine.addEventListener('change', () => {
       this.tryCall(() => this.boids.setCombine(this.species, ui.combine.value), 'Combine');
+      this.startPlot();
       this.touch();
     });
     ui.collisions.addEventListener('change', () => {
       this.boids.setCollisions(ui.collisions.checked);
+      this.startPlot();
       this.touch();
     });
     ui.spline.addEventListener('change', () => {
       this.boids.setSpline(ui.spline.checked);
+      this.startPlot();
       this.touch();
     });
     ui['clear-walls'].addEventListener('click', () => {
@@ -260,6 +276,7 @@ class BoidApp extends FramedApp {
     }
     const now = this.boids.param(this.species, spec.name);
     out.textContent = short(now);
+    this.startPlot();
     this.touch();
   }
 
@@ -325,6 +342,34 @@ class BoidApp extends FramedApp {
     this.syncSpecies();
     this.wallsChanged();
     this.layout();
+    this.showMetrics();
+    this.startPlot();
+  }
+
+  /** The metrics table, from the world's own metrics. */
+  showMetrics() {
+    showMetricsTable(this.ui.metrics, this.boids.metrics(), this.metricTable, `Metrics of the ${boidScenarioTitle(this.boids.scenario)} world`);
+  }
+
+  /** Starts a new plot of every metric from the step the world is at (while the panel is open). */
+  startPlot() {
+    if (!this.plot?.open) return;
+    const b = this.boids;
+    const metrics = b.metrics();
+    this.plot.start(metrics.map((m) => ({ key: m.name, label: m.label, unit: m.unit, group: m.name })), {
+      page: 'boids',
+      scene: b.scenario,
+      seed: b.seed,
+      stepSeconds: BOID_STEP_SECONDS,
+      settings: `${b.count} agents`,
+    });
+    this.samplePlot();
+  }
+
+  /** Samples the world's metrics at its step into the plot (while the panel is open). */
+  samplePlot() {
+    if (!this.plot?.open) return;
+    this.plot.sample(this.boids.steps, this.boids.metrics().map((m) => m.value));
   }
 
   wallsChanged() {
@@ -352,6 +397,7 @@ class BoidApp extends FramedApp {
     this.config.agents = this.boids.count;
     this.ui.count.value = String(this.boids.count);
     this.showCensus();
+    this.startPlot();
     this.changed();
     this.touch();
   }
@@ -359,6 +405,9 @@ class BoidApp extends FramedApp {
   step() {
     this.setPlaying(false);
     timed(this, () => this.boids.step(1));
+    this.samplePlot();
+    this.showMetrics();
+    this.plot?.draw();
     this.touch();
   }
 
@@ -369,7 +418,10 @@ class BoidApp extends FramedApp {
   }
 
   timedStep() {
-    if (!this.link.request()) timed(this, () => this.boids.step(1));
+    if (!this.link.request()) {
+      timed(this, () => this.boids.step(1));
+      this.samplePlot();
+    }
   }
 
   setPlaying(on) {
@@ -449,12 +501,14 @@ class BoidApp extends FramedApp {
   }
 
   settings() {
-    return { scenario: this.boids.scenario, agents: this.config.agents, seed: this.boids.seed, embed: this.config.embed };
+    return { scenario: this.boids.scenario, agents: this.config.agents, seed: this.boids.seed, embed: this.config.embed, plot: this.config.plot };
   }
 
-  start() {
+  /** Shows the scene and plays (opening the plot first with `plot=1`, so it starts at step 0). */
+  async start() {
     this.buildParams();
     this.afterWorldChange();
+    if (this.config.plot) await this.plotSlot.open(true);
     this.play();
   }
 
@@ -468,6 +522,8 @@ class BoidApp extends FramedApp {
       showStepRate(this, BOID_STEP_SECONDS);
       ui.steps.textContent = `step ${Math.round(this.boids.steps)}`;
       if (this.playing) this.showCensus();
+      this.showMetrics();
+      this.plot?.draw();
     }
   }
 
@@ -574,7 +630,7 @@ export async function mountBoids(root, raw = {}) {
   const { config, messages } = readBoidConfig(raw, boidScenarios());
   const app = new BoidApp(root, wasm, config);
   for (const m of messages) app.say(m);
-  app.start();
+  await app.start();
   return {
     app,
     get boids() {

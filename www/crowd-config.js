@@ -1,5 +1,5 @@
 // Reading and checking the crowd page's configuration: the URL query of crowd.html (`scene`,
-// `agents`, `seed`, `embed`, `order`, and any scene parameter as `p.NAME=value`), or the same keys as
+// `agents`, `seed`, `embed`, `plot`, `order`, and any scene parameter as `p.NAME=value`), or the same keys as
 // an object given to mountCrowd(). Nothing here touches the DOM: readCrowdConfig returns the
 // settings and the messages to show, and the caller shows them as text. Parameter names and
 // ranges belong to the scene, so `p.` values are only checked to be numbers (or choice names)
@@ -8,7 +8,7 @@ import { readSeedAndEmbed } from './boids-config.js';
 import { keyName, parseWhole, quote, text } from './values.js';
 
 /** Every plain key the crowd page understands (scene parameters come as `p.NAME`). */
-export const CROWD_KEYS = ['scene', 'agents', 'seed', 'embed', 'order'];
+export const CROWD_KEYS = ['scene', 'agents', 'seed', 'embed', 'plot', 'order'];
 
 /**
  * The neighbour order of the flow-field scenes: the order in which the straight neighbours
@@ -29,6 +29,7 @@ export const CROWD_DEFAULTS = Object.freeze({
   agents: null,
   seed: 1,
   embed: false,
+  plot: false,
 });
 
 /** A parameter value: a finite number, or a choice's name (letters, digits, - and _). */
@@ -110,6 +111,7 @@ export function crowdQuery(config, defaultScene) {
   if (config.agents !== null && config.agents !== undefined) q.set('agents', String(config.agents));
   if (config.seed !== CROWD_DEFAULTS.seed) q.set('seed', String(config.seed));
   if (config.embed) q.set('embed', '1');
+  if (config.plot) q.set('plot', '1');
   for (const [name, value] of Object.entries(config.params ?? {})) {
     q.set(name === ORDER_KEY ? ORDER_KEY : `${PARAM_PREFIX}${name}`, String(value));
   }

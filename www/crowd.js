@@ -16,7 +16,7 @@ import { CrowdPainter, KIND_COLOURS, HEAT_GRADIENT, inkStyle, MIN_ARROW_CELL } f
 import { StreetComparePanel } from './crowd-street.js';
 import { el, options, panelSection, sidePanel } from './dom.js';
 import { clearOnActions } from './message-actions.js';
-import { FramedApp, rateReadouts, realtimeNote, showStepRate, timed } from './frames.js';
+import { formatMetric, FramedApp, rateReadouts, realtimeNote, plotSlot, showMetricsTable, showStepRate, timed } from './frames.js';
 import { layOut, loadOnce, pageHeader, seededTransport, transportKey, wholeField, wireSeedAndCount, wireTransport } from './sim-page.js';
 
 const loadWasm = loadOnce(init);
@@ -46,14 +46,6 @@ const METHOD = 'method';
 
 /** The scene whose path-finders the comparison panel compares. */
 const STREET_WITH_PLANNERS = 'street-paths';
-
-/** A metric's value for the table: a dash when not measured, else at most 3 decimals. */
-export function formatMetric(v) {
-  if (v === null || v === undefined || !Number.isFinite(v)) return '–';
-  if (Number.isInteger(v)) return String(v);
-  const a = Math.abs(v);
-  return String(Number(v.toFixed(a >= 100 ? 1 : a >= 1 ? 2 : 3)));
-}
 
 /** A slider's read-out: whole numbers as they are, others to at most 3 significant digits. */
 function short(v) {
@@ -128,8 +120,23 @@ class CrowdApp extends FramedApp {
     this.tool = 'select';
     this.cursor = null;
     this.compare = null;
-    this.metricKey = '';
+    this.metricTable = { key: '' };
     this.inkKey = '';
+    /** The metric the plot follows in every pane while comparing (null: the first). */
+    this.plotMetric = null;
+    /** The plot panel (plot.js), once first opened (see plotSlot). */
+    this.plot = null;
+    this.plotSlot = plotSlot(this, {
+      onToggle: (on) => {
+        this.config.plot = on;
+        this.startPlot();
+        this.changed();
+      },
+      onChoice: (name) => {
+        this.plotMetric = name;
+        this.startPlot();
+      },
+    });
     this.scene = this.create();
     this.build();
     this.painter = new CrowdPainter(this.canvas);
@@ -232,6 +239,7 @@ class CrowdApp extends FramedApp {
       transport,
       readouts,
       ui.actionMessage,
+      this.plotSlot.element,
       this.streetPanel.element,
     );
 
@@ -313,6 +321,7 @@ class CrowdApp extends FramedApp {
       for (const pane of this.compare.panes) this.tryCall(() => pane.scene.setParam(p.name, value), p.label);
     }
     this.syncParams();
+    this.startPlot();
     this.changed();
     this.touch();
   }
@@ -414,7 +423,7 @@ class CrowdApp extends FramedApp {
     this.selected = -1;
     this.stepMs = null;
     this.cursor = null;
-    this.metricKey = '';
+    this.metricTable = { key: '' };
     ui.actionMessage.textContent = '';
     this.kinds = s.kinds();
     this.showKinds();
@@ -425,6 +434,7 @@ class CrowdApp extends FramedApp {
     if (wasComparing && this.methodParam) this.startCompare();
     this.layout();
     this.showMetrics();
+    this.startPlot();
   }
 
   /** A read-out per clock metric of the scene (`clock-NAME`), filled by readouts(). */
@@ -464,6 +474,7 @@ class CrowdApp extends FramedApp {
     this.setPlaying(false);
     this.timedStep();
     this.showMetrics();
+    this.plot?.draw();
     this.touch();
   }
 
@@ -477,6 +488,52 @@ class CrowdApp extends FramedApp {
       if (this.compare) for (const pane of this.compare.panes) pane.scene.step(1);
       else this.scene.step(1);
     });
+    this.samplePlot();
+  }
+
+  // ---- the plot ------------------------------------------------------------------------------
+
+  /**
+   * Starts a new plot (while the panel is open): every metric of the scene, or when comparing
+   * the chosen metric once per pane, sampled from the step the scene is at.
+   */
+  startPlot() {
+    if (!this.plot?.open) return;
+    const s = this.scene;
+    const settings = [`${s.count} agents`, ...Object.entries(this.config.params ?? {}).map(([k, v]) => `${k === ORDER_KEY ? k : `p.${k}`}=${v}`)].join(' ');
+    // The step's length is an f32 in the core: 0.05 arrives as 0.05000000074505806.
+    const info = { page: 'crowd', scene: s.name, seed: s.seed, stepSeconds: Number(s.dt.toPrecision(6)), settings };
+    if (this.compare) {
+      const metrics = this.compare.panes[0]?.scene.metrics() ?? [];
+      const chosen = metrics.find((m) => m.name === this.plotMetric) ?? metrics[0];
+      this.plotKey = chosen ? chosen.name : '';
+      const series = chosen
+        ? this.compare.panes.map((p) => ({ key: `${chosen.name}@${p.choice}`, label: `${chosen.label}: ${p.choice}`, groupLabel: chosen.label, unit: chosen.unit, group: chosen.name }))
+        : [];
+      this.plot.start(series, { ...info, settings: `${settings}, one series per method`, choices: metrics.map((m) => [m.name, m.label]), chosen: this.plotKey });
+    } else {
+      const metrics = s.metrics();
+      this.plotKey = metrics.map((m) => m.name).join('|');
+      this.plot.start(metrics.map((m) => ({ key: m.name, label: m.label, unit: m.unit, group: m.name })), info);
+    }
+    this.samplePlot();
+  }
+
+  /** Samples the metrics at the current step into the plot (while the panel is open). */
+  samplePlot() {
+    if (!this.plot?.open) return;
+    if (this.compare) {
+      const values = this.compare.panes.map((p) => p.scene.metrics().find((m) => m.name === this.plotKey)?.value ?? null);
+      this.plot.sample(this.stepCount(), values);
+      return;
+    }
+    const metrics = this.scene.metrics();
+    // A scene whose metrics change their rows starts a new plot.
+    if (metrics.map((m) => m.name).join('|') !== this.plotKey) {
+      this.startPlot();
+      return;
+    }
+    this.plot.sample(this.scene.steps, metrics.map((m) => m.value));
   }
 
   /** Uses the current tool at world point p of `scene` (select: picks the agent there). */
@@ -595,6 +652,7 @@ class CrowdApp extends FramedApp {
     this.stepMs = null;
     this.layout();
     this.showMetrics();
+    this.startPlot();
   }
 
   stopCompare() {
@@ -613,6 +671,7 @@ class CrowdApp extends FramedApp {
     this.ui.compare.setAttribute('aria-pressed', 'false');
     this.stepMs = null;
     this.layout();
+    this.startPlot();
     this.touch();
   }
 
@@ -620,26 +679,7 @@ class CrowdApp extends FramedApp {
 
   /** The metrics table (or, comparing, one column per method), rebuilt only when its rows change. */
   showMetrics() {
-    const metrics = this.scene.metrics();
-    const key = metrics.map((m) => m.name).join('|');
-    if (key !== this.metricKey) {
-      this.metricKey = key;
-      this.metricCells = new Map();
-      const rows = metrics.map((m) => {
-        const cell = el('td', { testid: `metric-${m.name}`, class: 'cr-num' });
-        this.metricCells.set(m.name, cell);
-        return el('tr', {}, el('th', { scope: 'row', text: m.label }), cell, el('td', { class: 'cr-unit', text: m.unit }));
-      });
-      this.ui.metrics.replaceChildren(
-        el('caption', { class: 'cr-sr', text: `Metrics of the ${this.scene.title} run` }),
-        el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: 'Metric' }), el('th', { scope: 'col', text: 'Value' }), el('th', { scope: 'col', text: 'Unit' }))),
-        el('tbody', {}, ...rows),
-      );
-    }
-    for (const m of metrics) {
-      const cell = this.metricCells.get(m.name);
-      if (cell) cell.textContent = formatMetric(m.value);
-    }
+    showMetricsTable(this.ui.metrics, this.scene.metrics(), this.metricTable, `Metrics of the ${this.scene.title} run`);
     if (this.compare) this.showCompareMetrics();
   }
 
@@ -694,12 +734,14 @@ class CrowdApp extends FramedApp {
   }
 
   settings() {
-    return { scene: this.scene.name, agents: this.config.agents, seed: this.scene.seed, embed: this.config.embed, params: { ...this.config.params } };
+    return { scene: this.scene.name, agents: this.config.agents, seed: this.scene.seed, embed: this.config.embed, plot: this.config.plot, params: { ...this.config.params } };
   }
 
-  start() {
+  /** Shows the scene and plays (opening the plot first with `plot=1`, so it starts at step 0). */
+  async start() {
     this.afterSceneChange();
     for (const m of this.pending ?? []) this.say(m);
+    if (this.config.plot) await this.plotSlot.open(true);
     this.play();
   }
 
@@ -715,6 +757,7 @@ class CrowdApp extends FramedApp {
       showStepRate(this, lead.dt);
       this.showMetrics();
       this.showClockMetrics();
+      this.plot?.draw();
     }
   }
 
@@ -819,7 +862,7 @@ export async function mountCrowd(root, raw = {}) {
   const { config, messages } = readCrowdConfig(raw, scenes.map((s) => s.name));
   const app = new CrowdApp(root, wasm, config, scenes);
   for (const m of messages) app.say(m);
-  app.start();
+  await app.start();
   return {
     app,
     get scene() {

@@ -4,7 +4,9 @@
 // four times a second (or after a draw); also the play toggle and the step timing both pages
 // show, and the simulation's own rate: steps per second of wall-clock time beside the frames
 // per second, with a note when simulated time runs slower than real time (a frame can be drawn
-// without a step: the boid page's worker may still be busy with the last one).
+// without a step: the boid page's worker may still be busy with the last one). Also the metrics
+// table both pages show (`metric-NAME`), from the metrics their wasm scene reports, and the
+// place of their plot panel (plot.js, loaded when first opened).
 
 import { el } from './dom.js';
 import { frameLoop } from './frame-loop.js';
@@ -144,10 +146,76 @@ export function showStepRate(app, stepSeconds) {
 }
 
 /** A step's length in seconds, as a fraction where it is one (1/60 s) or else a decimal. */
-function formatSeconds(seconds) {
+export function formatSeconds(seconds) {
   const per = 1 / seconds;
   return Math.abs(per - Math.round(per)) < 1e-6 ? `1/${Math.round(per)} s` : `${Number(seconds.toFixed(3))} s`;
 }
 
 /** The steps-per-second read-out's title: what it counts. */
 export const SPS_TITLE = 'Simulation steps per second of wall-clock time: the world keeps real time when steps × step length reaches 1 s a second';
+
+/** A metric's value for the table: a dash when not measured, else at most 3 decimals. */
+export function formatMetric(v) {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '–';
+  if (Number.isInteger(v)) return String(v);
+  const a = Math.abs(v);
+  return String(Number(v.toFixed(a >= 100 ? 1 : a >= 1 ? 2 : 3)));
+}
+
+/**
+ * Shows `metrics` (`[{ name, label, value, unit }]`, as the wasm scenes report them) in `table`:
+ * a row each with the value in a cell `metric-NAME`, under a caption `title`. The rows are
+ * rebuilt only when the metrics' names change (`state` keeps the last names and the cells).
+ */
+export function showMetricsTable(table, metrics, state, title) {
+  const key = metrics.map((m) => m.name).join('|');
+  if (key !== state.key) {
+    state.key = key;
+    state.cells = new Map();
+    const rows = metrics.map((m) => {
+      const cell = el('td', { testid: `metric-${m.name}`, class: 'cr-num' });
+      state.cells.set(m.name, cell);
+      return el('tr', {}, el('th', { scope: 'row', text: m.label }), cell, el('td', { class: 'cr-unit', text: m.unit }));
+    });
+    table.replaceChildren(
+      el('caption', { class: 'cr-sr', text: title }),
+      el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: 'Metric' }), el('th', { scope: 'col', text: 'Value' }), el('th', { scope: 'col', text: 'Unit' }))),
+      el('tbody', {}, ...rows),
+    );
+  }
+  for (const m of metrics) {
+    const cell = state.cells.get(m.name);
+    if (cell) cell.textContent = formatMetric(m.value);
+  }
+}
+
+/**
+ * The plot panel's place on an agent page: the *Plot metrics* button (`plot`) and the section
+ * it opens (`plot-panel`). The chart's module (plot.js) is loaded the first time the panel
+ * opens, so a page that never plots does not download it; from then on `app.plot` is the panel
+ * (null before). `hooks` are the panel's (plot.js PlotPanel). Returns the section and
+ * `open(on)`, which loads the panel if need be and opens or closes it.
+ */
+export function plotSlot(app, hooks) {
+  const button = el('button', {
+    type: 'button',
+    testid: 'plot',
+    class: 'pl-btn pl-small pl-plot-toggle',
+    'aria-expanded': 'false',
+    title: 'Plot the metrics against simulated time while the scene plays',
+    text: 'Plot metrics',
+  });
+  const element = el('section', { class: 'pl-plot', testid: 'plot-panel', 'aria-label': 'Plot of the metrics over time' }, button);
+  let loading = null;
+  const open = async (on) => {
+    try {
+      loading ??= import('./plot.js').then(({ PlotPanel }) => (app.plot = new PlotPanel(hooks, { button, element })));
+      (await loading).setOpen(on);
+    } catch (e) {
+      loading = null;
+      app.say(`Plot: could not load the chart (${e.message}).`);
+    }
+  };
+  button.addEventListener('click', () => open(!app.plot?.open));
+  return { element, open };
+}

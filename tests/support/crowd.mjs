@@ -61,3 +61,19 @@ export async function pauseAndStep(page) {
 export function stepsReach(page, n, timeout = 30000) {
   return page.waitForFunction((n) => Number(document.querySelector('[data-testid="steps"]').textContent) >= n, n, { timeout });
 }
+
+/**
+ * A scene replayed in Node to each of `steps` (ascending): its metrics at full precision at
+ * each, as `{ name: value }` with NaN where not measured.
+ */
+export function replayAt(scene, agents, seed, params, steps) {
+  const s = new CrowdScene(scene, agents, seed);
+  for (const [name, value] of Object.entries(params)) s.setParam(name, value);
+  const out = [];
+  for (const target of steps) {
+    while (s.steps < target) s.step(Math.min(target - s.steps, 240));
+    out.push(Object.fromEntries(s.metrics().map((m) => [m.name, m.value ?? NaN])));
+  }
+  s.free();
+  return out;
+}

@@ -1,6 +1,7 @@
 //! What Pathlab's `wasm-bindgen` layers share (`pathlab-wasm`, `pathlab-world`,
 //! `pathlab-crowd`, `pathlab-spaces`): turning a Rust error into a `JsError`, reading a name or a
-//! whole number the page sent, quoting the page's text in a message, and the seed limit.
+//! whole number the page sent, quoting the page's text in a message, the seed limit, and a
+//! run's metrics as the objects the pages' metrics tables and plots read ([`metrics_js`]).
 //!
 //! The checks that a native test wants to read return their complaint as a `String` (a
 //! `JsError` can only be made inside a browser); [`err`] turns it into a `JsError` at the
@@ -18,7 +19,9 @@
 use std::fmt::Display;
 use std::str::FromStr;
 
-use wasm_bindgen::JsError;
+use pathlab_core::crowd::scene::Metric;
+use serde::Serialize;
+use wasm_bindgen::{JsError, JsValue};
 
 mod search;
 
@@ -99,4 +102,28 @@ mod tests {
         let message = seed(1e12).unwrap_err();
         assert_eq!(message, "seed must be a whole number from 0 to 4294967295, got 1000000000000");
     }
+}
+
+#[derive(Serialize)]
+struct MetricOut {
+    name: &'static str,
+    label: &'static str,
+    /// None (null) when not measured yet (NaN) or infinite.
+    value: Option<f64>,
+    unit: &'static str,
+}
+
+/// Metrics as JS objects `[{ name, label, value, unit }]`, a value that is not finite as null:
+/// what the crowd and boid pages' metrics tables and plots read.
+pub fn metrics_js(metrics: Vec<Metric>) -> Result<JsValue, JsError> {
+    let out: Vec<MetricOut> = metrics
+        .into_iter()
+        .map(|m| MetricOut {
+            name: m.name,
+            label: m.label,
+            value: m.value.is_finite().then_some(m.value),
+            unit: m.unit,
+        })
+        .collect();
+    serde_wasm_bindgen::to_value(&out).map_err(err)
 }

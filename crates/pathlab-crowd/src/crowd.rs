@@ -9,9 +9,9 @@
 //! parameters, actions, kinds) is returned as JS objects. Every fallible call returns a
 //! `JsError` naming the problem; none panics.
 
-use pathlab_bind::{err, quote, whole};
+use pathlab_bind::{err, metrics_js, quote, whole};
 use pathlab_core::boids::Vec2;
-use pathlab_core::crowd::scene::{build, Frame, Ink, Metric, Scene, SceneConfig, SCENES};
+use pathlab_core::crowd::scene::{build, Frame, Ink, Scene, SceneConfig, SCENES};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -52,15 +52,6 @@ const FIELDS: [&str; 18] = [
 struct SceneOut {
     name: &'static str,
     title: &'static str,
-}
-
-#[derive(Serialize)]
-struct MetricOut {
-    name: &'static str,
-    label: &'static str,
-    /// None (null) when not measured yet (NaN) or infinite.
-    value: Option<f64>,
-    unit: &'static str,
 }
 
 #[derive(Serialize)]
@@ -119,20 +110,6 @@ fn make(name: &str, agents: Option<f64>, seed: f64) -> Result<(Box<dyn Scene>, S
     let config = config(agents, seed)?;
     let scene = build(name, &config).map_err(|e| e.to_string())?;
     Ok((scene, config))
-}
-
-/// Metrics as JS objects, a value that is not finite as null.
-fn metrics_out(metrics: Vec<Metric>) -> Result<JsValue, JsError> {
-    let out: Vec<MetricOut> = metrics
-        .into_iter()
-        .map(|m| MetricOut {
-            name: m.name,
-            label: m.label,
-            value: m.value.is_finite().then_some(m.value),
-            unit: m.unit,
-        })
-        .collect();
-    serde_wasm_bindgen::to_value(&out).map_err(err)
 }
 
 /// How many steps one call runs: `asked`, at most [`MAX_CROWD_STEPS_PER_CALL`] and at most
@@ -337,14 +314,14 @@ impl CrowdScene {
 
     /// The metrics: `[{ name, label, value (null: not measured yet), unit }]`.
     pub fn metrics(&self) -> Result<JsValue, JsError> {
-        metrics_out(self.scene.metrics())
+        metrics_js(self.scene.metrics())
     }
 
     /// The metrics read from a clock (planning time), which a replay does not reproduce:
     /// `[{ name, label, value (null: not measured), unit }]`.
     #[wasm_bindgen(js_name = clockMetrics)]
     pub fn clock_metrics(&self) -> Result<JsValue, JsError> {
-        metrics_out(self.scene.clock_metrics())
+        metrics_js(self.scene.clock_metrics())
     }
 
     /// The parameters: `[{ name, label, min, max, step, value, choices }]` (a select when

@@ -8,7 +8,7 @@
 //! is returned as copies. Every fallible call returns a `JsError` naming the problem; none
 //! panics.
 
-use pathlab_bind::{err, quote, whole};
+use pathlab_bind::{err, metrics_js, quote, whole};
 use pathlab_core::boids::behaviours::Circle;
 use pathlab_core::boids::{self, Behaviour, Combine, Scenario, Vec2, MAX_AGENTS, PARAMS};
 use pathlab_core::grid::{Point, GROUND, WALL};
@@ -201,6 +201,12 @@ impl Boids {
     #[wasm_bindgen(js_name = setMotion)]
     pub fn set_motion(&mut self, bytes: &[u8]) -> Result<(), JsError> {
         self.sim.set_motion(bytes).map_err(err)
+    }
+
+    /// The metrics now (`boids::metrics`): `[{ name, label, value (null: not measured), unit }]`,
+    /// for the page's metrics table and plots.
+    pub fn metrics(&self) -> Result<JsValue, JsError> {
+        metrics_js(boids::metrics::metrics(&self.sim))
     }
 
     /// Steps taken since the world was built.

@@ -18,6 +18,8 @@
 //! - [`sim`]: [`Boids`], the agents in structure-of-arrays form and the two-phase step, with
 //!   the neighbour queries ([`sim::neighbours`]) and the step's output as bytes
 //!   ([`sim::motion`]).
+//! - [`metrics`]: what the page measures of a world at a step (mean speed, polarisation,
+//!   spread), for its metrics table and plots.
 //! - [`scenario`]: the page's presets.
 //! - [`rng`]: the seeded generator that makes every run reproducible.
 //!
@@ -34,6 +36,7 @@
 pub mod behaviours;
 pub mod combine;
 pub mod lanes;
+pub mod metrics;
 pub mod params;
 pub mod path;
 pub mod rng;
