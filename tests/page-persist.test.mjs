@@ -6,7 +6,7 @@
 // values give a message naming the parameter and the default map, with no script run.
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { drag, nextFrame, screenshot, start, text, withBrowser } from './support/browser.mjs';
+import { drag, freshPage, nextFrame, screenshot, start, text, visit, withBrowser } from './support/browser.mjs';
 import { readPage } from './support/dijkstra.mjs';
 
 const KEY = 'pathlab.saved.v1';
@@ -19,23 +19,7 @@ async function cost(page) {
   return raw === '' || raw === null ? null : Number(raw);
 }
 
-/** A fresh browser context (its own storage), with page errors collected. */
-async function fresh(env, options = {}) {
-  const context = await env.browser.newContext({ viewport: { width: 1400, height: 1000 }, ...options });
-  const page = await context.newPage();
-  page.errors = [];
-  page.on('pageerror', (e) => page.errors.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') page.errors.push(`console: ${m.text()}`);
-  });
-  return { context, page };
-}
-
-async function visit(page, url) {
-  await page.goto(url);
-  await page.waitForFunction(() => window.pathlab && document.querySelector('[data-testid="status"]').textContent !== '');
-  await nextFrame(page);
-}
+const fresh = freshPage;
 
 async function runToEnd(page) {
   await testid(page, 'run').click();

@@ -11,7 +11,7 @@ export const KEYS = [
   'space', 'layout', 'map', 'grid', 'graph', 'algo', 'heuristic', 'diagonal', 'costs', 'weight',
   'lookahead', 'sensor', 'cluster', 'hand',
   'start', 'goal', 'step', 'autoplay', 'speed', 'embed', 'compare', 'lock', 'contrast', 'present',
-  'teleports', 'teleport-h', 'heights', 'uphill', 'downhill', 'quiz',
+  'teleports', 'teleport-h', 'heights', 'uphill', 'downhill', 'costs-on', 'quiz',
   'list', 'ga', 'hb', 'gcount', 'reopen', 'threshold', 'order', 'hcheck',
 ];
 
@@ -19,7 +19,7 @@ export const KEYS = [
 export const SWITCHES = KEYS.slice(KEYS.indexOf('list'));
 
 /** The keys whose values are names the core lists (wasm `names(key)`), read the same way by the page and by lessons. */
-export const NAMED_KEYS = ['algo', 'heuristic', 'diagonal', 'costs', 'hand', 'list', 'gcount', 'threshold'];
+export const NAMED_KEYS = ['algo', 'heuristic', 'diagonal', 'costs', 'hand', 'list', 'gcount', 'threshold', 'costs-on'];
 
 /**
  * The names the core accepts for each of NAMED_KEYS, as readConfig takes them.
@@ -28,8 +28,11 @@ export const NAMED_KEYS = ['algo', 'heuristic', 'diagonal', 'costs', 'hand', 'li
  */
 export const knownNames = (names) => Object.fromEntries(NAMED_KEYS.map((key) => [key, names(key)]));
 
-/** The quiz modes (`quiz=`, quiz.js): predict the next expansion, or the path's next cell. */
-export const QUIZ_MODES = ['expand', 'path'];
+/**
+ * The quiz modes (`quiz=`): on the grid (quiz.js) predict the next expansion or the path's
+ * next cell; on the navmesh (quiz-funnel.js) the funnel's next corner.
+ */
+export const QUIZ_MODES = ['expand', 'path', 'apex'];
 
 /**
  * The spaces the page shows (`space=`): the square grid, hex tiles, a weighted graph, and a grid
@@ -87,6 +90,7 @@ export const MAX_WEIGHT = 100;
  * @property {string | string[] | null} heights
  * @property {string | string[] | null} uphill
  * @property {string | string[] | null} downhill
+ * @property {string | null} costs-on
  * @property {string | null} quiz
  * @property {string | null} list
  * @property {number | null} ga
@@ -133,6 +137,7 @@ export const DEFAULTS = Object.freeze({
   heights: null,
   uphill: null,
   downhill: null,
+  'costs-on': null,
   quiz: null,
   list: null,
   ga: null,
@@ -382,10 +387,25 @@ export function readConfig(raw, known) {
     else config.compare = problem;
   }
 
+  // Where a graph's move costs live (space-view.js): on its links or on its nodes.
+  if (has('costs-on')) {
+    const value = text(given['costs-on']).toLowerCase();
+    const places = known['costs-on'] ?? [];
+    if (!places.includes(value)) say('costs-on', `expected ${places.join(' or ')} (a move costs its edge's cost, or the weight of the node it enters), got ${quote(value)}; using links.`);
+    else if (config.space !== 'graph') say('costs-on', `${quote(value)} was ignored: it says where a graph's costs live, and goes with space=graph.`);
+    else config['costs-on'] = value;
+  }
+
   if (has('quiz')) {
     const mode = text(given.quiz).toLowerCase();
-    if (QUIZ_MODES.includes(mode)) config.quiz = mode;
-    else say('quiz', `expected ${QUIZ_MODES.join(' or ')} (predict the next cell expanded, or the path's next cell), got ${quote(given.quiz)}; no quiz.`);
+    const navmesh = config.space === 'navmesh';
+    if (!QUIZ_MODES.includes(mode)) {
+      say('quiz', `expected ${QUIZ_MODES.join(', ')} (predict the next cell expanded, the path's next cell, or on space=navmesh the funnel's next corner), got ${quote(given.quiz)}; no quiz.`);
+    } else if ((mode === 'apex') !== navmesh) {
+      const fits = navmesh ? 'apex (the funnel\'s next corner)' : 'expand or path';
+      say('quiz', `${quote(mode)} does not go with space=${config.space}, which asks ${fits}; no quiz.`);
+    } else if (config.space === 'grid' || navmesh) config.quiz = mode;
+    else say('quiz', `there is no quiz on space=${config.space} (it asks on the grid and on the navmesh); no quiz.`);
   }
 
   // Teleports and slopes need the loaded map to be checked: links.js checks them then.

@@ -20,7 +20,7 @@ import { addressText, quote } from './values.js';
 
 /**
  * The part of the page this module uses (page-context.js: each member is documented there).
- * @typedef {Pick<import('./page-context.js').PageContext, 'canvas' | 'config' | 'lab' | 'links' | 'mapName' | 'mapTitle' | 'memory' | 'messages' | 'root' | 'say' | 'syncSettings' | 'ui'>} EmbedContext
+ * @typedef {Pick<import('./page-context.js').PageContext, 'canvas' | 'config' | 'lab' | 'links' | 'mapName' | 'mapTitle' | 'memory' | 'messages' | 'quiz' | 'root' | 'say' | 'switches' | 'syncSettings' | 'ui'>} EmbedContext
  */
 
 /** What a locked page says when someone tries to edit. */

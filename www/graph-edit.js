@@ -81,8 +81,12 @@ export function attachGraphEditing(app) {
   const form = el('div', { class: 'pl-space-form', testid: 'space-form', hidden: true, role: 'dialog', 'aria-label': 'Edit' });
   const formTitle = el('p', { class: 'pl-space-form-title' });
   const closeButton = el('button', { type: 'button', class: 'pl-dismiss', 'aria-label': 'Close', title: 'Close (Escape)', text: '×' });
-  // Node: rename, start or goal here, delete.
+  // Node: rename, its weight (what entering it costs with the costs on the nodes), start or goal here, delete.
   const nodeId = el('input', { type: 'text', testid: 'node-id', maxlength: '64', spellcheck: 'false', 'aria-label': 'Node id' });
+  const nodeCost = el('input', {
+    type: 'number', testid: 'node-cost', min: '0', step: 'any', inputmode: 'decimal', 'aria-label': 'Node cost',
+    title: 'What entering this node costs when the costs are on the nodes (Costs on: the nodes)',
+  });
   const nodeStart = el('button', { type: 'button', testid: 'node-start', class: 'pl-btn pl-small', text: 'Start here' });
   const nodeGoal = el('button', { type: 'button', testid: 'node-goal', class: 'pl-btn pl-small', text: 'Goal here' });
   const nodeDelete = el('button', { type: 'button', testid: 'node-delete', class: 'pl-btn pl-small pl-danger', text: 'Delete node' });
@@ -90,6 +94,7 @@ export function attachGraphEditing(app) {
     'div',
     { class: 'pl-space-form-body' },
     el('label', { class: 'pl-space-form-line' }, el('span', { text: 'Id' }), nodeId),
+    el('label', { class: 'pl-space-form-line' }, el('span', { text: 'Cost' }), nodeCost),
     el('div', { class: 'pl-row' }, nodeStart, nodeGoal, nodeDelete),
   );
   // Edge: cost, direction, delete.
@@ -180,6 +185,7 @@ export function attachGraphEditing(app) {
       const id = labels[selection.index];
       formTitle.textContent = `Node ${id}`;
       nodeId.value = id;
+      nodeCost.value = String(app.lab.nodeCosts()[selection.index] ?? 1);
       nodeFields.hidden = false;
       edgeFields.hidden = true;
       const p = app.painter.nodePoint(selection.index);
@@ -235,6 +241,20 @@ export function attachGraphEditing(app) {
       formTitle.textContent = `Node ${id}`;
     } else {
       nodeId.value = before;
+    }
+  });
+  nodeCost.addEventListener('change', () => {
+    const sel = app.selection;
+    if (sel?.kind !== 'node') return;
+    const id = app.labels()[sel.index];
+    const before = app.lab.nodeCosts()[sel.index];
+    const raw = nodeCost.value.trim();
+    const cost = raw === '' ? NaN : Number(raw);
+    if (cost === before) return;
+    if (attempt(() => app.lab.setNodeCost(sel.index, cost))) {
+      app.edited('node-cost', `Entering ${id} now costs ${cost}${app.lab.costsOn === 'nodes' ? '' : ' when the costs are on the nodes'}.`);
+    } else {
+      nodeCost.value = String(before);
     }
   });
   nodeId.addEventListener('keydown', (event) => {

@@ -68,6 +68,8 @@ export class NavApp extends SpacePage {
     this.preset = null;
     this.compareShown = false;
     this.waypoints = new Float64Array(0);
+    /** @type {{ mode: string | null, setMode(mode: string | null): void } | null} */
+    this.quiz = null;
     this.build();
     this.painter = new NavPainter(this.canvas);
     this.painter.setPalette(this.palette);
@@ -106,6 +108,10 @@ export class NavApp extends SpacePage {
     ui.diagonal = el('select', { testid: 'diagonal' });
     options(ui.diagonal, this.known.diagonal, {});
     ui.clear = el('button', { type: 'button', testid: 'clear', class: 'pl-btn pl-small', text: 'Clear walls' });
+    ui.quizToggle = el('button', {
+      type: 'button', testid: 'quiz-toggle', class: 'pl-btn pl-small', text: 'Quiz: the funnel’s next corner',
+      title: 'Click where the string-pulled path bends next', hidden: !mesh,
+    });
 
     ui.openList = el('table', { testid: 'open-list', class: 'pl-nav-open' });
     ui.compareButton = el('button', {
@@ -139,6 +145,7 @@ export class NavApp extends SpacePage {
         ui.meshInfo,
         el('label', { class: 'pl-field' }, el('span', { text: 'Diagonal rule (where walls touch)' }), ui.diagonal),
         ui.explain,
+        ui.quizToggle,
       ),
       panelSection(
         'Edit',
@@ -176,6 +183,7 @@ export class NavApp extends SpacePage {
       this.paintCells(Uint32Array.from({ length: n }, (_, i) => i), 1);
     });
     ui.compareButton.addEventListener('click', () => this.toggleCompare());
+    ui.quizToggle.addEventListener('click', () => this.startQuiz(this.quiz?.mode ? null : 'apex'));
     let painting = false;
     let last = -1;
     this.canvas.addEventListener('pointerdown', (event) => {
@@ -443,6 +451,18 @@ export class NavApp extends SpacePage {
     this.root.dispatchEvent(new CustomEvent('pathlab-space', { detail }));
   }
 
+  /**
+   * Starts the funnel quiz (quiz-funnel.js: `apex`, click the path's next corner) or, with
+   * null, ends it; its module comes the first time.
+   * @param {string | null} mode
+   */
+  async startQuiz(mode) {
+    if (this.space !== 'navmesh') return;
+    const { attachCornerQuiz } = await import('./quiz-funnel.js');
+    if (!this.quiz) this.quiz = attachCornerQuiz(this);
+    this.quiz.setMode(mode);
+  }
+
   // ---- compare -----------------------------------------------------------------------------
 
   toggleCompare() {
@@ -628,6 +648,10 @@ export class NavApp extends SpacePage {
       goal: half(lab.goal),
     });
     this.canvas.dataset.polygons = String(lab.polygonCount);
+    // Where the map is drawn, in CSS pixels: the point (x, y) in cells is at
+    // (ox + x·scale, oy + y·scale) from the canvas's top-left corner (data-origin "ox,oy").
+    this.canvas.dataset.scale = String(this.painter.scale);
+    this.canvas.dataset.origin = `${this.painter.ox},${this.painter.oy}`;
     this.canvas.dataset.width = String(lab.width);
     this.canvas.dataset.height = String(lab.height);
     this.canvas.dataset.start = at(lab.start);
@@ -647,6 +671,7 @@ export class NavApp extends SpacePage {
       config.goal = cell(lab.goal);
     }
     for (const key of ['embed', 'lock', 'contrast']) if (this.config[key]) config[key] = true;
+    if (this.quiz?.mode) config.quiz = this.quiz.mode;
     return config;
   }
 

@@ -77,6 +77,12 @@
  * @property {{ blind(): boolean, config(): object } | undefined} links The teleports and
  *   slopes (links.js), once attached: `blind()` is true when the search cannot see them,
  *   `config()` gives their URL keys.
+ * @property {{ mode: string | null } | null} quiz The predict-the-next-step quiz (quiz.js)
+ *   once started: `mode` is the question asked (`quiz=`), null when it was ended.
+ * @property {{ config(): Record<string, any> } | null | undefined} switches The search's
+ *   switches (switches.js), once attached: `config()` gives those away from the core's
+ *   defaults by their URL keys (re-opening, the threshold rule, the order, the skeleton's
+ *   plug-ins, the heuristic check), for the address, the saved settings and share links.
  */
 
 export {};

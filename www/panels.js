@@ -216,13 +216,16 @@ export class Panels extends StudyBoxes {
     try {
       view = lab.openList(OPEN_ROWS);
     } catch {
-      view = { key: 'f', exact: false, entries: [] };
+      view = { key: 'f', rule: null, exact: false, entries: [] };
     }
     const total = lab.openCount;
-    const rule = algorithmRow(settings.algo)?.order_rule;
+    // The core's words for the order (for the skeleton: its list, or a·g + b·h with its a and b).
+    const rule = view.rule ?? algorithmRow(settings.algo)?.order_rule;
     const stack = settings.algo === 'ida';
-    this.openTitle.textContent = stack ? 'Stack (IDA* keeps no open list)' : 'Open list';
-    this.keyHeading.textContent = KEY_HEADING[view.key] ?? view.key;
+    // The skeleton's list is what its plug-ins make it: a queue, a stack, or a priority list.
+    const skeleton = settings.algo === 'template';
+    this.openTitle.textContent = stack ? 'Stack (IDA* keeps no open list)' : skeleton ? `Open list: ${settings.list}` : 'Open list';
+    this.keyHeading.textContent = skeleton && view.key === 'f' ? `f = ${num(settings.ga)}·g + ${num(settings.hb)}·h` : (KEY_HEADING[view.key] ?? view.key);
     // Without a heuristic (BFS, DFS, Dijkstra) h is 0 everywhere: no column for it.
     this.table.classList.toggle('pl-no-h', !settings.uses_heuristic);
     let caption;

@@ -915,6 +915,7 @@ class App extends SearchPage {
       present: this.config.present,
       quiz: this.quiz?.mode ?? null,
       ...this.links?.config(),
+      ...this.switches?.config(),
     };
   }
 
@@ -1079,7 +1080,7 @@ export async function mount(element, config = {}) {
       (await import('./explain.js')).showExplain(element, entry);
       app.layout();
     }
-    if (checked.quiz && app instanceof App) await app.startQuiz(checked.quiz);
+    if (checked.quiz && 'startQuiz' in app) await app.startQuiz(checked.quiz);
   };
   const first = await withPreset(config);
   const { config: checked, messages } = readConfig(first.raw, known);

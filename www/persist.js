@@ -9,14 +9,14 @@
 // (which also forgets the saved ones).
 
 import { el } from './dom.js';
-import { readConfig, toQuery } from './config.js';
+import { readConfig, toQuery, SWITCHES } from './config.js';
 import { quote } from './values.js';
 import { decodeGrid, encodeGrid } from './share.js';
 import { readCells } from './editor.js';
 
 /**
  * The part of the page this module uses (page-context.js: each member is documented there).
- * @typedef {Pick<import('./page-context.js').PageContext, 'config' | 'known' | 'lab' | 'links' | 'mapName' | 'mapTitle' | 'memory' | 'narrate' | 'root' | 'say' | 'showNewMap' | 'ui'>} PersistContext
+ * @typedef {Pick<import('./page-context.js').PageContext, 'config' | 'known' | 'lab' | 'links' | 'mapName' | 'mapTitle' | 'memory' | 'narrate' | 'quiz' | 'root' | 'say' | 'showNewMap' | 'switches' | 'ui'>} PersistContext
  */
 
 /** The localStorage key of the saved map and settings. */
@@ -65,12 +65,13 @@ export function reason(e) {
 }
 
 /**
- * The current settings of `app.lab`, by the URL's names.
- * @param {Pick<import('./page-context.js').PageContext, 'lab'>} app
+ * The current settings of `app.lab`, by the URL's names, with the search's switches that are
+ * away from their defaults (switches.js).
+ * @param {Pick<import('./page-context.js').PageContext, 'lab' | 'switches'>} app
  */
 function currentSettings(app) {
   const s = app.lab.settings();
-  return Object.fromEntries(SETTINGS.map((k) => [k, s[k]]));
+  return { ...Object.fromEntries(SETTINGS.map((k) => [k, s[k]])), ...app.switches?.config() };
 }
 
 /**
@@ -116,7 +117,7 @@ function loadGrid(app, grid, start, goal, title, what) {
 
 /**
  * The part of the page a share link reads (page-context.js).
- * @typedef {Pick<import('./page-context.js').PageContext, 'lab' | 'links' | 'mapName' | 'memory'>} ShareContext
+ * @typedef {Pick<import('./page-context.js').PageContext, 'lab' | 'links' | 'mapName' | 'memory' | 'quiz' | 'switches'>} ShareContext
  */
 
 /**
@@ -125,7 +126,8 @@ function loadGrid(app, grid, start, goal, title, what) {
  */
 export function shareLink(app, base) {
   const s = app.lab.settings();
-  const config = { ...currentSettings(app), ...app.links?.config(), start: s.start, goal: s.goal };
+  // The quiz goes along too: a link can ask its question.
+  const config = { ...currentSettings(app), ...app.links?.config(), quiz: app.quiz?.mode ?? null, start: s.start, goal: s.goal };
   if (app.mapName) {
     config.map = app.mapName;
   } else {
@@ -256,11 +258,11 @@ export function attachPersistence(app) {
     const given = new Set(config.given ?? []);
     const raw = { ...(saved.settings && typeof saved.settings === 'object' ? saved.settings : {}) };
     if (saved.speed !== undefined) raw.speed = saved.speed;
-    for (const key of Object.keys(raw)) if (!SETTINGS.includes(key) && key !== 'speed') delete raw[key];
+    for (const key of Object.keys(raw)) if (!SETTINGS.includes(key) && !SWITCHES.includes(key) && key !== 'speed') delete raw[key];
     const { config: checked, messages } = readConfig(raw, app.known);
     for (const m of messages) app.say(`Saved settings: ${m}`);
     let settings = 0;
-    for (const key of [...SETTINGS, 'speed']) {
+    for (const key of [...SETTINGS, ...SWITCHES, 'speed']) {
       if (key in raw && !given.has(key)) {
         config[key] = checked[key];
         settings += 1;

@@ -10,13 +10,17 @@ import { el } from './dom.js';
 import { algorithmRow } from './page-app.js';
 import { QUIZ_MODES } from './config.js';
 
+/** The questions on the grid; the navmesh view asks for the funnel's next corner (`apex`). */
+const GRID_QUIZ = QUIZ_MODES.filter((m) => m !== 'apex');
+
 /** The score of this visit: right answers and answers, across maps and lesson pages. */
 const score = { right: 0, asked: 0 };
 
 /** What each mode asks. */
-const PROMPTS = {
+export const PROMPTS = {
   expand: 'Click the cell you think the search expands next.',
   path: "The search has run to the end. Click the path's next cell, starting from S.",
+  apex: 'The corridor is found. Click where the string-pulled path bends next: the funnel’s next apex (or the goal, if nothing is in the way).',
 };
 
 /** A cost as the page prints it: whole numbers as they are, others to two decimals. */
@@ -37,16 +41,16 @@ function entryWords(e, key) {
 }
 
 /**
- * Attaches the quiz to the grid page `app` (pathlab.js's App): a panel above the read-outs
- * and a press on the grid that answers instead of editing while a mode is on.
- * @param {any} app
+ * The quiz's panel, placed above the read-outs of `stage`: a menu of the `questions`
+ * ([value, words]), the score, End quiz, the prompt and the feedback. Returns its elements and
+ * `judge(right, words)`, which counts an answer and says it, and `showScore()`.
+ * @param {HTMLElement} stage
+ * @param {Array<[string, string]>} questions
  */
-export function attachQuiz(app) {
+export function quizPanel(stage, questions) {
   const ui = {};
   ui.mode = el('select', { testid: 'quiz-mode', 'aria-label': 'Quiz question' });
-  for (const [value, text] of [['expand', 'Next cell expanded'], ['path', "Path's next cell"]]) {
-    ui.mode.append(el('option', { value, text }));
-  }
+  for (const [value, text] of questions) ui.mode.append(el('option', { value, text }));
   ui.prompt = el('p', { class: 'pl-quiz-prompt', testid: 'quiz-prompt' });
   ui.feedback = el('p', { class: 'pl-quiz-feedback', testid: 'quiz-feedback', 'aria-live': 'polite' });
   ui.score = el('span', { class: 'pl-quiz-score', testid: 'quiz-score' });
@@ -59,8 +63,28 @@ export function attachQuiz(app) {
     ui.prompt,
     ui.feedback,
   );
-  const stage = app.ui.wrap.parentElement;
   stage.querySelector(':scope > .pl-readouts')?.before(panel);
+  const showScore = () => {
+    ui.score.textContent = `Score: ${score.right} of ${score.asked}`;
+  };
+  const judge = (right, words) => {
+    score.asked += 1;
+    if (right) score.right += 1;
+    ui.feedback.textContent = `${right ? 'Right' : 'Not quite'}: ${words}`;
+    ui.feedback.className = `pl-quiz-feedback ${right ? 'pl-quiz-right' : 'pl-quiz-wrong'}`;
+    ui.feedback.dataset.result = right ? 'right' : 'wrong';
+    showScore();
+  };
+  return { ui, panel, judge, showScore };
+}
+
+/**
+ * Attaches the quiz to the grid page `app` (pathlab.js's App): a panel above the read-outs
+ * and a press on the grid that answers instead of editing while a mode is on.
+ * @param {any} app
+ */
+export function attachQuiz(app) {
+  const { ui, panel, judge, showScore } = quizPanel(app.ui.wrap.parentElement, [['expand', 'Next cell expanded'], ['path', "Path's next cell"]]);
 
   const quiz = {
     /** @type {string | null} */
@@ -68,7 +92,7 @@ export function attachQuiz(app) {
     /** Where the path quiz stands: the index on the path of the last cell answered. */
     along: 0,
     setMode(mode) {
-      quiz.mode = QUIZ_MODES.includes(mode) ? mode : null;
+      quiz.mode = GRID_QUIZ.includes(mode) ? mode : null;
       panel.hidden = quiz.mode === null;
       if (quiz.mode) ui.mode.value = quiz.mode;
       quiz.along = 0;
@@ -81,19 +105,6 @@ export function attachQuiz(app) {
     },
   };
 
-  function showScore() {
-    ui.score.textContent = `Score: ${score.right} of ${score.asked}`;
-  }
-
-  function judge(right, words) {
-    score.asked += 1;
-    if (right) score.right += 1;
-    ui.feedback.textContent = `${right ? 'Right' : 'Not quite'}: ${words}`;
-    ui.feedback.className = `pl-quiz-feedback ${right ? 'pl-quiz-right' : 'pl-quiz-wrong'}`;
-    ui.feedback.dataset.result = right ? 'right' : 'wrong';
-    showScore();
-  }
-
   function answerExpand(cell) {
     const lab = app.lab;
     if (app.finished()) {
@@ -101,9 +112,9 @@ export function attachQuiz(app) {
       return;
     }
     const settings = lab.settings();
-    /** @type {{ key: string, entries: any[] }} */
+    /** @type {{ key: string, rule: string, entries: any[] }} */
     const open = lab.openList(100000);
-    const rule = algorithmRow(settings.algo)?.order_rule ?? `by ${open.key}`;
+    const rule = open.rule ?? algorithmRow(settings.algo)?.order_rule ?? `by ${open.key}`;
     app.step();
     const taken = lab.lastStep().expanded;
     if (!taken) {
@@ -168,3 +179,4 @@ export function attachQuiz(app) {
   ui.close.addEventListener('click', () => quiz.setMode(null));
   return quiz;
 }
+

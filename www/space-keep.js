@@ -98,6 +98,7 @@ export function attachSpaceKeeping(app, share) {
     };
     if (graph) {
       entry.graph = lab.toJson();
+      entry['costs-on'] = lab.costsOn;
       entry.start = labels[lab.start];
       entry.goal = labels[lab.goal];
     } else {
@@ -192,6 +193,7 @@ export function attachSpaceKeeping(app, share) {
     if (c.algo === DEFAULTS.algo && typeof entry.algo === 'string') c.algo = entry.algo;
     if ((c.heuristic === DEFAULTS.heuristic || c.heuristic === null) && typeof entry.heuristic === 'string') c.heuristic = entry.heuristic;
     if (c.weight === DEFAULTS.weight && Number.isFinite(entry.weight)) c.weight = entry.weight;
+    if (graph && c['costs-on'] === null && (entry['costs-on'] === 'links' || entry['costs-on'] === 'nodes')) c['costs-on'] = entry['costs-on'];
     app.narrate(`Your ${what} from the last visit, saved in this browser.`);
     return true;
   }

@@ -310,7 +310,8 @@ export class GraphPainter {
   /**
    * Paints a frame. `m` (model): count, places (x, y pairs), states, g, parents, labels,
    * edges ({from, to, cost, directed}), path (node numbers), start, goal, h (per node, or
-   * null). `v` (view): selection, hover ({kind, index}), preview (a drag in progress),
+   * null), nodeCosts (each node's weight when the costs are on the nodes, else null: the
+   * nodes then carry their weights and the edges none). `v` (view): selection, hover ({kind, index}), preview (a drag in progress),
    * numbers (whether to write g, h and f), parents (whether to draw parent arrows), usesH,
    * weight, algo.
    */
@@ -419,11 +420,20 @@ export class GraphPainter {
     const labelFont = `600 ${r >= 12 ? 13 : 11}px system-ui, sans-serif`;
     ctx.font = labelFont;
     const labelH = r >= 12 ? 19 : 16;
+    // With the costs on the nodes, each node's weight sits under it and the edges carry none.
+    const costs = m.nodeCosts ?? null;
     for (const e of edges) {
-      e.text = short(e.cost);
-      const w = ctx.measureText(e.text).width + 10;
-      e.label = { x: e.mid[0] - w / 2, y: e.mid[1] - labelH / 2, w, h: labelH };
+      e.text = costs ? '' : short(e.cost);
+      const w = costs ? 0 : ctx.measureText(e.text).width + 10;
+      e.label = { x: e.mid[0] - w / 2, y: e.mid[1] - labelH / 2, w, h: costs ? 0 : labelH };
     }
+    const weights = costs
+      ? nodes.map((n) => {
+          const text = `cost ${short(costs[n.index])}`;
+          const w = ctx.measureText(text).width + 10;
+          return { text, x: n.x - w / 2, y: n.y + n.r + 3, w, h: labelH };
+        })
+      : [];
     const badgeR = Math.max(8, Math.min(11, r * 0.55));
     const badges = [];
     for (const [which, node, colour, letter, shape, side] of ends) {
@@ -437,6 +447,7 @@ export class GraphPainter {
       const taken = [
         ...nodes.map((n) => ({ x: n.x - n.hw, y: n.y - n.r, w: 2 * n.hw, h: 2 * n.r })),
         ...edges.map((e) => e.label),
+        ...weights,
         ...badges.map((b) => ({ x: b.x - b.r, y: b.y - b.r, w: 2 * b.r, h: 2 * b.r })),
       ];
       // The tags go on the side of each node away from the middle of the graph, where fewer
@@ -450,7 +461,18 @@ export class GraphPainter {
     ctx.font = labelFont;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
+    for (const t of weights) {
+      roundRect(ctx, t.x, t.y, t.w, t.h, 5);
+      ctx.fillStyle = '#fff8e1';
+      ctx.fill();
+      ctx.lineWidth = 1.2;
+      ctx.strokeStyle = 'rgba(47, 53, 66, 0.45)';
+      ctx.stroke();
+      ctx.fillStyle = palette.text;
+      ctx.fillText(t.text, t.x + t.w / 2, t.y + t.h / 2 + 0.5);
+    }
     for (const e of edges) {
+      if (!e.text) continue;
       const b = e.label;
       const selected = e.index === selectedEdge;
       roundRect(ctx, b.x, b.y, b.w, b.h, 5);

@@ -110,6 +110,9 @@ export class SpaceApp extends SpacePage {
     ui.algoNote = el('p', { testid: 'algo-note', class: 'pl-hint' });
     ui.heuristicWarning = el('p', { testid: 'heuristic-warning', class: 'pl-space-warning', role: 'status', hidden: true });
     ui.gaveUp = el('p', { testid: 'gave-up', class: 'pl-space-warning', role: 'status', hidden: true });
+    // Where a graph's move costs live (`costs-on=`): on the links, or on the nodes entered.
+    ui.costsOn = el('select', { testid: 'costs-on', 'aria-label': 'Costs on' });
+    options(ui.costsOn, ['links', 'nodes'], { links: 'links (each edge’s cost)', nodes: 'nodes (cost of entering)' });
     // What the keyboard cursor stands on, for screen readers (Shift+arrows on the canvas).
     ui.cursorLive = el('div', { class: 'pl-sr-only', testid: 'cursor', 'aria-live': 'polite' });
     ui.mapTitle = el('p', { testid: 'map-title', class: 'pl-map-title' });
@@ -221,6 +224,7 @@ export class SpaceApp extends SpacePage {
         select('heuristic', 'Heuristic'),
         select('diagonal', 'Moves'),
         weightField(ui),
+        graph ? el('label', { class: 'pl-field', title: 'The course’s two ways of modelling terrain: a cost on each link (which may differ each way, as up and down a hill), or a cost on each node, paid on entering it' }, el('span', { text: 'Costs on' }), ui.costsOn) : null,
         ui.heuristicWarning,
         ui.note,
         ui.algoNote,
@@ -274,6 +278,7 @@ export class SpaceApp extends SpacePage {
       this.setting('heuristic', () => this.lab.setHeuristic(value === 'hex' ? 'manhattan' : value));
     });
     ui.weight.addEventListener('change', () => this.setWeight(ui.weight.value));
+    ui.costsOn.addEventListener('change', () => this.setting('Costs on', () => this.lab.setCostsOn(ui.costsOn.value)));
     ui.space.addEventListener('change', () => this.switchSpace(ui.space.value));
     ui.map.addEventListener('change', () => this.chooseMap(ui.map.value));
     ui.file.addEventListener('change', () => this.openFile());
@@ -574,6 +579,7 @@ export class SpaceApp extends SpacePage {
       this.attempt('heuristic', () => lab.setHeuristic(config.heuristic === 'zero' ? 'zero' : 'manhattan'));
     }
     if (config.weight !== 1) this.attempt('weight', () => lab.setWeight(config.weight));
+    if (this.space === 'graph' && config['costs-on']) this.attempt('costs-on', () => lab.setCostsOn(config['costs-on']));
     for (const key of ['start', 'goal']) {
       const v = config[key];
       if (v === null || v === undefined) continue;
@@ -1076,6 +1082,7 @@ export class SpaceApp extends SpacePage {
     if (ui.heuristic.options.length !== Object.keys(heuristics).length) options(ui.heuristic, Object.keys(heuristics), heuristics);
     ui.heuristic.value = this.space === 'graph' ? lab.heuristicName : lab.heuristicName === 'zero' ? 'zero' : 'hex';
     if (ui.layout) ui.layout.value = lab.layout;
+    ui.costsOn.value = lab.costsOn;
     const weight = lab.weight;
     if (document.activeElement !== ui.weight || Number(ui.weight.value) !== weight) ui.weight.value = String(weight);
     const takes = algorithmRow(algo)?.settings ?? [];
@@ -1298,6 +1305,7 @@ export class SpaceApp extends SpacePage {
     if (graph) {
       config.start = labels[lab.start];
       config.goal = labels[lab.goal];
+      config['costs-on'] = lab.costsOn === 'links' ? null : lab.costsOn;
       if (!this.mapName) config.graph = this.graphLink();
     } else {
       const grid = this.gridNow();
@@ -1384,6 +1392,7 @@ export class SpaceApp extends SpacePage {
     const agent = lab.agentNode;
     const numbers = graph ? n <= 60 && painter.radius >= 9 : painter.numbersShown(n);
     const h = numbers && usesH ? this.hValues() : null;
+    const nodeCosts = graph && lab.costsOn === 'nodes' ? lab.nodeCosts() : null;
     const buffer = this.spaceMemory.buffer;
     const model = {
       count: n,
@@ -1398,6 +1407,7 @@ export class SpaceApp extends SpacePage {
       goal: lab.goal,
       agent: agent === undefined || agent === null ? null : agent,
       h,
+      nodeCosts,
     };
     const cursor = view.cursor ?? null;
     if (graph) {

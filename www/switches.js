@@ -6,9 +6,33 @@
 // grid, with counts and the worst cell). The rules are the core's; this module wires controls
 // and paints the check from a zero-copy view of the flags. Every text is set with textContent.
 
-import { classics } from './pkg/pathlab_wasm.js';
+import { classics, switchDefaults } from './pkg/pathlab_wasm.js';
 import { el, options } from './dom.js';
 import { MAX_WEIGHT } from './config.js';
+import { algorithmRow } from './page-app.js';
+
+/** The skeleton's plug-ins, by their URL keys (the registry's setting `plug-ins`). */
+const PLUG_INS = ['list', 'ga', 'hb', 'gcount'];
+
+/**
+ * The switches of the Lab's settings `s` that differ from the core's defaults, by their URL
+ * keys (the skeleton's plug-ins only while the skeleton is shown), with the heuristic check:
+ * what the address, the saved settings and a share link carry.
+ * @param {Record<string, any>} s the Lab's settings
+ * @param {boolean} hcheck whether the heuristic check is on
+ * @param {Record<string, any>} defaults the core's defaults (`switchDefaults()`)
+ */
+export function switchConfig(s, hcheck, defaults) {
+  /** @type {Record<string, any>} */
+  const out = {};
+  const takes = algorithmRow(s.algo)?.settings ?? [];
+  for (const key of ['reopen', 'threshold', 'order', ...PLUG_INS]) {
+    if (PLUG_INS.includes(key) && !takes.includes('plug-ins')) continue;
+    if (s[key] !== defaults[key]) out[key] = s[key];
+  }
+  if (hcheck) out.hcheck = true;
+  return out;
+}
 
 /** The colours of the heuristic check: h above the true cost, h dropping by more than a move. */
 export const HCHECK_STYLE = {
@@ -35,6 +59,8 @@ export function attachSwitches(app) {
   const ui = app.ui;
   /** @type {Array<{ name: string, label: string, list: string, ga: number, hb: number, gcount: string }>} */
   const classicRows = classics();
+  /** @type {Record<string, any>} */
+  const defaults = switchDefaults();
   ui.classic = el('select', { testid: 'classic', 'aria-label': 'Classic settings' });
   options(ui.classic, classicRows.map((c) => c.name), Object.fromEntries(classicRows.map((c) => [c.name, c.label])));
   ui.classic.prepend(el('option', { value: '', text: 'Choose to fill in…' }));
@@ -67,6 +93,7 @@ export function attachSwitches(app) {
   );
   const reopenField = check('Re-open closed nodes when a cheaper way is found', ui.reopen, 'As the book’s A* pseudocode: a closed node reached more cheaply goes back on the open list');
   const thresholdField = field('Next threshold', ui.threshold, 'IDA*: the lowest f that was cut off, or the old threshold + 1');
+  const orderField = field('Neighbour order', ui.order, 'The order straight neighbours are tried, which decides ties; diagonal ones follow in the order NE, SE, SW, NW');
   const section = el(
     'section',
     { class: 'pl-section', testid: 'switches' },
@@ -74,7 +101,7 @@ export function attachSwitches(app) {
     skeleton,
     reopenField,
     thresholdField,
-    field('Neighbour order', ui.order, 'The order straight neighbours are tried, which decides ties; diagonal ones follow in the order NE, SE, SW, NW'),
+    orderField,
     check('Check the heuristic on the map', ui.hcheck, 'Colours every cell where h is above the true cost to the goal, or drops by more than a move costs'),
     ui.hcheckReadout,
   );
@@ -208,11 +235,17 @@ export function attachSwitches(app) {
       ui.hcheck.checked = config.hcheck;
       dirty = true;
     },
-    /** Shows `s` (the Lab's settings) in the controls; the parts that fit the algorithm. */
+    /** The switches away from their defaults, by URL key (see switchConfig). */
+    config() {
+      return switchConfig(app.lab.settings(), ui.hcheck.checked, defaults);
+    },
+    /** Shows `s` (the Lab's settings) in the controls: the parts the algorithm takes (its registry row's settings). */
     sync(s) {
-      skeleton.hidden = s.algo !== 'template';
-      reopenField.hidden = s.algo !== 'astar' && s.algo !== 'template';
-      thresholdField.hidden = s.algo !== 'ida';
+      const takes = algorithmRow(s.algo)?.settings ?? [];
+      skeleton.hidden = !takes.includes('plug-ins');
+      reopenField.hidden = !takes.includes('reopen');
+      thresholdField.hidden = !takes.includes('threshold');
+      orderField.hidden = !takes.includes('order');
       ui.list.value = s.list;
       ui.gcount.value = s.gcount;
       if (document.activeElement !== ui.ga) ui.ga.value = String(s.ga);

@@ -125,6 +125,24 @@ export function open(env, query = '', { width = 1400, height = 1000 } = {}) {
   return openPage(env, 'index.html', query, { app: 'pathlab', readout: 'status', width, height, timeout: 15000 });
 }
 
+/**
+ * A fresh browser context (its own storage, as another visitor's browser) and a page in it,
+ * 1400 x 1000 unless `options` say otherwise; `page.errors` collects uncaught exceptions and
+ * console errors.
+ */
+export async function freshPage(env, options = {}) {
+  const context = await env.browser.newContext({ viewport: { width: 1400, height: 1000 }, ...options });
+  const page = watchErrors(await context.newPage());
+  return { context, page };
+}
+
+/** Goes to `url` (index.html with a query) and waits until Pathlab has mounted and painted. */
+export async function visit(page, url) {
+  await page.goto(url);
+  await page.waitForFunction(() => window.pathlab && document.querySelector('[data-testid="status"]')?.textContent !== '');
+  await nextFrame(page);
+}
+
 /** The text of a data-testid element. */
 export function text(page, id) {
   return page.locator(`[data-testid="${id}"]`).textContent();

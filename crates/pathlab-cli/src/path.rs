@@ -2,7 +2,9 @@
 //! object.
 //!
 //! `pathlab path FILE --start S --goal G [--algo A] [--space grid|hex|graph|navmesh|corners]
-//! [--heuristic H] [--diagonal RULE] [--weight W] [--costs real|integer] [--layout pointy|flat]`
+//! [--heuristic H] [--diagonal RULE] [--weight W] [--costs real|integer] [--layout pointy|flat]
+//! [--costs-on links|nodes]` (`--costs-on nodes`: on a graph, a move costs the weight of the
+//! node it enters, its `"cost"` in the file, instead of its edge's cost)
 //! prints `{"cost": c, "path": [...], "expanded": n, "micros": t}`: `cost` is null when there
 //! is no path; path entries are node ids on graphs and `[x, y]` cells on grids and hex grids.
 //! On a navmesh (`--space navmesh`, or `--algo navmesh` on a grid file) the search runs from
@@ -25,7 +27,7 @@ use pathlab_core::search::navmesh::NavmeshSearch;
 use pathlab_core::search::visibility::VisibilityGraph;
 use pathlab_core::search::{build, build_on, Algorithm, SearchConfig, SpaceStepper};
 use pathlab_core::space::navmesh::NavMesh;
-use pathlab_core::space::{CornerGraph, Graph, HexGrid, HexLayout, Space};
+use pathlab_core::space::{CornerGraph, CostsOn, Graph, HexGrid, HexLayout, Space};
 
 use crate::problems::{centre, in_file, read_text};
 use crate::Failure;
@@ -65,6 +67,8 @@ pub struct PathRun {
     pub heuristic_given: bool,
     /// `--layout` for hex grids.
     pub layout: HexLayout,
+    /// `--costs-on` for graphs: the edges' costs or the nodes' weights.
+    pub costs_on: CostsOn,
 }
 
 /// Reads the options of `path`.
@@ -75,6 +79,7 @@ pub fn parse(mut args: impl Iterator<Item = OsString>) -> Result<PathRun, Failur
     let mut config = SearchConfig::new(Algorithm::AStar);
     let mut heuristic = None;
     let mut layout = HexLayout::PointyTop;
+    let mut costs_on = CostsOn::Links;
     while let Some(arg) = args.next() {
         let text = arg.to_string_lossy().into_owned();
         if !text.starts_with("--") {
@@ -99,6 +104,7 @@ pub fn parse(mut args: impl Iterator<Item = OsString>) -> Result<PathRun, Failur
             "--diagonal" => config.diagonal = value.parse().map_err(named)?,
             "--costs" => config.costs = value.parse().map_err(named)?,
             "--layout" => layout = value.parse().map_err(named)?,
+            "--costs-on" => costs_on = value.parse().map_err(named)?,
             "--weight" => {
                 config.weight = value
                     .trim()
@@ -127,7 +133,7 @@ pub fn parse(mut args: impl Iterator<Item = OsString>) -> Result<PathRun, Failur
     let goal = goal.ok_or_else(|| Failure::usage("path needs --goal"))?;
     config.heuristic = heuristic.unwrap_or_else(|| Heuristic::default_for(config.diagonal));
     config.validate().map_err(|e| Failure::usage(e.to_string()))?;
-    Ok(PathRun { file, start, goal, space, config, heuristic_given: heuristic.is_some(), layout })
+    Ok(PathRun { file, start, goal, space, config, heuristic_given: heuristic.is_some(), layout, costs_on })
 }
 
 /// The result: cost, path entries (already JSON), expansions and time.
@@ -287,6 +293,7 @@ fn on_graph(run: &PathRun, text: &str) -> Result<Found, Failure> {
     if run.heuristic_given {
         graph.set_heuristic(run.config.heuristic);
     }
+    graph.set_costs_on(run.costs_on);
     let node = |which: &str, id: &str| {
         graph.node(id).map_err(|_| {
             let shown: String = id.chars().take(40).collect();

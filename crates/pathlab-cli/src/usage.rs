@@ -35,7 +35,7 @@ usage:
       When an any-angle algorithm is compared, a second table gives each any-angle
       algorithm's mean and max % longer than the exact any-angle optimum (visibility).
   pathlab path FILE --start S --goal G [--algo A] [--space grid|hex|graph|navmesh|corners] [--heuristic H]
-             [--diagonal RULE] [--weight W] [--costs real|integer] [--layout pointy|flat]
+             [--diagonal RULE] [--weight W] [--costs real|integer] [--layout pointy|flat] [--costs-on links|nodes]
       Runs one search and prints one JSON object on stdout:
         {\"cost\": c, \"path\": [...], \"expanded\": n, \"micros\": t}
 ",
@@ -57,7 +57,8 @@ usage:
              length, expanded counts polygons. Space corners searches a grid file's corner graph \
              (cell corners joined by sight) from the centre of the --start cell to the centre of \
              the --goal cell, by the straight-line estimate; its path entries are points in cells, \
-             [x, y] at corners and [x.5, y.5] at centres."
+             [x, y] at corners and [x.5, y.5] at centres. On a graph --costs-on nodes makes a move cost \
+             the weight of the node it enters (its \"cost\" in the file, 1 unless given), not its edge's."
         ),
     );
     out += "  pathlab help | --help | -h\n  pathlab --version\n\noptions:\n";

@@ -246,3 +246,16 @@ fn navmesh_one_cell_corridor_bends_at_the_wall_corner_under_every_rule() {
         );
     }
 }
+
+#[test]
+fn costs_on_the_nodes_take_the_hill_where_costs_on_the_links_take_the_marsh() {
+    // Worked by hand in the hill-costs preset: the links give A-marsh-B, 3 + 3 = 6 (the hill
+    // costs 6 up and 1 down); the nodes give A-hill-B, the hill's 2 and B's 1.
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../maps/graphs/hill-costs.json");
+    let links = ok(&["path", file, "--start", "A", "--goal", "B", "--algo", "dijkstra"]);
+    assert_eq!((field(&links, "cost"), field(&links, "path")), ("6", r#"["A", "marsh", "B"]"#), "{links}");
+    let nodes = ok(&["path", file, "--start", "A", "--goal", "B", "--algo", "dijkstra", "--costs-on", "nodes"]);
+    assert_eq!((field(&nodes, "cost"), field(&nodes, "path")), ("3", r#"["A", "hill", "B"]"#), "{nodes}");
+    let bad = fails(&["path", file, "--start", "A", "--goal", "B", "--costs-on", "edges"]);
+    assert!(bad.contains("--costs-on") && bad.contains("links, nodes"), "{bad}");
+}

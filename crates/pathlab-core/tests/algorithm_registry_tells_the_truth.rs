@@ -9,8 +9,9 @@
 //! - the open list's key is what the order says (g + w·h, g, h, a place in the queue or stack),
 //!   and where the order is marked exact its first entry is the node the next step expands;
 //! - weighted exactly when the weight changes the keys; a heuristic exactly when the open list
-//!   holds estimates; look-ahead, cluster and hand change the run exactly for the algorithms
-//!   that take them;
+//!   holds estimates; look-ahead, cluster, hand, re-opening (under an inconsistent heuristic),
+//!   IDA*'s threshold rule, the neighbour order and the skeleton's plug-ins change the run
+//!   exactly for the algorithms that take them;
 //! - on the page exactly when `build` makes a stepper of it (the rest of these checks run
 //!   those).
 
@@ -19,11 +20,13 @@ mod oracle;
 
 use common::mazes;
 use oracle::{optimum, same};
+use pathlab_core::formats::course;
 use pathlab_core::generate::{generate, Generator};
-use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
+use pathlab_core::grid::{Costs, Diagonal, Grid, NeighbourOrder, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::{
-    build, AlgorithmInfo, Hand, OpenOrder, Optimality, SearchConfig, Setting, StepEvent, Stepper, ALGORITHMS,
+    build, AlgorithmInfo, Hand, ListKind, OpenOrder, Optimality, SearchConfig, Setting, Skeleton, StepEvent, Stepper,
+    Threshold, ALGORITHMS,
 };
 
 /// A problem to run every algorithm on.
@@ -253,27 +256,52 @@ fn takes_a_heuristic_exactly_when_its_open_list_holds_estimates() {
     }
 }
 
-/// What a run comes to: steps, expansions, cost.
-fn outcome(case: &Case, config: SearchConfig) -> Option<(usize, usize, Option<f64>)> {
+/// What a run does: every step's event, in order, then the cost. Two runs that differ in
+/// the order they expand nodes, the nodes they visit or what they find differ here.
+fn trace(case: &Case, config: SearchConfig) -> Option<(Vec<StepEvent>, Option<f64>)> {
     let mut s = start(case, config)?;
-    s.advance(STEP_CAP);
-    Some((s.steps(), s.expanded(), s.cost()))
+    let mut events = Vec::new();
+    while events.len() < STEP_CAP && !s.status().is_finished() {
+        events.push(s.step());
+    }
+    Some((events, s.cost()))
+}
+
+/// A settings change, made on top of a base that lets it show (re-opening only ever happens
+/// under an inconsistent heuristic: Manhattan with diagonal moves).
+type Change = fn(SearchConfig) -> SearchConfig;
+
+/// The preset `reopen-manhattan`: with Manhattan, diagonal moves and 10/14 costs, A* closes a
+/// cell by a dear way before a cheaper one reaches it (the preset's explanation works it).
+fn reopen_case() -> Case {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../maps/reopen-manhattan.txt");
+    let m = course::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+    Case { name: "reopen-manhattan".into(), grid: m.grid, start: m.start.unwrap(), goal: m.goal.unwrap() }
 }
 
 #[test]
-fn look_ahead_cluster_and_hand_change_the_run_exactly_where_taken() {
-    type Change = fn(SearchConfig) -> SearchConfig;
-    let settings: [(Setting, Change); 3] = [
-        (Setting::Lookahead, |c| c.lookahead(4)),
-        (Setting::Cluster, |c| c.cluster(4)),
-        (Setting::Hand, |c| c.hand(Hand::Right)),
+fn each_setting_changes_the_run_exactly_where_taken() {
+    let same: Change = |c| c;
+    let settings: [(Setting, Change, Change); 7] = [
+        (Setting::Lookahead, same, |c| c.lookahead(4)),
+        (Setting::Cluster, same, |c| c.cluster(4)),
+        (Setting::Hand, same, |c| c.hand(Hand::Right)),
+        (
+            Setting::Reopen,
+            |c| c.heuristic(Heuristic::Manhattan).diagonal(Diagonal::Always).costs(Costs::Integer),
+            |c| c.reopen(true),
+        ),
+        (Setting::Threshold, same, |c| c.threshold(Threshold::PlusOne)),
+        (Setting::Order, same, |c| c.order("wsen".parse::<NeighbourOrder>().unwrap())),
+        (Setting::PlugIns, same, |c| c.skeleton(Skeleton { list: ListKind::Queue, ..Skeleton::default() })),
     ];
-    let all = cases();
+    let mut all = cases();
+    all.push(reopen_case());
     for row in stepped() {
-        for (setting, change) in settings {
+        for (setting, base, change) in settings {
             let differs = all.iter().any(|case| {
-                let plain = SearchConfig::new(row.algorithm);
-                outcome(case, plain).is_some_and(|a| outcome(case, change(plain)) != Some(a))
+                let plain = base(SearchConfig::new(row.algorithm));
+                trace(case, plain).is_some_and(|a| trace(case, change(plain)) != Some(a))
             });
             assert_eq!(differs, row.takes(setting), "{} and {setting}", row.algorithm);
         }

@@ -17,7 +17,7 @@ use pathlab_core::grid::{Grid, Point, WALL};
 use pathlab_core::heuristic::Heuristic;
 use pathlab_core::search::{self, build_on, Algorithm, EventLog, SearchConfig, SpaceStepper, StepEvent, NO_PARENT};
 use pathlab_core::space::navmesh::NavMesh;
-use pathlab_core::space::{Graph, HexGrid, HexLayout, Space};
+use pathlab_core::space::{CostsOn, Graph, HexGrid, HexLayout, Space};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -815,12 +815,52 @@ impl SpaceLab {
         let config = with_search!(&self.searched, s => s.config());
         if let Searched::Graph(s) = &self.searched {
             graph.set_heuristic(s.space().heuristic());
+            graph.set_costs_on(s.space().costs_on());
         }
         let (s, g) = default_nodes(graph.node_count());
         self.searched = Searched::Graph(build_on(graph, s, g, config).map_err(err)?);
         self.hex_places.clear();
         self.rerun(0);
         Ok(())
+    }
+
+    /// Puts a graph's move costs on the `links` (each edge's cost) or on the `nodes` (the
+    /// weight of the node entered, `"cost"` in the graph file, 1 unless set). The search
+    /// starts again and goes back to the step it was on.
+    #[wasm_bindgen(js_name = setCostsOn)]
+    pub fn set_costs_on(&mut self, name: &str) -> Result<(), JsError> {
+        let costs_on: CostsOn = parse(name)?;
+        self.edit_graph(|g| {
+            g.set_costs_on(costs_on);
+            Ok(((), None))
+        })
+    }
+
+    /// Where a graph's move costs live: `links` or `nodes` (`links` on hexes, whose costs
+    /// are the terrain of the hex entered).
+    #[wasm_bindgen(getter, js_name = costsOn)]
+    pub fn costs_on(&self) -> String {
+        match &self.searched {
+            Searched::Graph(s) => s.space().costs_on().name().into(),
+            Searched::Hex(_) => CostsOn::Links.name().into(),
+        }
+    }
+
+    /// Each node's weight, by number: what entering it costs when the costs are on the
+    /// nodes (empty on hexes).
+    #[wasm_bindgen(js_name = nodeCosts)]
+    pub fn node_costs(&self) -> Vec<f64> {
+        match &self.searched {
+            Searched::Graph(s) => s.space().node_costs().to_vec(),
+            Searched::Hex(_) => Vec::new(),
+        }
+    }
+
+    /// Sets what entering `node` costs when the costs are on the nodes: a finite number at
+    /// least 0 (anything else is refused, naming the node and the number).
+    #[wasm_bindgen(js_name = setNodeCost)]
+    pub fn set_node_cost(&mut self, node: u32, cost: f64) -> Result<(), JsError> {
+        self.edit_graph(|g| Ok((g.set_node_cost(node, cost).map_err(err)?, None)))
     }
 
     /// The graph as a graph file (JSON).

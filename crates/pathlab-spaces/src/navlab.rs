@@ -529,6 +529,17 @@ impl NavLab {
         serde_wasm_bindgen::to_value(&view).map_err(err)
     }
 
+    /// The point the funnel adds to the path next, `[x, y]` in cells: the next corner the
+    /// string bends at, or the goal when none is left (empty before the corridor is found
+    /// and once the path is done). What the page's "next corner" quiz asks for.
+    #[wasm_bindgen(js_name = nextCorner)]
+    pub fn next_corner(&self) -> Vec<f64> {
+        match &self.run {
+            Some(Run::Mesh { funnel: Some(f), .. }) => f.next_corner().map_or_else(Vec::new, |p| p.to_vec()),
+            _ => Vec::new(),
+        }
+    }
+
     /// The open list, best first, at most `limit` entries: node, g, h, f and parent.
     #[wasm_bindgen(js_name = openList)]
     pub fn open_list(&self, limit: u32) -> Result<JsValue, JsError> {

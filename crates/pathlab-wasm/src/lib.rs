@@ -34,8 +34,8 @@ pub fn max_map_file_bytes() -> u32 {
 }
 
 /// The accepted names of a setting: `algo` (the algorithms the page offers), `heuristic`,
-/// `diagonal`, `costs`, `hand`, and the search skeleton's `list` and `gcount` and IDA*'s
-/// `threshold`.
+/// `diagonal`, `costs`, `hand`, the search skeleton's `list` and `gcount`, IDA*'s
+/// `threshold`, and `costs-on` (where a graph's move costs live: `links` or `nodes`).
 #[wasm_bindgen]
 pub fn names(setting: &str) -> Result<Vec<String>, JsError> {
     fn all<T: Copy + std::fmt::Display>(values: &[T]) -> Vec<String> {
@@ -50,6 +50,7 @@ pub fn names(setting: &str) -> Result<Vec<String>, JsError> {
         "list" => all(search::ListKind::ALL),
         "gcount" => all(search::GCount::ALL),
         "threshold" => all(search::Threshold::ALL),
+        "costs-on" => all(pathlab_core::space::CostsOn::ALL),
         other => return Err(JsError::new(&format!("unknown setting {other:?}"))),
     })
 }
@@ -79,7 +80,7 @@ struct AlgorithmRow {
 /// `on_page`), in the order menus list them: `name`
 /// (the URL value), `label` (menus), `short` (sentences), `square_grid_only` (why it needs the
 /// square grid, or null), `settings` (of `heuristic`, `weight`, `lookahead`, `sensor`,
-/// `cluster`, `hand`: those it takes), `weighted` (a weight above 1 changes it), `optimal`
+/// `cluster`, `hand`, `reopen`, `threshold`, `order`, `plug-ins`: those it takes), `weighted` (a weight above 1 changes it), `optimal`
 /// (`always`, `if-admissible` or `never`), `inadmissible_misleads` (a heuristic that can
 /// overestimate may cost it the cheapest path, so the page warns of one), `any_angle`, `agent`, `incremental`, `goal_expanded` (a search runs from the goal and expands it, so the
 /// closed list need not count the goal apart), `order` (what
@@ -138,6 +139,15 @@ struct Settings {
     sensor: u32,
     cluster: u32,
     hand: &'static str,
+    /// The search's switches, as fields of the settings object itself.
+    #[serde(flatten)]
+    switches: Switches,
+}
+
+/// The search's switches by their URL keys: re-opening, IDA*'s threshold rule, the neighbour
+/// order and the skeleton's plug-ins.
+#[derive(Serialize)]
+struct Switches {
     reopen: bool,
     threshold: &'static str,
     order: String,
@@ -145,6 +155,26 @@ struct Settings {
     ga: f64,
     hb: f64,
     gcount: &'static str,
+}
+
+impl Switches {
+    fn of(c: &SearchConfig) -> Self {
+        Self {
+            reopen: c.reopen,
+            threshold: c.threshold.name(),
+            order: c.order.to_string(),
+            list: c.skeleton.list.name(),
+            ga: c.skeleton.ga,
+            hb: c.skeleton.hb,
+            gcount: c.skeleton.gcount.name(),
+        }
+    }
+}
+
+/// A value for the page as a plain object: maps (a flattened struct is one) become objects,
+/// not `Map`s.
+fn plain<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+    value.serialize(&serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true)).map_err(err)
 }
 
 /// A cell whose estimate is too high, for the page.
@@ -212,6 +242,14 @@ pub fn classics() -> Result<JsValue, JsError> {
     })
     .collect();
     serde_wasm_bindgen::to_value(&rows).map_err(err)
+}
+
+/// The core's defaults of the search's switches (`SearchConfig::new`), by the URL's keys:
+/// `reopen`, `threshold`, `order`, `list`, `ga`, `hb`, `gcount`. The page leaves a switch
+/// out of its address, saved settings and share links while it has its default.
+#[wasm_bindgen(js_name = switchDefaults)]
+pub fn switch_defaults() -> Result<JsValue, JsError> {
+    plain(&Switches::of(&SearchConfig::new(Algorithm::AStar)))
 }
 
 /// What the page shows about one cell on hover or click.
@@ -287,6 +325,7 @@ struct OpenView {
 #[derive(Serialize)]
 struct OpenListView {
     key: &'static str,
+    rule: String,
     exact: bool,
     entries: Vec<OpenView>,
 }
@@ -549,15 +588,9 @@ impl Lab {
             sensor: c.sensor,
             cluster: c.cluster,
             hand: c.hand.name(),
-            reopen: c.reopen,
-            threshold: c.threshold.name(),
-            order: c.order.to_string(),
-            list: c.skeleton.list.name(),
-            ga: c.skeleton.ga,
-            hb: c.skeleton.hb,
-            gcount: c.skeleton.gcount.name(),
+            switches: Switches::of(&c),
         };
-        serde_wasm_bindgen::to_value(&settings).map_err(err)
+        plain(&settings)
     }
 
     /// Moves the start; refused on a wall or outside the grid.
@@ -688,9 +721,10 @@ impl Lab {
     }
 
     /// The open list in the order the search takes cells off it, at most `limit` entries:
-    /// `{key, exact, entries}`, where `key` names what the list is ordered by (`f`, `g`,
-    /// `h`, or `queue` / `stack` for breadth- and depth-first search, whose `key` is the
-    /// place in the queue or stack), `exact` is false where the order is approximate (Lazy
+    /// `{key, rule, exact, entries}`, where `key` names what the list is ordered by (`f`, `g`,
+    /// `h`, or `queue` / `stack` for breadth- and depth-first search and the skeleton with
+    /// those lists, whose `key` is the place in the queue or stack), `rule` says that order
+    /// in words with the tie rule (for the skeleton with its chosen `a` and `b`), `exact` is false where the order is approximate (Lazy
     /// Theta* may put its first entry back; IDA*'s entries are its stack; searches without
     /// an order of their own are listed by f), and each entry is `{x, y, g, h, key,
     /// parent}` with `parent` as `[x, y]` or null. The first entry is the cell the next step
@@ -718,8 +752,13 @@ impl Lab {
                 }
             })
             .collect();
-        let info = algorithm.info();
-        let view = OpenListView { key: info.order.name(), exact: info.exact_order, entries };
+        let config = self.search.config();
+        let view = OpenListView {
+            key: config.open_order().name(),
+            rule: config.open_rule(),
+            exact: algorithm.info().exact_order,
+            entries,
+        };
         serde_wasm_bindgen::to_value(&view).map_err(err)
     }
 

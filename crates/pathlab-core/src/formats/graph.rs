@@ -14,7 +14,8 @@
 //! - `nodes` is required; `edges` may be left out (no edges); `directed` may be left out
 //!   (`false`), and says what an edge is when the edge does not say itself.
 //! - Ids are strings of 1 to [`MAX_ID`] characters with no control characters, each used
-//!   once. `x` and `y` place the node, in any units.
+//!   once. `x` and `y` place the node, in any units. A node may carry a `"cost"`: what
+//!   entering it costs when the costs are on the nodes ([`CostsOn`](crate::space::CostsOn)); 1 when left out.
 //! - Costs are finite numbers at least 0. An edge may join a node to itself, and two nodes may
 //!   be joined by several edges.
 //! - An optional `"title"` string is accepted and dropped, and so is any other field: a file
@@ -163,6 +164,8 @@ struct NodeJson {
     x: f64,
     #[serde(deserialize_with = "number")]
     y: f64,
+    #[serde(default, deserialize_with = "some_number")]
+    cost: Option<f64>,
 }
 
 #[derive(Deserialize)]
@@ -197,6 +200,11 @@ fn number<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
         _ => text.to_string(),
     };
     Err(D::Error::custom(format!("invalid type: {found}, expected a number")))
+}
+
+/// [`number`] for a field that may be left out.
+fn some_number<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    number(d).map(Some)
 }
 
 /// Reads a graph file in the JSON format (see the [module](self)).
@@ -273,7 +281,7 @@ fn build(text: &str, file: &FileJson) -> Result<Graph, GraphFileError> {
     }
     let mut g = Graph::new(file.directed);
     for (i, n) in file.nodes.iter().enumerate() {
-        g.add_node(&n.id, n.x, n.y).map_err(|e| {
+        let node = g.add_node(&n.id, n.x, n.y).map_err(|e| {
             let message = match e {
                 GraphError::DuplicateId(_) => {
                     let first = g.node(&n.id).map_or(0, |k| k as usize);
@@ -293,6 +301,14 @@ fn build(text: &str, file: &FileJson) -> Result<Graph, GraphFileError> {
             };
             GraphFileError::new(node_line(i), message)
         })?;
+        if let Some(cost) = n.cost {
+            g.set_node_cost(node, cost).map_err(|_| {
+                GraphFileError::new(
+                    node_line(i),
+                    format!("node {} ({}) costs {cost}; costs must be finite numbers >= 0", i + 1, quote(&n.id)),
+                )
+            })?;
+        }
     }
     for (i, e) in file.edges.iter().enumerate() {
         let end = |id: &str, which: &str| {
@@ -422,7 +438,13 @@ pub fn to_json(graph: &Graph) -> String {
     let mut out = format!("{{\n  \"directed\": {},\n  \"nodes\": [", graph.directed());
     for (i, (id, [x, y])) in ids.iter().zip(graph.places()).enumerate() {
         out.push_str(if i == 0 { "\n" } else { ",\n" });
-        let _ = write!(out, "    {{\"id\": {}, \"x\": {x}, \"y\": {y}}}", json_string(id));
+        let _ = write!(out, "    {{\"id\": {}, \"x\": {x}, \"y\": {y}", json_string(id));
+        // A node's weight is written when it is not the 1 a file without it means.
+        let cost = graph.node_costs()[i];
+        if cost != 1.0 {
+            let _ = write!(out, ", \"cost\": {cost}");
+        }
+        out.push('}');
     }
     out.push_str(if ids.is_empty() { "],\n" } else { "\n  ],\n" });
     out.push_str("  \"edges\": [");

@@ -252,6 +252,34 @@ impl Funnel {
         &self.path
     }
 
+    /// The point the funnel adds to the path next: the next corner the string bends at, or
+    /// the goal once no corner is left before it; `None` once done. Found by stepping a copy,
+    /// so it is what the steps to come will do (the question the page's funnel quiz asks).
+    ///
+    /// ```
+    /// use pathlab_core::search::funnel::Funnel;
+    /// let portals = [([0.0, 1.0], [1.0, 1.0]), ([1.0, 0.0], [1.0, 1.0])];
+    /// let mut funnel = Funnel::new([0.5, 2.5], [2.5, 0.5], &portals);
+    /// assert_eq!(funnel.next_corner(), Some([1.0, 1.0]));
+    /// while funnel.path().len() < 2 {
+    ///     funnel.step();
+    /// }
+    /// assert_eq!(funnel.next_corner(), Some([2.5, 0.5]));
+    /// funnel.run();
+    /// assert_eq!(funnel.next_corner(), None);
+    /// ```
+    pub fn next_corner(&self) -> Option<Xy> {
+        let known = self.path.len();
+        let mut ahead = self.clone();
+        while !ahead.done {
+            ahead.step();
+            if ahead.path.len() > known {
+                return Some(ahead.path[known]);
+            }
+        }
+        None
+    }
+
     /// The length of the path so far.
     pub fn length(&self) -> f64 {
         self.path.windows(2).map(|s| distance(s[0], s[1])).sum()

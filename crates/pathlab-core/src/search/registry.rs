@@ -130,6 +130,20 @@ named_enum! {
         Cluster = 4, "cluster";
         /// Crash and turn's hand on the wall.
         Hand = 5, "hand";
+        /// Opening a closed node again when a cheaper way to it is found
+        /// ([`SearchConfig::reopen`](super::SearchConfig::reopen)), as the book's A* does.
+        Reopen = 6, "reopen";
+        /// IDA*'s rule for the next threshold
+        /// ([`SearchConfig::threshold`](super::SearchConfig::threshold)): the lowest f cut
+        /// off, or the book's "+1".
+        Threshold = 7, "threshold";
+        /// The order a cell's straight neighbours are tried in, which decides ties
+        /// ([`SearchConfig::order`](super::SearchConfig::order)). The searches that jump or
+        /// look along lines of sight do not take it.
+        Order = 8, "order";
+        /// The search skeleton's plug-ins ([`SearchConfig::skeleton`](super::SearchConfig::skeleton)):
+        /// the open-list kind, `a` and `b` in `f = a·g + b·h`, and what g counts.
+        PlugIns = 9, "plug-ins";
     }
 }
 
@@ -342,7 +356,7 @@ impl AlgorithmInfo {
 use Algorithm as A;
 use OpenOrder::{Queue, Stack, F, G, H};
 use Optimality::{Always, IfAdmissible, Never};
-use Setting::{Cluster, Hand, Heuristic, Lookahead, Sensor, Weight};
+use Setting::{Cluster, Hand, Heuristic, Lookahead, Order, PlugIns, Reopen, Sensor, Threshold, Weight};
 
 /// Every algorithm, in the order menus list them: A* and its two halves (Dijkstra, greedy),
 /// the blind searches, A*'s variants, the grid-only speed-ups and any-angle searches, the
@@ -350,24 +364,24 @@ use Setting::{Cluster, Hand, Heuristic, Lookahead, Sensor, Weight};
 #[rustfmt::skip]
 pub const ALGORITHMS: &[AlgorithmInfo] = &[
     //  algorithm         label (menus)                           short (sentences)  optimal       order  exact
-    row(A::AStar,         "A*",                                   "A*",              IfAdmissible, F,     true).with(&[Heuristic, Weight]).weight_counts(),
-    row(A::Dijkstra,      "Dijkstra",                             "Dijkstra",        Always,       G,     true),
-    row(A::Greedy,        "Greedy best-first",                    "Greedy best-first", Never,      H,     true).with(&[Heuristic]).inadmissible_harmless(),
-    row(A::Bfs,           "Breadth-first (BFS)",                  "BFS",             Never,        Queue, true),
-    row(A::Dfs,           "Depth-first (DFS)",                    "DFS",             Never,        Stack, true),
+    row(A::AStar,         "A*",                                   "A*",              IfAdmissible, F,     true).with(&[Heuristic, Weight, Reopen, Order]).weight_counts(),
+    row(A::Dijkstra,      "Dijkstra",                             "Dijkstra",        Always,       G,     true).with(&[Order]),
+    row(A::Greedy,        "Greedy best-first",                    "Greedy best-first", Never,      H,     true).with(&[Heuristic, Order]).inadmissible_harmless(),
+    row(A::Bfs,           "Breadth-first (BFS)",                  "BFS",             Never,        Queue, true).with(&[Order]),
+    row(A::Dfs,           "Depth-first (DFS)",                    "DFS",             Never,        Stack, true).with(&[Order]),
     // Its defaults are A*'s; SearchConfig::is_optimal also asks the skeleton.
-    row(A::Template,      "Build your own search (skeleton)",     "Skeleton search", IfAdmissible, F,     true).with(&[Heuristic]),
-    row(A::BiAStar,       "Bidirectional A*",                     "Bidirectional A*", IfAdmissible, F,    true).with(&[Heuristic]).weight_counts().expands_goal(),
-    row(A::Ida,           "IDA* (iterative deepening)",           "IDA*",            IfAdmissible, F,     false).with(&[Heuristic]).weight_counts(),
+    row(A::Template,      "Build your own search (skeleton)",     "Skeleton search", IfAdmissible, F,     true).with(&[Heuristic, PlugIns, Reopen, Order]),
+    row(A::BiAStar,       "Bidirectional A*",                     "Bidirectional A*", IfAdmissible, F,    true).with(&[Heuristic, Order]).weight_counts().expands_goal(),
+    row(A::Ida,           "IDA* (iterative deepening)",           "IDA*",            IfAdmissible, F,     false).with(&[Heuristic, Threshold, Order]).weight_counts(),
     row(A::Jps,           "Jump point search (JPS)",              "JPS",             IfAdmissible, F,     true).with(&[Heuristic]).weight_counts().grid_only(JUMPS),
     row(A::JpsPlus,       "JPS+ (precomputed jumps)",             "JPS+",            IfAdmissible, F,     true).with(&[Heuristic]).weight_counts().grid_only(JUMPS),
     row(A::Theta,         "Theta* (any-angle)",                   "Theta*",          Never,        F,     true).with(&[Heuristic]).weight_counts().grid_only(SIGHT).any_angle_path().inadmissible_harmless(),
     row(A::LazyTheta,     "Lazy Theta* (any-angle)",              "Lazy Theta*",     Never,        F,     false).with(&[Heuristic]).weight_counts().grid_only(SIGHT).any_angle_path().inadmissible_harmless(),
-    row(A::AStarSmoothed, "A* + smoothing",                       "A* + smoothing",  Never,        F,     true).with(&[Heuristic]).weight_counts().grid_only(SIGHT).any_angle_path(),
-    row(A::Lpa,           "LPA* (repairs after edits)",           "LPA*",            IfAdmissible, F,     false).with(&[Heuristic]).repairs(),
-    row(A::DStarLite,     "D* Lite (agent, repairs as it sees)",  "D* Lite",         IfAdmissible, F,     false).with(&[Heuristic, Sensor]).repairs().walks().expands_goal(),
-    row(A::Lrta,          "LRTA* (agent, learns h)",              "LRTA*",           Never,        F,     false).with(&[Heuristic, Lookahead]).weight_counts().walks(),
-    row(A::Rta,           "RTA* (agent, real-time)",              "RTA*",            Never,        F,     false).with(&[Heuristic, Lookahead]).weight_counts().walks(),
+    row(A::AStarSmoothed, "A* + smoothing",                       "A* + smoothing",  Never,        F,     true).with(&[Heuristic, Reopen, Order]).weight_counts().grid_only(SIGHT).any_angle_path(),
+    row(A::Lpa,           "LPA* (repairs after edits)",           "LPA*",            IfAdmissible, F,     false).with(&[Heuristic, Order]).repairs(),
+    row(A::DStarLite,     "D* Lite (agent, repairs as it sees)",  "D* Lite",         IfAdmissible, F,     false).with(&[Heuristic, Sensor, Order]).repairs().walks().expands_goal(),
+    row(A::Lrta,          "LRTA* (agent, learns h)",              "LRTA*",           Never,        F,     false).with(&[Heuristic, Lookahead, Order]).weight_counts().walks(),
+    row(A::Rta,           "RTA* (agent, real-time)",              "RTA*",            Never,        F,     false).with(&[Heuristic, Lookahead, Order]).weight_counts().walks(),
     row(A::CrashTurn,     "Crash and turn (agent, local)",        "Crash and turn",  Never,        F,     false).with(&[Hand]).grid_only(WALLS).walks(),
     row(A::Hpa,           "Hierarchical A* (clusters)",           "Hierarchical A*", Never,        F,     false).with(&[Heuristic, Cluster]).weight_counts().grid_only(CLUSTERS),
     row(A::Navmesh,       "Navigation mesh + funnel",             "Navmesh",         Never,        F,     true).grid_only(MESH).any_angle_path().off_page(),
@@ -458,6 +472,35 @@ impl Algorithm {
     #[inline]
     pub const fn steps_on_cells(self) -> bool {
         self.info().on_page
+    }
+}
+
+impl SearchConfig {
+    /// What the open list of this search is ordered by: its row's [`OpenOrder`], or for the
+    /// skeleton the order of the list kind chosen.
+    pub const fn open_order(&self) -> OpenOrder {
+        match self.algorithm {
+            Algorithm::Template => self.skeleton.order(),
+            a => a.info().order,
+        }
+    }
+
+    /// That order in words with the tie rule, as the open-list caption gives it: the row's
+    /// [`OpenOrder::rule`], or for the skeleton [`Skeleton::order_rule`](super::Skeleton::order_rule)
+    /// with its chosen `a` and `b`.
+    ///
+    /// ```
+    /// use pathlab_core::search::{Algorithm, SearchConfig, Skeleton};
+    /// let skeleton = Skeleton { ga: 2.0, hb: 1.0, ..Skeleton::default() };
+    /// let c = SearchConfig::new(Algorithm::Template).skeleton(skeleton);
+    /// assert_eq!(c.open_rule(), "lowest f = 2·g + 1·h first; ties: higher 2·g, then first opened");
+    /// assert_eq!(SearchConfig::new(Algorithm::Bfs).open_rule(), "first in, first out");
+    /// ```
+    pub fn open_rule(&self) -> String {
+        match self.algorithm {
+            Algorithm::Template => self.skeleton.order_rule(),
+            a => a.info().order.rule().to_string(),
+        }
     }
 }
 

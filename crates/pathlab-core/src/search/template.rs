@@ -46,7 +46,7 @@
 //! assert_eq!(Skeleton::classic(Algorithm::Dijkstra, 1.0).unwrap().hb, 0.0);
 //! ```
 
-use super::{Algorithm, Recorder, Search, SearchError, StepEvent};
+use super::{Algorithm, OpenOrder, Recorder, Search, SearchError, StepEvent};
 use crate::grid::named_enum;
 use crate::space::Space;
 
@@ -127,6 +127,40 @@ impl Skeleton {
     /// `b = 0` (Dijkstra).
     pub fn is_optimal(&self) -> bool {
         self.list == ListKind::Priority && self.gcount == GCount::Costs && self.ga > 0.0 && self.hb <= self.ga
+    }
+
+    /// What the open list is ordered by: the place in a queue or on a stack, or the priority
+    /// `f`.
+    pub const fn order(&self) -> OpenOrder {
+        match self.list {
+            ListKind::Queue => OpenOrder::Queue,
+            ListKind::Stack => OpenOrder::Stack,
+            ListKind::Priority => OpenOrder::F,
+        }
+    }
+
+    /// The order in words, with the chosen `a` and `b` and the tie rule: what the page's
+    /// open-list caption says for the skeleton.
+    ///
+    /// ```
+    /// use pathlab_core::search::{GCount, ListKind, Skeleton};
+    /// let weighted = Skeleton { ga: 1.0, hb: 1.5, ..Skeleton::default() };
+    /// assert_eq!(weighted.order_rule(), "lowest f = 1·g + 1.5·h first; ties: higher 1·g, then first opened");
+    /// let stack = Skeleton { list: ListKind::Stack, ..Skeleton::default() };
+    /// assert_eq!(stack.order_rule(), "a stack: last in, first out");
+    /// let moves = Skeleton { gcount: GCount::Edges, ..Skeleton::default() };
+    /// assert!(moves.order_rule().ends_with("(g counts moves, each 1)"));
+    /// ```
+    pub fn order_rule(&self) -> String {
+        match self.list {
+            ListKind::Queue => format!("a queue: {}", OpenOrder::Queue.rule()),
+            ListKind::Stack => format!("a stack: {}", OpenOrder::Stack.rule()),
+            ListKind::Priority => {
+                let (a, b) = (self.ga, self.hb);
+                let moves = if self.gcount == GCount::Edges { " (g counts moves, each 1)" } else { "" };
+                format!("lowest f = {a}·g + {b}·h first; ties: higher {a}·g, then first opened{moves}")
+            }
+        }
     }
 
     /// The priority list's order `(key, tie)`: `a·g + b·h`, then the higher `a·g`.

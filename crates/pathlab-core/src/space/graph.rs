@@ -4,6 +4,11 @@
 //! edges go one way or both, each with a cost of at least 0. Neighbours are visited in the
 //! order their edges were added, which is the order ties are broken in.
 //!
+//! Where a move's cost lives is a choice ([`CostsOn`]), the two the course names: on the
+//! links (each edge's own cost, which may differ each way, as up and down a hill), or on the
+//! nodes (entering a node costs its weight, whichever edge leads there; a node's weight is 1
+//! unless set). The edges always say which moves exist.
+//!
 //! The estimate is a plane distance between the nodes' places times the smallest cost per
 //! unit of length over every edge. A path's cost is the sum of its edges' costs, each at
 //! least that ratio times the edge's length, and the lengths add up to at least the straight
@@ -11,7 +16,7 @@
 //! costs and wherever the nodes are drawn, and it is consistent too.
 //!
 //! ```
-//! use pathlab_core::space::{Graph, Space};
+//! use pathlab_core::space::{CostsOn, Graph, Space};
 //! let mut g = Graph::new(true);
 //! let a = g.add_node("A", 0.0, 0.0).unwrap();
 //! let b = g.add_node("B", 10.0, 0.0).unwrap();
@@ -19,13 +24,28 @@
 //! // 5 per 10 units of length: the estimate from A to B is half the distance.
 //! assert_eq!(g.estimate(g.at(a), g.at(b)), 5.0);
 //! assert!(g.add_edge(a, b, -1.0, true).is_err());
+//! // With the costs on the nodes, entering B costs B's weight instead of the edge's cost.
+//! g.set_node_cost(b, 2.0).unwrap();
+//! g.set_costs_on(CostsOn::Nodes);
+//! assert_eq!(g.arcs(a), [(b, 2.0)]);
 //! ```
 
 use std::collections::HashMap;
 use std::fmt;
 
 use super::Space;
+use crate::grid::named_enum;
 use crate::heuristic::Heuristic;
+
+named_enum! {
+    /// Where a graph's move costs live: the course's two ways of modelling terrain.
+    CostsOn, "place for the costs" {
+        /// On the links: a move costs its edge's cost (which may differ each way).
+        Links = 0, "links";
+        /// On the nodes: a move costs the weight of the node it enters.
+        Nodes = 1, "nodes";
+    }
+}
 
 /// The most nodes a graph may have.
 pub const MAX_NODES: usize = 1_000_000;
@@ -70,6 +90,13 @@ pub enum GraphError {
     },
     /// A node number or id that the graph does not have.
     NoSuchNode(String),
+    /// A node's weight is negative, infinite or not a number.
+    BadNodeCost {
+        /// The node's id.
+        id: String,
+        /// The weight given.
+        cost: f64,
+    },
     /// An edge number that the graph does not have.
     NoSuchEdge(usize),
     /// Over [`MAX_NODES`] or [`MAX_EDGES`].
@@ -88,6 +115,9 @@ impl fmt::Display for GraphError {
             Self::BadCost { from, to, cost } => {
                 write!(f, "the edge {from:?} -> {to:?} costs {cost}: costs must be finite numbers >= 0")
             }
+            Self::BadNodeCost { id, cost } => {
+                write!(f, "node {id:?} costs {cost}: costs must be finite numbers >= 0")
+            }
             Self::NoSuchNode(which) => write!(f, "there is no node {which}"),
             Self::NoSuchEdge(i) => write!(f, "there is no edge {i}"),
             Self::TooLarge(what) => f.write_str(what),
@@ -104,8 +134,13 @@ pub struct Graph {
     ids: Vec<String>,
     index: HashMap<String, u32>,
     places: Vec<[f64; 2]>,
+    /// Per node, what entering it costs when the costs are on the nodes (1 unless set).
+    node_costs: Vec<f64>,
+    /// Where the moves' costs come from.
+    costs_on: CostsOn,
     edges: Vec<Edge>,
-    /// Per node, the arcs leaving it: (target, cost), in the order the edges were added.
+    /// Per node, the arcs leaving it: (target, cost), in the order the edges were added;
+    /// the cost is the edge's or the target's, as `costs_on` says.
     out: Vec<Vec<(u32, f64)>>,
     /// Per node, the arcs entering it: (source, cost), in the same order.
     into: Vec<Vec<(u32, f64)>>,
@@ -126,6 +161,8 @@ impl Graph {
             ids: Vec::new(),
             index: HashMap::new(),
             places: Vec::new(),
+            node_costs: Vec::new(),
+            costs_on: CostsOn::Links,
             edges: Vec::new(),
             out: Vec::new(),
             into: Vec::new(),
@@ -158,6 +195,7 @@ impl Graph {
         self.ids.push(id.to_string());
         self.index.insert(id.to_string(), n);
         self.places.push([x, y]);
+        self.node_costs.push(1.0);
         self.out.push(Vec::new());
         self.into.push(Vec::new());
         Ok(n)
@@ -205,6 +243,7 @@ impl Graph {
         let id = self.ids.remove(node as usize);
         self.index.remove(&id);
         self.places.remove(node as usize);
+        self.node_costs.remove(node as usize);
         self.out.pop();
         self.into.pop();
         for n in self.index.values_mut() {
@@ -230,6 +269,40 @@ impl Graph {
         self.places[node as usize] = [x, y];
         self.rebuild();
         Ok(())
+    }
+
+    /// Sets what entering `node` costs when the costs are on the nodes: a finite number
+    /// at least 0.
+    pub fn set_node_cost(&mut self, node: u32, cost: f64) -> Result<(), GraphError> {
+        self.check_node(node)?;
+        if !(cost.is_finite() && cost >= 0.0) {
+            return Err(GraphError::BadNodeCost { id: self.ids[node as usize].clone(), cost });
+        }
+        self.node_costs[node as usize] = cost;
+        // The arcs carry the edges' costs while the costs are on the links.
+        if self.costs_on == CostsOn::Nodes {
+            self.rebuild();
+        }
+        Ok(())
+    }
+
+    /// What entering each node costs when the costs are on the nodes, by number.
+    pub fn node_costs(&self) -> &[f64] {
+        &self.node_costs
+    }
+
+    /// Where the moves' costs come from.
+    pub fn costs_on(&self) -> CostsOn {
+        self.costs_on
+    }
+
+    /// Puts the moves' costs on the links (each edge's cost) or on the nodes (the weight of
+    /// the node entered). The estimate's ratio follows, so it stays a lower bound.
+    pub fn set_costs_on(&mut self, costs_on: CostsOn) {
+        if costs_on != self.costs_on {
+            self.costs_on = costs_on;
+            self.rebuild();
+        }
     }
 
     /// Gives a node another id.
@@ -326,22 +399,35 @@ impl Graph {
         }
     }
 
-    fn push_arcs(&mut self, e: Edge) {
-        self.out[e.from as usize].push((e.to, e.cost));
-        self.into[e.to as usize].push((e.from, e.cost));
-        if !e.directed && e.from != e.to {
-            self.out[e.to as usize].push((e.from, e.cost));
-            self.into[e.from as usize].push((e.to, e.cost));
+    /// What crossing edge `e` towards `to` costs: the edge's cost, or `to`'s weight.
+    fn arc_cost(&self, e: Edge, to: u32) -> f64 {
+        match self.costs_on {
+            CostsOn::Links => e.cost,
+            CostsOn::Nodes => self.node_costs[to as usize],
         }
     }
 
+    fn push_arcs(&mut self, e: Edge) {
+        let forward = self.arc_cost(e, e.to);
+        self.out[e.from as usize].push((e.to, forward));
+        self.into[e.to as usize].push((e.from, forward));
+        if !e.directed && e.from != e.to {
+            let back = self.arc_cost(e, e.from);
+            self.out[e.to as usize].push((e.from, back));
+            self.into[e.from as usize].push((e.to, back));
+        }
+    }
+
+    /// The smallest cost per unit of length of the arcs edge `e` gives.
     fn edge_ratio(&self, e: Edge) -> f64 {
         let [ax, ay] = self.places[e.from as usize];
         let [bx, by] = self.places[e.to as usize];
         let (dx, dy) = (ax - bx, ay - by);
         let length = (dx * dx + dy * dy).sqrt();
         if length > 0.0 {
-            e.cost / length
+            let cost = self.arc_cost(e, e.to);
+            let cost = if e.directed { cost } else { cost.min(self.arc_cost(e, e.from)) };
+            cost / length
         } else {
             f64::INFINITY
         }

@@ -71,7 +71,7 @@ pub mod square;
 pub mod teleport;
 
 pub use corners::CornerGraph;
-pub use graph::{Graph, GraphError};
+pub use graph::{CostsOn, Graph, GraphError};
 pub use hex::{HexGrid, HexLayout};
 pub use linked::LinkedGrid;
 pub use slopes::Slopes;
