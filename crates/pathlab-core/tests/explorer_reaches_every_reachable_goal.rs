@@ -17,7 +17,7 @@
 mod cases;
 mod oracle;
 
-use cases::{case_with, terrain_from, TERRAIN};
+use cases::{case_with, see, terrain_from, TERRAIN};
 use oracle::{check_move, hops_from, open, optimum, same};
 use pathlab_core::generate::maze;
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point};
@@ -33,17 +33,6 @@ fn config(rule: Diagonal, costs: Costs, sensor: u32) -> SearchConfig {
 fn draw(rows: &[&str]) -> Grid {
     let cells = rows.iter().flat_map(|r| r.bytes().map(|b| u8::from(b != b'#'))).collect();
     Grid::from_cells(rows[0].len(), rows.len(), cells).unwrap()
-}
-
-/// Marks in `seen` every cell within `r` (Chebyshev; 0: the whole grid) of `p`.
-fn see(grid: &Grid, seen: &mut [bool], p: Point, r: usize) {
-    let (w, h) = (grid.width(), grid.height());
-    let r = if r == 0 { w.max(h) } else { r };
-    for y in p.y.saturating_sub(r)..=(p.y + r).min(h - 1) {
-        for x in p.x.saturating_sub(r)..=(p.x + r).min(w - 1) {
-            seen[y * w + x] = true;
-        }
-    }
 }
 
 /// Runs the explorer step by step and checks each move against the oracle and against what it

@@ -15,24 +15,13 @@
 mod cases;
 mod oracle;
 
-use cases::{case_with, terrain_from, TERRAIN};
+use cases::{case_with, see, terrain_from, TERRAIN};
 use oracle::{check_move, open, optimum, same};
 use pathlab_core::grid::{Diagonal, Grid, Point, WALL};
 use pathlab_core::search::dstar_lite::DStarLite;
 use pathlab_core::search::lrta::Lrta;
 use pathlab_core::search::{build, Algorithm, SearchConfig, Setting, Stepper, ALGORITHMS};
 use proptest::prelude::*;
-
-/// Marks in `seen` every cell within `r` (Chebyshev; 0: the whole grid) of `p`.
-fn see(grid: &Grid, seen: &mut [bool], p: Point, r: usize) {
-    let (w, h) = (grid.width(), grid.height());
-    let r = if r == 0 { w.max(h) } else { r };
-    for y in p.y.saturating_sub(r)..=(p.y + r).min(h - 1) {
-        for x in p.x.saturating_sub(r)..=(p.x + r).min(w - 1) {
-            seen[y * w + x] = true;
-        }
-    }
-}
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(800))]

@@ -372,9 +372,14 @@ impl SearchConfig {
 
     /// True when this configuration always finds a cheapest path: by the algorithm's
     /// [`Optimality`] in the registry, Dijkstra always, and A* and the other exact searches
-    /// with weight 1 and an admissible heuristic. Breadth-first search is cheapest only on a
+    /// with weight 1 and an admissible heuristic; never an agent walking in fog
+    /// ([`fog`](Self::fog)), which plans with the walls it has seen. Breadth-first search is cheapest only on a
     /// 4-connected grid without terrain, which this cannot see, so it reports false.
     pub fn is_optimal(&self) -> bool {
+        if self.fog && self.sensor > 0 && self.algorithm.info().takes(Setting::Fog) {
+            // In fog the agent walks with what it has seen: its walk can cost more.
+            return false;
+        }
         match self.algorithm.info().optimal {
             Optimality::Always => true,
             Optimality::IfAdmissible => {
