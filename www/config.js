@@ -4,12 +4,12 @@
 // show, and the caller shows them as text.
 
 import { decodeGrid, decodeGraph } from './share.js';
-import { keyName, quote, text } from './values.js';
+import { MAX_SEED, keyName, parseWhole, quote, text } from './values.js';
 
 /** Every key the page understands, in the order they are checked. */
 export const KEYS = [
   'space', 'layout', 'map', 'grid', 'graph', 'algo', 'heuristic', 'diagonal', 'costs', 'weight',
-  'lookahead', 'sensor', 'cluster', 'hand',
+  'lookahead', 'sensor', 'cluster', 'hand', 'fog', 'seed',
   'start', 'goal', 'step', 'autoplay', 'speed', 'embed', 'compare', 'lock', 'contrast', 'present',
   'teleports', 'teleport-h', 'heights', 'uphill', 'downhill', 'costs-on', 'quiz',
   'list', 'ga', 'hb', 'gcount', 'reopen', 'threshold', 'order', 'hcheck',
@@ -48,7 +48,7 @@ export const MAX_COMPARE = 4;
 /** The whole-number settings of particular algorithms: their ranges and what they mean. */
 export const COUNTS = {
   lookahead: { min: 1, max: 16, what: 'look-ahead depth of LRTA* and RTA*, in moves' },
-  sensor: { min: 0, max: 64, what: 'sensor radius of the D* Lite agent, in cells (0: it sees every change at once)' },
+  sensor: { min: 0, max: 64, what: 'sensor radius of the D* Lite agent and the explorer, in cells (0: it sees everything at once)' },
   cluster: { min: 4, max: 128, what: 'cluster side of hierarchical A*, in cells' },
 };
 
@@ -75,6 +75,8 @@ export const MAX_WEIGHT = 100;
  * @property {number} sensor
  * @property {number} cluster
  * @property {string} hand
+ * @property {boolean} fog
+ * @property {number} seed
  * @property {[number, number] | string | null} start
  * @property {[number, number] | string | null} goal
  * @property {number} step
@@ -122,6 +124,8 @@ export const DEFAULTS = Object.freeze({
   sensor: 3,
   cluster: 10,
   hand: 'left',
+  fog: false,
+  seed: 1,
   start: null,
   goal: null,
   step: 0,
@@ -295,6 +299,13 @@ export function readConfig(raw, known) {
     }
   }
 
+  if (has('seed')) {
+    const raw = text(given.seed);
+    const value = parseWhole(raw, MAX_SEED);
+    if (value !== null) config.seed = value;
+    else say('seed', `the seed of crash and turn's random side rule (and of Generate): expected a whole number from 0 to ${MAX_SEED}, got ${quote(raw)}; using 1.`);
+  }
+
   for (const key of ['start', 'goal']) {
     if (!has(key)) continue;
     if (config.space === 'graph') {
@@ -341,7 +352,7 @@ export function readConfig(raw, known) {
     else say('order', `expected the letters n, e, s and w once each, in the order neighbours are tried (e.g. nesw or wsen), got ${quote(order)}; using nesw.`);
   }
 
-  for (const key of ['autoplay', 'embed', 'present', 'reopen', 'hcheck']) {
+  for (const key of ['autoplay', 'embed', 'present', 'reopen', 'hcheck', 'fog']) {
     if (!has(key)) continue;
     const flag = parseFlag(given[key]);
     if (flag === undefined) {

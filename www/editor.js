@@ -6,7 +6,7 @@
 // saved in the browser instead (persist.js).
 
 import { el, options } from './dom.js';
-import { quote } from './values.js';
+import { MAX_SEED, quote } from './values.js';
 import { MAX_SIDE } from './share.js';
 
 /**
@@ -20,8 +20,6 @@ const GENERATORS = [
   ['random', 'Random walls'],
 ];
 
-/** The largest seed: seeds are whole numbers that fit in 32 bits. */
-export const MAX_SEED = 4294967295;
 
 /**
  * The cell values of the shown map, copied out of wasm memory.
@@ -60,7 +58,8 @@ export function attachEditor(app) {
     el('span', { class: 'pl-range' }, density, densityLabel),
   );
   const seed = el('input', {
-    type: 'number', testid: 'seed', min: '0', max: String(MAX_SEED), step: '1', value: '1', inputmode: 'numeric',
+    type: 'number', testid: 'seed', min: '0', max: String(MAX_SEED), step: '1', value: String(app.lab.settings().seed), inputmode: 'numeric',
+    title: 'The seed of Generate, and of crash and turn\'s random side rule',
   });
   const dice = el('button', {
     type: 'button', testid: 'new-seed', class: 'pl-btn pl-small', text: 'New seed',
@@ -210,6 +209,14 @@ export function attachEditor(app) {
   }
   seed.addEventListener('keydown', (event) => {
     if (event.key === 'Enter') run();
+  });
+  // The page's seed also tosses crash and turn's coin (hand=random).
+  seed.addEventListener('change', () => {
+    const raw = seed.value.trim();
+    const s = /^\d{1,10}$/.test(raw) ? Number(raw) : NaN;
+    if (!(s <= MAX_SEED)) return;
+    app.lab.setSeed(s);
+    app.changed();
   });
   app.root.addEventListener('pathlab-edit', onEdit);
 

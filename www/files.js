@@ -21,7 +21,7 @@ export const MAX_EXPORT_STEPS = 200_000;
 const CHUNK = 5_000;
 
 /** The settings that make a run, as `Lab.settings()` names them. */
-export const RUN_SETTINGS = ['algo', 'heuristic', 'diagonal', 'costs', 'weight', 'lookahead', 'sensor', 'cluster', 'hand'];
+export const RUN_SETTINGS = ['algo', 'heuristic', 'diagonal', 'costs', 'weight', 'lookahead', 'sensor', 'cluster', 'hand', 'fog', 'seed'];
 
 /**
  * A file name from the map's name or title: letters, digits, dots and dashes only.
@@ -50,6 +50,8 @@ export function twinLab(app) {
     twin.setSensor(s.sensor);
     twin.setCluster(s.cluster);
     twin.setHand(s.hand);
+    twin.setSeed(s.seed);
+    twin.setFog(s.fog);
     twin.setAlgorithm(s.algo);
     twin.setWeight(s.weight);
     twin.setStart(s.start[0], s.start[1]);

@@ -31,6 +31,26 @@ export function heat(painter, lab, n, cells, states, pixels) {
   }
 }
 
+/** The colour of the fog over the cells a walking agent has not seen yet. */
+export const FOG = '#8a8f98';
+
+/**
+ * Greys the cells the agent has not seen (`Lab.sensedPtr()`: 0 not seen), walls and ground
+ * alike, so that only what it knows stands out.
+ */
+export function fog(painter, lab, n, pixels) {
+  const ptr = lab.sensedPtr();
+  if (!ptr) return;
+  const sensed = new Uint8Array(painter.memoryBuffer, ptr, n);
+  const grey = rgb(FOG);
+  for (let i = 0; i < n; i++) {
+    if (sensed[i] !== 0) continue;
+    const p = pixels[i];
+    const c = mix([p & 255, (p >> 8) & 255, (p >> 16) & 255], grey, 0.75);
+    pixels[i] = (255 << 24) | (c[2] << 16) | (c[1] << 8) | c[0];
+  }
+}
+
 /** Draws an overlay from `Lab.overlay()`: boxes, lines between cell centres, then marks. */
 export function overlay(painter, { lines, marks, boxes = [] }) {
   const { ctx } = painter;

@@ -39,6 +39,8 @@ export const OVERLAY_STYLE = {
     inconsistent: { color: '#cc79a7', shape: 'ring', small: true, label: 'g ≠ rhs: to be repaired' },
     discovered: { color: '#d55e00', shape: 'cross', label: 'wall the agent just saw' },
     revisited: { color: '#2f3542', shape: 'dot', label: 'stood on more than once' },
+    'known-wall': { color: '#0072b2', shape: 'cross', small: true, label: 'wall the agent has seen (its mental map)' },
+    junction: { color: '#009e73', shape: 'diamond', label: 'junction with an untried way (where it backs up to)' },
   },
   boxes: {
     cluster: { color: 'rgba(0, 114, 178, 0.45)', width: 1.5, dash: [], label: 'cluster' },
@@ -331,8 +333,9 @@ export class Painter {
       this.seen = null;
     }
     const pixels = new Uint32Array(this.image.data.buffer);
-    const rows = this.fillPixels(cells, states, pixels, w, n, Boolean(view.heat));
+    const rows = this.fillPixels(cells, states, pixels, w, n, Boolean(view.heat || view.fog));
     if (view.heat) extras?.heat(this, lab, n, cells, states, pixels);
+    if (view.fog) extras?.fog(this, lab, n, pixels);
     if (rows) this.off.getContext('2d').putImageData(this.image, 0, 0, 0, rows[0], w, rows[1] - rows[0]);
     ctx.setTransform(1, 0, 0, 1, this.ox, this.oy);
     // Cells that are not whole pixels (under a pixel a cell, or a fitted size between whole

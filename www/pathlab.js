@@ -96,7 +96,12 @@ function loadWasm() {
 
 /** The names of the settings' values in their selects (the algorithms' come from the core's registry). */
 export const LABELS = {
-  hand: { left: 'left hand on the wall', right: 'right hand on the wall' },
+  hand: {
+    left: 'left hand on the wall',
+    right: 'right hand on the wall',
+    'least-deviation': 'least deviation (side nearer the goal)',
+    random: 'random side at each crash (seeded)',
+  },
   heuristic: {
     octile: 'Octile',
     manhattan: 'Manhattan',
@@ -140,7 +145,7 @@ function at(p) {
 
 /**
  * The Lab setters the page calls by name with one value from the URL or an input.
- * @typedef {'setAlgorithm' | 'setWeight' | 'setDiagonal' | 'setCosts' | 'setHeuristic' | 'setLookahead' | 'setSensor' | 'setCluster' | 'setHand'} LabSetter
+ * @typedef {'setAlgorithm' | 'setWeight' | 'setDiagonal' | 'setCosts' | 'setHeuristic' | 'setLookahead' | 'setSensor' | 'setCluster' | 'setHand' | 'setFog' | 'setSeed'} LabSetter
  */
 
 class App extends SearchPage {
@@ -303,6 +308,13 @@ class App extends SearchPage {
         select('costs', SELECT_LABELS.costs),
         weightField(ui),
         ...Object.values(ui.extras),
+        el(
+          'label',
+          { class: 'pl-check', title: 'The agents that take it start knowing no walls and learn each one within their sensor radius' },
+          (ui.fog = el('input', { type: 'checkbox', testid: 'fog' })),
+          el('span', { text: 'Fog of war (walls unknown until seen)' }),
+        ),
+        (ui.fogNote = el('p', { class: 'pl-hint', testid: 'fog-note', hidden: true })),
         ui.note,
         (ui.quizToggle = el('button', { type: 'button', testid: 'quiz-toggle', class: 'pl-btn pl-small', text: 'Quiz: predict the next step' })),
       ),
@@ -370,6 +382,16 @@ class App extends SearchPage {
     }
     ui.weight.addEventListener('change', () => this.setWeight(ui.weight.value));
     ui.hand.addEventListener('change', () => this.setExtra('hand', ui.hand.value));
+    ui.fog.addEventListener('change', () => {
+      try {
+        this.lab.setFog(ui.fog.checked);
+      } catch (e) {
+        this.say(`Fog of war: ${e.message}`);
+      }
+      this.syncSettings();
+      this.touch();
+      this.changed();
+    });
     for (const key of Object.keys(COUNTS)) {
       ui[key].addEventListener('change', () => this.setExtra(key, ui[key].value));
     }
@@ -447,6 +469,8 @@ class App extends SearchPage {
     apply('sensor', 'setSensor', config.sensor);
     apply('cluster', 'setCluster', config.cluster);
     apply('hand', 'setHand', config.hand);
+    apply('seed', 'setSeed', config.seed);
+    apply('fog', 'setFog', config.fog);
     apply('algo', 'setAlgorithm', config.algo);
     apply('weight', 'setWeight', config.weight);
     this.switches?.apply(config);
@@ -799,11 +823,31 @@ class App extends SearchPage {
     }
     ui.agent.parentElement.hidden = !s.has_agent;
     ui.repair.parentElement.hidden = !s.incremental;
+    ui.fog.checked = s.fog;
+    ui.fogNote.textContent = this.fogNote(s, takes);
+    ui.fogNote.hidden = !ui.fogNote.textContent;
     // The words come with the deferred modules (pseudocode.js), just after the first grid.
     const note = settingsNote(s);
     ui.note.textContent = note;
     this.switches?.sync(s);
     this.settings = s;
+  }
+
+  /**
+   * What fog of war means for the shown algorithm: an agent that takes it learns walls as it
+   * sees them; one that always sees only near it (the explorer) says so; any other plans on the
+   * whole map and is marked as seeing through the fog. Empty when there is nothing to say.
+   */
+  fogNote(s, takes) {
+    const short = algorithmRow(s.algo)?.short ?? s.algo;
+    const partial = this.lab.sensedPtr() !== 0;
+    if (partial) {
+      const range = s.sensor > 0 ? `within ${s.sensor} cell${s.sensor === 1 ? '' : 's'}` : 'everywhere (sensor 0)';
+      return `${short} sees only ${range} of where it stands: grey cells are not seen yet.`;
+    }
+    if (!s.fog) return '';
+    if (takes.includes('fog')) return `Fog of war: with sensor 0 ${short} sees the whole map, so there is no fog.`;
+    return `${short} sees through the fog: it plans on the whole map.`;
   }
 
   /** Lists the overlay's notes (threshold, meeting cost, ...) and a key to what it draws. */
@@ -905,6 +949,8 @@ class App extends SearchPage {
       sensor: s.sensor,
       cluster: s.cluster,
       hand: s.hand,
+      fog: s.fog,
+      seed: s.seed,
       start: s.start,
       goal: s.goal,
       speed: this.config.speed,
@@ -979,6 +1025,7 @@ class App extends SearchPage {
       usesHeuristic: this.settings?.uses_heuristic,
       weight: this.settings?.weight ?? 1,
       heat: this.lab.cellValuesHeat(),
+      fog: this.lab.sensedPtr() !== 0,
       overlay,
       layers: this.layers,
     });

@@ -27,7 +27,7 @@ export const SAVE_DELAY = 400;
 export const MAX_LINK = 8000;
 
 /** The settings saved and shared with a map. */
-const SETTINGS = ['algo', 'heuristic', 'diagonal', 'costs', 'weight', 'lookahead', 'sensor', 'cluster', 'hand'];
+const SETTINGS = ['algo', 'heuristic', 'diagonal', 'costs', 'weight', 'lookahead', 'sensor', 'cluster', 'hand', 'fog', 'seed'];
 
 /** localStorage, or a thrown Error saying why it cannot be used. */
 export function storage() {

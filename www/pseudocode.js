@@ -458,6 +458,31 @@ export const PSEUDOCODE = {
     ],
     active: (facts) => agentStep(facts, ['loop', facts.overlay.has('line:heading') ? 'head' : 'follow']),
   },
+  explorer: {
+    title: 'Human-like explorer (compass and memory)',
+    note: 'Heads for the goal, takes the untried way that points most nearly at it, and walks back to the last junction (green diamonds) from a dead end. Blue crosses are the walls it has seen; the box is what it sees.',
+    caveat: 'Finds the goal whenever it can be reached, but walks into dead ends on the way: not the cheapest path.',
+    notOptimal: 'The explorer sees only near it and tries ways in compass order; its walk includes every dead end it backed out of, so it is not the cheapest path.',
+    agentNote: 'A walking agent that plans nothing: expanded counts its moves, forward and back.',
+    counts: {
+      expanded: ['Moves', 'The moves the explorer has made, forward and back: it plans nothing, so it expands nothing'],
+      open: ['Open (none)', 'The explorer keeps no open list: always 0'],
+    },
+    lines: [
+      ['init', 'stand on the start; look around and remember what is seen'],
+      ['loop', 'while not on the goal:'],
+      ['pick', '  untried ways: moves to seen free cells not yet stood on'],
+      ['head', '  if there are any: take the one pointing most nearly at the goal'],
+      ['remember', '    (ties: N, E, S, W, NE, SE, SW, NW); add the cell to the way back'],
+      ['back', '  else, a dead end: step back one cell along the way back'],
+      ['junction', '    and again next step, until a junction still has an untried way'],
+      ['look', '  after each move: note every cell within the sensor radius, free or wall'],
+      ['done', 'on the goal: the walk, dead ends and all, is the path'],
+      ['stuck', 'back on the start with nothing untried: "no path"'],
+    ],
+    active: (facts) =>
+      agentStep(facts, facts.fresh ? ['loop', 'pick', 'head', 'remember', 'look'] : ['loop', 'pick', 'back', 'junction', 'look']),
+  },
   hpa: {
     title: 'Hierarchical A* (clusters)',
     note: 'Boxes are clusters, diamonds their entrances; it searches the graph of entrances, then refines each abstract edge inside its cluster.',

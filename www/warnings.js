@@ -74,6 +74,12 @@ export function assess(s, { terrain = false } = {}) {
     // The skeleton's promise depends on its plug-ins (the core's settings().optimal says).
     out.push({ kind: 'non-optimal', text: words.notOptimal });
   }
+  if (s.fog && !s.optimal && row?.settings?.includes('fog') && !out.some((o) => o.kind === 'non-optimal')) {
+    out.push({
+      kind: 'non-optimal',
+      text: `Fog of war: ${name} walks with the walls it has seen so far, so its walk may cost more than the cheapest path.`,
+    });
+  }
   if (row?.any_angle) {
     out.push({
       kind: 'any-angle',

@@ -91,7 +91,10 @@ usage:
     out += &option("--sensor N", &format!("sensor radius in cells ({}), 0 to 64 (default 3)", takes(Setting::Sensor)));
     out +=
         &option("--cluster N", &format!("cluster side in cells ({}), 4 to 128 (default 10)", takes(Setting::Cluster)));
-    out += &option("--hand H", &format!("{}: left or right (default left)", takes(Setting::Hand)));
+    out += &option(
+        "--hand H",
+        &format!("{}: left, right, least-deviation or random (default left)", takes(Setting::Hand)),
+    );
     out += &option("--limit N", "take only the first N problems of the file");
     out += &option(
         "--sample N",
@@ -207,6 +210,6 @@ mod tests {
     fn a_list_reads_as_words() {
         assert_eq!(names(|r| r.algorithm == Algorithm::Bfs), "bfs");
         assert_eq!(names(|r| matches!(r.algorithm, Algorithm::Bfs | Algorithm::Dfs)), "bfs or dfs");
-        assert_eq!(names(|r| r.takes(Setting::Sensor)), "dstar-lite");
+        assert_eq!(names(|r| r.takes(Setting::Sensor)), "dstar-lite, lrta, rta or explorer");
     }
 }

@@ -139,6 +139,8 @@ struct Settings {
     sensor: u32,
     cluster: u32,
     hand: &'static str,
+    seed: u32,
+    fog: bool,
     /// The search's switches, as fields of the settings object itself.
     #[serde(flatten)]
     switches: Switches,
@@ -487,11 +489,25 @@ impl Lab {
         self.configure(|c| c.cluster = cluster)
     }
 
-    /// Chooses the hand crash and turn keeps on the obstacle: `left` or `right`.
+    /// Chooses the hand crash and turn keeps on the obstacle (`left` or `right`), or its rule
+    /// for the side at each crash (`least-deviation` or `random`).
     #[wasm_bindgen(js_name = setHand)]
     pub fn set_hand(&mut self, name: &str) -> Result<(), JsError> {
         let hand = parse(name)?;
         self.configure(|c| c.hand = hand)
+    }
+
+    /// Sets the seed of crash and turn's random side rule (the page's seed).
+    #[wasm_bindgen(js_name = setSeed)]
+    pub fn set_seed(&mut self, seed: u32) -> Result<(), JsError> {
+        self.configure(|c| c.seed = seed)
+    }
+
+    /// Turns fog of war on or off: the agents that take it start knowing no walls and learn
+    /// them within their sensor radius; the other searches plan on the whole map.
+    #[wasm_bindgen(js_name = setFog)]
+    pub fn set_fog(&mut self, fog: bool) -> Result<(), JsError> {
+        self.configure(|c| c.fog = fog)
     }
 
     /// Turns re-opening closed nodes on or off (A* and the search skeleton).
@@ -588,6 +604,8 @@ impl Lab {
             sensor: c.sensor,
             cluster: c.cluster,
             hand: c.hand.name(),
+            seed: c.seed,
+            fog: c.fog,
             switches: Switches::of(&c),
         };
         plain(&settings)
@@ -949,6 +967,14 @@ impl Lab {
     #[wasm_bindgen(js_name = cellValuesPtr)]
     pub fn cell_values_ptr(&self) -> *const f64 {
         self.search.cell_values().map_or(std::ptr::null(), |v| v.values.as_ptr())
+    }
+
+    /// Pointer to what a walking agent has seen (u8, one per cell, row-major: 0 not yet seen,
+    /// 1 seen free, 2 seen wall), for the agents that see only part of the map (the explorer,
+    /// D* Lite under fog); null for the searches that know the whole map.
+    #[wasm_bindgen(js_name = sensedPtr)]
+    pub fn sensed_ptr(&self) -> *const u8 {
+        self.search.sensed().map_or(std::ptr::null(), <[u8]>::as_ptr)
     }
 
     /// Why the search stopped without an answer, when it did (IDA* at its visit limit):

@@ -17,6 +17,9 @@
 //!   *crashes*: it starts following the obstacle. With [`Hand::Left`] it turns right (the
 //!   obstacle on its left): it tries the directions clockwise from the greedy one and takes
 //!   the first free move. [`Hand::Right`] mirrors that: anticlockwise.
+//! - **Which side**: the hand is [`Hand::Left`] or [`Hand::Right`] for the whole walk, or
+//!   picked afresh at every crash by one of the book's two side rules (see
+//!   [below](#the-side-rules)).
 //! - **Following the wall**: first, if the greedy move is free, the way toward the goal is
 //!   clear: the agent takes it and is heading for the goal again (the course's rule, which
 //!   returns to the straight line as soon as the agent can advance along it, judged here one
@@ -41,15 +44,37 @@
 //!   most as far to the side as it is ahead with four directions (ties go straight), under
 //!   0.41 times as far (tan 22.5 degrees) with eight.
 //!
+//! # The side rules
+//!
+//! The book leaves open how to choose the side to go round an obstacle, and names two ways:
+//!
+//! - [`Hand::LeastDeviation`]: the side that deviates less from the way to the goal. At a
+//!   crash the agent finds the first free direction turning each way from the greedy one
+//!   (clockwise: what the left hand takes; anticlockwise: the right hand's), and follows with
+//!   the hand whose direction is closer in angle to the straight line to the goal (the larger
+//!   `(goal - agent) · u / |u|`). A tie (as when the goal is straight ahead and the wall is
+//!   square across the way) goes to the left hand: the agent turns right.
+//! - [`Hand::Random`]: a coin toss at every crash, from a generator seeded with
+//!   [`SearchConfig::seed`], so the same seed gives the same walk; going back to step 0
+//!   seeds it again.
+//!
+//! The hand chosen at a crash is kept until the next crash.
+//!
 //! # Loops and the move limit
 //!
-//! The agent's next move depends only on its cell, its mode (heading for the goal or
-//! following the wall) and, when following, the way it faces (the direction of its last
-//! move). So when it is back in a state it was in before, it will repeat the same moves for
-//! ever: the stepper stops with [`NoPath`](Status::NoPath) and [`gave_up`](CrashTurn::gave_up)
-//! says where it looped. There are at most nine states per cell, so every walk arrives or
-//! loops within `9 x cells` moves; [`DEFAULT_MOVE_LIMIT`] (or
-//! [`CrashTurn::with_move_limit`]) only bounds the work on very large maps.
+//! With a fixed hand or the least-deviation rule, the agent's next move depends only on its
+//! cell, its mode (heading for the goal or following the wall) and, when following, the way
+//! it faces (the direction of its last move) and the hand on the wall. So when it is back in a
+//! state it was in before, it will repeat the same moves for ever: the stepper stops with
+//! [`NoPath`](Status::NoPath) and [`gave_up`](CrashTurn::gave_up) says where it looped. There
+//! are at most seventeen states per cell, so every walk arrives or loops within `17 x cells`
+//! moves; [`DEFAULT_MOVE_LIMIT`] (or [`CrashTurn::with_move_limit`]) only bounds the work on
+//! very large maps.
+//!
+//! With the random rule a crash can go either way, so only a state repeated without a crash
+//! in between is a sure loop (between crashes the walk is fixed): the agent forgets the states
+//! it has been in at every crash. A trap it enters by crashing again and again (the C) holds it
+//! until the move limit.
 //!
 //! Whether the goal can be reached at all is checked first, with one flood fill whenever the
 //! grid or the ends change, so that a goal walled off is reported as such (the first step
@@ -75,6 +100,7 @@ use super::{
     Algorithm, CellState, EventLog, Hand, NoRecord, NodeTable, Recorder, SearchConfig, SearchError, Status, StepEvent,
     Stepper, NO_PARENT,
 };
+use crate::boids::Pcg32;
 use crate::grid::{Grid, Point};
 
 /// The move limit unless set otherwise. Loops are caught exactly, so it only matters on maps
@@ -87,8 +113,9 @@ const DIRECTIONS: [(isize, isize); 8] = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1
 /// Their names, for the notes.
 const NAMES: [&str; 8] = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
 
-/// The loop-detection bit for "heading for the goal" (bits 0-7: following, facing that way).
-const HEADING_BIT: u16 = 1 << 8;
+/// The loop-detection bit for "heading for the goal" (bits 0-7: following with the left hand,
+/// facing that way; bits 8-15: with the right hand).
+const HEADING_BIT: u32 = 1 << 16;
 
 /// What the agent is doing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -126,8 +153,14 @@ pub struct CrashTurn {
     /// States, the cost walked and the cell come from when each cell was first stood on,
     /// steps and status.
     nodes: NodeTable,
-    /// Per cell, the states (mode and facing) the agent has been in there.
-    seen: Vec<u16>,
+    /// Per cell, the states (mode, facing and hand) the agent has been in there.
+    seen: Vec<u32>,
+    /// The cells whose states are recorded in `seen`.
+    marked: Vec<u32>,
+    /// The hand on the wall now: left or right.
+    side: Hand,
+    /// The coin of the random side rule.
+    coin: Pcg32,
     walk: Walk,
     agent: u32,
     mode: Mode,
@@ -161,6 +194,9 @@ impl CrashTurn {
             config,
             nodes: NodeTable::new(n),
             seen: vec![0; n],
+            marked: Vec::new(),
+            side: Hand::Left,
+            coin: Pcg32::new(u64::from(config.seed)),
             walk: Walk::new(n),
             agent: 0,
             mode: Mode::Heading,
@@ -189,20 +225,76 @@ impl CrashTurn {
 
     /// Goes back to step 0: the agent on the start, heading for the goal.
     pub fn reset(&mut self) {
-        for &c in &self.walk.stood {
-            self.seen[c as usize] = 0;
-        }
+        self.forget_states();
         self.nodes.reset();
         let s = self.grid.index(self.start) as u32;
         self.walk.begin(s);
         self.agent = s;
         self.nodes.set_g(s, 0.0, NO_PARENT);
         self.nodes.set_state(s, CellState::Current);
-        self.seen[s as usize] = HEADING_BIT;
+        self.mark(s as usize, HEADING_BIT);
         self.mode = Mode::Heading;
+        self.side = Hand::Left;
+        self.coin = Pcg32::new(u64::from(self.config.seed));
         self.facing = self.greedy(self.start);
         self.crashes = 0;
         self.gave_up = None;
+    }
+
+    /// Forgets the states the agent has been in.
+    fn forget_states(&mut self) {
+        for &c in &self.marked {
+            self.seen[c as usize] = 0;
+        }
+        self.marked.clear();
+    }
+
+    /// Records state `bit` on cell `c`.
+    fn mark(&mut self, c: usize, bit: u32) {
+        if self.seen[c] == 0 {
+            self.marked.push(c as u32);
+        }
+        self.seen[c] |= bit;
+    }
+
+    /// The hand to follow with after a crash at `at`, where the greedy direction is blocked.
+    fn choose_side(&mut self, at: Point, greedy: usize) -> Hand {
+        match self.config.hand {
+            Hand::Left => Hand::Left,
+            Hand::Right => Hand::Right,
+            Hand::LeastDeviation => {
+                let closeness =
+                    |found: Option<(usize, Point)>| found.map_or(f64::NEG_INFINITY, |(d, _)| self.toward_goal(at, d));
+                let left = closeness(self.sweep(at, greedy, Hand::Left));
+                let right = closeness(self.sweep(at, greedy, Hand::Right));
+                if right > left {
+                    Hand::Right
+                } else {
+                    Hand::Left
+                }
+            }
+            Hand::Random => {
+                if self.coin.below(2) == 0 {
+                    Hand::Left
+                } else {
+                    Hand::Right
+                }
+            }
+        }
+    }
+
+    /// How nearly direction `d` points from `at` at the goal: `(goal - at) · u / |u|`.
+    fn toward_goal(&self, at: Point, d: usize) -> f64 {
+        let dx = self.goal.x as f64 - at.x as f64;
+        let dy = self.goal.y as f64 - at.y as f64;
+        let (ux, uy) = DIRECTIONS[d];
+        let length = if d % 2 == 1 { std::f64::consts::SQRT_2 } else { 1.0 };
+        (dx * ux as f64 + dy * uy as f64) / length
+    }
+
+    /// The hand on the wall now (left or right; with a side rule, the one its last crash chose).
+    pub fn side(&self) -> Hand {
+        self.side
     }
 
     /// Moves the start and goal; the search goes back to step 0.
@@ -240,14 +332,10 @@ impl CrashTurn {
 
     /// The allowed direction closest in angle to the line from `at` to the goal.
     fn greedy(&self, at: Point) -> usize {
-        let dx = self.goal.x as f64 - at.x as f64;
-        let dy = self.goal.y as f64 - at.y as f64;
         let mut best = 0;
         let mut best_score = f64::NEG_INFINITY;
         for d in (0..8).step_by(self.turn_step()) {
-            let (ux, uy) = DIRECTIONS[d];
-            let length = if d % 2 == 1 { std::f64::consts::SQRT_2 } else { 1.0 };
-            let score = (dx * ux as f64 + dy * uy as f64) / length;
+            let score = self.toward_goal(at, d);
             if score > best_score {
                 best = d;
                 best_score = score;
@@ -265,15 +353,12 @@ impl CrashTurn {
         self.grid.is_legal_move(at, p, self.config.diagonal).then_some(p)
     }
 
-    /// The first free direction turning from `from` away from the hand (clockwise for the
+    /// The first free direction turning from `from` away from `hand` (clockwise for the
     /// left hand, anticlockwise for the right), `from` included.
-    fn sweep(&self, at: Point, from: usize) -> Option<(usize, Point)> {
+    fn sweep(&self, at: Point, from: usize, hand: Hand) -> Option<(usize, Point)> {
         let step = self.turn_step();
         (0..8 / step)
-            .map(|k| match self.config.hand {
-                Hand::Left => (from + k * step) % 8,
-                Hand::Right => (from + 8 - k * step) % 8,
-            })
+            .map(|k| if hand == Hand::Right { (from + 8 - k * step) % 8 } else { (from + k * step) % 8 })
             .find_map(|d| self.target(at, d).map(|p| (d, p)))
     }
 
@@ -315,13 +400,15 @@ impl CrashTurn {
         } else if self.mode == Mode::Heading {
             self.crashes += 1;
             self.mode = Mode::Following;
-            self.sweep(at, greedy)
+            self.side = self.choose_side(at, greedy);
+            if self.config.hand == Hand::Random {
+                // Between crashes the walk is fixed; across one it is not.
+                self.forget_states();
+            }
+            self.sweep(at, greedy, self.side)
         } else {
-            let side = match self.config.hand {
-                Hand::Left => (self.facing + 6) % 8,
-                Hand::Right => (self.facing + 2) % 8,
-            };
-            self.sweep(at, side)
+            let first = if self.side == Hand::Right { (self.facing + 2) % 8 } else { (self.facing + 6) % 8 };
+            self.sweep(at, first, self.side)
         };
         let Some((d, next_at)) = direction else {
             // Cannot happen: the goal is reachable, so the agent has a move.
@@ -345,9 +432,10 @@ impl CrashTurn {
             self.nodes.status = Status::Found;
             return StepEvent::Found { cost: self.walk.travelled };
         }
-        let bit = match self.mode {
-            Mode::Heading => HEADING_BIT,
-            Mode::Following => 1 << d,
+        let bit = match (self.mode, self.side) {
+            (Mode::Heading, _) => HEADING_BIT,
+            (Mode::Following, Hand::Right) => 1 << (d + 8),
+            (Mode::Following, _) => 1 << d,
         };
         if self.seen[next] & bit != 0 {
             self.gave_up = Some(format!(
@@ -359,7 +447,7 @@ impl CrashTurn {
             self.nodes.status = Status::NoPath;
             return StepEvent::NoPath;
         }
-        self.seen[next] |= bit;
+        self.mark(next, bit);
         StepEvent::Expanded(at)
     }
 
@@ -396,8 +484,16 @@ impl CrashTurn {
         let mut overlay = Overlay::default();
         let mode = match self.mode {
             Mode::Heading => "heading for the goal".to_string(),
-            Mode::Following => format!("following the wall, {} hand", self.config.hand),
+            Mode::Following => format!("following the wall, {} hand", self.side),
         };
+        if matches!(self.config.hand, Hand::LeastDeviation | Hand::Random) {
+            let rule = if self.config.hand == Hand::Random {
+                format!("random (seed {}): a coin toss at each crash", self.config.seed)
+            } else {
+                "least deviation: the side closer to the goal's direction (ties: left hand)".to_string()
+            };
+            overlay.notes.push(("side rule", rule));
+        }
         overlay.notes.push(("mode", mode));
         overlay.notes.push(("facing", NAMES[self.facing].to_string()));
         overlay.notes.push(("crashes", self.crashes.to_string()));

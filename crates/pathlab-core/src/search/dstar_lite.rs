@@ -88,6 +88,7 @@
 //!   start, the goal or the node the agent stands on.
 
 use super::engine::{check_ends, check_node};
+use super::explorer::Known;
 use super::incremental::{
     check_config, check_costs, check_space_config, mark_inconsistent, stroke, Change, Core, Direction, EditLog,
     RepairRecord,
@@ -100,7 +101,7 @@ use super::task::Task;
 use super::{
     Algorithm, GridStepper, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError, SpaceStepper, Status, StepEvent,
 };
-use crate::grid::{Grid, Point, WALL};
+use crate::grid::{Grid, Point, GROUND, WALL};
 use crate::space::{OnGrid, Space, SquareGrid};
 
 /// Makes a logged stroke on the true space's cells, sparing a wall over the agent's node;
@@ -139,6 +140,11 @@ pub struct DStarLite<S: Space = SquareGrid> {
     paint_truth: Option<PaintTruth<S>>,
     /// How the agent takes in painted cells, for spaces made of a grid's cells.
     sense_cells: Option<fn(&mut Self) -> bool>,
+    /// Under fog, on a grid's cells: hides the walls out of sight of the start from the belief
+    /// and returns them (set by [`DStarLite::on_grid`]).
+    hide_walls: Option<fn(&mut Self) -> Vec<u32>>,
+    /// Under fog, what the agent has seen: one [`Known`] byte per cell (empty without fog).
+    sight: Vec<u8>,
     status: Status,
     steps: usize,
     agent: u32,
@@ -214,6 +220,8 @@ impl<S: Space + Clone> DStarLite<S> {
             log: EditLog::new(space),
             paint_truth,
             sense_cells,
+            hide_walls: None,
+            sight: Vec::new(),
             status: Status::Ready,
             steps: 0,
             agent: task.start,
@@ -240,6 +248,7 @@ impl<S: Space + Clone> DStarLite<S> {
 
     /// Step 0 on the spaces held (the truth and the belief, which are then the same).
     fn restart(&mut self) {
+        let hidden = self.hide_walls.map_or_else(Vec::new, |hide| hide(self));
         self.core.reset(self.task.goal, self.task.start);
         for &c in &self.path[..self.trail] {
             self.visited[c as usize] = false;
@@ -248,6 +257,10 @@ impl<S: Space + Clone> DStarLite<S> {
             self.is_pending[c as usize] = false;
         }
         self.pending.clear();
+        for c in hidden {
+            self.is_pending[c as usize] = true;
+            self.pending.push(c);
+        }
         self.strokes = 0;
         self.waiting.clear();
         self.agent = self.task.start;
@@ -306,7 +319,12 @@ impl<S: Space + Clone> DStarLite<S> {
         check_costs(&space)?;
         space.aim(self.task.goal);
         if space.node_count() != self.truth.node_count() {
+            let hide = self.hide_walls;
             *self = Self::build(space, self.task, self.paint_truth, self.sense_cells);
+            if hide.is_some() {
+                self.hide_walls = hide;
+                self.restart();
+            }
             return Ok(());
         }
         self.log.latest.clone_from(&space);
@@ -622,7 +640,57 @@ impl<S: OnGrid> DStarLite<S> {
         space.configure(&config);
         let (s, g) = (space.grid().index(start) as u32, space.grid().index(goal) as u32);
         space.aim(g);
-        Ok(Self::build(space, Task { start: s, goal: g, config }, Some(paint_truth::<S>), Some(Self::take_in_cells)))
+        let mut search =
+            Self::build(space, Task { start: s, goal: g, config }, Some(paint_truth::<S>), Some(Self::take_in_cells));
+        if config.fog && config.sensor > 0 {
+            search.hide_walls = Some(Self::hide_walls);
+            search.restart();
+        }
+        Ok(search)
+    }
+
+    /// Under fog: makes the belief a map without the walls out of sight of the start (they
+    /// become ground), returns those walls, and starts the record of what the agent has seen.
+    fn hide_walls(&mut self) -> Vec<u32> {
+        let range = self.task.config.sensor as usize;
+        let start = self.truth.at(self.task.start);
+        let n = self.truth.grid().len();
+        self.sight.clear();
+        self.sight.resize(n, Known::Unseen as u8);
+        let mut hidden = Vec::new();
+        for i in 0..n {
+            if self.truth.grid().cells()[i] != WALL {
+                continue;
+            }
+            let p = self.truth.grid().point_at(i);
+            if p.x.abs_diff(start.x) > range || p.y.abs_diff(start.y) > range {
+                let _ = self.core.space.grid_mut().set(p, GROUND);
+                hidden.push(i as u32);
+            }
+        }
+        self.look_around(start);
+        hidden
+    }
+
+    /// Under fog: records every cell within sensor range of `at` as seen, free or wall.
+    fn look_around(&mut self, at: Point) {
+        if self.sight.is_empty() {
+            return;
+        }
+        let r = self.task.config.sensor as usize;
+        let grid = self.truth.grid();
+        let (w, h) = (grid.width(), grid.height());
+        for y in at.y.saturating_sub(r)..=(at.y + r).min(h - 1) {
+            for x in at.x.saturating_sub(r)..=(at.x + r).min(w - 1) {
+                let i = y * w + x;
+                self.sight[i] = if grid.cells()[i] == WALL { Known::Wall as u8 } else { Known::Free as u8 };
+            }
+        }
+    }
+
+    /// Under fog, what the agent has seen (see [`Stepper::sensed`](super::Stepper::sensed)).
+    pub fn sight(&self) -> Option<&[u8]> {
+        (!self.sight.is_empty()).then_some(self.sight.as_slice())
     }
 
     /// Takes in the painted cells within sensor range (Chebyshev distance; 0 sees all): the
@@ -630,6 +698,7 @@ impl<S: OnGrid> DStarLite<S> {
     fn take_in_cells(&mut self) -> bool {
         let range = self.task.config.sensor as usize;
         let agent = self.agent_at();
+        self.look_around(agent);
         let width = self.truth.grid().width();
         let mut found = Vec::new();
         let (truth, belief, is_pending) = (self.truth.grid(), self.core.space.grid(), &mut self.is_pending);
@@ -815,6 +884,10 @@ impl<S: OnGrid> GridStepper for DStarLite<S> {
         DStarLite::repair(self)
     }
 
+    fn sensed(&self) -> Option<&[u8]> {
+        self.sight()
+    }
+
     /// The agent: where it stands, its moves, the cost walked and its revisits.
     fn agent(&self) -> Option<Agent> {
         Some(Agent { at: self.agent_at(), moves: self.moves, travelled: self.travelled, revisits: self.revisits })
@@ -829,6 +902,14 @@ impl<S: OnGrid> GridStepper for DStarLite<S> {
             let max = Point::new((agent.x + r).min(grid.width() - 1), (agent.y + r).min(grid.height() - 1));
             OverlayBox { min, max, kind: BoxKind::Sensor }
         });
-        self.overlay_with(sensor)
+        let mut overlay = self.overlay_with(sensor);
+        if let Some(sight) = self.sight() {
+            let (seen, walls) = super::explorer::tally(sight);
+            overlay.notes.push((
+                "fog",
+                format!("it has seen {seen} cells, {walls} of them walls; the rest it plans as open ground"),
+            ));
+        }
+        overlay
     }
 }

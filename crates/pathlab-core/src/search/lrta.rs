@@ -107,6 +107,7 @@
 //! state.
 
 use super::engine::{check_ends, stroke_then_restart};
+use super::explorer::Known;
 use super::on_space::{holds_space_and_task, steps_through_step_with};
 use super::stepper::{Agent, BoxKind, CellValues, Overlay, OverlayBox};
 use super::task::Task;
@@ -115,7 +116,7 @@ use super::{
     Algorithm, CellState, GridStepper, NodeTable, OpenEntry, Recorder, SearchConfig, SearchError, SpaceStepper, Status,
     StepEvent, NO_PARENT,
 };
-use crate::grid::{Grid, Point};
+use crate::grid::{Grid, Point, GROUND, WALL};
 use crate::space::{OnGrid, Space, SquareGrid};
 
 /// The move limit unless set otherwise: far more than LRTA* needs on the course's maps and
@@ -266,6 +267,19 @@ pub struct Lrta<S: Space = SquareGrid> {
     update: Option<Update<S::At>>,
     move_limit: usize,
     gave_up: Option<String>,
+    /// Under fog: the space the agent plans on, the walls out of its sight made ground
+    /// (`None` without fog: it plans on `space`).
+    belief: Option<S>,
+    /// Under fog, what the agent has seen: one [`Known`](super::explorer::Known) byte per
+    /// cell (empty without fog).
+    sight: Vec<u8>,
+    /// Under fog, on a grid's cells: makes the belief from the true space at step 0.
+    fog_hide: Option<fn(&mut Self)>,
+    /// Under fog, on a grid's cells: takes in the cells in sight of the agent; true when it
+    /// learned a wall.
+    fog_sense: Option<fn(&mut Self) -> bool>,
+    /// Under fog: where the walls it has seen cut the goal off, if they do.
+    cut_off: Option<u32>,
 }
 
 /// The update rule of an algorithm, or why it is not one this stepper runs.
@@ -332,6 +346,11 @@ impl<S: Space> Lrta<S> {
             update: None,
             move_limit: DEFAULT_MOVE_LIMIT,
             gave_up: None,
+            belief: None,
+            sight: Vec::new(),
+            fog_hide: None,
+            fog_sense: None,
+            cut_off: None,
         };
         search.rebuild();
         search.reset();
@@ -374,7 +393,8 @@ impl<S: Space> Lrta<S> {
 
     /// One flood fill backwards from the goal (along the edges into each node).
     fn mark_to_goal(&mut self) {
-        let Self { space, task, goal_at, to_goal, .. } = self;
+        let Self { space, belief, task, goal_at, to_goal, .. } = self;
+        let space = belief.as_ref().unwrap_or(space);
         to_goal.clear();
         to_goal.resize(space.node_count(), false);
         to_goal[task.goal as usize] = true;
@@ -417,6 +437,11 @@ impl<S: Space> Lrta<S> {
         for i in std::mem::take(&mut self.raised) {
             self.learned[i as usize] = self.initial(i);
         }
+        if let Some(hide) = self.fog_hide {
+            hide(self);
+            self.mark_to_goal();
+            self.reachable = self.to_goal[self.task.start as usize];
+        }
         self.next_trial();
     }
 
@@ -452,6 +477,7 @@ impl<S: Space> Lrta<S> {
         self.expanded = 0;
         self.update = None;
         self.gave_up = None;
+        self.cut_off = None;
     }
 
     /// Moves the start and goal (node numbers); the search goes back to step 0 with fresh
@@ -563,9 +589,14 @@ impl<S: Space> Lrta<S> {
         self.walk.move_to(next, cost);
         self.agent = next;
         state[next as usize] = CURRENT;
+        let learned_walls = self.fog_sense.is_some_and(|sense| sense(self));
         if next == goal {
             self.status = Status::Found;
             return StepEvent::Found { cost: self.walk.travelled };
+        }
+        if learned_walls && self.closed_in(next) {
+            self.status = Status::NoPath;
+            return StepEvent::NoPath;
         }
         if !self.to_goal[next as usize] {
             self.gave_up = Some(format!(
@@ -579,6 +610,17 @@ impl<S: Space> Lrta<S> {
             return StepEvent::NoPath;
         }
         StepEvent::Expanded(at)
+    }
+
+    /// Under fog, after learning walls: true when the walls it has seen close the agent in at
+    /// `at` (the goal cannot be reached from there), which it then remembers for the overlay.
+    fn closed_in(&mut self, at: u32) -> bool {
+        self.mark_to_goal();
+        if self.to_goal[at as usize] {
+            return false;
+        }
+        self.cut_off = Some(at);
+        true
     }
 
     /// True when the nodes with edges into `s` are exactly those its moves (the last
@@ -604,7 +646,8 @@ impl<S: Space> Lrta<S> {
     fn look_ahead(&mut self, s: u32) {
         let depth = self.task.config.lookahead;
         let goal = self.task.goal;
-        let Self { space, learned, slot, look, expanded, .. } = self;
+        let Self { space, belief, learned, slot, look, expanded, .. } = self;
+        let space = belief.as_ref().unwrap_or(space);
         let LookAhead { cells, hop, adj_start, adj, .. } = look;
         slot[s as usize] = 0;
         cells.push(s);
@@ -710,6 +753,93 @@ impl<S: Space> Lrta<S> {
     }
 }
 
+impl<S: OnGrid + Clone> Lrta<S> {
+    /// Sets up LRTA* or RTA* on a space made of a grid's cells, as [`Lrta::on`] does; with
+    /// [`SearchConfig::fog`] and a sensor of at least 1, under fog of war: the agent starts
+    /// knowing no walls out of its sensor's reach and learns each one when it comes within
+    /// [`SearchConfig::sensor`] cells of it (Chebyshev distance). Its look-ahead and its
+    /// check that the goal can still be reached read only what it knows; when the walls it has
+    /// seen close it in, the walk ends with [`NoPath`](Status::NoPath).
+    ///
+    /// ```
+    /// use pathlab_core::grid::{Diagonal, Grid, Point, WALL};
+    /// use pathlab_core::search::lrta::Lrta;
+    /// use pathlab_core::search::{Algorithm, SearchConfig, Status, Stepper};
+    /// // The goal (4,0) is walled in; the fogged agent finds out only on its way.
+    /// let mut grid = Grid::new(5, 5).unwrap();
+    /// for p in [(3, 0), (3, 1), (4, 1)] {
+    ///     grid.set(Point::new(p.0, p.1), WALL).unwrap();
+    /// }
+    /// let config = SearchConfig::new(Algorithm::Lrta).diagonal(Diagonal::Never).sensor(1).fog(true);
+    /// let mut s = Lrta::new(grid, Point::new(0, 4), Point::new(4, 0), config).unwrap();
+    /// assert_eq!(s.run(), Status::NoPath);
+    /// assert!(s.moves() > 0); // it set out, and learned on the way
+    /// ```
+    pub fn on_cells(space: S, start: u32, goal: u32, config: SearchConfig) -> Result<Self, SearchError> {
+        let mut search = Self::on(space, start, goal, config)?;
+        if config.fog && config.sensor > 0 {
+            search.fog_hide = Some(Self::hide_walls);
+            search.fog_sense = Some(Self::sense_cells);
+            search.reset();
+        }
+        Ok(search)
+    }
+
+    /// Under fog: the belief at step 0 (the true space with the walls out of sight of the
+    /// start made ground), and what the agent has seen from the start.
+    fn hide_walls(&mut self) {
+        let range = self.task.config.sensor as usize;
+        let start = self.space.at(self.task.start);
+        let mut belief = self.space.clone();
+        let n = self.space.grid().len();
+        for i in 0..n {
+            let p = self.space.grid().point_at(i);
+            let far = p.x.abs_diff(start.x) > range || p.y.abs_diff(start.y) > range;
+            if far && self.space.grid().cells()[i] == WALL {
+                let _ = belief.grid_mut().set(p, GROUND);
+            }
+        }
+        self.belief = Some(belief);
+        self.sight.clear();
+        self.sight.resize(n, Known::Unseen as u8);
+        self.look_around(start);
+    }
+
+    /// Under fog: records the cells within sensor range of `at` as seen and puts the walls
+    /// among them into the belief; true when one was new to it.
+    fn look_around(&mut self, at: Point) -> bool {
+        let r = self.task.config.sensor as usize;
+        let Some(belief) = self.belief.as_mut() else { return false };
+        let grid = self.space.grid();
+        let (w, h) = (grid.width(), grid.height());
+        let mut learned = false;
+        for y in at.y.saturating_sub(r)..=(at.y + r).min(h - 1) {
+            for x in at.x.saturating_sub(r)..=(at.x + r).min(w - 1) {
+                let i = y * w + x;
+                let wall = grid.cells()[i] == WALL;
+                self.sight[i] = if wall { Known::Wall as u8 } else { Known::Free as u8 };
+                if wall && belief.grid().cells()[i] != WALL {
+                    let _ = belief.grid_mut().set(Point::new(x, y), WALL);
+                    learned = true;
+                }
+            }
+        }
+        learned
+    }
+
+    /// Under fog, the grid the agent plans on: the walls it has seen, and ground where it has
+    /// not looked; `None` without fog.
+    pub fn belief(&self) -> Option<&Grid> {
+        self.belief.as_ref().map(OnGrid::grid)
+    }
+
+    /// Under fog: takes in what the agent sees where it now stands.
+    fn sense_cells(&mut self) -> bool {
+        let at = self.space.at(self.agent);
+        self.look_around(at)
+    }
+}
+
 impl Lrta<SquareGrid> {
     /// Sets up LRTA* (`config.algorithm` = [`Algorithm::Lrta`]) or RTA*
     /// ([`Algorithm::Rta`]) on a square grid with the [`DEFAULT_MOVE_LIMIT`]. Fails when an
@@ -720,7 +850,7 @@ impl Lrta<SquareGrid> {
         rule_of(config.algorithm)?;
         check_ends(&grid, start, goal)?;
         let (s, g) = (grid.index(start) as u32, grid.index(goal) as u32);
-        Self::on(SquareGrid::with_config(grid, &config), s, g, config)
+        Self::on_cells(SquareGrid::with_config(grid, &config), s, g, config)
     }
 }
 
@@ -855,6 +985,11 @@ impl<S: OnGrid> GridStepper for Lrta<S> {
         Some(self.walk.agent(self.space.grid()))
     }
 
+    /// Under fog, what the agent has seen.
+    fn sensed(&self) -> Option<&[u8]> {
+        (!self.sight.is_empty()).then_some(self.sight.as_slice())
+    }
+
     /// The overlay: agent, trail, revisited cells, the look-ahead's box and the notes.
     fn overlay(&self) -> Overlay {
         let mut overlay = Overlay::default();
@@ -887,6 +1022,16 @@ impl<S: OnGrid> GridStepper for Lrta<S> {
             overlay.notes.push(("update", text));
         }
         self.walk.draw(&mut overlay);
+        if !self.sight.is_empty() {
+            let (_, walls) = super::explorer::tally(&self.sight);
+            overlay.notes.push(("fog", format!("it has seen {walls} walls; it plans the rest as open ground")));
+        }
+        if let Some(at) = self.cut_off {
+            overlay.notes.push((
+                "no path",
+                format!("the walls it has seen close it in at {}: the goal cannot be reached", self.space.at(at)),
+            ));
+        }
         let unreachable = self.status == Status::NoPath && !self.reachable;
         walk::note_outcome(
             &mut overlay,

@@ -48,7 +48,8 @@
 //! | `theta.rs`, `lazy_theta.rs`, `sight.rs`, `smoothed.rs` | any-angle searches and line of sight |
 //! | `visibility.rs` | the exact any-angle shortest path: the free-space rule, the visibility graph of the walls' corners and A* over it (a plain function; step it as A* on the [`CornerGraph`](crate::space::CornerGraph)) |
 //! | `hpa.rs` | hierarchical A* |
-//! | `crash_turn.rs` | crash and turn |
+//! | `crash_turn.rs` | crash and turn, with its rules for the side to turn on a crash |
+//! | `explorer.rs` | the human-like explorer: heads for the goal, remembers, backs up from dead ends |
 //! | `navmesh.rs`, `funnel.rs` | A* over a navmesh's polygons (its own stepper: its nodes are polygons, not cells), and the funnel that pulls the string through the corridor found |
 //! | `slicing.rs`, `timeline.rs` | a search spread over frames; checkpoints for stepping back |
 //! | `request_scene.rs` | walkers that ask the time-sliced planner for paths and walk them |
@@ -85,6 +86,7 @@ pub mod dfs;
 pub mod dijkstra;
 pub mod dstar_lite;
 mod engine;
+pub mod explorer;
 pub mod funnel;
 pub mod greedy;
 pub mod hpa;
@@ -199,14 +201,23 @@ pub struct SearchConfig {
     pub costs: Costs,
     /// LRTA* and RTA*: how many moves deep the agent looks before each move (1 or more).
     pub lookahead: u32,
-    /// D* Lite: how far (in cells, Chebyshev distance) the agent sees walls; walls painted
-    /// further away stay unknown to it until it comes close. 0 means it sees every change at
-    /// once, wherever it is.
+    /// D* Lite and the human-like explorer: how far (in cells, Chebyshev distance) the agent
+    /// sees walls; walls further away stay unknown to it until it comes close. 0 means it sees
+    /// everything at once, wherever it is (D* Lite every change, the explorer the whole map).
     pub sensor: u32,
     /// Hierarchical A*: the side of a square cluster, in cells.
     pub cluster: u32,
-    /// Crash and turn: which hand keeps touching the obstacle.
+    /// Crash and turn: which hand keeps touching the obstacle, or the rule that picks it at
+    /// each crash.
     pub hand: Hand,
+    /// Crash and turn with [`Hand::Random`]: the seed of its coin tosses (the same seed gives
+    /// the same walk).
+    pub seed: u32,
+    /// Fog of war, for the agents that take it ([`Setting::Fog`]): the agent starts knowing
+    /// no walls and learns each one when it comes within [`sensor`](Self::sensor) cells of it
+    /// (a sensor of 0 sees the whole map, so there is no fog). The other searches plan on the
+    /// whole map whatever this says.
+    pub fog: bool,
     /// A* and the search skeleton: open a closed node again when a cheaper way to it is
     /// found, as the book's A* pseudocode does. Only an inconsistent heuristic makes that
     /// happen (and then it keeps A* optimal with an admissible one).
@@ -232,6 +243,8 @@ impl SearchConfig {
             sensor: 3,
             cluster: 10,
             hand: Hand::Left,
+            seed: 1,
+            fog: false,
             reopen: false,
             threshold: Threshold::Next,
             order: NeighbourOrder::NESW,
@@ -295,6 +308,20 @@ impl SearchConfig {
         self
     }
 
+    /// Sets the seed of crash and turn's random side rule.
+    #[must_use]
+    pub const fn seed(mut self, seed: u32) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// Sets fog of war on or off.
+    #[must_use]
+    pub const fn fog(mut self, fog: bool) -> Self {
+        self.fog = fog;
+        self
+    }
+
     /// Sets whether A* and the skeleton open closed nodes again.
     #[must_use]
     pub const fn reopen(mut self, reopen: bool) -> Self {
@@ -345,9 +372,14 @@ impl SearchConfig {
 
     /// True when this configuration always finds a cheapest path: by the algorithm's
     /// [`Optimality`] in the registry, Dijkstra always, and A* and the other exact searches
-    /// with weight 1 and an admissible heuristic. Breadth-first search is cheapest only on a
+    /// with weight 1 and an admissible heuristic; never an agent walking in fog
+    /// ([`fog`](Self::fog)), which plans with the walls it has seen. Breadth-first search is cheapest only on a
     /// 4-connected grid without terrain, which this cannot see, so it reports false.
     pub fn is_optimal(&self) -> bool {
+        if self.fog && self.sensor > 0 && self.algorithm.info().takes(Setting::Fog) {
+            // In fog the agent walks with what it has seen: its walk can cost more.
+            return false;
+        }
         match self.algorithm.info().optimal {
             Optimality::Always => true,
             Optimality::IfAdmissible => {
@@ -375,12 +407,19 @@ pub const MIN_CLUSTER: u32 = 4;
 pub const MAX_CLUSTER: u32 = 128;
 
 named_enum! {
-    /// Which hand a wall follower keeps on the obstacle.
+    /// Which hand a wall follower keeps on the obstacle, or the rule that picks the hand
+    /// afresh at every crash (the book's two side rules; see
+    /// [`crash_turn`](self::crash_turn#the-side-rules)).
     Hand, "hand" {
         /// Keep the obstacle on the left: turn right on meeting it.
         Left = 0, "left";
         /// Keep the obstacle on the right: turn left on meeting it.
         Right = 1, "right";
+        /// At each crash, turn to the side whose first free direction deviates less from the
+        /// straight line to the goal; a tie turns right (the left hand on the wall).
+        LeastDeviation = 2, "least-deviation";
+        /// At each crash, toss a coin for the side, from [`SearchConfig::seed`].
+        Random = 3, "random";
     }
 }
 

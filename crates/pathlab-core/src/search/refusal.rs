@@ -58,7 +58,8 @@ pub fn refusal(grid: &Grid, config: &SearchConfig, links: &GridLinks) -> Option<
         | Algorithm::Lrta
         | Algorithm::Rta
         | Algorithm::Hpa
-        | Algorithm::CrashTurn => Ok(()),
+        | Algorithm::CrashTurn
+        | Algorithm::Explorer => Ok(()),
     };
     checked.err()
 }

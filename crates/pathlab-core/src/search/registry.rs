@@ -109,6 +109,10 @@ named_enum! {
         /// (open-list kind, priority `a·g + b·h`, what g counts, re-opening; see
         /// [`template`](super::template)). Its defaults make it A*.
         Template = 20, "template";
+        /// The human-like explorer: heads for the goal, takes the untried way that points most
+        /// nearly at it, remembers where it has been and walks back to the last junction from
+        /// a dead end ([`explorer`](super::explorer)). It sees only within its sensor radius.
+        Explorer = 21, "explorer";
     }
 }
 
@@ -124,11 +128,11 @@ named_enum! {
         Weight = 1, "weight";
         /// LRTA*'s and RTA*'s look-ahead depth.
         Lookahead = 2, "lookahead";
-        /// D* Lite's sensor radius.
+        /// The sensor radius of the agents that see only near them (D* Lite, the explorer).
         Sensor = 3, "sensor";
         /// Hierarchical A*'s cluster side.
         Cluster = 4, "cluster";
-        /// Crash and turn's hand on the wall.
+        /// Crash and turn's hand on the wall, or its rule for the side to turn on a crash.
         Hand = 5, "hand";
         /// Opening a closed node again when a cheaper way to it is found
         /// ([`SearchConfig::reopen`](super::SearchConfig::reopen)), as the book's A* does.
@@ -144,6 +148,10 @@ named_enum! {
         /// The search skeleton's plug-ins ([`SearchConfig::skeleton`](super::SearchConfig::skeleton)):
         /// the open-list kind, `a` and `b` in `f = a·g + b·h`, and what g counts.
         PlugIns = 9, "plug-ins";
+        /// Fog of war: the agent starts knowing no walls and learns them within its sensor
+        /// radius ([`SearchConfig::fog`](super::SearchConfig::fog)). The searches that do not
+        /// take it plan on the whole map: they see through the fog.
+        Fog = 10, "fog";
     }
 }
 
@@ -280,6 +288,8 @@ const JUMPS: Option<&str> =
 const SIGHT: Option<&str> = Some("any-angle search needs a square grid: it tests line of sight across cells");
 const CLUSTERS: Option<&str> = Some("hierarchical A* needs a square grid: it cuts the grid into square clusters");
 const WALLS: Option<&str> = Some("crash and turn needs a square grid: it follows walls cell by cell");
+const COMPASS: Option<&str> =
+    Some("the human-like explorer needs a square grid: it picks its way by compass directions between cells");
 const MESH: Option<&str> = Some("the navmesh search needs a grid map: it covers the map's open cells with polygons");
 const CORNERS: Option<&str> =
     Some("the visibility graph needs a square grid: its vertices are the corners of the wall cells");
@@ -356,7 +366,7 @@ impl AlgorithmInfo {
 use Algorithm as A;
 use OpenOrder::{Queue, Stack, F, G, H};
 use Optimality::{Always, IfAdmissible, Never};
-use Setting::{Cluster, Hand, Heuristic, Lookahead, Order, PlugIns, Reopen, Sensor, Threshold, Weight};
+use Setting::{Cluster, Fog, Hand, Heuristic, Lookahead, Order, PlugIns, Reopen, Sensor, Threshold, Weight};
 
 /// Every algorithm, in the order menus list them: A* and its two halves (Dijkstra, greedy),
 /// the blind searches, A*'s variants, the grid-only speed-ups and any-angle searches, the
@@ -379,10 +389,11 @@ pub const ALGORITHMS: &[AlgorithmInfo] = &[
     row(A::LazyTheta,     "Lazy Theta* (any-angle)",              "Lazy Theta*",     Never,        F,     false).with(&[Heuristic]).weight_counts().grid_only(SIGHT).any_angle_path().inadmissible_harmless(),
     row(A::AStarSmoothed, "A* + smoothing",                       "A* + smoothing",  Never,        F,     true).with(&[Heuristic, Reopen, Order]).weight_counts().grid_only(SIGHT).any_angle_path(),
     row(A::Lpa,           "LPA* (repairs after edits)",           "LPA*",            IfAdmissible, F,     false).with(&[Heuristic, Order]).repairs(),
-    row(A::DStarLite,     "D* Lite (agent, repairs as it sees)",  "D* Lite",         IfAdmissible, F,     false).with(&[Heuristic, Sensor, Order]).repairs().walks().expands_goal(),
-    row(A::Lrta,          "LRTA* (agent, learns h)",              "LRTA*",           Never,        F,     false).with(&[Heuristic, Lookahead, Order]).weight_counts().walks(),
-    row(A::Rta,           "RTA* (agent, real-time)",              "RTA*",            Never,        F,     false).with(&[Heuristic, Lookahead, Order]).weight_counts().walks(),
+    row(A::DStarLite,     "D* Lite (agent, repairs as it sees)",  "D* Lite",         IfAdmissible, F,     false).with(&[Heuristic, Sensor, Fog, Order]).repairs().walks().expands_goal(),
+    row(A::Lrta,          "LRTA* (agent, learns h)",              "LRTA*",           Never,        F,     false).with(&[Heuristic, Lookahead, Sensor, Fog, Order]).weight_counts().walks(),
+    row(A::Rta,           "RTA* (agent, real-time)",              "RTA*",            Never,        F,     false).with(&[Heuristic, Lookahead, Sensor, Fog, Order]).weight_counts().walks(),
     row(A::CrashTurn,     "Crash and turn (agent, local)",        "Crash and turn",  Never,        F,     false).with(&[Hand]).grid_only(WALLS).walks(),
+    row(A::Explorer,      "Human-like explorer (agent, remembers)", "Human-like explorer", Never,   F,     false).with(&[Sensor]).grid_only(COMPASS).walks(),
     row(A::Hpa,           "Hierarchical A* (clusters)",           "Hierarchical A*", Never,        F,     false).with(&[Heuristic, Cluster]).weight_counts().grid_only(CLUSTERS),
     row(A::Navmesh,       "Navigation mesh + funnel",             "Navmesh",         Never,        F,     true).grid_only(MESH).any_angle_path().off_page(),
     // Optimal among any-angle paths (see its docs), so `Always` with `any_angle`.
@@ -537,6 +548,7 @@ pub fn build(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Res
         Algorithm::JpsPlus => Ok(Box::new(super::jps_plus::JpsPlus::new(grid, start, goal, config)?)),
         Algorithm::Hpa => Ok(Box::new(super::hpa::Hpa::new(grid, start, goal, config)?)),
         Algorithm::CrashTurn => Ok(Box::new(super::crash_turn::CrashTurn::new(grid, start, goal, config)?)),
+        Algorithm::Explorer => Ok(Box::new(super::explorer::Explorer::new(grid, start, goal, config)?)),
         // Not on the page (their rows say so): their nodes are polygons and corners, not cells.
         Algorithm::Navmesh | Algorithm::Visibility => Err(super::refusal::not_a_cell_stepper(config.algorithm)),
     }
@@ -561,7 +573,7 @@ pub(super) fn build_on_grid(
             match config.algorithm {
                 Algorithm::BiAStar => Ok(Box::new(super::bi_astar::BiAStar::on(space, s, g, config)?)),
                 Algorithm::Ida => Ok(Box::new(super::ida::Ida::on(space, s, g, config)?)),
-                Algorithm::Lrta | Algorithm::Rta => Ok(Box::new(super::lrta::Lrta::on(space, s, g, config)?)),
+                Algorithm::Lrta | Algorithm::Rta => Ok(Box::new(super::lrta::Lrta::on_cells(space, s, g, config)?)),
                 _ => Ok(Box::new(Search::on(space, s, g, config)?)),
             }
         }

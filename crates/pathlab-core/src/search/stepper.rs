@@ -129,6 +129,13 @@ pub trait Stepper: StepperClone {
         Overlay::default()
     }
 
+    /// What a walking agent that sees only part of the map has seen so far, one byte per cell,
+    /// row-major: [`Known`](super::explorer::Known) values (0 not seen yet, 1 seen free, 2
+    /// seen wall). `None` for the searches that know the whole map.
+    fn sensed(&self) -> Option<&[u8]> {
+        None
+    }
+
     /// Numbers precomputed for each cell, such as JPS+'s jump distances, if any.
     fn cell_table(&self) -> Option<CellTable<'_>> {
         None
@@ -296,6 +303,11 @@ pub trait GridStepper: SpaceStepper<<Self as GridStepper>::Cells> {
         None
     }
 
+    /// What the agent has seen, under fog (see [`Stepper::sensed`]).
+    fn sensed(&self) -> Option<&[u8]> {
+        None
+    }
+
     /// The walking agent, for the searches that have one.
     fn agent(&self) -> Option<Agent> {
         None
@@ -417,6 +429,10 @@ impl<T: GridStepper + Clone + 'static> Stepper for T {
 
     fn overlay(&self) -> Overlay {
         GridStepper::overlay(self)
+    }
+
+    fn sensed(&self) -> Option<&[u8]> {
+        GridStepper::sensed(self)
     }
 
     fn cell_table(&self) -> Option<CellTable<'_>> {
@@ -594,6 +610,11 @@ named_enum! {
         Discovered = 7, "discovered";
         /// A cell the agent has stood on more than once (real-time search).
         Revisited = 8, "revisited";
+        /// A wall the agent has seen: part of the map in its head (the human-like explorer).
+        KnownWall = 9, "known-wall";
+        /// A cell on the explorer's way back that still has an untried way: where it returns
+        /// to from a dead end.
+        Junction = 10, "junction";
     }
 }
 

@@ -392,6 +392,10 @@ impl Stepper for Timeline {
         self.search.overlay()
     }
 
+    fn sensed(&self) -> Option<&[u8]> {
+        self.search.sensed()
+    }
+
     fn cell_table(&self) -> Option<CellTable<'_>> {
         self.search.cell_table()
     }

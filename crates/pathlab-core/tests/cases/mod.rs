@@ -182,3 +182,15 @@ impl Rng {
         (self.next() % n as u64) as usize
     }
 }
+
+/// Marks in `seen` every cell within `r` (Chebyshev distance; 0: the whole grid) of `p`: an
+/// agent's sensor box, for the tests that keep their own record of what it has had in sight.
+pub fn see(grid: &Grid, seen: &mut [bool], p: Point, r: usize) {
+    let (w, h) = (grid.width(), grid.height());
+    let r = if r == 0 { w.max(h) } else { r };
+    for y in p.y.saturating_sub(r)..=(p.y + r).min(h - 1) {
+        for x in p.x.saturating_sub(r)..=(p.x + r).min(w - 1) {
+            seen[y * w + x] = true;
+        }
+    }
+}
