@@ -35,32 +35,13 @@ usage:
       When an any-angle algorithm is compared, a second table gives each any-angle
       algorithm's mean and max % longer than the exact any-angle optimum (visibility).
   pathlab path FILE --start S --goal G [--algo A] [--space grid|hex|graph|navmesh|corners] [--heuristic H]
-             [--diagonal RULE] [--weight W] [--costs real|integer] [--layout pointy|flat] [--costs-on links|nodes]
+             [--diagonal RULE] [--weight W] [--costs real|integer] [--layout pointy|flat]
+             [--costs-on links|nodes]
       Runs one search and prints one JSON object on stdout:
         {\"cost\": c, \"path\": [...], \"expanded\": n, \"micros\": t}
 ",
     );
-    out += &wrap(
-        6,
-        6,
-        &format!(
-            "(cost is null when there is no path). FILE is a course data file or MovingAI .map \
-             (space grid, or hex: each cell a hex, pointy tops unless --layout flat), or a graph \
-             file (JSON) or weight matrix (space graph; chosen by itself for .json files and for \
-             files that start with {{ or #). On grids --start and --goal are x,y (or A and B for a \
-             course file's marks), on graphs node ids. On graphs and hex grids only {any_space} \
-             run; the default heuristic is then the straight line times the graph's smallest cost \
-             per unit of length, or the hex distance. With --space navmesh (or --algo navmesh) on \
-             a grid file, A* runs over the navmesh's polygons from the start cell's centre to the \
-             goal cell's centre and the funnel pulls the string: path entries are the path's \
-             corners [x, y] in cell units (a cell's centre is x + 0.5, y + 0.5), cost is its \
-             length, expanded counts polygons. Space corners searches a grid file's corner graph \
-             (cell corners joined by sight) from the centre of the --start cell to the centre of \
-             the --goal cell, by the straight-line estimate; its path entries are points in cells, \
-             [x, y] at corners and [x.5, y.5] at centres. On a graph --costs-on nodes makes a move cost \
-             the weight of the node it enters (its \"cost\" in the file, 1 unless given), not its edge's."
-        ),
-    );
+    out += &path_details(&any_space);
     out += "  pathlab help | --help | -h\n  pathlab --version\n\noptions:\n";
     out += &option(
         "--algo A",
@@ -156,6 +137,32 @@ fn wrap(first: usize, rest: usize, words: &str) -> String {
     out += &line;
     out.push('\n');
     out
+}
+
+/// What `pathlab path` prints and reads, after its usage line; `any_space` names the
+/// algorithms that run on graphs and hex grids.
+fn path_details(any_space: &str) -> String {
+    wrap(
+        6,
+        6,
+        &format!(
+            "(cost is null when there is no path). FILE is a course data file or MovingAI .map \
+             (space grid, or hex: each cell a hex, pointy tops unless --layout flat), or a graph \
+             file (JSON) or weight matrix (space graph; chosen by itself for .json files and for \
+             files that start with {{ or #). On grids --start and --goal are x,y (or A and B for a \
+             course file's marks), on graphs node ids. On graphs and hex grids only {any_space} \
+             run; the default heuristic is then the straight line times the graph's smallest cost \
+             per unit of length, or the hex distance. With --space navmesh (or --algo navmesh) on \
+             a grid file, A* runs over the navmesh's polygons from the start cell's centre to the \
+             goal cell's centre and the funnel pulls the string: path entries are the path's \
+             corners [x, y] in cell units (a cell's centre is x + 0.5, y + 0.5), cost is its \
+             length, expanded counts polygons. Space corners searches a grid file's corner graph \
+             (cell corners joined by sight) from the centre of the --start cell to the centre of \
+             the --goal cell, by the straight-line estimate; its path entries are points in cells, \
+             [x, y] at corners and [x.5, y.5] at centres. On a graph --costs-on nodes makes a move cost \
+             the weight of the node it enters (its \"cost\" in the file, 1 unless given), not its edge's."
+        ),
+    )
 }
 
 #[cfg(test)]
