@@ -94,11 +94,11 @@
 //!   [`open_count`](Stepper::open_count) is always 0; [`h`](Stepper::h) is 0 (no estimate).
 
 use super::engine::{check_ends, paint_cells};
-use super::stepper::{keeps_grid_and_ends, Agent, LineKind, Overlay, OverlayLine};
-use super::walk::{self, Walk};
+use super::stepper::{LineKind, Overlay, OverlayLine};
+use super::walk::{self, walking_agent_stepper, Walk};
 use super::{
-    Algorithm, CellState, EventLog, Hand, NoRecord, NodeTable, Recorder, SearchConfig, SearchError, Status, StepEvent,
-    Stepper, NO_PARENT,
+    Algorithm, CellState, Hand, NoRecord, NodeTable, Recorder, SearchConfig, SearchError, Status, StepEvent, Stepper,
+    NO_PARENT,
 };
 use crate::boids::Pcg32;
 use crate::grid::{Grid, Point};
@@ -515,55 +515,7 @@ impl CrashTurn {
 }
 
 impl Stepper for CrashTurn {
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
-        log.clear();
-        self.step_with(log)
-    }
-
-    fn step(&mut self) -> StepEvent {
-        CrashTurn::step(self)
-    }
-
-    fn reset(&mut self) {
-        CrashTurn::reset(self);
-    }
-
-    fn nodes(&self) -> &NodeTable {
-        &self.nodes
-    }
-
-    /// Moves made (each looks at the agent's neighbours).
-    fn expanded(&self) -> usize {
-        self.walk.moves()
-    }
-
-    fn cost(&self) -> Option<f64> {
-        CrashTurn::cost(self)
-    }
-
-    /// The trail so far, start first, repeats included.
-    fn path_indices(&self) -> &[u32] {
-        &self.walk.trail
-    }
-
-    /// 0: crash and turn uses no estimate.
-    fn h(&self, _p: Point) -> f64 {
-        0.0
-    }
-
-    keeps_grid_and_ends!();
-
-    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
-        Ok(CrashTurn::paint(self, cells.iter().copied(), value))
-    }
-
-    fn agent(&self) -> Option<Agent> {
-        Some(self.walk.agent(&self.grid))
-    }
-
-    fn overlay(&self) -> Overlay {
-        CrashTurn::overlay(self)
-    }
+    walking_agent_stepper!(CrashTurn);
 
     fn gave_up(&self) -> Option<String> {
         self.gave_up.clone()

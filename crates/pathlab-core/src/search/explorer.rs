@@ -57,11 +57,11 @@
 //!   always 0; [`h`](Stepper::h) is 0 (it estimates nothing: it reads a compass).
 
 use super::engine::{check_ends, paint_cells};
-use super::stepper::{keeps_grid_and_ends, Agent, BoxKind, Overlay, OverlayBox, OverlayMark};
-use super::walk::Walk;
+use super::stepper::{BoxKind, Overlay, OverlayBox, OverlayMark};
+use super::walk::{walking_agent_stepper, Walk};
 use super::{
-    Algorithm, CellState, EventLog, MarkKind, NoRecord, NodeTable, Recorder, SearchConfig, SearchError, Status,
-    StepEvent, Stepper, NO_PARENT,
+    Algorithm, CellState, MarkKind, NoRecord, NodeTable, Recorder, SearchConfig, SearchError, Status, StepEvent,
+    Stepper, NO_PARENT,
 };
 use crate::grid::{Grid, Point, WALL};
 
@@ -430,55 +430,7 @@ impl Explorer {
 }
 
 impl Stepper for Explorer {
-    fn step_logged(&mut self, log: &mut EventLog) -> StepEvent {
-        log.clear();
-        self.step_with(log)
-    }
-
-    fn step(&mut self) -> StepEvent {
-        Explorer::step(self)
-    }
-
-    fn reset(&mut self) {
-        Explorer::reset(self);
-    }
-
-    fn nodes(&self) -> &NodeTable {
-        &self.nodes
-    }
-
-    /// Moves made.
-    fn expanded(&self) -> usize {
-        self.walk.moves()
-    }
-
-    fn cost(&self) -> Option<f64> {
-        Explorer::cost(self)
-    }
-
-    /// The trail so far, start first, back-ups included.
-    fn path_indices(&self) -> &[u32] {
-        &self.walk.trail
-    }
-
-    /// 0: the explorer uses no estimate.
-    fn h(&self, _p: Point) -> f64 {
-        0.0
-    }
-
-    keeps_grid_and_ends!();
-
-    fn paint(&mut self, cells: &[Point], value: u8) -> Result<usize, SearchError> {
-        Ok(Explorer::paint(self, cells.iter().copied(), value))
-    }
-
-    fn agent(&self) -> Option<Agent> {
-        Some(self.walk.agent(&self.grid))
-    }
-
-    fn overlay(&self) -> Overlay {
-        Explorer::overlay(self)
-    }
+    walking_agent_stepper!(Explorer);
 
     fn sensed(&self) -> Option<&[u8]> {
         Some(&self.known)

@@ -158,3 +158,62 @@ pub(crate) fn note_outcome(
         overlay.notes.push(("stopped", why.to_string()));
     }
 }
+
+/// The [`Stepper`](super::Stepper) methods of an agent that walks one cell a step with a
+/// [`Walk`] in its field `walk`, keeps its grid and ends as [`keeps_grid_and_ends`] says and
+/// has its own `step`, `step_with`, `reset`, `cost`, `paint` and `overlay`: crash and turn and
+/// the explorer. Expanded counts its moves, the path is its trail (start first, every cell
+/// stood on again included), and it uses no estimate (h is 0).
+///
+/// [`keeps_grid_and_ends`]: super::stepper::keeps_grid_and_ends
+macro_rules! walking_agent_stepper {
+    ($agent:ty) => {
+        fn step_logged(&mut self, log: &mut $crate::search::EventLog) -> $crate::search::StepEvent {
+            log.clear();
+            self.step_with(log)
+        }
+
+        fn step(&mut self) -> $crate::search::StepEvent {
+            <$agent>::step(self)
+        }
+
+        fn reset(&mut self) {
+            <$agent>::reset(self);
+        }
+
+        fn nodes(&self) -> &$crate::search::NodeTable {
+            &self.nodes
+        }
+
+        fn expanded(&self) -> usize {
+            self.walk.moves()
+        }
+
+        fn cost(&self) -> Option<f64> {
+            <$agent>::cost(self)
+        }
+
+        fn path_indices(&self) -> &[u32] {
+            &self.walk.trail
+        }
+
+        fn h(&self, _p: $crate::grid::Point) -> f64 {
+            0.0
+        }
+
+        $crate::search::stepper::keeps_grid_and_ends!();
+
+        fn paint(&mut self, cells: &[$crate::grid::Point], value: u8) -> Result<usize, $crate::search::SearchError> {
+            Ok(<$agent>::paint(self, cells.iter().copied(), value))
+        }
+
+        fn agent(&self) -> Option<$crate::search::stepper::Agent> {
+            Some(self.walk.agent(&self.grid))
+        }
+
+        fn overlay(&self) -> $crate::search::stepper::Overlay {
+            <$agent>::overlay(self)
+        }
+    };
+}
+pub(crate) use walking_agent_stepper;
