@@ -62,6 +62,16 @@ describe('flow field under flocks, squads and the two-bunker figure', () => {
       assert.equal(shown.standing_bunkers, '1', 'bunker 2 fell at 0.3 s');
       assert.equal(shown.first_move, move);
       assert.equal(replay('flow-fig9', 1, 1, { order: ORDERS.indexOf(order), destroy_at: 0 }, 4).first_move, '3', 'west first');
+      // The explanation gives the figure's source and numbers, worked here by hand: from row 1,
+      // column 1, bunker 2 (row 1, column 0) is 1 move west and bunker 1 (row 4, column 3) is
+      // |3 - 1| + |4 - 1| = 5 moves, 2 east and 3 south; nesw tries E before S, wsen S before E.
+      const note = await text(page, 'scene-explain');
+      assert.match(note, /Path-Finding and Crowd Management/);
+      assert.match(note, /Figure 9/);
+      assert.match(note, /1 move west/);
+      assert.match(note, /5 \(2 east and 3 south\)/);
+      assert.match(note, /N, E, S, W \(order nesw\) the map says east/);
+      assert.match(note, /W, S, E, N \(order wsen\) it says south/);
       if (order === 'wsen') await screenshot(page, 'crowd-flow-fig9-1366');
       assert.deepEqual(page.errors, []);
       await page.close();

@@ -21,6 +21,21 @@ import { layOut, loadOnce, pageHeader, seededTransport, transportKey, wholeField
 
 const loadWasm = loadOnce(init);
 
+/**
+ * What to notice in the scenes that reproduce one of the course's worked examples, shown under
+ * the scene's title: the source, the figure's numbers and why it comes out as it does.
+ * @type {Record<string, string>}
+ */
+const SCENE_NOTES = {
+  'flow-fig9':
+    'From the tutorial "Path-Finding and Crowd Management" (embedded map data, Figure 9): a 5 x 5 grid, four moves, ' +
+    'bunker 1 in the south (row 4, column 3), bunker 2 in the west (row 1, column 0), one agent in row 1, column 1. ' +
+    'Bunker 2 is 1 move west of it, bunker 1 is 5 (2 east and 3 south), so it heads west. When bunker 2 falls (at 0.3 s) ' +
+    'it follows bunker 1’s map, where a first move east and a first move south both start a 5-move way: a tie, and the ' +
+    'neighbour order breaks it. Tried N, E, S, W (order nesw) the map says east; tried W, S, E, N (order wsen) it says ' +
+    'south, as the tutorial’s figure draws it. Show each bunker’s own map with "Map shown".',
+};
+
 /** The typed array of each frame field (fields the page does not know are read as bytes). */
 const FIELD_TYPES = {
   x: Float32Array,
@@ -170,6 +185,7 @@ class CrowdApp extends FramedApp {
     ui.scene = el('select', { testid: 'scene', 'aria-label': 'Scene' });
     options(ui.scene, this.names, Object.fromEntries(this.scenes.map((s) => [s.name, s.title])));
     ui.title = el('p', { testid: 'scene-title', class: 'pl-map-title' });
+    ui.note = el('p', { testid: 'scene-explain', class: 'pl-hint', hidden: true });
     ui.seed = wholeField('seed', MAX_SEED, 'Seed');
     ui.count = wholeField('agent-count', MAX_CROWD_AGENTS, 'Agents');
     ui.params = el('div', { class: 'cr-params', testid: 'params' });
@@ -232,6 +248,7 @@ class CrowdApp extends FramedApp {
       'div',
       { class: 'pl-stage' },
       ui.title,
+      ui.note,
       ui.wrap,
       ui.panes,
       ui.compareMetrics,
@@ -413,6 +430,8 @@ class CrowdApp extends FramedApp {
     this.applyConfigParams();
     ui.scene.value = s.name;
     ui.title.textContent = s.title;
+    ui.note.textContent = SCENE_NOTES[s.name] ?? '';
+    ui.note.hidden = !ui.note.textContent;
     ui.seed.value = String(s.seed);
     ui.count.value = String(s.count);
     // Scenes keep their agent counts within their own limits: say so when that changed the count.
