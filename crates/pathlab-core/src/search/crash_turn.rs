@@ -177,14 +177,7 @@ impl CrashTurn {
     /// [`DEFAULT_MOVE_LIMIT`]. Fails when an end is outside the grid or on a wall, a setting
     /// is out of range, or the algorithm is another one.
     pub fn new(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Self, SearchError> {
-        config.validate()?;
-        if config.algorithm != Algorithm::CrashTurn {
-            return Err(SearchError::Unsupported(format!(
-                "{} is not crash and turn: build it with search::build",
-                config.algorithm
-            )));
-        }
-        check_ends(&grid, start, goal)?;
+        walk::check_agent_setup(&grid, (start, goal), &config, Algorithm::CrashTurn, "crash and turn")?;
         let n = grid.len();
         let reachable = walk::reachable(&grid, start, goal, config.diagonal);
         let mut search = Self {

@@ -58,7 +58,7 @@
 
 use super::engine::{check_ends, paint_cells};
 use super::stepper::{BoxKind, Overlay, OverlayBox, OverlayMark};
-use super::walk::{walking_agent_stepper, Walk};
+use super::walk::{self, walking_agent_stepper, Walk};
 use super::{
     Algorithm, CellState, MarkKind, NoRecord, NodeTable, Recorder, SearchConfig, SearchError, Status, StepEvent,
     Stepper, NO_PARENT,
@@ -146,14 +146,7 @@ impl Explorer {
     /// looked around once. Fails when an end is outside the grid or on a wall, a setting is out
     /// of range, or the algorithm is another one.
     pub fn new(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Self, SearchError> {
-        config.validate()?;
-        if config.algorithm != Algorithm::Explorer {
-            return Err(SearchError::Unsupported(format!(
-                "{} is not the human-like explorer: build it with search::build",
-                config.algorithm
-            )));
-        }
-        check_ends(&grid, start, goal)?;
+        walk::check_agent_setup(&grid, (start, goal), &config, Algorithm::Explorer, "the human-like explorer")?;
         let n = grid.len();
         let mut search = Self {
             grid,

@@ -217,3 +217,22 @@ macro_rules! walking_agent_stepper {
     };
 }
 pub(crate) use walking_agent_stepper;
+
+/// Checks what a walking agent's `new` is given: the settings, that they name `expected`
+/// (described as `what` in the refusal), and the ends.
+pub(crate) fn check_agent_setup(
+    grid: &Grid,
+    (start, goal): (Point, Point),
+    config: &super::SearchConfig,
+    expected: super::Algorithm,
+    what: &str,
+) -> Result<(), super::SearchError> {
+    config.validate()?;
+    if config.algorithm != expected {
+        return Err(super::SearchError::Unsupported(format!(
+            "{} is not {what}: build it with search::build",
+            config.algorithm
+        )));
+    }
+    super::engine::check_ends(grid, start, goal)
+}
