@@ -65,13 +65,7 @@ class BoidApp extends FramedApp {
     this.metricTable = { key: '' };
     /** The plot panel (plot.js), once first opened (see plotSlot). */
     this.plot = null;
-    this.plotSlot = plotSlot(this, {
-      onToggle: (on) => {
-        this.config.plot = on;
-        this.startPlot();
-        this.changed();
-      },
-    });
+    this.plotSlot = plotSlot(this);
     this.boids = this.create(config);
     this.build();
     this.painter = new BoidPainter(this.canvas);

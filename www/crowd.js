@@ -142,11 +142,6 @@ class CrowdApp extends FramedApp {
     /** The plot panel (plot.js), once first opened (see plotSlot). */
     this.plot = null;
     this.plotSlot = plotSlot(this, {
-      onToggle: (on) => {
-        this.config.plot = on;
-        this.startPlot();
-        this.changed();
-      },
       onChoice: (name) => {
         this.plotMetric = name;
         this.startPlot();

@@ -193,10 +193,22 @@ export function showMetricsTable(table, metrics, state, title) {
  * The plot panel's place on an agent page: the *Plot metrics* button (`plot`) and the section
  * it opens (`plot-panel`). The chart's module (plot.js) is loaded the first time the panel
  * opens, so a page that never plots does not download it; from then on `app.plot` is the panel
- * (null before). `hooks` are the panel's (plot.js PlotPanel). Returns the section and
- * `open(on)`, which loads the panel if need be and opens or closes it.
+ * (null before). `onChoice` is the panel's hook for a compare-mode metric (plot.js
+ * PlotPanel); opening or closing it keeps `plot` in the page's configuration and starts or
+ * stops the page's sampling (`app.startPlot()`). Returns the section and `open(on)`, which
+ * loads the panel if need be and opens or closes it.
+ * @param {any} app
+ * @param {{ onChoice?: (name: string) => void }} [hooks]
  */
-export function plotSlot(app, hooks) {
+export function plotSlot(app, { onChoice } = {}) {
+  const hooks = {
+    onToggle: (on) => {
+      app.config.plot = on;
+      app.startPlot();
+      app.changed();
+    },
+    onChoice,
+  };
   const button = el('button', {
     type: 'button',
     testid: 'plot',
