@@ -1,7 +1,8 @@
 // Accessibility and reach in real Chromium:
 // - axe-core (injected from node_modules) finds no serious or critical violation on the
 //   path-finding page (full, embedded, locked, high contrast, with the embed dialog open),
-//   the boid page and the path-request page;
+//   the boid page, the crowd page (each also with its plot panel open) and the path-request
+//   page;
 // - Tab reaches every control, and each shows a focus ring (outline) when it has focus;
 // - the grid works from the keyboard: arrows step, Shift+arrows move a cell cursor, Enter
 //   paints, S moves the start; the search after keyboard edits costs what an independent
@@ -15,8 +16,9 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { ROOT, nextFrame, open, openBoids, screenshot, start, text, withBrowser } from './support/browser.mjs';
+import { ROOT, nextFrame, open, openBoids, openCrowd, screenshot, start, text, withBrowser } from './support/browser.mjs';
 import { cheapest, readPage } from './support/dijkstra.mjs';
+import { samplesReach } from './support/plot.mjs';
 import { PALETTE, HIGH_CONTRAST } from '../www/paint.js';
 
 const AXE = join(ROOT, 'node_modules', 'axe-core', 'axe.min.js');
@@ -144,6 +146,15 @@ describe('accessibility and reach', () => {
     await check('path-finding, embed dialog open', dialog);
     await check('boids', await openBoids(env, 'agents=200'));
     await check('boids, embedded', await openBoids(env, 'agents=200&embed=1'));
+    // The plot panel open, with a few samples drawn, on both agent pages.
+    const plotted = async (page, app) => {
+      await testid(page, 'plot-canvas').waitFor({ state: 'visible' });
+      await samplesReach(page, app, 3);
+      return page;
+    };
+    await check('boids, plot open', await plotted(await openBoids(env, 'agents=200&plot=1'), 'boidlab'));
+    await check('crowd', await openCrowd(env, 'scene=street-paths&agents=20'));
+    await check('crowd, plot open', await plotted(await openCrowd(env, 'scene=bunkers&seed=5&plot=1'), 'crowdlab'));
     const requests = await env.browser.newPage();
     await requests.goto(`${env.base}requests.html`);
     await requests.waitForFunction(() => document.querySelector('canvas'));
