@@ -547,7 +547,7 @@ export class NavApp extends SpacePage {
       return;
     }
     if (f) {
-      this.narrate(`Corridor found: ${lab.corridor().length} polygons, ${fmt(lab.corridorCost)} cells along the portals’ middles. Next, the funnel pulls the string through its ${f.portals - 1} portals.`);
+      this.narrate(`Corridor found: ${lab.corridor().length} polygons, ${fmt(lab.corridorCost)} cells through the points A* chose on its portals. Next, the funnel pulls the string through its ${f.portals - 1} portals.`);
       return;
     }
     const what = this.space === 'navmesh' ? 'polygon' : 'corner';

@@ -7,6 +7,8 @@
 //! - the funnel's path stays inside the corridor (each segment crosses the corridor's portals
 //!   in order), and its length equals the shortest path through the corridor computed here
 //!   by a plain visibility search over the corridor's corners;
+//! - the point where A* crosses a portal is where the way through it is shortest (against
+//!   points sampled along the portal);
 //! - the tutorial's 3x3 example (a pillar in the middle of a 3x3 room) worked by hand;
 //! - bad input: ends in a wall, outside the map or not finite, walled-off goals, one-cell
 //!   corridors and diagonal-only contacts under each rule give clear errors or right answers.
@@ -178,6 +180,40 @@ proptest! {
             let best = shortest_through(&mesh, corridor, s, g);
             prop_assert!((path.length - best).abs() < 1e-7, "funnel {} but the corridor's shortest is {}", path.length, best);
             prop_assert!(path.length >= dist(s, g) - EPS);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// The point where A* over the polygons crosses a portal (`NavMesh::portal_point`) lies on
+    /// the portal and makes `|from - x| + |x - to|` least: no point of 2,001 evenly spaced
+    /// along the portal does better.
+    #[test]
+    fn the_portal_point_is_where_the_way_through_the_portal_is_shortest(
+        c in case(12),
+        ends in proptest::collection::vec((0.0..12.0f64, 0.0..12.0f64), 2),
+    ) {
+        let (from, to) = ([ends[0].0, ends[0].1], [ends[1].0, ends[1].1]);
+        for build in [NavMesh::build, NavMesh::build_rectangles] {
+            let mesh = build(&c.grid, c.rule).unwrap();
+            for p in 0..mesh.polygon_count() as u32 {
+                for portal in &mesh.polygon(p).portals {
+                    let (l, r) = (mesh.vertex(portal.left), mesh.vertex(portal.right));
+                    let x = mesh.portal_point(portal, from, to);
+                    prop_assert!((dist(l, x) + dist(x, r) - dist(l, r)).abs() < 1e-9, "{x:?} is off the portal {l:?}-{r:?}");
+                    let way = dist(from, x) + dist(x, to);
+                    let best = (0..=2000)
+                        .map(|k| {
+                            let t = f64::from(k) / 2000.0;
+                            let y = [l[0] + t * (r[0] - l[0]), l[1] + t * (r[1] - l[1])];
+                            dist(from, y) + dist(y, to)
+                        })
+                        .fold(f64::INFINITY, f64::min);
+                    prop_assert!(way <= best + 1e-9, "{way} through {x:?}, but {best} along {l:?}-{r:?}");
+                }
+            }
         }
     }
 }

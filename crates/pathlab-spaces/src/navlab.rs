@@ -477,8 +477,8 @@ impl NavLab {
         }
     }
 
-    /// The corridor's length along portal middles (what A* over the polygons measured),
-    /// once found.
+    /// The corridor's length through the points A* over the polygons chose on its portals
+    /// (what it measured), once found.
     #[wasm_bindgen(getter, js_name = corridorCost)]
     pub fn corridor_cost(&self) -> Option<f64> {
         match &self.run {

@@ -8,12 +8,16 @@
 //!
 //! As in Detour, a polygon is reached at a point, and g is measured from point to point:
 //! the start polygon is reached at the start; a polygon entered through a portal is reached
-//! at the portal's middle, with `g = g(parent) + |parent's point - middle|`; the goal's
-//! polygon adds the last stretch, `|middle - goal|`. The estimate is the straight line from a
-//! polygon's point to the goal, which never exceeds what such a chain of segments adds up
-//! to, so the goal's g when it leaves the open list is the shortest *portal-middle* length.
-//! That is a good but not exact guide to the shortest corridor: the funnel's path through
-//! the corridor found is the shortest path *within that corridor*, and it can be a little
+//! at the portal's point that makes the way from the parent's point to the goal through the
+//! portal shortest ([`NavMesh::portal_point`]: where the straight line to the goal crosses
+//! the portal, or the portal's nearer end), with `g = g(parent) + |parent's point - point|`;
+//! the goal's polygon adds the last stretch, `|point - goal|`. The estimate is the straight
+//! line from a polygon's point to the goal, which never exceeds what such a chain of segments
+//! adds up to. Detour takes the portal's middle instead; on meshes of long thin polygons
+//! (the stacked rectangles of [`NavMesh::build_rectangles`]) the middles zigzag, and A*
+//! then prefers corridors whose funnel path is far from the shortest. Either way this is a
+//! good but not exact guide to the shortest corridor: the funnel's path through the
+//! corridor found is the shortest path *within that corridor*, and it can be a little
 //! longer than the shortest path in the whole free region (the visibility graph's optimum).
 //!
 //! When the start and goal share a polygon, the corridor is that polygon and its g is the
@@ -183,16 +187,16 @@ impl NavmeshSearch {
             if state == CLOSED || state == CURRENT {
                 continue;
             }
-            let middle = mesh.portal_middle(portal);
-            let to_goal = distance(middle, self.goal);
+            let point = mesh.portal_point(portal, from, self.goal);
+            let to_goal = distance(point, self.goal);
             let (new_g, h) = if q == self.goal_polygon {
-                (g + distance(from, middle) + to_goal, 0.0)
+                (g + distance(from, point) + to_goal, 0.0)
             } else {
-                (g + distance(from, middle), to_goal)
+                (g + distance(from, point), to_goal)
             };
             if new_g < self.nodes.g()[q as usize] {
                 self.nodes.open(q, new_g, p);
-                self.entries[q as usize] = middle;
+                self.entries[q as usize] = point;
                 let (key, tie) = astar::priority(new_g, h, 1.0);
                 self.open_list.push(key, tie, q);
             }
@@ -264,7 +268,7 @@ impl NavmeshSearch {
         self.nodes.path()
     }
 
-    /// The corridor's length along portal middles, once found.
+    /// The corridor's length through the points chosen on its portals, once found.
     pub fn corridor_cost(&self) -> Option<f64> {
         (self.status() == Status::Found).then(|| self.nodes.g()[self.goal_polygon as usize])
     }
