@@ -1,7 +1,7 @@
 //! The open list of the best-first searches: a priority queue with a fixed tie order.
 
 use std::cmp::Ordering;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 
 use super::{CellState, NodeTable, OpenEntry};
 
@@ -136,41 +136,39 @@ impl MinHeap {
     }
 }
 
-/// A radix heap of [`Entry`], for priorities that seldom go below the last one popped.
+/// A radix heap of [`Entry`], for keys that seldom go below the last one popped.
 ///
-/// The priority is `(key, tie)` read as one 128-bit number ([`Entry::rank`]). Entries whose
-/// rank equals `last` wait in `current`, in push order (which is `seq` order); an entry of
-/// higher rank sits in the bucket numbered by the highest bit in which its rank differs from
-/// `last`. When `current` runs dry, the lowest non-empty bucket holds the lowest ranks: the
-/// lowest becomes `last`, and the bucket's entries move to `current` or to lower buckets.
-/// Each entry moves a few times at most, to the end of a vector, instead of travelling the
-/// height of a heap on every pop.
+/// Entries are bucketed by `key` alone. Those whose key equals `last` wait in `current`,
+/// sorted by `(tie, seq)` so that its back leaves first; an entry of higher key sits in the
+/// bucket numbered by the highest bit in which its key differs from `last`. When `current`
+/// runs dry, the lowest non-empty bucket holds the lowest keys: the lowest becomes `last`,
+/// and the bucket's entries move to `current` or to lower buckets. Each entry moves a few
+/// times at most, to the end of a vector, instead of travelling the height of a heap on
+/// every pop.
 ///
-/// A* priorities can dip below `last` (when a rounding error or an inconsistent heuristic
-/// makes a child's f smaller than its parent's): such entries wait in `below`, a plain heap,
-/// and leave before all others, since every other rank is at least `last`.
+/// An entry pushed with key `last` goes into `current` at its place in the tie order. With
+/// A* that place is almost always the back: a child with its parent's f has a larger g than
+/// anything left at that f (its parent had the largest), so it leaves next. With Dijkstra
+/// (one tie for all) it is the front, as entries of equal g leave first in, first out. Both
+/// are O(1) on a double-ended queue; other places are found by binary search.
+///
+/// Keys can dip below `last` (when an inconsistent heuristic makes a child's f smaller than
+/// its parent's): such entries wait in `below`, a plain heap, and leave before all others,
+/// since every other key is at least `last`.
 #[derive(Clone, Debug)]
 struct RadixHeap {
-    last: u128,
-    /// Entries of rank `last` in `seq` order; those before `head` have left.
-    current: Vec<Entry>,
-    head: usize,
+    last: u64,
+    /// Entries of key `last`, sorted so that the back leaves first.
+    current: VecDeque<Entry>,
     below: MinHeap,
     buckets: Vec<Vec<Entry>>,
     /// Bit `i` set when `buckets[i]` is not empty.
-    filled: u128,
+    filled: u64,
 }
 
 impl Default for RadixHeap {
     fn default() -> Self {
-        Self {
-            last: 0,
-            current: Vec::new(),
-            head: 0,
-            below: MinHeap::default(),
-            buckets: vec![Vec::new(); 128],
-            filled: 0,
-        }
+        Self { last: 0, current: VecDeque::new(), below: MinHeap::default(), buckets: vec![Vec::new(); 64], filled: 0 }
     }
 }
 
@@ -178,7 +176,6 @@ impl RadixHeap {
     fn clear(&mut self) {
         self.last = 0;
         self.current.clear();
-        self.head = 0;
         self.below.clear();
         let mut filled = self.filled;
         while filled != 0 {
@@ -188,20 +185,29 @@ impl RadixHeap {
         self.filled = 0;
     }
 
-    /// The bucket for a rank above `last`.
+    /// The bucket for a key above `last`.
     #[inline]
-    fn bucket(rank: u128, last: u128) -> usize {
-        127 - (rank ^ last).leading_zeros() as usize
+    fn bucket(key: u64, last: u64) -> usize {
+        63 - (key ^ last).leading_zeros() as usize
     }
 
     #[inline]
     fn push(&mut self, entry: Entry) {
-        let rank = entry.rank();
-        match rank.cmp(&self.last) {
-            // Pushed after everything already waiting, so `seq` order is kept.
-            Ordering::Equal => self.current.push(entry),
+        match entry.key.cmp(&self.last) {
+            Ordering::Equal => {
+                let current = &mut self.current;
+                if current.back().is_none_or(|b| entry.before(b)) {
+                    current.push_back(entry);
+                } else if current.front().is_some_and(|f| f.before(&entry)) {
+                    current.push_front(entry);
+                } else {
+                    // Front to back: the entries that leave after this one, then the others.
+                    let at = current.partition_point(|e| entry.before(e));
+                    current.insert(at, entry);
+                }
+            }
             Ordering::Greater => {
-                let b = Self::bucket(rank, self.last);
+                let b = Self::bucket(entry.key, self.last);
                 self.buckets[b].push(entry);
                 self.filled |= 1 << b;
             }
@@ -216,19 +222,15 @@ impl RadixHeap {
         if !self.below.items.is_empty() {
             return self.below.pop();
         }
-        if self.head == self.current.len() {
+        if self.current.is_empty() {
             self.refill(closed)?;
         }
-        let entry = self.current[self.head];
-        self.head += 1;
-        Some(entry)
+        self.current.pop_back()
     }
 
-    /// Moves the lowest ranks to `current`, dropping entries of closed nodes (those left
+    /// Moves the lowest keys to `current`, dropping entries of closed nodes (those left
     /// behind when a node's cost improved); `None` when the heap is empty.
     fn refill(&mut self, closed: impl Fn(u32) -> bool) -> Option<()> {
-        self.current.clear();
-        self.head = 0;
         loop {
             if self.filled == 0 {
                 return None;
@@ -237,17 +239,16 @@ impl RadixHeap {
             let mut bucket = std::mem::take(&mut self.buckets[b]);
             self.filled &= !(1 << b);
             bucket.retain(|e| !closed(e.node));
-            let Some(last) = bucket.iter().map(Entry::rank).min() else {
+            let Some(last) = bucket.iter().map(|e| e.key).min() else {
                 self.buckets[b] = bucket;
                 continue;
             };
             self.last = last;
             for entry in bucket.drain(..) {
-                let rank = entry.rank();
-                if rank == last {
-                    self.current.push(entry);
+                if entry.key == last {
+                    self.current.push_back(entry);
                 } else {
-                    let to = Self::bucket(rank, last);
+                    let to = Self::bucket(entry.key, last);
                     self.buckets[to].push(entry);
                     self.filled |= 1 << to;
                 }
@@ -255,7 +256,7 @@ impl RadixHeap {
             // Keep the emptied vector's room for the next time this bucket fills.
             self.buckets[b] = bucket;
             if self.current.len() > 1 {
-                self.current.sort_unstable_by_key(|e| e.seq);
+                self.current.make_contiguous().sort_unstable_by(|a, b| b.order(a));
             }
             return Some(());
         }
@@ -378,11 +379,68 @@ impl OpenList {
             Queue::Heap(h) => h.items.iter().for_each(&mut offer),
             Queue::Radix(r) => {
                 r.below.items.iter().for_each(&mut offer);
-                r.current[r.head..].iter().for_each(&mut offer);
+                r.current.iter().for_each(&mut offer);
                 r.buckets.iter().flatten().for_each(&mut offer);
             }
         }
         let entries: Vec<Entry> = first.into_values().collect();
         super::order::least(entries, limit, &Entry::order).into_iter().map(|e| e.node).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A push of `(key, tie)` (a few values each, so that ties are common; keys rising by
+    /// `rise` over the last popped, which may be negative) or a pop.
+    #[derive(Clone, Debug)]
+    enum Op {
+        Push { rise: i8, tie: u8 },
+        Pop,
+    }
+
+    fn ops() -> impl Strategy<Value = Vec<Op>> {
+        let op = prop_oneof![
+            3 => (-1i8..4, 0u8..4).prop_map(|(rise, tie)| Op::Push { rise, tie }),
+            2 => Just(Op::Pop),
+        ];
+        proptest::collection::vec(op, 0..300)
+    }
+
+    proptest! {
+        /// The radix heap pops exactly what the plain heap pops, in the same order, for any
+        /// pushes and pops: keys equal to, above and (now and then) below the last popped,
+        /// and ties in every order.
+        #[test]
+        fn the_radix_heap_pops_in_the_heaps_order(ops in ops()) {
+            let (mut radix, mut heap) = (RadixHeap::default(), MinHeap::default());
+            let mut last = 10.0f64;
+            for (seq, op) in ops.iter().enumerate() {
+                match *op {
+                    Op::Push { rise, tie } => {
+                        let key = ordered((last + f64::from(rise)).max(0.0));
+                        let entry = Entry { key, tie: ordered(-f64::from(tie)), seq: seq as u32, node: seq as u32 };
+                        radix.push(entry);
+                        heap.push(entry);
+                    }
+                    Op::Pop => {
+                        let (a, b) = (radix.pop(|_| false), heap.pop());
+                        prop_assert_eq!(a.map(|e| e.seq), b.map(|e| e.seq));
+                        if let Some(e) = b {
+                            last = f64::from_bits(if e.key >> 63 == 1 { e.key & !(1 << 63) } else { !e.key });
+                        }
+                    }
+                }
+            }
+            loop {
+                let (a, b) = (radix.pop(|_| false), heap.pop());
+                prop_assert_eq!(a.map(|e| e.seq), b.map(|e| e.seq));
+                if b.is_none() {
+                    break;
+                }
+            }
+        }
     }
 }
