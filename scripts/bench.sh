@@ -10,6 +10,7 @@
 #   crowd-perf     the most crowded scene's step, on the module and on the page
 #   formations-perf  a rigid block and a squad held by fields, 100 members each: the step
 #   navmesh        the navmesh build (triangulated, rectangles, automatic) of 512 x 512 maps in wasm
+#   pathfindingjs  wasm A* against PathFinding.js's A* in one page, one MovingAI map per family
 # What is not a timing (a flow field's cells, the search advancing, a worker taking the steps)
 # always fails a run; the targets (the bars named in each file) fail it only with
 # BENCH_STRICT=1: run it so on a quiet machine.
