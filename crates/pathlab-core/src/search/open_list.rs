@@ -45,6 +45,17 @@ impl Entry {
     }
 }
 
+impl Entry {
+    /// [`before`](Self::before) for two entries of the same key: by tie, then by `seq`,
+    /// without the 128-bit rank (two 64-bit words apiece in WebAssembly).
+    #[allow(clippy::needless_bitwise_bool)]
+    #[inline]
+    fn before_same_key(&self, other: &Self) -> bool {
+        debug_assert_eq!(self.key, other.key);
+        (self.tie < other.tie) | ((self.tie == other.tie) & (self.seq < other.seq))
+    }
+}
+
 /// Maps a priority to an integer with the same order: for any two non-NaN values,
 /// `a < b` exactly when `ordered(a) < ordered(b)`, and `a == b` (which includes 0.0 and
 /// -0.0) exactly when `ordered(a) == ordered(b)`.
@@ -196,13 +207,13 @@ impl RadixHeap {
         match entry.key.cmp(&self.last) {
             Ordering::Equal => {
                 let current = &mut self.current;
-                if current.back().is_none_or(|b| entry.before(b)) {
+                if current.back().is_none_or(|b| entry.before_same_key(b)) {
                     current.push_back(entry);
-                } else if current.front().is_some_and(|f| f.before(&entry)) {
+                } else if current.front().is_some_and(|f| f.before_same_key(&entry)) {
                     current.push_front(entry);
                 } else {
                     // Front to back: the entries that leave after this one, then the others.
-                    let at = current.partition_point(|e| entry.before(e));
+                    let at = current.partition_point(|e| entry.before_same_key(e));
                     current.insert(at, entry);
                 }
             }
@@ -256,7 +267,7 @@ impl RadixHeap {
             // Keep the emptied vector's room for the next time this bucket fills.
             self.buckets[b] = bucket;
             if self.current.len() > 1 {
-                self.current.make_contiguous().sort_unstable_by(|a, b| b.order(a));
+                self.current.make_contiguous().sort_unstable_by(|a, b| (b.tie, b.seq).cmp(&(a.tie, a.seq)));
             }
             return Some(());
         }
