@@ -43,9 +43,7 @@ impl Entry {
         let (a, b) = (self.rank(), other.rank());
         (a < b) | ((a == b) & (self.seq < other.seq))
     }
-}
 
-impl Entry {
     /// [`before`](Self::before) for two entries of the same key: by tie, then by `seq`,
     /// without the 128-bit rank (two 64-bit words apiece in WebAssembly).
     #[allow(clippy::needless_bitwise_bool)]
