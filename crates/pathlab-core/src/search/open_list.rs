@@ -265,7 +265,7 @@ impl RadixHeap {
             // Keep the emptied vector's room for the next time this bucket fills.
             self.buckets[b] = bucket;
             if self.current.len() > 1 {
-                self.current.make_contiguous().sort_unstable_by(|a, b| (b.tie, b.seq).cmp(&(a.tie, a.seq)));
+                self.current.make_contiguous().sort_unstable_by_key(|e| std::cmp::Reverse((e.tie, e.seq)));
             }
             return Some(());
         }
