@@ -15,7 +15,7 @@
 mod cases;
 mod oracle;
 
-use cases::{case_with, see, terrain_from, TERRAIN};
+use cases::{case_with, see, terrain_from, Case, TERRAIN};
 use oracle::{check_move, open, optimum, same};
 use pathlab_core::grid::{Diagonal, Grid, Point, WALL};
 use pathlab_core::search::dstar_lite::DStarLite;
@@ -37,12 +37,7 @@ proptest! {
             // Refused (the default estimate overestimates under these moves): not fog's business.
             return Ok(());
         };
-        let r = sensor as usize;
-        let mut seen = vec![false; grid.len()];
-        see(grid, &mut seen, case.start, r);
-        let mut at = case.start;
-        let mut walked = 0.0;
-        for _ in 0..100_000 {
+        let (walked, at) = walk_beside_record(&mut s, &case, sensor, 100_000, |s, seen| {
             // What the plan knows is exactly what was in range.
             for (i, &in_range) in seen.iter().enumerate() {
                 let p = grid.point_at(i);
@@ -54,17 +49,8 @@ proptest! {
                     prop_assert_eq!(known == 2, !open(grid, p.x as i64, p.y as i64), "cell {} recorded as {}", p, known);
                 }
             }
-            if Stepper::status(&s).is_finished() {
-                break;
-            }
-            Stepper::step(&mut s);
-            let now = Stepper::agent(&s).unwrap().at;
-            if now != at {
-                walked += check_move(grid, case.rule, case.costs, at, now).map_err(TestCaseError::fail)?;
-                at = now;
-                see(grid, &mut seen, at, r);
-            }
-        }
+            Ok(())
+        })?;
         prop_assert!(Stepper::status(&s).is_finished());
         let reachable = optimum(grid, case.start, case.goal, case.rule, case.costs).is_some();
         prop_assert_eq!(Stepper::cost(&s).is_some(), reachable);
@@ -91,29 +77,15 @@ proptest! {
         let c = SearchConfig::new(algorithm).diagonal(case.rule).costs(case.costs).sensor(sensor).lookahead(lookahead).fog(true);
         let grid = &case.grid;
         let mut s = Lrta::new(grid.clone(), case.start, case.goal, c).unwrap();
-        let r = sensor as usize;
-        let mut seen = vec![false; grid.len()];
-        see(grid, &mut seen, case.start, r);
-        let mut at = case.start;
-        let mut walked = 0.0;
-        for _ in 0..200_000 {
+        let (walked, _) = walk_beside_record(&mut s, &case, sensor, 200_000, |s, seen| {
             let belief = s.belief().unwrap();
             for (i, &in_range) in seen.iter().enumerate() {
                 let wall = grid.cells()[i] == WALL;
                 prop_assert_eq!(belief.cells()[i] == WALL, wall && in_range, "cell {} in its map", grid.point_at(i));
-                prop_assert_eq!(Stepper::sensed(&s).unwrap()[i] != 0, in_range);
+                prop_assert_eq!(Stepper::sensed(s).unwrap()[i] != 0, in_range);
             }
-            if Stepper::status(&s).is_finished() {
-                break;
-            }
-            Stepper::step(&mut s);
-            let now = Stepper::agent(&s).unwrap().at;
-            if now != at {
-                walked += check_move(grid, case.rule, case.costs, at, now).map_err(TestCaseError::fail)?;
-                at = now;
-                see(grid, &mut seen, at, r);
-            }
-        }
+            Ok(())
+        })?;
         prop_assert!(Stepper::status(&s).is_finished());
         prop_assert!(Stepper::gave_up(&s).is_none(), "{:?}", Stepper::gave_up(&s));
         let reachable = optimum(grid, case.start, case.goal, case.rule, case.costs).is_some();
@@ -122,6 +94,38 @@ proptest! {
             prop_assert!(same(cost, walked), "cost {cost}, the oracle sums {walked}");
         }
     }
+}
+
+/// Steps `s` to its end (at most `limit` steps) beside a record, kept here, of the cells
+/// within the sensor's box of every cell the agent has stood on. Before every step and after
+/// the last, `check(s, record)` compares what the agent knows with the record. Every move
+/// must be legal on the true map. Returns the oracle's cost along the walk and where the
+/// agent stopped.
+fn walk_beside_record<S: Stepper>(
+    s: &mut S,
+    case: &Case,
+    sensor: u32,
+    limit: usize,
+    mut check: impl FnMut(&S, &[bool]) -> Result<(), TestCaseError>,
+) -> Result<(f64, Point), TestCaseError> {
+    let (grid, r) = (&case.grid, sensor as usize);
+    let mut seen = vec![false; grid.len()];
+    see(grid, &mut seen, case.start, r);
+    let (mut at, mut walked) = (case.start, 0.0);
+    for _ in 0..limit {
+        check(s, &seen)?;
+        if Stepper::status(s).is_finished() {
+            break;
+        }
+        Stepper::step(s);
+        let now = Stepper::agent(s).unwrap().at;
+        if now != at {
+            walked += check_move(grid, case.rule, case.costs, at, now).map_err(TestCaseError::fail)?;
+            at = now;
+            see(grid, &mut seen, at, r);
+        }
+    }
+    Ok((walked, at))
 }
 
 /// A cup between start and goal that the fogged agent cannot see from the start: it walks
