@@ -20,7 +20,8 @@
 //!
 //! The maps come from the MovingAI folder: `$PATHLAB_MOVINGAI`, by default
 //! `shared/maps/movingai` beside the repository.
-//! Run: `cargo bench -p pathlab-core --bench search`.
+//! Run: `cargo bench -p pathlab-core --bench search`; with `SEARCH_BENCH=families`, only the
+//! side-by-side pass of our A* and `pathfinding`'s, on one map of each MovingAI family.
 
 use std::cmp::Ordering;
 use std::hint::black_box;
@@ -40,6 +41,20 @@ use support::{assert_optimal, run_all, Set};
 /// The maps benchmarked, with how many evenly spaced problems to take from each scenario
 /// file (`usize::MAX`: all of them).
 const SETS: &[(&str, usize)] = &[("dao/arena", usize::MAX), ("dao/den312d", usize::MAX), ("bg512/AR0011SR", 200)];
+
+/// One map per MovingAI family (the first by name, as `bench/warthog.mjs` picks them), for
+/// `SEARCH_BENCH=families`: A* against `pathfinding` alone, on each family's problems.
+const FAMILY_SETS: &[(&str, usize)] = &[
+    ("bg512/AR0011SR", 150),
+    ("cities/Berlin_0_256", 150),
+    ("da2/ht_chantry", 150),
+    ("dao/arena", 150),
+    ("dao-current/arena", 150),
+    ("mazes/maze512-1-0", 60),
+    ("random/random512-10-0", 150),
+    ("rooms/32room_000", 150),
+    ("sc1/AcrosstheCape", 100),
+];
 
 /// Rounds of the side-by-side pass; the median round is reported.
 const ROUNDS: usize = 9;
@@ -264,6 +279,12 @@ fn print_row(name: &str, problems: usize, ours: Duration, stepped: Duration, the
 }
 
 fn main() {
+    if std::env::var("SEARCH_BENCH").is_ok_and(|v| v == "families") {
+        let sets = support::load_sets("search", FAMILY_SETS);
+        verify(&sets);
+        side_by_side(&sets, support::rounds(ROUNDS));
+        return;
+    }
     let sets = support::load_sets("search", SETS);
     verify(&sets);
     support::with_criterion(|c| criterion_groups(c, &sets));

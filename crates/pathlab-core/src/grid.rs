@@ -110,7 +110,16 @@ pub struct Grid {
     width: usize,
     height: usize,
     cells: Vec<u8>,
+    /// For each cell, which of its eight neighbours lie inside the grid and are not walls: bit
+    /// `k` for move `k` of N, E, S, W, NE, SE, SW, NW. Kept by [`set`](Self::set), so that a
+    /// search finds a cell's moves with one load instead of eight tests at the edges.
+    around: Vec<u8>,
+    /// How many cells carry a terrain cost (a value above [`GROUND`]).
+    weighted: usize,
 }
+
+/// Column and row steps of the eight moves, in the order N, E, S, W, NE, SE, SW, NW.
+const MOVES: [(isize, isize); 8] = [(0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1)];
 
 impl Grid {
     /// Checks that a grid of this size may be made.
@@ -127,7 +136,29 @@ impl Grid {
     /// A grid of open ground.
     pub fn new(width: usize, height: usize) -> Result<Self, GridError> {
         Self::check_size(width, height)?;
-        Ok(Self { width, height, cells: vec![GROUND; width * height] })
+        Ok(Self::with_cells(width, height, vec![GROUND; width * height]))
+    }
+
+    /// A grid of checked size and cell count, its neighbour bits worked out.
+    fn with_cells(width: usize, height: usize, cells: Vec<u8>) -> Self {
+        let weighted = cells.iter().filter(|&&c| c > GROUND).count();
+        let mut grid = Self { width, height, around: vec![0; cells.len()], cells, weighted };
+        for y in 0..height {
+            for x in 0..width {
+                let i = y * width + x;
+                grid.around[i] = grid.open_around(x, y);
+            }
+        }
+        grid
+    }
+
+    /// The neighbour bits of the cell at `(x, y)` (see `around`), from the cells.
+    fn open_around(&self, x: usize, y: usize) -> u8 {
+        MOVES.iter().enumerate().fold(0, |bits, (k, &(dx, dy))| {
+            let (nx, ny) = (x.wrapping_add_signed(dx), y.wrapping_add_signed(dy));
+            let open = nx < self.width && ny < self.height && self.cells[ny * self.width + nx] != WALL;
+            bits | u8::from(open) << k
+        })
     }
 
     /// A grid from row-major cell values.
@@ -136,7 +167,7 @@ impl Grid {
         if cells.len() != width * height {
             return Err(GridError::WrongCellCount { expected: width * height, found: cells.len() });
         }
-        Ok(Self { width, height, cells })
+        Ok(Self::with_cells(width, height, cells))
     }
 
     /// Number of columns.
@@ -163,6 +194,23 @@ impl Grid {
     #[inline]
     pub fn cells(&self) -> &[u8] {
         &self.cells
+    }
+
+    /// True when some cell carries a terrain cost (a value above [`GROUND`]); without any, a
+    /// move costs the same wherever it lands.
+    ///
+    /// ```
+    /// use pathlab_core::grid::{Grid, Point, GROUND};
+    /// let mut grid = Grid::new(3, 3).unwrap();
+    /// assert!(!grid.has_terrain());
+    /// grid.set(Point::new(1, 1), 5).unwrap();
+    /// assert!(grid.has_terrain());
+    /// grid.set(Point::new(1, 1), GROUND).unwrap();
+    /// assert!(!grid.has_terrain());
+    /// ```
+    #[inline]
+    pub fn has_terrain(&self) -> bool {
+        self.weighted > 0
     }
 
     /// True when `(x, y)` lies inside the grid.
@@ -215,7 +263,21 @@ impl Grid {
     pub fn set(&mut self, p: Point, value: u8) -> Result<(), GridError> {
         let i = self.point(p.x as i64, p.y as i64)?;
         let i = self.index(i);
+        let (was_open, was_weighted) = (self.cells[i] != WALL, self.cells[i] > GROUND);
         self.cells[i] = value;
+        self.weighted = self.weighted + usize::from(value > GROUND) - usize::from(was_weighted);
+        if was_open != (value != WALL) {
+            // Move k from p lands on q; seen from q, p is move k's opposite: (k + 2) % 4 for
+            // the straight moves, 4 + (k + 2) % 4 for the diagonal ones.
+            for (k, &(dx, dy)) in MOVES.iter().enumerate() {
+                let (nx, ny) = (p.x.wrapping_add_signed(dx), p.y.wrapping_add_signed(dy));
+                if nx < self.width && ny < self.height {
+                    let back = (k & 4) | ((k + 2) & 3);
+                    let q = ny * self.width + nx;
+                    self.around[q] = (self.around[q] & !(1 << back)) | u8::from(value != WALL) << back;
+                }
+            }
+        }
         Ok(())
     }
 
@@ -260,44 +322,23 @@ impl Grid {
         order: NeighbourOrder,
         mut visit: impl FnMut(usize, Point, bool),
     ) {
-        let w = self.width;
+        let w = self.width as isize;
         let Point { x, y } = p;
-        let index = y * w + x;
-        let c = &self.cells;
-        let in_n = y > 0;
-        let in_e = x + 1 < w;
-        let in_s = y + 1 < self.height;
-        let in_w = x > 0;
-        let n = in_n && c[index - w] != WALL;
-        let e = in_e && c[index + 1] != WALL;
-        let s = in_s && c[index + w] != WALL;
-        let wst = in_w && c[index - 1] != WALL;
-        let diagonals = rule != Diagonal::Never;
-        // The moves in order, with whether each is open; one call site keeps `visit` inlined.
-        // Out-of-grid moves are never open, so their wrapped offsets are never used.
-        let all: [(bool, isize, isize); 8] = [
-            (n, 0, -1),
-            (e, 1, 0),
-            (s, 0, 1),
-            (wst, -1, 0),
-            (diagonals && in_n && in_e && rule.allows(n, e) && c[index - w + 1] != WALL, 1, -1),
-            (diagonals && in_s && in_e && rule.allows(s, e) && c[index + w + 1] != WALL, 1, 1),
-            (diagonals && in_s && in_w && rule.allows(s, wst) && c[index + w - 1] != WALL, -1, 1),
-            (diagonals && in_n && in_w && rule.allows(n, wst) && c[index - w - 1] != WALL, -1, -1),
-        ];
-        // The straight moves in `order` (diagonals stay last), by moving entries of a small
-        // array, not by indexing in the loop: with the default order known when compiling, a
-        // loop over constant indices would be unrolled into eight copies of `visit`.
-        let mut moves = all;
-        for (slot, &k) in order.0.iter().enumerate() {
-            moves[slot] = all[k as usize];
+        let index = y * self.width + x;
+        // The legal moves as bits in the order they are tried, then one visit per set bit: no
+        // test per move, and one call site keeps `visit` inlined.
+        let mut legal = rule.legal_moves(self.around[index]);
+        if order != NeighbourOrder::NESW {
+            let straight = order.0.iter().enumerate().fold(0, |bits, (slot, &k)| bits | ((legal >> k) & 1) << slot);
+            legal = (legal & 0xF0) | straight;
         }
-        for (k, &(open, dx, dy)) in moves.iter().enumerate() {
-            if open {
-                let nx = x.wrapping_add_signed(dx);
-                let ny = y.wrapping_add_signed(dy);
-                visit(ny * w + nx, Point::new(nx, ny), k >= 4);
-            }
+        let moves = order.moves();
+        while legal != 0 {
+            let slot = legal.trailing_zeros() as usize;
+            legal &= legal - 1;
+            let (dx, dy) = MOVES[moves[slot]];
+            let nb = index.wrapping_add_signed(dx + dy * w);
+            visit(nb, Point::new(x.wrapping_add_signed(dx), y.wrapping_add_signed(dy)), slot >= 4);
         }
     }
 
@@ -494,6 +535,33 @@ impl Diagonal {
             Self::AtMostOneBlocked => side_a_open || side_b_open,
             Self::Always => true,
         }
+    }
+
+    /// The moves this rule allows from a cell whose open neighbours are the bits `open` (bit
+    /// `k` for move `k` of N, E, S, W, NE, SE, SW, NW): every open straight neighbour, and an
+    /// open diagonal one when [`allows`](Self::allows) says so of its two side cells.
+    ///
+    /// ```
+    /// use pathlab_core::grid::Diagonal;
+    /// // N, E and NE open, S and W walls: NE is legal without corner cutting, SE is not.
+    /// assert_eq!(Diagonal::NoCornerCutting.legal_moves(0b0001_0011), 0b0001_0011);
+    /// assert_eq!(Diagonal::AtMostOneBlocked.legal_moves(0b0011_0011), 0b0011_0011);
+    /// assert_eq!(Diagonal::NoCornerCutting.legal_moves(0b0011_0011), 0b0001_0011);
+    /// assert_eq!(Diagonal::Never.legal_moves(0xFF), 0x0F);
+    /// ```
+    #[inline]
+    pub const fn legal_moves(self, open: u8) -> u8 {
+        let straight = open & 0x0F;
+        // Diagonal k (NE, SE, SW, NW) lies between straight k and k + 1 (mod 4): N and E, E
+        // and S, S and W, W and N.
+        let next = (straight >> 1) | ((straight & 1) << 3);
+        let sides = match self {
+            Self::Never => 0,
+            Self::NoCornerCutting => straight & next,
+            Self::AtMostOneBlocked => straight | next,
+            Self::Always => 0x0F,
+        };
+        straight | (open & (sides << 4))
     }
 
     /// True for the rules that allow some diagonal moves.

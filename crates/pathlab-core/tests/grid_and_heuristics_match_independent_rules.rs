@@ -4,7 +4,7 @@
 mod oracle;
 
 use oracle::{check_move, costs_from, moves};
-use pathlab_core::grid::{Costs, Diagonal, Grid, Point, WALL};
+use pathlab_core::grid::{Costs, Diagonal, Grid, NeighbourOrder, Point, GROUND, WALL};
 use pathlab_core::heuristic::Heuristic;
 use proptest::prelude::*;
 
@@ -34,6 +34,52 @@ proptest! {
                         let ours = check_move(&grid, rule, Costs::Real, p, q).is_ok();
                         prop_assert_eq!(grid.is_legal_move(p, q, rule), ours, "{} -> {} under {}", p, q, rule);
                     }
+                }
+            }
+        }
+    }
+
+    /// A grid painted cell by cell (walls opened and closed, terrain laid and lifted) lists
+    /// the same moves as the independent rules after every stroke, under every diagonal rule
+    /// and in every order of the straight moves (the diagonal ones always last, NE, SE, SW,
+    /// NW), and knows whether it has terrain: the grid keeps what it needs for that between
+    /// strokes instead of looking again, so a stroke it forgets shows here.
+    #[test]
+    fn painted_grids_list_the_moves_of_the_independent_rules_in_every_order(
+        (w, h) in (1usize..=7, 1usize..=7),
+        strokes in proptest::collection::vec((0usize..49, 0u8..4), 1..40),
+        order in prop::sample::select(vec!["nesw", "wsen", "swne", "enws"]),
+    ) {
+        let order: NeighbourOrder = order.parse().unwrap();
+        let mut grid = Grid::new(w, h).unwrap();
+        for (at, value) in strokes {
+            let p = grid.point_at(at % grid.len());
+            grid.set(p, value).unwrap();
+            prop_assert_eq!(grid.has_terrain(), grid.cells().iter().any(|&c| c > GROUND));
+            for &rule in Diagonal::ALL {
+                for i in 0..grid.len() {
+                    let p = grid.point_at(i);
+                    if !grid.is_passable(p) { continue; }
+                    let mut got = Vec::new();
+                    grid.for_each_neighbour_in(p, rule, order, |j, q, diagonal| {
+                        assert_eq!(grid.point_at(j), q);
+                        got.push((q, diagonal));
+                    });
+                    // The independent list, its straight moves put in `order`.
+                    let all = moves(&grid, p, rule);
+                    let (straight, diagonal): (Vec<_>, Vec<_>) = all.into_iter().partition(|&(_, d)| !d);
+                    let place = |q: Point| match (q.x as i64 - p.x as i64, q.y as i64 - p.y as i64) {
+                        (0, -1) => 0,
+                        (1, 0) => 1,
+                        (0, 1) => 2,
+                        _ => 3,
+                    };
+                    let mut want: Vec<_> = order.moves()[..4]
+                        .iter()
+                        .filter_map(|&k| straight.iter().copied().find(|&(q, _)| place(q) == k))
+                        .collect();
+                    want.extend(diagonal);
+                    prop_assert_eq!(&got, &want, "{} at {} in order {}", rule, p, order);
                 }
             }
         }

@@ -17,7 +17,7 @@
 //! ```
 
 use super::Space;
-use crate::grid::{Costs, Diagonal, Grid, NeighbourOrder, Point, WALL};
+use crate::grid::{Costs, Diagonal, Grid, NeighbourOrder, Point, GROUND, WALL};
 use crate::heuristic::Heuristic;
 use crate::search::SearchConfig;
 
@@ -81,8 +81,11 @@ impl Space for SquareGrid {
     fn for_each_neighbour(&self, _node: u32, at: Point, mut visit: impl FnMut(u32, Point, f64)) {
         let cells = self.grid.cells();
         let costs = self.costs;
+        // Without terrain every open cell is ground: its value need not be read.
+        let uniform = !self.grid.has_terrain();
         self.grid.for_each_neighbour_in(at, self.diagonal, self.order, |nb, nb_at, diagonal| {
-            visit(nb as u32, nb_at, costs.step(diagonal, cells[nb]));
+            let terrain = if uniform { GROUND } else { cells[nb] };
+            visit(nb as u32, nb_at, costs.step(diagonal, terrain));
         });
     }
 
