@@ -472,7 +472,7 @@ mod tests {
             let (mut radix, mut heap) = (RadixHeap::default(), MinHeap::default());
             let is_closed = |node: u32| closed[node as usize];
             let mut last = 10.0f64;
-            let mut take = |radix: &mut RadixHeap, heap: &mut MinHeap| {
+            let take = |radix: &mut RadixHeap, heap: &mut MinHeap| {
                 let a = std::iter::from_fn(|| radix.pop(is_closed)).find(|e| !is_closed(e.node));
                 let b = std::iter::from_fn(|| heap.pop()).find(|e| !is_closed(e.node));
                 (a.map(|e| e.seq), b)
