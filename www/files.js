@@ -71,8 +71,9 @@ export function twinLab(app) {
  * @param {FilesContext} app
  */
 export async function replayRun(app, limit = MAX_EXPORT_STEPS) {
-  const lab = app.lab;
-  const s = lab.settings();
+  // Read now: the page's Lab may move to the module with every search while this pauses.
+  const { width, height } = app.lab;
+  const s = app.lab.settings();
   const twin = twinLab(app);
   const rows = [];
   try {
@@ -104,7 +105,7 @@ export async function replayRun(app, limit = MAX_EXPORT_STEPS) {
     }
     return {
       settings: Object.fromEntries(RUN_SETTINGS.map((k) => [k, s[k]])),
-      map: { width: lab.width, height: lab.height, title: app.mapTitle ?? '' },
+      map: { width, height, title: app.mapTitle ?? '' },
       start: s.start,
       goal: s.goal,
       steps: twin.steps,
