@@ -51,10 +51,10 @@
 // 287.7 -> 173.1 KB gzipped. The others (bidirectional A*, IDA*, LPA*, D* Lite, LRTA*, RTA*,
 // HPA*, crash and turn, the explorer) are in pathlab_searches (the same crate with every
 // search, 288 KB), which the page loads (with every-search.js) only when one of them is chosen
-// or compared. The first paint went from 349.0 to 235.4 KB (ceiling 352 to 240), the requests
+// or compared. The first paint went from 349.0 to 235.6 KB (ceiling 352 to 240), the requests
 // page (pathlab_wasm too) from 327.5 to 213.1 KB (332 to 220); indexAll, which counts
-// pathlab_searches as well, from 815.6 to 1,005.8 KB (820 to 1,015), `all` from 1,238.1 to
-// 1,429.4 KB (1,240 to 1,440).
+// pathlab_searches as well, from 815.6 to 1,006.0 KB (820 to 1,015), `all` from 1,238.1 to
+// 1,429.6 KB (1,240 to 1,440).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
