@@ -1,15 +1,23 @@
 #!/usr/bin/env bash
 # Builds the pages' WebAssembly modules into www/pkg (pathlab_wasm: path-finding, for
-# index.html and requests.html; pathlab_world: the boid world, for boids.html; pathlab_crowd:
-# the crowd scenes, for crowd.html; pathlab_spaces: graphs and hex grids, loaded by index.html
-# only when space=graph or hex) and copies the preset maps to www/maps and the lessons to
-# www/lessons.
+# index.html's first paint and requests.html; pathlab_searches: the same crate with every
+# search, loaded by index.html only when an algorithm that pathlab_wasm does not hold is
+# chosen or compared; pathlab_world: the boid world, for boids.html; pathlab_crowd: the crowd
+# scenes, for crowd.html; pathlab_spaces: graphs and hex grids, loaded by index.html only when
+# space=graph or hex) and copies the preset maps to www/maps and the lessons to www/lessons.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # .cargo/config.toml turns on WebAssembly SIMD (simd128) for this target. The build goes to
 # $CARGO_TARGET_DIR when it is set, as cargo's does.
-echo "[build] compiling the four wasm modules (release, link-time optimised: minutes the first time)" >&2
+echo "[build] compiling the five wasm modules (release, link-time optimised: minutes the first time)" >&2
 cargo build --release --target wasm32-unknown-unknown -p pathlab-wasm -p pathlab-world -p pathlab-crowd -p pathlab-spaces
+# pathlab-wasm twice: with its default feature `every-search` (every algorithm, teleports and
+# slopes) it is pathlab_searches; without it, pathlab_wasm, the grid page's first module, whose
+# searches are pathlab_core::search::registry::FIRST (it is about 40% smaller gzipped). Cargo
+# keeps both builds, so a second run relinks neither.
+release="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release"
+cp "$release/pathlab_wasm.wasm" "$release/pathlab_searches.wasm.tmp" && mv "$release/pathlab_searches.wasm.tmp" "$release/pathlab_searches.wasm"
+cargo build --release --target wasm32-unknown-unknown -p pathlab-wasm --no-default-features
 # The name section (function names for wasm stack traces) is a tenth of the gzipped module and
 # the page does without it: a panic's message still names the Rust file and line.
 # PATHLAB_WASM_NAMES=1 keeps it for profiling.
@@ -20,7 +28,7 @@ if [ "${PATHLAB_WASM_NAMES:-0}" = 1 ]; then strip=(); fi
 # stamp beside it records all their hashes), it is kept as it is: a second run with nothing
 # changed takes seconds.
 tools="$(wasm-bindgen --version 2>/dev/null) $(node_modules/.bin/wasm-opt --version 2>/dev/null || wasm-opt --version 2>/dev/null || true)"
-for module in pathlab_wasm pathlab_world pathlab_crowd pathlab_spaces; do
+for module in pathlab_wasm pathlab_searches pathlab_world pathlab_crowd pathlab_spaces; do
   input="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/$module.wasm"
   stamp="www/pkg/.$module.stamp"
   want_stamp="$({ sha256sum "$input" "$0" 2>/dev/null || true; } | awk '{print $1}' | tr '\n' ' ')$tools ${PATHLAB_WASM_NAMES:-0}"

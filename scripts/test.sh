@@ -23,6 +23,8 @@ cargo clippy --workspace --all-targets --profile ci -- -D warnings
 
 step "Clippy, wasm32 (the wasm crates, as scripts/build-wasm.sh builds them)"
 cargo clippy "${WASM_CRATES[@]}" --target wasm32-unknown-unknown --all-targets --profile ci -- -D warnings
+# The grid page's first module: pathlab-wasm without its default feature (every search).
+cargo clippy -p pathlab-wasm --target wasm32-unknown-unknown --no-default-features --profile ci -- -D warnings
 
 step "Docs: no broken intra-doc links"
 RUSTDOCFLAGS="-D rustdoc::broken_intra_doc_links -D rustdoc::private_intra_doc_links" cargo doc --workspace --no-deps --profile ci --quiet

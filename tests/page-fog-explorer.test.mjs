@@ -24,7 +24,8 @@ async function runToEnd(page) {
 function readRun(page) {
   return page.evaluate(async () => {
     const lab = window.pathlab.lab;
-    const { memory } = await (await import('./pkg/pathlab_wasm.js')).default();
+    // The module the page's Lab lives in (the explorer's: the one with every search).
+    const { memory } = window.pathlab;
     const n = lab.width * lab.height;
     const cells = Array.from(new Uint8Array(memory.buffer, lab.cellsPtr(), n));
     const trail = Array.from(new Uint32Array(memory.buffer, lab.pathPtr(), lab.pathLength));

@@ -11,7 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './support/browser.mjs';
 
-const MODULES = ['pathlab_wasm', 'pathlab_world', 'pathlab_crowd', 'pathlab_spaces'];
+const MODULES = ['pathlab_wasm', 'pathlab_searches', 'pathlab_world', 'pathlab_crowd', 'pathlab_spaces'];
+/** The crates cargo builds (pathlab_searches is pathlab-wasm with its default feature). */
+const CRATES = ['pathlab-wasm', 'pathlab-world', 'pathlab-crowd', 'pathlab-spaces'];
 const BINDGEN = '0.2.99';
 
 /** A stand-in command: appends one line (its arguments, tab-separated) to LOG/NAME, then runs `body`. */
@@ -58,8 +60,10 @@ describe('scripts/serve.sh with CARGO_TARGET_DIR set', () => {
     stub(join(work.repo, 'node_modules', '.bin'), work.log, 'tsc');
     // rustup: the wasm target is installed.
     stub(work.bin, work.log, 'rustup', 'echo wasm32-unknown-unknown');
-    // cargo: records the build; what it would write is not needed by the stand-ins after it.
-    stub(work.bin, work.log, 'cargo', `echo "CARGO_TARGET_DIR=$CARGO_TARGET_DIR" >> "${join(work.log, 'cargo-env')}"`);
+    // cargo: records the build and writes pathlab_wasm.wasm, which build-wasm.sh copies to
+    // pathlab_searches.wasm between its two builds of pathlab-wasm.
+    stub(work.bin, work.log, 'cargo', `echo "CARGO_TARGET_DIR=$CARGO_TARGET_DIR" >> "${join(work.log, 'cargo-env')}"
+release="\${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release"; mkdir -p "$release"; echo wasm > "$release/pathlab_wasm.wasm"`);
     // wasm-bindgen: the version Cargo.lock pins; a build writes the module's _bg.wasm.
     stub(work.bin, work.log, 'wasm-bindgen', `
 if [ "$1" = --version ]; then echo "wasm-bindgen ${BINDGEN}"; exit 0; fi
@@ -83,9 +87,10 @@ while [ $# -gt 0 ]; do [ "$1" = -o ] && echo opt > "$2"; shift; done`);
     assert.equal(run.status, 0, `serve.sh failed:\n${run.stdout}\n${run.stderr}`);
 
     const builds = calls(work.log, 'cargo').filter((args) => args[0] === 'build');
-    assert.equal(builds.length, 1, 'one cargo build');
-    for (const m of MODULES) assert.ok(builds[0].includes(m.replace('_', '-')), `cargo builds ${m}`);
-    assert.deepEqual(readFileSync(join(work.log, 'cargo-env'), 'utf8').trim(), `CARGO_TARGET_DIR=${target}`);
+    assert.equal(builds.length, 2, 'two cargo builds: every module, then pathlab-wasm without its default feature');
+    for (const c of CRATES) assert.ok(builds[0].includes(c), `cargo builds ${c}`);
+    assert.ok(builds[1].includes('pathlab-wasm') && builds[1].includes('--no-default-features'), 'the first module: pathlab-wasm without every search');
+    assert.deepEqual(readFileSync(join(work.log, 'cargo-env'), 'utf8').trim().split('\n'), [`CARGO_TARGET_DIR=${target}`, `CARGO_TARGET_DIR=${target}`]);
 
     const bound = calls(work.log, 'wasm-bindgen').filter((args) => args[0] !== '--version').map((args) => args.at(-1));
     assert.deepEqual(bound, MODULES.map((m) => `${target}/wasm32-unknown-unknown/release/${m}.wasm`));

@@ -81,7 +81,7 @@ describe('the static site', () => {
       assert.ok(existsSync(join(folder, page)), `${page} is in the site`);
     }
     const pkg = readdirSync(join(folder, 'pkg'));
-    for (const module of ['pathlab_wasm', 'pathlab_world', 'pathlab_crowd', 'pathlab_spaces']) {
+    for (const module of ['pathlab_wasm', 'pathlab_searches', 'pathlab_world', 'pathlab_crowd', 'pathlab_spaces']) {
       assert.ok(pkg.includes(`${module}_bg.wasm`) && pkg.includes(`${module}.js`), `${module} is in pkg/`);
     }
     assert.ok(existsSync(join(folder, 'maps', 'presets.json')));

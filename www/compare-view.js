@@ -38,6 +38,8 @@ export const PANE_COLOURS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7'];
  * - `where`: what the page shows, for the texts ('map', 'graph', 'map of hexes');
  * - `labelOf(algo)`: an algorithm's name on its pane, `headingOf(algo)` in the heading;
  * - `makeLab(algo)`: a copy of the page's search with `algo` (throws when it cannot run);
+ * - `ready(names)`: optional; a promise to wait for before the panes of `names` are made (a
+ *   module to load), or null when there is nothing to wait for;
  * - `pane(algo, lab, error)`: what differs on a pane: `{ settings, costLabel, moves, badges,
  *   note, canvas (extra attributes), wrapClass, painter(canvas) }`;
  * - `summary()`: the line under the heading; `viewClass`: extra classes of the view;
@@ -343,7 +345,20 @@ export function attachCompareView(app, spec) {
 
   // ---- entering and leaving ----
 
-  function enter(names, { focus = false, step = 0, autoplay = false } = {}) {
+  function enter(names, options = {}) {
+    // What the panes need loaded first (the grid page: the module with every search).
+    const wait = spec.ready?.(names);
+    if (!wait) {
+      enterNow(names, options);
+      return;
+    }
+    wait.then(
+      () => enterNow(names, options),
+      (e) => app.say(`Compare: ${e.message}`),
+    );
+  }
+
+  function enterNow(names, { focus = false, step = 0, autoplay = false } = {}) {
     if (view) leave();
     app.setPlaying(false);
     spec.beforeEnter?.();

@@ -18,7 +18,7 @@ import { PSEUDOCODE } from './pseudocode.js';
 /**
  * The part of the page this module uses (page-context.js: each member is documented there),
  * with what it hands on to compare-view.js.
- * @typedef {Pick<import('./page-context.js').PageContext, 'config' | 'lab' | 'layers' | 'layout' | 'mapTitle' | 'memory' | 'root' | 'ui'> & import('./compare-view.js').CompareViewContext} CompareContext
+ * @typedef {Pick<import('./page-context.js').PageContext, 'config' | 'holds' | 'lab' | 'layers' | 'layout' | 'mapTitle' | 'memory' | 'root' | 'ui' | 'useEverySearch'> & import('./compare-view.js').CompareViewContext} CompareContext
  */
 
 /** Timed runs per algorithm (the median is shown), fewer when one run is slow. */
@@ -146,6 +146,8 @@ export function attachCompare(app) {
     labelOf,
     headingOf: nameOf,
     makeLab: (algo) => cloneWithLinks(app.lab, algo),
+    // An algorithm the page's module does not run: the page's search moves to the one that does.
+    ready: (names) => (names.every((algo) => app.holds(algo)) ? null : app.useEverySearch()),
     pane(algo, lab) {
       const settings = lab ? lab.settings() : null;
       const items = settings ? assess(settings, { terrain: hasTerrainCells() }) : [];

@@ -5,7 +5,7 @@
 // second Lab with the same map and settings from step 0 to the end (at most MAX_EXPORT_STEPS
 // steps), so exporting never disturbs the search on show.
 
-import { Lab, statusName } from './pkg/pathlab_wasm.js';
+import { statusName } from './pkg/pathlab_wasm.js';
 import { download, el } from './dom.js';
 import { readCells } from './editor.js';
 
@@ -40,7 +40,8 @@ function baseName(app) {
 export function twinLab(app) {
   const lab = app.lab;
   const s = lab.settings();
-  const twin = new Lab(lab.width, lab.height);
+  // A Lab of the module the page's is in (the first one, or the one with every search).
+  const twin = new lab.constructor(lab.width, lab.height);
   try {
     twin.loadCells(lab.width, lab.height, readCells(app));
     twin.setDiagonal(s.diagonal);
@@ -70,8 +71,9 @@ export function twinLab(app) {
  * @param {FilesContext} app
  */
 export async function replayRun(app, limit = MAX_EXPORT_STEPS) {
-  const lab = app.lab;
-  const s = lab.settings();
+  // Read now: the page's Lab may move to the module with every search while this pauses.
+  const { width, height } = app.lab;
+  const s = app.lab.settings();
   const twin = twinLab(app);
   const rows = [];
   try {
@@ -103,7 +105,7 @@ export async function replayRun(app, limit = MAX_EXPORT_STEPS) {
     }
     return {
       settings: Object.fromEntries(RUN_SETTINGS.map((k) => [k, s[k]])),
-      map: { width: lab.width, height: lab.height, title: app.mapTitle ?? '' },
+      map: { width, height, title: app.mapTitle ?? '' },
       start: s.start,
       goal: s.goal,
       steps: twin.steps,

@@ -17,6 +17,11 @@
  * @property {any} lab The page's search: a pathlab_wasm `Lab` on the grid (a `SpaceLab` on
  *   graphs and hexes). Read its state; change it only through the page's calls below (or
  *   follow a change with `touch()` and, for the map or the ends, `mapChanged`).
+ * @property {(algo: string) => boolean} holds True when `lab`, in the wasm module it is in now,
+ *   runs `algo` (the grid page's first module runs only some searches).
+ * @property {() => Promise<void>} useEverySearch Moves `lab` into the module with every search
+ *   (loading it once) with its map, settings and step; `lab` and `memory` change then, so read
+ *   them again after it resolves.
  * @property {WebAssembly.Memory} memory The wasm module's memory, for zero-copy views at the
  *   `lab`'s pointers (build them again after any call that may allocate).
  * @property {any} settings The `lab`'s settings as of the last `syncSettings()` (algo,

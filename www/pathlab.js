@@ -3,7 +3,7 @@
 // only when something changed. Rules live in Rust (pkg/); this module wires controls, read-outs
 // and messages. Every text that may come from a configuration is set with textContent.
 
-import init, { Lab, maxMapFileBytes, names, statusName } from './pkg/pathlab_wasm.js';
+import init, { firstAlgorithms, Lab, maxMapFileBytes, names, statusName } from './pkg/pathlab_wasm.js';
 import { readConfig, knownNames, COUNTS, SPACES, SWITCHES } from './config.js';
 import { encodeGrid } from './share.js';
 import { quote } from './values.js';
@@ -92,6 +92,34 @@ function needsLaterFirst(config) {
 function loadWasm() {
   wasmReady ??= init();
   return wasmReady;
+}
+
+// ---- the searches the first module does without -------------------------------------------
+// The grid page's first module (pathlab_wasm) runs only the searches of firstAlgorithms(); the
+// others are in pathlab_searches, the same Lab with every search, which every-search.js loads
+// when one of them is chosen (in a select, the URL, a lesson, saved settings) or compared. The
+// page's search then moves there for good (App.useEverySearch).
+/** @type {Set<string> | null} */
+let first = null;
+
+/** True when the first module's Lab runs `algo` (the names of firstAlgorithms()). */
+function inFirst(algo) {
+  first ??= new Set(firstAlgorithms());
+  return first.has(algo);
+}
+
+/**
+ * True when the configuration's algorithm, or one it compares, is not in the first module.
+ * @param {import('./config.js').PageConfig} config
+ */
+function needsEvery(config) {
+  const compared = Array.isArray(config.compare) ? config.compare : [];
+  return [config.algo, ...compared].some((algo) => typeof algo === 'string' && !inFirst(algo));
+}
+
+/** every-search.js, once per page. */
+function everySearch() {
+  return import('./every-search.js');
 }
 
 /** The names of the settings' values in their selects (the algorithms' come from the core's registry). */
@@ -369,9 +397,24 @@ class App extends SearchPage {
     this.resizeObserver.observe(this.config.embed ? this.root : ui.wrap.parentElement);
     const setters = { algo: 'setAlgorithm', heuristic: 'setHeuristic', diagonal: 'setDiagonal', costs: 'setCosts' };
     for (const [key, method] of Object.entries(setters)) {
-      ui[key].addEventListener('change', () => {
+      ui[key].addEventListener('change', async () => {
+        const value = ui[key].value;
+        if (key === 'algo' && !this.holds(value)) {
+          // Its module first; a later choice made while it loads wins.
+          const ticket = (this.algoTicket = (this.algoTicket ?? 0) + 1);
+          try {
+            await this.useEverySearch();
+          } catch (e) {
+            this.say(`${SELECT_LABELS.algo}: ${e.message}`);
+            this.syncSettings();
+            return;
+          }
+          if (ticket !== this.algoTicket || this.destroyed) return;
+        } else if (key === 'algo') {
+          this.algoTicket = (this.algoTicket ?? 0) + 1;
+        }
         try {
-          this.lab[method](ui[key].value);
+          this.lab[method](value);
         } catch (e) {
           this.say(`${SELECT_LABELS[key]}: ${e.message}`);
         }
@@ -416,6 +459,9 @@ class App extends SearchPage {
 
   async start() {
     const config = this.config;
+    // An algorithm of the other module, to show or to compare: fetched while the map is
+    // (awaited before the settings are applied).
+    if (needsEvery(config)) everySearch().then((m) => m.loadSearches()).catch(() => {});
     try {
       this.presets = await (this.early?.presets ?? loadPresets());
     } catch (e) {
@@ -460,6 +506,15 @@ class App extends SearchPage {
         this.say(`Parameter "${key}": ${e.message}`);
       }
     };
+    // The URL's (or the saved settings') algorithm, or those compared, may need the module
+    // with every search.
+    if (!this.every && needsEvery(config)) {
+      try {
+        await this.useEverySearch();
+      } catch (e) {
+        this.say(`Parameter "${config.algo && !inFirst(config.algo) ? 'algo' : 'compare'}": ${e.message}`);
+      }
+    }
     apply('diagonal', 'setDiagonal', config.diagonal);
     apply('costs', 'setCosts', config.costs);
     // Without a heuristic given, take the tightest admissible one for the moves.
@@ -1040,7 +1095,41 @@ class App extends SearchPage {
     }
   }
 
+  // ---- the module with every search -------------------------------------------------------
+
+  /** True when the page's search, where it is now, runs `algo` (the first module runs only some). */
+  holds(algo) {
+    return this.every || inFirst(algo);
+  }
+
+  /**
+   * Moves the page's search into the module with every search (pathlab_searches, loaded once)
+   * with its map, ends, settings, teleports or slopes and step, as if nothing had happened;
+   * resolves once it is there (at once when it is). Rejects with the reason, leaving the search
+   * where it was, when the module cannot be loaded or the search cannot be moved.
+   * @returns {Promise<void>}
+   */
+  useEverySearch() {
+    if (this.every) return Promise.resolve();
+    this.everyReady ??= everySearch()
+      .then(async (m) => {
+        const module = await m.loadSearches();
+        // In one go (no frame or input comes between), unless the page went meanwhile.
+        if (this.every || this.destroyed) return;
+        this.lab = m.moveLab(this.lab, this.memory, module.Lab);
+        this.memory = module.memory;
+        this.every = true;
+        this.touch();
+      })
+      .catch((e) => {
+        this.everyReady = null;
+        throw e;
+      });
+    return this.everyReady;
+  }
+
   destroy() {
+    this.destroyed = true;
     this.stopLoop();
     this.refusals?.destroy();
     this.compare?.destroy();
@@ -1149,6 +1238,10 @@ export async function mount(element, config = {}) {
   return {
     get lab() {
       return app.lab;
+    },
+    /** The memory of the wasm module the page's `lab` lives in, for views at its pointers. */
+    get memory() {
+      return app.memory;
     },
     /** The page's view (graph and hex spaces): where nodes and hexes are on the screen. */
     get view() {

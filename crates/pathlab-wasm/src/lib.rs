@@ -4,13 +4,17 @@
 //! (cells, states, g, parents) through typed-array views on the module's memory at the
 //! pointers given here, rebuilding the views each frame because the memory may grow.
 //! Every fallible call returns a `JsError` whose message names the problem; none panics.
+//!
+//! `scripts/build-wasm.sh` builds this crate twice: with its default feature `every-search`
+//! as `pathlab_searches`, and without it as `pathlab_wasm`, the grid page's first module, whose
+//! [`Lab`] runs only the searches of [`first_algorithms`] (the others' code is not linked in).
 
 use pathlab_bind::{err, parse};
 use pathlab_core::formats::{course, movingai};
 use pathlab_core::generate::{generate, Generator};
 use pathlab_core::grid::{Costs, Diagonal, Grid, Point};
 use pathlab_core::heuristic::Heuristic;
-use pathlab_core::search::session::{self, Session};
+use pathlab_core::search::session::{self, Builder, Session};
 use pathlab_core::search::{self, Algorithm, Hand, SearchConfig, Stepper};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -19,6 +23,26 @@ mod links;
 mod requests;
 pathlab_bind::search_enums!();
 pub use requests::{Requests, MAX_BUDGET};
+
+/// What builds this module's searches. With the feature `every-search` (the default; the
+/// module `pathlab_searches`, which the grid page loads when it needs an algorithm the first
+/// module does not run), every algorithm; without it (`pathlab_wasm`, the page's first
+/// module), only those of [`search::registry::FIRST`] ([`first_algorithms`]), so that the
+/// others' code stays out of the first paint.
+#[cfg(feature = "every-search")]
+pub(crate) const BUILD: Builder = search::build_linked;
+/// What builds this module's searches (see the feature `every-search`): only those of
+/// [`search::registry::FIRST`].
+#[cfg(not(feature = "every-search"))]
+pub(crate) const BUILD: Builder = search::registry::build_first;
+
+/// The algorithms (by URL name) that the grid page's first module (`pathlab_wasm`) runs, with
+/// or without teleports and slopes: the same list in both modules. The page moves its search
+/// into the module with every search (`pathlab_searches`) before it chooses any other.
+#[wasm_bindgen(js_name = firstAlgorithms)]
+pub fn first_algorithms() -> Vec<String> {
+    search::registry::FIRST.iter().map(ToString::to_string).collect()
+}
 
 /// Installs the panic hook once, when the module starts.
 #[wasm_bindgen(start)]
@@ -376,7 +400,8 @@ impl Lab {
     pub fn new(width: u32, height: u32) -> Result<Lab, JsError> {
         let grid = Grid::new(width as usize, height as usize).map_err(err)?;
         let (start, goal) = session::default_ends(&grid);
-        let search = Session::new(grid, start, goal, SearchConfig::new(Algorithm::AStar)).map_err(err)?;
+        let search =
+            Session::with_builder(grid, start, goal, SearchConfig::new(Algorithm::AStar), BUILD).map_err(err)?;
         Ok(Lab { search, h: Vec::new(), hcheck: Vec::new() })
     }
 

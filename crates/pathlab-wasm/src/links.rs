@@ -3,7 +3,7 @@
 
 use pathlab_bind::{err, parse};
 use pathlab_core::grid::Point;
-use pathlab_core::search::{build_linked, Algorithm, GridLinks, SearchConfig, Stepper};
+use pathlab_core::search::{Algorithm, GridLinks, SearchConfig, Stepper};
 use pathlab_core::space::{Teleport, TeleportHeuristic};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -114,7 +114,7 @@ impl Lab {
     fn dijkstra(&self, from: Point, to: Point) -> Result<Option<f64>, JsError> {
         let c = self.search.config();
         let config = SearchConfig::new(Algorithm::Dijkstra).diagonal(c.diagonal).costs(c.costs);
-        let mut s = build_linked(self.search.grid().clone(), from, to, config, self.search.links()).map_err(err)?;
+        let mut s = crate::BUILD(self.search.grid().clone(), from, to, config, self.search.links()).map_err(err)?;
         s.run();
         Ok(s.cost())
     }

@@ -40,7 +40,7 @@
 //! Nothing else: the page, the CLI (its help text included) and the wasm layers read the rest
 //! from the row.
 
-use super::{Search, SearchConfig, SearchError, SpaceStepper, Stepper};
+use super::{GridLinks, Search, SearchConfig, SearchError, SpaceStepper, Stepper};
 use crate::grid::{named_enum, Grid, Point};
 use crate::space::{LinkedGrid, Space, SquareGrid};
 
@@ -554,6 +554,88 @@ pub fn build(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Res
     }
 }
 
+/// The algorithms the grid page's first wasm module holds ([`build_first`]): the plain
+/// search's (breadth-first, depth-first, Dijkstra, greedy, A*, the search skeleton), which
+/// also run with teleports and slopes, and JPS, JPS+, Theta*, Lazy Theta* and A* with
+/// smoothing. The others (bidirectional A*, IDA*, LPA*, D* Lite, LRTA*, RTA*, HPA*, crash
+/// and turn, the explorer) are in a second module that the page loads when one is chosen.
+pub const FIRST: &[Algorithm] = &[
+    Algorithm::Bfs,
+    Algorithm::Dfs,
+    Algorithm::Dijkstra,
+    Algorithm::Greedy,
+    Algorithm::AStar,
+    Algorithm::Template,
+    Algorithm::Jps,
+    Algorithm::JpsPlus,
+    Algorithm::Theta,
+    Algorithm::LazyTheta,
+    Algorithm::AStarSmoothed,
+];
+
+/// [`build_linked`](super::build_linked) for the algorithms of [`FIRST`], each built directly,
+/// so that a module whose sessions use it
+/// ([`Session::with_builder`](super::session::Session::with_builder)) links no other search.
+/// The same steppers as `build_linked`'s, and the same refusals; any other algorithm is
+/// refused with a message that says it is not in this module.
+///
+/// ```
+/// use pathlab_core::grid::{Grid, Point};
+/// use pathlab_core::search::registry::build_first;
+/// use pathlab_core::search::{Algorithm, GridLinks, SearchConfig};
+/// let grid = Grid::new(8, 4).unwrap();
+/// let (s, g) = (Point::new(0, 0), Point::new(7, 3));
+/// assert!(build_first(grid.clone(), s, g, SearchConfig::new(Algorithm::Jps), &GridLinks::None).is_ok());
+/// let refused = build_first(grid, s, g, SearchConfig::new(Algorithm::Lpa), &GridLinks::None);
+/// assert!(refused.is_err_and(|e| e.to_string().contains("not in this module")));
+/// ```
+pub fn build_first(
+    grid: Grid,
+    start: Point,
+    goal: Point,
+    config: SearchConfig,
+    links: &GridLinks,
+) -> Result<Box<dyn Stepper>, SearchError> {
+    use crate::space::{OnGrid, Slopes, Teleports};
+    if !FIRST.contains(&config.algorithm) {
+        return Err(SearchError::Unsupported(format!(
+            "{} is not in this module: the page loads the module with every search first",
+            config.algorithm.info().label
+        )));
+    }
+    if *links != GridLinks::None {
+        // As build_linked does, for the plain search's algorithms (the others of FIRST need
+        // the square grid and are refused with its reason).
+        if let Some(why) = config.algorithm.square_grid_only() {
+            return Err(super::refusal::links_refused(config.algorithm, why));
+        }
+        super::engine::check_ends(&grid, start, goal)?;
+        let base = SquareGrid::with_config(grid, &config);
+        let space = match links {
+            GridLinks::Teleports { list, heuristic } => {
+                LinkedGrid::Teleports(Teleports::new(base, list.clone(), *heuristic).map_err(SearchError::Unsupported)?)
+            }
+            GridLinks::Slopes { heights, uphill, downhill } => LinkedGrid::Slopes(
+                Slopes::new(base, heights.clone(), *uphill, *downhill).map_err(SearchError::Unsupported)?,
+            ),
+            GridLinks::None => unreachable!("handled above"),
+        };
+        // As build_on_grid does for them.
+        config.validate()?;
+        let (s, g) = (space.grid().index(start) as u32, space.grid().index(goal) as u32);
+        return Ok(Box::new(Search::on(space, s, g, config)?));
+    }
+    match config.algorithm {
+        Algorithm::Theta | Algorithm::LazyTheta => {
+            Ok(Box::new(super::theta::ThetaStar::new(grid, start, goal, config)?))
+        }
+        Algorithm::AStarSmoothed => Ok(Box::new(super::smoothed::SmoothedAStar::new(grid, start, goal, config)?)),
+        Algorithm::Jps => Ok(Box::new(super::jps::Jps::new(grid, start, goal, config)?)),
+        Algorithm::JpsPlus => Ok(Box::new(super::jps_plus::JpsPlus::new(grid, start, goal, config)?)),
+        _ => Ok(Box::new(Search::new(grid, start, goal, config)?)),
+    }
+}
+
 /// The grid stepper for `config.algorithm` on a grid, plain or with links, for the algorithms
 /// that run on any space (see [`LinkedGrid`] for why one type serves every kind of grid).
 pub(super) fn build_on_grid(
@@ -615,6 +697,46 @@ impl Algorithm {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `build_first` builds the same runs as `build_linked` for the algorithms it holds, with
+    /// and without links, refuses the same settings, and refuses every other algorithm.
+    #[test]
+    fn build_first_runs_as_build_linked_does_and_refuses_the_rest() {
+        use crate::search::{build_linked, GridLinks};
+        use crate::space::{Teleport, TeleportHeuristic};
+        let mut grid = Grid::new(12, 9).unwrap();
+        for y in 0..7 {
+            grid.set(Point::new(5, y), crate::grid::WALL).unwrap();
+        }
+        grid.set(Point::new(8, 4), 3).unwrap();
+        let (start, goal) = (Point::new(1, 1), Point::new(10, 2));
+        let jump = Teleport { from: Point::new(2, 0), to: Point::new(9, 0), cost: 1.0, both_ways: false };
+        let all_links = [
+            GridLinks::None,
+            GridLinks::Teleports { list: vec![jump], heuristic: TeleportHeuristic::Teleports },
+            GridLinks::Slopes { heights: (0..grid.len()).map(|i| (i % 5) as u8).collect(), uphill: 2.0, downhill: 0.5 },
+        ];
+        let outcome = |built: Result<Box<dyn Stepper>, SearchError>| {
+            built.map(|mut s| {
+                s.run();
+                (s.status(), s.cost(), s.expanded(), s.steps(), s.path_indices().to_vec())
+            })
+        };
+        for &algorithm in Algorithm::ALL.iter().filter(|a| a.info().on_page) {
+            for links in &all_links {
+                for config in [SearchConfig::new(algorithm), SearchConfig::new(algorithm).weight(0.5)] {
+                    let first = outcome(build_first(grid.clone(), start, goal, config, links));
+                    if FIRST.contains(&algorithm) {
+                        let every = outcome(build_linked(grid.clone(), start, goal, config, links));
+                        assert_eq!(first, every, "{algorithm} with {links:?}");
+                    } else {
+                        let Err(e) = first else { panic!("{algorithm} is not in FIRST") };
+                        assert!(e.to_string().contains("not in this module"), "{algorithm}: {e}");
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn every_algorithm_reads_back_its_own_row() {

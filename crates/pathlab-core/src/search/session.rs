@@ -50,8 +50,7 @@ use std::ops::Deref;
 
 use super::timeline::Timeline;
 use super::{
-    build, build_linked, Algorithm, CellState, EventLog, GridLinks, SearchConfig, SearchError, Status, StepEvent,
-    Stepper,
+    build_linked, Algorithm, CellState, EventLog, GridLinks, SearchConfig, SearchError, Status, StepEvent, Stepper,
 };
 use crate::grid::{Grid, Point, GROUND};
 use crate::line::grid_cells_on_line;
@@ -70,7 +69,15 @@ pub struct Session {
     /// What the last step returned ([`StepEvent::Finished`] when none was taken since the
     /// last edit or reset).
     last: StepEvent,
+    /// What builds the search after a change: [`build_linked`], or a narrower [`Builder`].
+    build: Builder,
 }
+
+/// What builds a session's search from a map, its ends, the settings and the links:
+/// [`build_linked`] holds every algorithm; a wasm module that holds only some of them (the
+/// grid page's first module, [`build_first`](super::registry::build_first)) passes its own,
+/// so that the others are not linked into it.
+pub type Builder = fn(Grid, Point, Point, SearchConfig, &GridLinks) -> Result<Box<dyn Stepper>, SearchError>;
 
 /// Reading the search: every [`Stepper`] accessor and the timeline's own read-outs
 /// ([`total`](Timeline::total), [`exploring`](Timeline::exploring), ...).
@@ -92,13 +99,25 @@ pub struct ClosedList {
 }
 
 impl Session {
-    /// A session on `grid` without teleports or slopes, at step 0.
+    /// A session on `grid` without teleports or slopes, at step 0, holding every algorithm.
     pub fn new(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Result<Self, SearchError> {
-        Ok(Self::around(Timeline::new(build(grid, start, goal, config)?), GridLinks::None))
+        Self::with_builder(grid, start, goal, config, build_linked)
     }
 
-    fn around(search: Timeline, links: GridLinks) -> Self {
-        Self { search, links, log: EventLog::default(), last: StepEvent::Finished }
+    /// [`new`](Self::new), but every search of this session (and of its copies) is built by
+    /// `build`: a builder that refuses some algorithms keeps them out of a wasm module.
+    pub fn with_builder(
+        grid: Grid,
+        start: Point,
+        goal: Point,
+        config: SearchConfig,
+        build: Builder,
+    ) -> Result<Self, SearchError> {
+        Ok(Self::around(Timeline::new(build(grid, start, goal, config, &GridLinks::None)?), GridLinks::None, build))
+    }
+
+    fn around(search: Timeline, links: GridLinks, build: Builder) -> Self {
+        Self { search, links, log: EventLog::default(), last: StepEvent::Finished, build }
     }
 
     /// The teleports or slopes on the map.
@@ -118,7 +137,7 @@ impl Session {
     pub fn with_algorithm(&self, algorithm: Algorithm) -> Result<Self, SearchError> {
         let mut config = self.search.config();
         config.algorithm = algorithm;
-        Self::new(self.search.grid().clone(), self.search.start(), self.search.goal(), config)
+        Self::with_builder(self.search.grid().clone(), self.search.start(), self.search.goal(), config, self.build)
     }
 
     // ---- edits ----
@@ -126,8 +145,8 @@ impl Session {
     /// A new map: the settings stay, the teleports or slopes go, back to step 0. On error
     /// (an end on a wall, a map the algorithm cannot run on) nothing changes.
     pub fn replace(&mut self, grid: Grid, start: Point, goal: Point) -> Result<(), SearchError> {
-        let search = Timeline::new(build(grid, start, goal, self.search.config())?);
-        *self = Self::around(search, GridLinks::None);
+        let search = Timeline::new((self.build)(grid, start, goal, self.search.config(), &GridLinks::None)?);
+        *self = Self::around(search, GridLinks::None, self.build);
         Ok(())
     }
 
@@ -150,8 +169,8 @@ impl Session {
     fn rebuild(&mut self, config: SearchConfig, links: GridLinks) -> Result<(), SearchError> {
         let (steps, finished) = self.place();
         let (grid, start, goal) = (self.search.grid().clone(), self.search.start(), self.search.goal());
-        let search = Timeline::new(build_linked(grid, start, goal, config, &links)?);
-        *self = Self::around(search, links);
+        let search = Timeline::new((self.build)(grid, start, goal, config, &links)?);
+        *self = Self::around(search, links, self.build);
         self.restore(steps, finished);
         Ok(())
     }
