@@ -666,7 +666,7 @@ impl JumpCore {
             }
             from = to;
         }
-        self.nodes.set_path(&path);
+        self.nodes.set_final_path(&path);
         self.corners = corners;
         self.cells = path;
     }
