@@ -523,6 +523,10 @@ pub(crate) struct JumpCore {
     pub(crate) arrived: Vec<u8>,
     open_list: OpenList,
     pub(crate) current: u32,
+    /// Room for [`finish_path`](Self::finish_path)'s jump points, kept between searches.
+    corners: Vec<u32>,
+    /// Room for [`finish_path`](Self::finish_path)'s cells, kept between searches.
+    cells: Vec<u32>,
 }
 
 impl JumpCore {
@@ -539,6 +543,8 @@ impl JumpCore {
             arrived: vec![FROM_START; n],
             open_list: OpenList::new(config.weight == 1.0),
             current: NO_PARENT,
+            corners: Vec::new(),
+            cells: Vec::new(),
         };
         core.reset();
         Ok(core)
@@ -631,29 +637,38 @@ impl JumpCore {
         recorder.opened(succ as u32, from as u32, old_g, new_g);
     }
 
-    /// The path from the start to the goal through the jump points, every cell listed.
+    /// The path from the start to the goal through the jump points, every cell listed. The
+    /// two lists it builds keep their room in the core for the next search (a short search
+    /// on a small map otherwise spends a good part of its time allocating them).
     fn finish_path(&mut self) {
         let w = self.space.grid.width();
-        let mut corners = Vec::new();
+        let mut corners = std::mem::take(&mut self.corners);
+        corners.clear();
         let mut at = self.space.grid.index(self.goal) as u32;
         while at != NO_PARENT {
-            corners.push(at as usize);
+            corners.push(at);
             at = self.nodes.parent()[at as usize];
         }
-        corners.reverse();
-        let mut path = vec![corners[0] as u32];
-        for pair in corners.windows(2) {
-            let (a, b) = (self.space.grid.point_at(pair[0]), self.space.grid.point_at(pair[1]));
+        let mut path = std::mem::take(&mut self.cells);
+        path.clear();
+        let mut from = corners[corners.len() - 1];
+        path.push(from);
+        for &to in corners.iter().rev().skip(1) {
+            let (a, b) = (self.space.grid.point_at(from as usize), self.space.grid.point_at(to as usize));
             let dx = (b.x as i64 - a.x as i64).signum();
             let dy = (b.y as i64 - a.y as i64).signum();
-            let (mut x, mut y) = (a.x as i64, a.y as i64);
-            while (x, y) != (b.x as i64, b.y as i64) {
-                x += dx;
-                y += dy;
-                path.push((y as usize * w + x as usize) as u32);
+            let moves = a.x.abs_diff(b.x).max(a.y.abs_diff(b.y));
+            let step = dy * w as i64 + dx;
+            let mut cell = i64::from(from);
+            for _ in 0..moves {
+                cell += step;
+                path.push(cell as u32);
             }
+            from = to;
         }
-        self.nodes.set_path(&path);
+        self.nodes.set_final_path(&path);
+        self.corners = corners;
+        self.cells = path;
     }
 
     pub(crate) fn cost(&self) -> Option<f64> {
