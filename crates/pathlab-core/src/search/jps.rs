@@ -116,6 +116,36 @@ pub(crate) const fn is_diagonal(d: usize) -> bool {
     d & 1 == 1
 }
 
+/// The pruning rule (module docs): the directions to scan from a node reached by a move in
+/// direction `arrived` (or every direction from the start, [`FROM_START`]), as a bit set.
+/// `forced(s)` tells whether side `s`, at 90 degrees to a straight `arrived`, holds a forced
+/// neighbour; JPS reads it from the walls, JPS+ from its table.
+#[inline]
+pub(crate) fn pruned_directions(arrived: u8, eight: bool, forced: impl Fn(usize) -> bool) -> u8 {
+    if arrived == FROM_START {
+        return if eight { 0xFF } else { 0b0101_0101 };
+    }
+    let d = arrived as usize;
+    let mut set = 1u8 << d;
+    if is_diagonal(d) {
+        // Diagonal: its two straight components.
+        set |= 1 << ((d + 1) & 7) | 1 << ((d + 7) & 7);
+    } else if !eight && (d == N || d == S) {
+        // 4-connected, vertical: both horizontal directions.
+        set |= 1 << E | 1 << W;
+    } else {
+        for (s, between) in [((d + 2) & 7, (d + 1) & 7), ((d + 6) & 7, (d + 7) & 7)] {
+            if forced(s) {
+                set |= 1 << s;
+                if eight {
+                    set |= 1 << between;
+                }
+            }
+        }
+    }
+    set
+}
+
 /// Checks that the settings and the grid are ones JPS (and JPS+) can run on; `name` is the
 /// algorithm's name for the message.
 pub(crate) fn check_rules(name: &str, grid: &Grid, config: &SearchConfig) -> Result<(), SearchError> {
@@ -287,31 +317,10 @@ impl Walls {
     }
 
     /// The directions to scan from padded cell `at`, reached by a move in direction `arrived`
-    /// (or [`FROM_START`]), as a bit set.
+    /// (or [`FROM_START`]), as a bit set (see [`pruned_directions`]).
     #[inline]
     pub(crate) fn directions(&self, at: usize, arrived: u8, eight: bool) -> u8 {
-        if arrived == FROM_START {
-            return if eight { 0xFF } else { 0b0101_0101 };
-        }
-        let d = arrived as usize;
-        let mut set = 1u8 << d;
-        if is_diagonal(d) {
-            // Diagonal: its two straight components.
-            set |= 1 << ((d + 1) & 7) | 1 << ((d + 7) & 7);
-        } else if !eight && (d == N || d == S) {
-            // 4-connected, vertical: both horizontal directions.
-            set |= 1 << E | 1 << W;
-        } else {
-            for (s, between) in [((d + 2) & 7, (d + 1) & 7), ((d + 6) & 7, (d + 7) & 7)] {
-                if self.forced_side(at, d, s) {
-                    set |= 1 << s;
-                    if eight {
-                        set |= 1 << between;
-                    }
-                }
-            }
-        }
-        set
+        pruned_directions(arrived, eight, |s| self.forced_side(at, arrived as usize, s))
     }
 
     /// A straight scan from padded `(x, y)` in direction `d` (N, E, S or W) towards padded

@@ -72,7 +72,7 @@
 //! ```
 
 use super::jps::{
-    check_rules, is_diagonal, JumpCore, JumpSearch, Tracer, Walls, DX, DY, E, FROM_START, N, S, SCAN_ORDER, W,
+    check_rules, is_diagonal, pruned_directions, JumpCore, JumpSearch, Tracer, Walls, DX, DY, E, N, S, SCAN_ORDER, W,
 };
 use super::stepper::{CellTable, MarkKind, Overlay};
 use super::{Path, Recorder, SearchConfig, SearchError, StepEvent, Stepper, NO_PARENT};
@@ -118,31 +118,11 @@ impl Packed {
     /// bits instead of the walls.
     #[inline]
     fn directions(self, arrived: u8, eight: bool) -> u8 {
-        if arrived == FROM_START {
-            return if eight { 0xFF } else { 0b0101_0101 };
-        }
         let d = arrived as usize;
-        let mut set = 1u8 << d;
-        if is_diagonal(d) {
-            set |= 1 << ((d + 1) & 7) | 1 << ((d + 7) & 7);
-        } else if !eight && (d == N || d == S) {
-            set |= 1 << E | 1 << W;
-        } else {
-            let e = self.0[d];
-            if e & FORCED_CLOCKWISE != 0 {
-                set |= 1 << ((d + 2) & 7);
-                if eight {
-                    set |= 1 << ((d + 1) & 7);
-                }
-            }
-            if e & FORCED_ANTICLOCKWISE != 0 {
-                set |= 1 << ((d + 6) & 7);
-                if eight {
-                    set |= 1 << ((d + 7) & 7);
-                }
-            }
-        }
-        set
+        pruned_directions(arrived, eight, |s| {
+            let bit = if s == ((d + 2) & 7) { FORCED_CLOCKWISE } else { FORCED_ANTICLOCKWISE };
+            self.0[d] & bit != 0
+        })
     }
 }
 
@@ -583,6 +563,7 @@ impl JumpSearch for JpsPlus {
 mod tests {
     use super::*;
     use crate::grid::GROUND;
+    use crate::search::jps::FROM_START;
     use proptest::prelude::*;
 
     /// Checks that every packed cell holds the table's distances and gives, for every

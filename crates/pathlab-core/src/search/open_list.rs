@@ -430,38 +430,52 @@ mod tests {
         proptest::collection::vec(op, 0..300)
     }
 
+    /// Plays `ops` on a radix heap and a plain heap side by side, with the nodes `closed` says
+    /// closed (indexed by push number) as in a search: each take skips the closed entries both
+    /// queues return (the radix heap may drop them on its own), and both must hand out the same
+    /// entry, then everything left, in the same order.
+    fn pops_agree(ops: &[Op], closed: &[bool]) -> Result<(), TestCaseError> {
+        let (mut radix, mut heap) = (RadixHeap::default(), MinHeap::default());
+        let is_closed = |node: u32| closed.get(node as usize).copied().unwrap_or(false);
+        let take = |radix: &mut RadixHeap, heap: &mut MinHeap| {
+            let a = std::iter::from_fn(|| radix.pop(is_closed)).find(|e| !is_closed(e.node));
+            let b = std::iter::from_fn(|| heap.pop()).find(|e| !is_closed(e.node));
+            (a.map(|e| e.seq), b)
+        };
+        let mut last = 10.0f64;
+        for (seq, op) in ops.iter().enumerate() {
+            match *op {
+                Op::Push { rise, tie } => {
+                    let key = ordered((last + f64::from(rise)).max(0.0));
+                    let entry = Entry { key, tie: ordered(-f64::from(tie)), seq: seq as u32, node: seq as u32 };
+                    radix.push(entry);
+                    heap.push(entry);
+                }
+                Op::Pop => {
+                    let (a, b) = take(&mut radix, &mut heap);
+                    prop_assert_eq!(a, b.map(|e| e.seq));
+                    if let Some(e) = b {
+                        last = f64::from_bits(if e.key >> 63 == 1 { e.key & !(1 << 63) } else { !e.key });
+                    }
+                }
+            }
+        }
+        loop {
+            let (a, b) = take(&mut radix, &mut heap);
+            prop_assert_eq!(a, b.map(|e| e.seq));
+            if b.is_none() {
+                return Ok(());
+            }
+        }
+    }
+
     proptest! {
         /// The radix heap pops exactly what the plain heap pops, in the same order, for any
         /// pushes and pops: keys equal to, above and (now and then) below the last popped,
         /// and ties in every order.
         #[test]
         fn the_radix_heap_pops_in_the_heaps_order(ops in ops()) {
-            let (mut radix, mut heap) = (RadixHeap::default(), MinHeap::default());
-            let mut last = 10.0f64;
-            for (seq, op) in ops.iter().enumerate() {
-                match *op {
-                    Op::Push { rise, tie } => {
-                        let key = ordered((last + f64::from(rise)).max(0.0));
-                        let entry = Entry { key, tie: ordered(-f64::from(tie)), seq: seq as u32, node: seq as u32 };
-                        radix.push(entry);
-                        heap.push(entry);
-                    }
-                    Op::Pop => {
-                        let (a, b) = (radix.pop(|_| false), heap.pop());
-                        prop_assert_eq!(a.map(|e| e.seq), b.map(|e| e.seq));
-                        if let Some(e) = b {
-                            last = f64::from_bits(if e.key >> 63 == 1 { e.key & !(1 << 63) } else { !e.key });
-                        }
-                    }
-                }
-            }
-            loop {
-                let (a, b) = (radix.pop(|_| false), heap.pop());
-                prop_assert_eq!(a.map(|e| e.seq), b.map(|e| e.seq));
-                if b.is_none() {
-                    break;
-                }
-            }
+            pops_agree(&ops, &[])?;
         }
 
         /// With some nodes closed, as in a search, the radix heap may drop their entries on
@@ -469,38 +483,7 @@ mod tests {
         /// when the plain heap does, once the caller skips the closed ones both return.
         #[test]
         fn the_radix_heap_drops_only_closed_entries(ops in ops(), closed in proptest::collection::vec(any::<bool>(), 300)) {
-            let (mut radix, mut heap) = (RadixHeap::default(), MinHeap::default());
-            let is_closed = |node: u32| closed[node as usize];
-            let mut last = 10.0f64;
-            let take = |radix: &mut RadixHeap, heap: &mut MinHeap| {
-                let a = std::iter::from_fn(|| radix.pop(is_closed)).find(|e| !is_closed(e.node));
-                let b = std::iter::from_fn(|| heap.pop()).find(|e| !is_closed(e.node));
-                (a.map(|e| e.seq), b)
-            };
-            for (seq, op) in ops.iter().enumerate() {
-                match *op {
-                    Op::Push { rise, tie } => {
-                        let key = ordered((last + f64::from(rise)).max(0.0));
-                        let entry = Entry { key, tie: ordered(-f64::from(tie)), seq: seq as u32, node: seq as u32 };
-                        radix.push(entry);
-                        heap.push(entry);
-                    }
-                    Op::Pop => {
-                        let (a, b) = take(&mut radix, &mut heap);
-                        prop_assert_eq!(a, b.map(|e| e.seq));
-                        if let Some(e) = b {
-                            last = f64::from_bits(if e.key >> 63 == 1 { e.key & !(1 << 63) } else { !e.key });
-                        }
-                    }
-                }
-            }
-            loop {
-                let (a, b) = take(&mut radix, &mut heap);
-                prop_assert_eq!(a, b.map(|e| e.seq));
-                if b.is_none() {
-                    break;
-                }
-            }
+            pops_agree(&ops, &closed)?;
         }
     }
 }
