@@ -530,7 +530,12 @@ pub fn build(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Res
         | Algorithm::Dijkstra
         | Algorithm::Greedy
         | Algorithm::AStar
-        | Algorithm::Template => Ok(Box::new(Search::new(grid, start, goal, config)?)),
+        | Algorithm::Template
+        | Algorithm::Theta
+        | Algorithm::LazyTheta
+        | Algorithm::AStarSmoothed
+        | Algorithm::Jps
+        | Algorithm::JpsPlus => build_first_plain(grid, start, goal, config),
         // One compiled copy of each of these serves the plain grid and the grid with links.
         Algorithm::BiAStar
         | Algorithm::Ida
@@ -540,12 +545,6 @@ pub fn build(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Res
         | Algorithm::Rta => {
             build_on_grid(LinkedGrid::Plain(SquareGrid::with_config(grid, &config)), start, goal, config)
         }
-        Algorithm::Theta | Algorithm::LazyTheta => {
-            Ok(Box::new(super::theta::ThetaStar::new(grid, start, goal, config)?))
-        }
-        Algorithm::AStarSmoothed => Ok(Box::new(super::smoothed::SmoothedAStar::new(grid, start, goal, config)?)),
-        Algorithm::Jps => Ok(Box::new(super::jps::Jps::new(grid, start, goal, config)?)),
-        Algorithm::JpsPlus => Ok(Box::new(super::jps_plus::JpsPlus::new(grid, start, goal, config)?)),
         Algorithm::Hpa => Ok(Box::new(super::hpa::Hpa::new(grid, start, goal, config)?)),
         Algorithm::CrashTurn => Ok(Box::new(super::crash_turn::CrashTurn::new(grid, start, goal, config)?)),
         Algorithm::Explorer => Ok(Box::new(super::explorer::Explorer::new(grid, start, goal, config)?)),
@@ -596,35 +595,27 @@ pub fn build_first(
     config: SearchConfig,
     links: &GridLinks,
 ) -> Result<Box<dyn Stepper>, SearchError> {
-    use crate::space::{OnGrid, Slopes, Teleports};
     if !FIRST.contains(&config.algorithm) {
         return Err(SearchError::Unsupported(format!(
             "{} is not in this module: the page loads the module with every search first",
             config.algorithm.info().label
         )));
     }
-    if *links != GridLinks::None {
-        // As build_linked does, for the plain search's algorithms (the others of FIRST need
-        // the square grid and are refused with its reason).
-        if let Some(why) = config.algorithm.square_grid_only() {
-            return Err(super::refusal::links_refused(config.algorithm, why));
-        }
-        super::engine::check_ends(&grid, start, goal)?;
-        let base = SquareGrid::with_config(grid, &config);
-        let space = match links {
-            GridLinks::Teleports { list, heuristic } => {
-                LinkedGrid::Teleports(Teleports::new(base, list.clone(), *heuristic).map_err(SearchError::Unsupported)?)
-            }
-            GridLinks::Slopes { heights, uphill, downhill } => LinkedGrid::Slopes(
-                Slopes::new(base, heights.clone(), *uphill, *downhill).map_err(SearchError::Unsupported)?,
-            ),
-            GridLinks::None => unreachable!("handled above"),
-        };
-        // As build_on_grid does for them.
-        config.validate()?;
-        let (s, g) = (space.grid().index(start) as u32, space.grid().index(goal) as u32);
-        return Ok(Box::new(Search::on(space, s, g, config)?));
+    if *links == GridLinks::None {
+        return build_first_plain(grid, start, goal, config);
     }
+    // The others of FIRST need the square grid; `linked_space` refuses them with its reason.
+    plain_search_on(linked_space(grid, start, goal, &config, links)?, start, goal, config)
+}
+
+/// The steppers of [`FIRST`] on a grid without links: JPS, JPS+, Theta*, Lazy Theta* and A*
+/// with smoothing, and the plain search for the rest.
+fn build_first_plain(
+    grid: Grid,
+    start: Point,
+    goal: Point,
+    config: SearchConfig,
+) -> Result<Box<dyn Stepper>, SearchError> {
     match config.algorithm {
         Algorithm::Theta | Algorithm::LazyTheta => {
             Ok(Box::new(super::theta::ThetaStar::new(grid, start, goal, config)?))
@@ -636,6 +627,44 @@ pub fn build_first(
     }
 }
 
+/// The grid with `links` as a space (the plain grid when there are none). Refuses, with the
+/// reason, an algorithm that needs the square grid, and ends outside the grid or on a wall.
+pub(super) fn linked_space(
+    grid: Grid,
+    start: Point,
+    goal: Point,
+    config: &SearchConfig,
+    links: &GridLinks,
+) -> Result<LinkedGrid, SearchError> {
+    use crate::space::{Slopes, Teleports};
+    if let Some(why) = config.algorithm.square_grid_only() {
+        return Err(super::refusal::links_refused(config.algorithm, why));
+    }
+    super::engine::check_ends(&grid, start, goal)?;
+    let base = SquareGrid::with_config(grid, config);
+    Ok(match links {
+        GridLinks::None => LinkedGrid::Plain(base),
+        GridLinks::Teleports { list, heuristic } => {
+            LinkedGrid::Teleports(Teleports::new(base, list.clone(), *heuristic).map_err(SearchError::Unsupported)?)
+        }
+        GridLinks::Slopes { heights, uphill, downhill } => LinkedGrid::Slopes(
+            Slopes::new(base, heights.clone(), *uphill, *downhill).map_err(SearchError::Unsupported)?,
+        ),
+    })
+}
+
+/// The plain search (breadth-first, depth-first, Dijkstra, greedy, A*, the skeleton) on a
+/// grid, plain or with links.
+fn plain_search_on(
+    space: LinkedGrid,
+    start: Point,
+    goal: Point,
+    config: SearchConfig,
+) -> Result<Box<dyn Stepper>, SearchError> {
+    let (s, g) = checked_nodes(&space, start, goal, &config)?;
+    Ok(Box::new(Search::on(space, s, g, config)?))
+}
+
 /// The grid stepper for `config.algorithm` on a grid, plain or with links, for the algorithms
 /// that run on any space (see [`LinkedGrid`] for why one type serves every kind of grid).
 pub(super) fn build_on_grid(
@@ -644,22 +673,32 @@ pub(super) fn build_on_grid(
     goal: Point,
     config: SearchConfig,
 ) -> Result<Box<dyn Stepper>, SearchError> {
-    use crate::space::OnGrid;
     match config.algorithm {
         Algorithm::Lpa => Ok(Box::new(super::lpa::Lpa::on_grid(space, start, goal, config)?)),
         Algorithm::DStarLite => Ok(Box::new(super::dstar_lite::DStarLite::on_grid(space, start, goal, config)?)),
-        _ => {
-            config.validate()?;
-            super::engine::check_ends(space.grid(), start, goal)?;
-            let (s, g) = (space.grid().index(start) as u32, space.grid().index(goal) as u32);
+        Algorithm::BiAStar | Algorithm::Ida | Algorithm::Lrta | Algorithm::Rta => {
+            let (s, g) = checked_nodes(&space, start, goal, &config)?;
             match config.algorithm {
                 Algorithm::BiAStar => Ok(Box::new(super::bi_astar::BiAStar::on(space, s, g, config)?)),
                 Algorithm::Ida => Ok(Box::new(super::ida::Ida::on(space, s, g, config)?)),
-                Algorithm::Lrta | Algorithm::Rta => Ok(Box::new(super::lrta::Lrta::on_cells(space, s, g, config)?)),
-                _ => Ok(Box::new(Search::on(space, s, g, config)?)),
+                _ => Ok(Box::new(super::lrta::Lrta::on_cells(space, s, g, config)?)),
             }
         }
+        _ => plain_search_on(space, start, goal, config),
     }
+}
+
+/// The settings checked, and the ends (checked: inside the grid, not on a wall) as nodes.
+fn checked_nodes(
+    space: &LinkedGrid,
+    start: Point,
+    goal: Point,
+    config: &SearchConfig,
+) -> Result<(u32, u32), SearchError> {
+    use crate::space::OnGrid;
+    config.validate()?;
+    super::engine::check_ends(space.grid(), start, goal)?;
+    Ok((space.grid().index(start) as u32, space.grid().index(goal) as u32))
 }
 
 /// Builds the stepper for `config.algorithm` on `space`, from node `start` to node `goal`.

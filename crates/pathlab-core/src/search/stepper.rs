@@ -3,7 +3,7 @@
 use super::SpaceStepper;
 use super::{build, EventLog, NodeTable, Path, SearchConfig, SearchError, Status, StepEvent};
 use crate::grid::{named_enum, Grid, Point};
-use crate::space::{LinkedGrid, OnGrid, Space, SquareGrid};
+use crate::space::{OnGrid, Space};
 
 /// A search that advances one unit of work per step and exposes per-cell buffers.
 ///
@@ -541,26 +541,11 @@ pub fn build_linked(
     config: SearchConfig,
     links: &GridLinks,
 ) -> Result<Box<dyn Stepper>, SearchError> {
-    use crate::space::{Slopes, Teleports};
     if *links == GridLinks::None {
         return build(grid, start, goal, config);
     }
-    if let Some(why) = config.algorithm.square_grid_only() {
-        return Err(super::refusal::links_refused(config.algorithm, why));
-    }
-    super::engine::check_ends(&grid, start, goal)?;
-    let base = SquareGrid::with_config(grid, &config);
-    match links {
-        GridLinks::None => unreachable!("handled above"),
-        GridLinks::Teleports { list, heuristic } => {
-            let space = Teleports::new(base, list.clone(), *heuristic).map_err(SearchError::Unsupported)?;
-            super::registry::build_on_grid(LinkedGrid::Teleports(space), start, goal, config)
-        }
-        GridLinks::Slopes { heights, uphill, downhill } => {
-            let space = Slopes::new(base, heights.clone(), *uphill, *downhill).map_err(SearchError::Unsupported)?;
-            super::registry::build_on_grid(LinkedGrid::Slopes(space), start, goal, config)
-        }
-    }
+    let space = super::registry::linked_space(grid, start, goal, &config, links)?;
+    super::registry::build_on_grid(space, start, goal, config)
 }
 
 named_enum! {
