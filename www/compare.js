@@ -14,6 +14,7 @@ import { statusName } from './pkg/pathlab_wasm.js';
 import { assess, cheapestCost, excessPercent, formatCost, nameOf } from './warnings.js';
 import { attachCompareView } from './compare-view.js';
 import { PSEUDOCODE } from './pseudocode.js';
+import { copyLinks } from './every-search.js';
 
 /**
  * The part of the page this module uses (page-context.js: each member is documented there),
@@ -66,13 +67,7 @@ function pause() {
 export function cloneWithLinks(lab, algo) {
   const copy = lab.cloneMap(algo);
   try {
-    const links = typeof lab.links === 'function' ? lab.links() : null;
-    if (links?.kind === 'teleports' && links.teleports.length) {
-      const flat = links.teleports.flatMap(([fx, fy, tx, ty, cost, both]) => [fx, fy, tx, ty, cost, both ? 1 : 0]);
-      copy.setTeleports(Float64Array.from(flat), links.heuristic);
-    } else if (links?.kind === 'slopes') {
-      copy.setSlopes(lab.heights(), links.uphill, links.downhill);
-    }
+    copyLinks(lab, copy);
   } catch (e) {
     copy.free();
     throw new Error(`${e.message} (the map has ${lab.links().kind === 'slopes' ? 'slopes' : 'teleports'})`);

@@ -7,6 +7,22 @@ import { statusName } from './pkg/pathlab_wasm.js';
 let searchesReady = null;
 
 /**
+ * Gives `target` the teleports or slopes of `source` (Labs of either module; a Lab without
+ * `links`, as on graphs and hexes, has none). Throws when `target` refuses them.
+ * @param {any} source
+ * @param {any} target
+ */
+export function copyLinks(source, target) {
+  const links = typeof source.links === 'function' ? source.links() : null;
+  if (links?.kind === 'teleports') {
+    const flat = links.teleports.flatMap(([fx, fy, tx, ty, cost, both]) => [fx, fy, tx, ty, cost, both ? 1 : 0]);
+    target.setTeleports(Float64Array.from(flat), links.heuristic);
+  } else if (links?.kind === 'slopes') {
+    target.setSlopes(source.heights(), links.uphill, links.downhill);
+  }
+}
+
+/**
  * Loads and starts the module with every search once per page.
  * @returns {Promise<{ Lab: any, memory: WebAssembly.Memory }>}
  */
@@ -31,7 +47,6 @@ export function loadSearches() {
 export function moveLab(old, memory, EveryLab) {
   const { width: w, height: h } = old;
   const s = old.settings();
-  const links = old.links();
   const finished = ['found', 'no-path'].includes(statusName(old.status));
   const steps = old.steps;
   const lab = new EveryLab(w, h);
@@ -73,11 +88,7 @@ export function moveLab(old, memory, EveryLab) {
         }
       }
     }
-    if (links.kind === 'teleports') {
-      lab.setTeleports(Float64Array.from(links.teleports.flatMap((t) => [t[0], t[1], t[2], t[3], t[4], t[5] ? 1 : 0])), links.heuristic);
-    } else if (links.kind === 'slopes') {
-      lab.setSlopes(old.heights(), links.uphill, links.downhill);
-    }
+    copyLinks(old, lab);
     if (finished) lab.run();
     else if (steps > 0) lab.seek(steps);
   } catch (e) {
