@@ -272,6 +272,32 @@ export const PSEUDOCODE = {
       return ['loop'];
     },
   },
+  'jps-plus-pruned': {
+    title: 'JPS+ with its diagonals pruned',
+    note: 'As JPS+, but a diagonal scan is not stopped at its jump points: each one it passes is looked at on the spot, and what its straight scans find goes on the open list instead of it (about half the expansions). A jump point found that way keeps the expanded node as parent: its route goes diagonally first, then straight.',
+    head: fHead,
+    lines: [
+      ['table', 'ahead of time: for every cell and each of 8 directions, store the moves to the next jump point (or, negative, to the wall)'],
+      ['init', 'open ← {start};  g(start) ← 0'],
+      ['loop', 'while open is not empty:'],
+      ['pop', '  n ← the jump point in open with the lowest f = g + w·h'],
+      ['goal', '  if n is the goal: return the path (filling in the diagonal and straight runs)'],
+      ['close', '  move n from open to closed'],
+      ['dirs', '  for each direction d the pruning rules keep, the goal\'s direction first:'],
+      ['straight', '    straight d: the stored distance (or the goal, if nearer) gives a jump point j'],
+      ['diagonal', '    diagonal d: walk its jump points c; at each, read the two straight directions of d from c'],
+      ['seen', '    if the goal\'s direction reached the goal: it is n\'s only successor; stop looking'],
+      ['open', '  for each j found: if j is new or cheaper that way: g(j), parent(j) ← n;  put j in open'],
+      ['nopath', 'return "no path"'],
+    ],
+    active(facts) {
+      if (facts.steps === 0) return ['table', 'init'];
+      if (facts.kind === 'found' || facts.status === 'found') return ['pop', 'goal'];
+      if (facts.kind === 'no-path' || facts.status === 'no-path') return ['loop', 'nopath'];
+      if (facts.kind === 'expanded') return facts.opened ? ['pop', 'close', 'dirs', 'straight', 'diagonal', 'open'] : ['pop', 'close', 'dirs', 'straight', 'diagonal'];
+      return ['loop'];
+    },
+  },
   theta: {
     title: 'Theta* (any-angle)',
     note: 'Green lines: line-of-sight tests that passed; orange: blocked; pink: a node took its grandparent as parent.',

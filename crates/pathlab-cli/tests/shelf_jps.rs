@@ -1,11 +1,13 @@
 //! JPS and JPS+ through the `pathlab` binary on the MovingAI benchmark:
-//! - `scen --check` passes for `jps` and `jps-plus` on `dao/arena`, `dao/den312d`,
-//!   `dao/brc202d`, `bg512/AR0011SR` and `mazes/maze512-1-0` (1,000 problems of each spread
-//!   over its buckets, or every problem with `PATHLAB_MOVINGAI_FULL=1`), and on 2,016 problems
-//!   sampled evenly from every scenario file of every family: each cost is the `.scen` optimum
-//!   within its tolerance (the CLI's rule for an optimal algorithm);
-//! - on those runs (the maze aside, where each is checked on its own), JPS and JPS+ report
-//!   the same cost problem by problem, read from the JSON lines;
+//! - `scen --check` passes for `jps`, `jps-plus` and `jps-plus-pruned` on `dao/arena`,
+//!   `dao/den312d`, `dao/brc202d` and `bg512/AR0011SR` (1,000 problems of each spread over its
+//!   buckets, or every problem with `PATHLAB_MOVINGAI_FULL=1`), and on 2,016 problems sampled
+//!   evenly from every scenario file of every family, and for `jps` and `jps-plus` on
+//!   `mazes/maze512-1-0` (whose one-cell corridors leave no diagonal move, where pruned JPS+
+//!   does what JPS+ does): each cost is the `.scen` optimum within its tolerance (the CLI's
+//!   rule for an optimal algorithm);
+//! - on those runs (the maze aside, where each is checked on its own), the three report the
+//!   same cost problem by problem, read from the JSON lines;
 //! - a rule they cannot run under is refused with exit status 2 and a plain message.
 //!
 //! The maps live in the folder `$PATHLAB_MOVINGAI` names, by default `shared/maps/movingai`
@@ -64,7 +66,7 @@ fn same_costs(what: &str, a: &[(usize, Option<f64>)], b: &[(usize, Option<f64>)]
             (Some(p), Some(q)) => (p - q).abs() <= 1e-9 * p.max(1.0),
             (p, q) => p == q,
         };
-        assert!(x.0 == y.0 && close, "{what}: JPS gives {x:?}, JPS+ {y:?}");
+        assert!(x.0 == y.0 && close, "{what}: JPS gives {x:?}, the other {y:?}");
     }
 }
 
@@ -78,7 +80,7 @@ fn named_map(name: &str, at_least: usize) -> (PathBuf, Vec<String>, usize) {
     (map, extra, checked)
 }
 
-/// The problems of each map, with JPS and JPS+, which must agree with each other too.
+/// The problems of each map, with JPS and both JPS+, which must agree with each other too.
 fn named_maps(names: &[&str]) {
     for name in names {
         let (map, extra, checked) = named_map(name, 100);
@@ -86,11 +88,13 @@ fn named_maps(names: &[&str]) {
         let jps = check_passes(&map, "jps", &extra, checked);
         let plus = check_passes(&map, "jps-plus", &extra, checked);
         same_costs(name, &jps, &plus);
+        let pruned = check_passes(&map, "jps-plus-pruned", &extra, checked);
+        same_costs(name, &jps, &pruned);
     }
 }
 
 #[test]
-fn jps_and_jps_plus_match_the_optima_of_arena_den312d_brc202d_and_ar0011sr() {
+fn jps_and_both_jps_plus_match_the_optima_of_arena_den312d_brc202d_and_ar0011sr() {
     named_maps(&["dao/arena", "dao/den312d", "dao/brc202d", "bg512/AR0011SR"]);
 }
 
@@ -113,7 +117,7 @@ fn jps_plus_matches_the_optima_of_maze512_1_0() {
 }
 
 #[test]
-fn jps_and_jps_plus_match_2016_problems_sampled_across_every_family() {
+fn jps_and_both_jps_plus_match_2016_problems_sampled_across_every_family() {
     const SAMPLE: usize = 2016;
     let root = movingai();
     let maps: Vec<PathBuf> = scenario_files(&root).iter().map(|scen| map_of(scen)).collect();
@@ -130,6 +134,8 @@ fn jps_and_jps_plus_match_2016_problems_sampled_across_every_family() {
         let jps = check_passes(map, "jps", &["--sample", &sample], expected);
         let plus = check_passes(map, "jps-plus", &["--sample", &sample], expected);
         same_costs(&map.display().to_string(), &jps, &plus);
+        let pruned = check_passes(map, "jps-plus-pruned", &["--sample", &sample], expected);
+        same_costs(&map.display().to_string(), &jps, &pruned);
         total += expected;
     }
     assert!(total >= 2000, "sampled only {total} problems");
@@ -139,7 +145,7 @@ fn jps_and_jps_plus_match_2016_problems_sampled_across_every_family() {
 fn a_rule_jps_cannot_run_under_exits_2_with_a_message() {
     let root = movingai();
     let (map, scen) = (root.join("dao/arena.map"), root.join("dao/arena.map.scen"));
-    for algo in ["jps", "jps-plus"] {
+    for algo in ["jps", "jps-plus", "jps-plus-pruned"] {
         for rule in ["always", "at-most-one-blocked"] {
             let out = run_scen(&map, &scen, &["--algo", algo, "--diagonal", rule]);
             let stderr = stderr(&out);

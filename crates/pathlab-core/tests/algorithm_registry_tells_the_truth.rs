@@ -224,6 +224,17 @@ fn open_field() -> Case {
     }
 }
 
+/// The open field with a wall across most of it between the ends: on the open field pruned
+/// JPS+ sees the goal from the start's diagonal and its open list holds nothing else, so the
+/// tests that read estimates and keys off the open list take this field too.
+fn walled_field() -> Case {
+    let mut grid = Grid::new(30, 12).unwrap();
+    for y in 0..11 {
+        grid.set(Point::new(15, y), pathlab_core::grid::WALL).unwrap();
+    }
+    Case { name: "walled field".into(), grid, ..open_field() }
+}
+
 /// The open lists after each of the first three steps.
 fn first_open(case: &Case, config: SearchConfig) -> Option<Vec<(u32, f64, f64)>> {
     let mut s = start(case, config)?;
@@ -237,20 +248,23 @@ fn first_open(case: &Case, config: SearchConfig) -> Option<Vec<(u32, f64, f64)>>
 
 #[test]
 fn weighted_exactly_when_the_weight_changes_the_keys() {
-    let case = open_field();
     for row in stepped() {
-        let plain = first_open(&case, SearchConfig::new(row.algorithm)).unwrap();
-        // Refusing a weight (LPA*, D* Lite) is not using it.
-        let changed = first_open(&case, SearchConfig::new(row.algorithm).weight(2.0)).is_some_and(|w| w != plain);
+        let changed = [open_field(), walled_field()].iter().any(|case| {
+            let plain = first_open(case, SearchConfig::new(row.algorithm)).unwrap();
+            // Refusing a weight (LPA*, D* Lite) is not using it.
+            first_open(case, SearchConfig::new(row.algorithm).weight(2.0)).is_some_and(|w| w != plain)
+        });
         assert_eq!(changed, row.weighted, "{}", row.algorithm);
     }
 }
 
 #[test]
 fn takes_a_heuristic_exactly_when_its_open_list_holds_estimates() {
-    let case = open_field();
     for row in stepped() {
-        let open = first_open(&case, SearchConfig::new(row.algorithm)).unwrap();
+        let open: Vec<_> = [open_field(), walled_field()]
+            .iter()
+            .flat_map(|case| first_open(case, SearchConfig::new(row.algorithm)).unwrap())
+            .collect();
         let estimates = open.iter().any(|&(_, h, _)| h > 0.0);
         assert_eq!(estimates, row.takes(Setting::Heuristic), "{}: {open:?}", row.algorithm);
     }

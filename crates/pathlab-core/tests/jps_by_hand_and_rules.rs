@@ -210,6 +210,85 @@ fn open_grids_take_two_expansions() {
     }
 }
 
+/// Pruned JPS+ on the same open grid takes one expansion. The goal lies south-east, so that
+/// direction is looked up first: the scan stops at (40,40) in the goal's row, and instead of
+/// opening that cell it looks along the cell's two straight directions at once (east first,
+/// in scan order): east meets the goal 23 moves on; south runs to the edge; then the diagonal
+/// goes on from (40,40) to (63,63) and finds nothing more. The goal was found in its own
+/// direction, so it is the only successor (no other direction is scanned), opened with the
+/// start as parent and g = 40 sqrt(2) + 23. The path is still every cell: 40 diagonal moves,
+/// then 23 east. On a 4-connected grid the vertical scan stops at (0,3) in the goal's row,
+/// whose east scan meets the goal: one expansion, the goal's parent the start, the path going
+/// down first and then east.
+#[test]
+fn pruned_jps_plus_opens_what_a_diagonal_stop_finds_instead_of_the_stop() {
+    let grid = Grid::new(64, 64).unwrap();
+    let g = |x, y| idx(&grid, x, y);
+    let mut s = build(grid.clone(), Point::new(0, 0), Point::new(63, 40), jps(Algorithm::JpsPlusPruned)).unwrap();
+    let mut log = EventLog::default();
+    assert_eq!(s.step_logged(&mut log), StepEvent::Expanded(Point::new(0, 0)));
+    let want_g = 40.0 * SQRT2 + 23.0;
+    assert_eq!(log.opened.iter().map(|o| (o.node, o.parent)).collect::<Vec<_>>(), [(g(63, 40), g(0, 0))]);
+    assert!((log.opened[0].new_g - want_g).abs() < 1e-9);
+    let overlay = s.overlay();
+    assert_eq!(
+        overlay.lines,
+        [
+            line(&grid, (0, 0), (40, 40), LineKind::ScanHit),
+            line(&grid, (40, 40), (63, 40), LineKind::ScanHit),
+            line(&grid, (40, 40), (40, 63), LineKind::Scan),
+            line(&grid, (40, 40), (63, 63), LineKind::Scan),
+        ]
+    );
+    assert_eq!(overlay.marks, [OverlayMark { cell: g(63, 40), kind: MarkKind::JumpPoint }]);
+    assert_eq!(s.states()[g(40, 40) as usize], 0, "the diagonal's stop is never opened");
+    assert!(matches!(s.step(), StepEvent::Found { cost } if (cost - want_g).abs() < 1e-9));
+    assert_eq!(s.expanded(), 1);
+    let diagonal = (0..=40).map(|k| g(k, k));
+    assert_eq!(s.path_indices(), diagonal.chain((41..64).map(|x| g(x, 40))).collect::<Vec<_>>());
+
+    let config =
+        jps(Algorithm::JpsPlusPruned).diagonal(Diagonal::Never).heuristic(Heuristic::Manhattan).costs(Costs::Integer);
+    let mut s = build(grid.clone(), Point::new(0, 0), Point::new(5, 3), config).unwrap();
+    assert_eq!(s.run(), Status::Found);
+    assert_eq!((s.expanded(), s.cost()), (1, Some(80.0)));
+    assert_eq!(s.parents()[g(5, 3) as usize], g(0, 0));
+    let down = (0..=3).map(|y| g(0, y));
+    assert_eq!(s.path_indices(), down.chain((1..=5).map(|x| g(x, 3))).collect::<Vec<_>>());
+}
+
+/// Pruned JPS+ on the hand-worked map: the goal lies east, so east is scanned first. From the
+/// start it stops on the jump point (3,1), not the goal, so the other directions follow in
+/// scan order (N, S, then NE and SE, whose first moves find no stop; W, SW and NW leave the
+/// grid at once). From (3,1) east meets the goal: it is the only successor, and north and
+/// north-east (kept for the forced neighbour at (3,0)) are not scanned. Two expansions and
+/// cost 6, as JPS+.
+#[test]
+fn pruned_jps_plus_scans_the_goals_direction_first() {
+    let grid = draw(MAP);
+    let g = |x, y| idx(&grid, x, y);
+    let mut s = build(grid.clone(), Point::new(0, 1), Point::new(6, 1), jps(Algorithm::JpsPlusPruned)).unwrap();
+    let mut log = EventLog::default();
+    assert_eq!(s.step_logged(&mut log), StepEvent::Expanded(Point::new(0, 1)));
+    assert_eq!(log.opened.iter().map(|o| (o.node, o.new_g)).collect::<Vec<_>>(), [(g(3, 1), 3.0)]);
+    assert_eq!(
+        s.overlay().lines,
+        [
+            line(&grid, (0, 1), (3, 1), LineKind::ScanHit),
+            line(&grid, (0, 1), (0, 0), LineKind::Scan),
+            line(&grid, (0, 1), (0, 2), LineKind::Scan),
+            line(&grid, (0, 1), (1, 0), LineKind::Scan),
+            line(&grid, (0, 1), (1, 2), LineKind::Scan),
+        ]
+    );
+    assert_eq!(s.step_logged(&mut log), StepEvent::Expanded(Point::new(3, 1)));
+    assert_eq!(log.opened.iter().map(|o| (o.node, o.new_g)).collect::<Vec<_>>(), [(g(6, 1), 6.0)]);
+    assert_eq!(s.overlay().lines, [line(&grid, (3, 1), (6, 1), LineKind::ScanHit)]);
+    assert_eq!(s.run(), Status::Found);
+    assert_eq!((s.cost(), s.expanded()), (Some(6.0), 2));
+    assert_eq!(s.path_indices(), (0..7).map(|x| g(x, 1)).collect::<Vec<_>>());
+}
+
 /// A corridor that is walled off: no path, and the search says so after expanding the jump
 /// points it can reach.
 #[test]
@@ -221,7 +300,7 @@ fn no_path_is_reported() {
         ...#...
         ",
     );
-    for algorithm in [Algorithm::Jps, Algorithm::JpsPlus] {
+    for algorithm in [Algorithm::Jps, Algorithm::JpsPlus, Algorithm::JpsPlusPruned] {
         for rule in [Diagonal::NoCornerCutting, Diagonal::Never] {
             let mut s = build(grid.clone(), Point::new(0, 0), Point::new(6, 2), jps(algorithm).diagonal(rule)).unwrap();
             assert_eq!(s.run(), Status::NoPath, "{algorithm} {rule}");

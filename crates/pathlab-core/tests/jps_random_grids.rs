@@ -1,4 +1,4 @@
-//! JPS and JPS+ on thousands of random grids without terrain (up to 32x32: scattered walls
+//! JPS, JPS+ and pruned JPS+ on thousands of random grids without terrain (up to 32x32: scattered walls
 //! plus wall segments, which make corridors, corners and forced neighbours), under both rules
 //! they run on (`no-corner-cutting` and `never`) and both cost models:
 //! - the cost equals that of the independent Dijkstra (`oracle`: own neighbours, own diagonal
@@ -6,10 +6,11 @@
 //!   exactly when it finds the goal unreachable;
 //! - the path lists every cell, each move legal under the rule, and its moves sum to the cost;
 //!   the parents chain back from the goal to the start through jump points in straight or
-//!   diagonal lines;
+//!   diagonal lines (pruned JPS+: along routes of as many moves as the path takes between
+//!   them);
 //! - stepping with the event log, running, and seeking give the same answer;
-//! - after random wall and ground strokes, JPS+'s table and results equal a fresh JPS+'s, and
-//!   JPS after the strokes equals a fresh JPS.
+//! - after random wall and ground strokes, both JPS+'s tables and results equal a fresh
+//!   search's, and JPS after the strokes equals a fresh JPS.
 
 mod cases;
 mod oracle;
@@ -101,17 +102,33 @@ fn check(case: &Case, config: SearchConfig, optimum: Option<f64>) -> Result<Box<
     let walked = walk(&case.grid, case.rule, case.costs, case.start, case.goal, &points)
         .map_err(|e| TestCaseError::fail(format!("{what}: {e} in {points:?}")))?;
     prop_assert!(same(walked, cost), "{}: the moves sum to {} but the cost is {}", what, walked, cost);
-    // The parents chain from the goal to the start through jump points in straight or
-    // diagonal lines, and every jump point lies on the path.
+    // The parents chain from the goal to the start through jump points, every one on the
+    // path: in straight or diagonal lines, except that pruned JPS+ joins a node to the jump
+    // points found from the cells of its diagonal scans, a route that takes as many moves as
+    // the larger of the two distances (the smaller diagonally first), or both when 4-connected.
     let w = case.grid.width();
     let parents = s.parents();
+    let path = s.path_indices();
+    let place = |cell: usize| path.iter().position(|&c| c as usize == cell);
     let mut at = case.goal.y * w + case.goal.x;
     let mut hops = 0;
     while parents[at] != NO_PARENT {
         let p = parents[at] as usize;
         let (dx, dy) = ((at % w).abs_diff(p % w), (at / w).abs_diff(p / w));
-        prop_assert!(dx == 0 || dy == 0 || dx == dy, "{}: parent of {} is not in line", what, at);
-        prop_assert!(s.path_indices().contains(&(p as u32)), "{}", what);
+        if config.algorithm == Algorithm::JpsPlusPruned {
+            let moves = if case.rule == Diagonal::Never { dx + dy } else { dx.max(dy) };
+            let (from, to) = (place(p), place(at));
+            prop_assert!(
+                from.is_some() && to == from.map(|f| f + moves),
+                "{}: parent of {} is {} moves back",
+                what,
+                at,
+                moves
+            );
+        } else {
+            prop_assert!(dx == 0 || dy == 0 || dx == dy, "{}: parent of {} is not in line", what, at);
+        }
+        prop_assert!(path.contains(&(p as u32)), "{}", what);
         at = p;
         hops += 1;
         prop_assert!(hops <= case.grid.len(), "{}: the parents loop", what);
@@ -127,7 +144,7 @@ proptest! {
     #[test]
     fn jps_and_jps_plus_match_dijkstra(case in case()) {
         let optimum = optimum(&case.grid, case.start, case.goal, case.rule, case.costs);
-        for algorithm in [Algorithm::Jps, Algorithm::JpsPlus] {
+        for algorithm in [Algorithm::Jps, Algorithm::JpsPlus, Algorithm::JpsPlusPruned] {
             for h in admissible(&case) {
                 let s = check(&case, config(&case, algorithm, h), optimum)?;
                 prop_assert!(s.expanded() <= case.grid.len());
@@ -179,7 +196,7 @@ proptest! {
     /// Stepping, running and seeking agree; back then forward lands in the same state.
     #[test]
     fn stepping_running_and_seeking_agree(case in case(), back in 0usize..50) {
-        for algorithm in [Algorithm::Jps, Algorithm::JpsPlus] {
+        for algorithm in [Algorithm::Jps, Algorithm::JpsPlus, Algorithm::JpsPlusPruned] {
             let config = config(&case, algorithm, Heuristic::Octile);
             let (stepped, events) = stepped(&case, config)?;
             let mut ran = build(case.grid.clone(), case.start, case.goal, config).unwrap();
@@ -225,7 +242,7 @@ proptest! {
     /// the results; JPS after the same strokes equals a fresh JPS.
     #[test]
     fn edits_agree_with_a_fresh_search(case in case(), strokes in strokes()) {
-        for algorithm in [Algorithm::JpsPlus, Algorithm::Jps] {
+        for algorithm in [Algorithm::JpsPlus, Algorithm::JpsPlusPruned, Algorithm::Jps] {
             let config = config(&case, algorithm, Heuristic::Octile);
             let mut edited = build(case.grid.clone(), case.start, case.goal, config).unwrap();
             for (cells, value) in &strokes {
@@ -240,7 +257,7 @@ proptest! {
                     prop_assert_eq!(edited.steps(), 0, "a change resets the search");
                 }
                 let mut fresh = build(edited.grid().clone(), case.start, case.goal, config).unwrap();
-                if algorithm == Algorithm::JpsPlus {
+                if algorithm != Algorithm::Jps {
                     let (a, b) = (edited.cell_table().unwrap(), fresh.cell_table().unwrap());
                     prop_assert_eq!(a.per_cell, 8);
                     if a.values != b.values {

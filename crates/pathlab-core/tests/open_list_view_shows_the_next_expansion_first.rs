@@ -214,7 +214,7 @@ proptest! {
     #[test]
     fn other_searches_take_their_first_entry_next(
         case in case(false, vec![Diagonal::NoCornerCutting, Diagonal::Never]),
-        algorithm in select(vec![Algorithm::Theta, Algorithm::Jps, Algorithm::JpsPlus, Algorithm::AStarSmoothed, Algorithm::BiAStar]),
+        algorithm in select(vec![Algorithm::Theta, Algorithm::Jps, Algorithm::JpsPlus, Algorithm::JpsPlusPruned, Algorithm::AStarSmoothed, Algorithm::BiAStar]),
         weight in select(vec![1.0, 2.0]),
     ) {
         let config = SearchConfig::new(algorithm)

@@ -84,7 +84,7 @@ fn terrain_refuses_jps_and_the_any_angle_searches_and_nothing_else() {
         .collect();
     names.sort_unstable();
     // By the course's rules: jumps assume uniform cost, and straight segments do not weigh terrain.
-    assert_eq!(names, ["astar-smoothed", "jps", "jps-plus", "lazy-theta", "theta"]);
+    assert_eq!(names, ["astar-smoothed", "jps", "jps-plus", "jps-plus-pruned", "lazy-theta", "theta"]);
     for &a in Algorithm::ALL.iter().filter(|a| a.info().on_page) {
         assert!(refusal(&grid(false), &config(a), &GridLinks::None).is_none(), "{a} on a plain grid");
     }

@@ -55,7 +55,7 @@ fn problem() -> impl Strategy<Value = (Grid, Point, Point)> {
         })
 }
 
-const ALGORITHMS: [Algorithm; 12] = [
+const ALGORITHMS: [Algorithm; 13] = [
     Algorithm::Bfs,
     Algorithm::Dfs,
     Algorithm::Dijkstra,
@@ -65,6 +65,7 @@ const ALGORITHMS: [Algorithm; 12] = [
     Algorithm::Ida,
     Algorithm::Jps,
     Algorithm::JpsPlus,
+    Algorithm::JpsPlusPruned,
     Algorithm::Theta,
     Algorithm::LazyTheta,
     Algorithm::AStarSmoothed,

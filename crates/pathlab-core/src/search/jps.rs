@@ -649,8 +649,14 @@ impl JumpCore {
     /// The path from the start to the goal through the jump points, every cell listed. The
     /// two lists it builds keep their room in the core for the next search (a short search
     /// on a small map otherwise spends a good part of its time allocating them).
+    ///
+    /// Between a jump point and its parent the route is a straight or diagonal line for JPS
+    /// and JPS+; pruned JPS+ also joins a node to the jump points found from the cells of its
+    /// diagonal scans, a route that runs diagonally first and straight after (vertically first
+    /// and horizontally after on a 4-connected grid), and this fills in either.
     fn finish_path(&mut self) {
         let w = self.space.grid.width();
+        let eight = self.config.diagonal != Diagonal::Never;
         let mut corners = std::mem::take(&mut self.corners);
         corners.clear();
         let mut at = self.space.grid.index(self.goal) as u32;
@@ -666,11 +672,18 @@ impl JumpCore {
             let (a, b) = (self.space.grid.point_at(from as usize), self.space.grid.point_at(to as usize));
             let dx = (b.x as i64 - a.x as i64).signum();
             let dy = (b.y as i64 - a.y as i64).signum();
-            let moves = a.x.abs_diff(b.x).max(a.y.abs_diff(b.y));
-            let step = dy * w as i64 + dx;
+            let (across, down) = (a.x.abs_diff(b.x), a.y.abs_diff(b.y));
+            // The first leg: diagonal (or vertical, 4-connected); the second: the rest, straight.
+            let row = dy * w as i64;
+            let (first, first_step, second, second_step) = if eight {
+                let diagonal = across.min(down);
+                (diagonal, row + dx, across.max(down) - diagonal, if across > down { dx } else { row })
+            } else {
+                (down, row, across, dx)
+            };
             let mut cell = i64::from(from);
-            for _ in 0..moves {
-                cell += step;
+            for k in 0..first + second {
+                cell += if k < first { first_step } else { second_step };
                 path.push(cell as u32);
             }
             from = to;

@@ -32,6 +32,26 @@
 //! same with the goal's row.) Otherwise a positive entry gives its jump point, and a
 //! non-positive one nothing.
 //!
+//! # Pruned JPS+
+//!
+//! [`Algorithm::JpsPlusPruned`](super::Algorithm::JpsPlusPruned) reads the same table but does
+//! not open the stops of a diagonal scan (Harabor and Grastien's intermediate-node pruning,
+//! 2014). Where JPS+ would open a diagonal's stop `c` (a jump point, or the cell level with the
+//! goal) and later expand it, pruned JPS+ expands `c` on the spot: it looks up `c`'s two
+//! straight directions (as a node reached along the diagonal, in scan order) and offers what
+//! they stop on to the open list, with the expanded node as parent and the cost of the route
+//! diagonally to `c`, then straight; then the diagonal goes on from `c` to its next stop,
+//! until it finds none or stops on the goal. On a 4-connected grid the vertical scans play the
+//! diagonals' part, with east and west as their straight directions. The goal's direction
+//! (the diagonal towards it, or the straight line when it is level; vertical first on a
+//! 4-connected grid) is looked up before the others, and when its scans reach the goal the
+//! goal is the only successor: that route has no detour, so no other route through the node
+//! is cheaper (on small maps most searches end on the start's first look). The stops are never
+//! opened, so on the MovingAI maps about half as many nodes are expanded, and the costs are
+//! JPS+'s: optimal (the tests check them against an independent Dijkstra on random grids and
+//! against the `.scen` optima). The path between a node and such a successor runs diagonally
+//! (or vertically) first and straight after, as the step's scan lines show.
+//!
 //! # Editing
 //!
 //! [`paint`](Stepper::paint) with walls or ground updates the table instead of rebuilding it:
@@ -126,6 +146,15 @@ impl Packed {
     }
 }
 
+/// A successor of a pruned JPS+ expansion: the jump point, the cost of the route to it from
+/// the expanded node, and the direction of that route's last move.
+#[derive(Clone, Copy, Debug)]
+struct Found {
+    to: Point,
+    cost: f64,
+    arrived: usize,
+}
+
 /// How much of the table an edit recomputed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Rebuild {
@@ -174,6 +203,11 @@ pub fn jps_plus(grid: &Grid, start: Point, goal: Point, diagonal: Diagonal) -> R
 #[derive(Clone, Debug)]
 pub struct JpsPlus {
     core: JumpCore,
+    /// Pruned JPS+ ([`Algorithm::JpsPlusPruned`](super::Algorithm::JpsPlusPruned)): the stops
+    /// of a diagonal scan are expanded in place (see the module documentation).
+    pruned: bool,
+    /// Room for a pruned expansion's successors, kept between steps.
+    found: Vec<Found>,
     walls: Walls,
     /// `table[cell * 8 + direction]`, row-major cells, directions N, NE, E, SE, S, SW, W, NW.
     table: Vec<i32>,
@@ -191,8 +225,9 @@ impl JpsPlus {
         let walls = Walls::new(&grid);
         let table = vec![0; grid.len() * 8];
         let packed = vec![Packed::default(); grid.len()];
-        let mut search =
-            Self { core: JumpCore::new(grid, start, goal, config)?, walls, table, packed, rebuilt: Rebuild::default() };
+        let pruned = config.algorithm == super::Algorithm::JpsPlusPruned;
+        let core = JumpCore::new(grid, start, goal, config)?;
+        let mut search = Self { core, pruned, found: Vec::new(), walls, table, packed, rebuilt: Rebuild::default() };
         search.build_all();
         Ok(search)
     }
@@ -215,6 +250,21 @@ impl JpsPlus {
             Err(event) => return event,
         };
         let at = self.core.space.grid.point_at(node);
+        if self.pruned {
+            let mut found = std::mem::take(&mut self.found);
+            found.clear();
+            self.pruned_jumps(node, at, &mut found, |_, _, _| {});
+            let base = self.core.nodes.g()[node];
+            // No early read of the successors' packed cells here, as below: most of the many
+            // jump points a diagonal's stops find are never expanded, and waiting for their
+            // cells made pruned JPS+ about a third slower.
+            for f in &found {
+                let succ = self.core.space.grid.index(f.to);
+                self.core.relax(succ, f.to, node, base + f.cost, f.arrived, recorder);
+            }
+            self.found = found;
+            return StepEvent::Expanded(at);
+        }
         let (jumps, count) = self.jumps(node, at);
         let base = self.core.nodes.g()[node];
         for &(d, k) in &jumps[..count] {
@@ -257,31 +307,137 @@ impl JpsPlus {
             if dirs & (1 << d) == 0 {
                 continue;
             }
-            let dist = cell.distance(d);
-            let reach = i64::from(dist.unsigned_abs());
-            // The goal check: where this direction meets the goal, if within reach.
-            let meet = if is_diagonal(d) {
-                (gx.signum() == DX[d] && gy.signum() == DY[d]).then(|| gx.abs().min(gy.abs()))
-            } else if Self::diagonal_like(eight, d) {
-                (gy.signum() == DY[d]).then(|| gy.abs())
-            } else if DX[d] == 0 {
-                (gx == 0 && gy.signum() == DY[d]).then(|| gy.abs())
-            } else {
-                (gy == 0 && gx.signum() == DX[d]).then(|| gx.abs())
-            };
-            match meet {
-                Some(m) if m <= reach => {
-                    jumps[count] = (d, m as usize);
-                    count += 1;
-                }
-                _ if dist > 0 => {
-                    jumps[count] = (d, dist as usize);
-                    count += 1;
-                }
-                _ => {}
+            if let Some(k) = Self::stop(cell, d, eight, gx, gy) {
+                jumps[count] = (d, k);
+                count += 1;
             }
         }
         (jumps, count)
+    }
+
+    /// Where the scan in direction `d` from a cell whose packed entries are `cell` stops, in
+    /// moves, with the goal `(gx, gy)` away: where it meets the goal (the goal check) when
+    /// that is within the entry's reach, else at the jump point of a positive entry; `None`
+    /// when neither.
+    #[inline]
+    fn stop(cell: Packed, d: usize, eight: bool, gx: i64, gy: i64) -> Option<usize> {
+        let dist = cell.distance(d);
+        let reach = i64::from(dist.unsigned_abs());
+        let meet = if is_diagonal(d) {
+            (gx.signum() == DX[d] && gy.signum() == DY[d]).then(|| gx.abs().min(gy.abs()))
+        } else if Self::diagonal_like(eight, d) {
+            (gy.signum() == DY[d]).then(|| gy.abs())
+        } else if DX[d] == 0 {
+            (gx == 0 && gy.signum() == DY[d]).then(|| gy.abs())
+        } else {
+            (gy == 0 && gx.signum() == DX[d]).then(|| gx.abs())
+        };
+        match meet {
+            Some(m) if m <= reach => Some(m as usize),
+            _ if dist > 0 => Some(dist as usize),
+            _ => None,
+        }
+    }
+
+    /// The successors of `node` (at `at`) in pruned JPS+, in the order they are offered. The
+    /// goal's direction (see [`toward`](Self::toward)) is looked up first, when the pruning
+    /// keeps it: if its scans reach the goal, the goal is the only successor (no route through
+    /// `node` can be cheaper than that one, which has no detour). Then the other directions in
+    /// scan order: a straight one's stop (as JPS+), and along a diagonal-like one each stop in
+    /// turn expanded in place (its straight directions, then on along the diagonal), until the
+    /// scan finds no stop or stops on the goal. `scan(from, to, hit)` is told every scan read,
+    /// to its stop (`hit`) or to the last cell before the wall.
+    fn pruned_jumps(&self, node: usize, at: Point, found: &mut Vec<Found>, mut scan: impl FnMut(Point, Point, bool)) {
+        let eight = self.eight();
+        let cell = self.packed[node];
+        let dirs = cell.directions(self.core.arrived[node], eight);
+        let toward = self.toward(at).filter(|&t| dirs & (1 << t) != 0);
+        if let Some(t) = toward {
+            self.pruned_direction(at, cell, t, found, &mut scan);
+            if let Some(&goal) = found.iter().find(|f| f.to == self.core.goal) {
+                found.clear();
+                found.push(goal);
+                return;
+            }
+        }
+        for d in SCAN_ORDER {
+            if dirs & (1 << d) != 0 && Some(d) != toward {
+                self.pruned_direction(at, cell, d, found, &mut scan);
+            }
+        }
+    }
+
+    /// The direction of the first leg of the way from `at` to the goal that a pruned
+    /// successor's route takes: the diagonal towards the goal (vertical, 4-connected) unless
+    /// the goal is level with `at`, then straight; `None` at the goal.
+    fn toward(&self, at: Point) -> Option<usize> {
+        let goal = self.core.goal;
+        let (sx, sy) = ((goal.x as i64 - at.x as i64).signum(), (goal.y as i64 - at.y as i64).signum());
+        let (sx, sy) = if self.eight() || sy == 0 { (sx, sy) } else { (0, sy) };
+        (0..8).find(|&d| (DX[d], DY[d]) == (sx, sy) && (sx, sy) != (0, 0))
+    }
+
+    /// The successors pruned JPS+ finds in direction `d` from `from` (whose packed entries are
+    /// `cell`), added to `found`, the scans read told to `scan` (see
+    /// [`pruned_jumps`](Self::pruned_jumps)).
+    fn pruned_direction(
+        &self,
+        from: Point,
+        cell: Packed,
+        d: usize,
+        found: &mut Vec<Found>,
+        scan: &mut impl FnMut(Point, Point, bool),
+    ) {
+        let eight = self.eight();
+        if !Self::diagonal_like(eight, d) {
+            self.straight_stop(from, cell, d, 0.0, found, scan);
+            return;
+        }
+        let goal = self.core.goal;
+        let (mut from, mut from_cell, mut moves) = (from, cell, 0);
+        loop {
+            let (gx, gy) = (goal.x as i64 - from.x as i64, goal.y as i64 - from.y as i64);
+            let Some(k) = Self::stop(from_cell, d, eight, gx, gy) else {
+                scan(from, JumpCore::moved(from, d, from_cell.distance(d).unsigned_abs() as usize), false);
+                return;
+            };
+            let stop = JumpCore::moved(from, d, k);
+            scan(from, stop, true);
+            moves += k;
+            let to_stop = self.core.run_cost(d, moves);
+            if stop == goal {
+                found.push(Found { to: stop, cost: to_stop, arrived: d });
+                return;
+            }
+            let stop_cell = self.packed[self.core.space.grid.index(stop)];
+            let sides = stop_cell.directions(d as u8, eight) & !(1 << d);
+            for c in SCAN_ORDER.into_iter().filter(|&c| sides & (1 << c) != 0) {
+                self.straight_stop(stop, stop_cell, c, to_stop, found, scan);
+            }
+            (from, from_cell) = (stop, stop_cell);
+        }
+    }
+
+    /// A straight scan of pruned JPS+ from `from` (packed entries `cell`) in direction `c`,
+    /// `base` the cost of the route to `from`: its stop, if any, goes to `found`.
+    fn straight_stop(
+        &self,
+        from: Point,
+        cell: Packed,
+        c: usize,
+        base: f64,
+        found: &mut Vec<Found>,
+        scan: &mut impl FnMut(Point, Point, bool),
+    ) {
+        let goal = self.core.goal;
+        let (gx, gy) = (goal.x as i64 - from.x as i64, goal.y as i64 - from.y as i64);
+        if let Some(k) = Self::stop(cell, c, self.eight(), gx, gy) {
+            let to = JumpCore::moved(from, c, k);
+            scan(from, to, true);
+            found.push(Found { to, cost: base + self.core.run_cost(c, k), arrived: c });
+        } else {
+            scan(from, JumpCore::moved(from, c, cell.distance(c).unsigned_abs() as usize), false);
+        }
     }
 
     // ---- the table ------------------------------------------------------------------------
@@ -517,32 +673,48 @@ impl JumpSearch for JpsPlus {
         let at = self.core.space.grid.point_at(node);
         let mut tracer = Tracer::new(&self.walls);
         let eight = self.eight();
-        let dirs = self.walls.directions(self.walls.pad(at), self.core.arrived[node], eight);
-        let (jumps, count) = self.jumps(node, at);
-        let jumps = &jumps[..count];
-        let mut children = Vec::new();
-        for d in SCAN_ORDER {
-            if dirs & (1 << d) == 0 {
-                continue;
+        let index = |p: Point| self.core.space.grid.index(p);
+        // The forced neighbours of a straight jump point `p` reached in direction `d`.
+        let forced = |tracer: &mut Tracer<'_>, p: Point, d: usize| {
+            if Self::diagonal_like(eight, d) || p == self.core.goal {
+                return;
             }
-            if let Some(&(_, k)) = jumps.iter().find(|j| j.0 == d) {
-                let p = JumpCore::moved(at, d, k);
-                let child = self.core.space.grid.index(p);
-                tracer.line(node as u32, child as u32, true);
-                children.push(child);
-                if !Self::diagonal_like(eight, d) && p != self.core.goal {
-                    let n = self.walls.pad(p);
-                    for s in [(d + 2) & 7, (d + 6) & 7] {
-                        if self.walls.forced_side(n, d, s) {
-                            let side = JumpCore::moved(p, s, 1);
-                            tracer.mark(self.core.space.grid.index(side) as u32, MarkKind::Forced);
-                        }
-                    }
+            let n = self.walls.pad(p);
+            for s in [(d + 2) & 7, (d + 6) & 7] {
+                if self.walls.forced_side(n, d, s) {
+                    tracer.mark(index(JumpCore::moved(p, s, 1)) as u32, MarkKind::Forced);
                 }
-            } else {
-                let k = self.table[node * 8 + d].unsigned_abs() as usize;
-                let end = self.core.space.grid.index(JumpCore::moved(at, d, k));
-                tracer.line(node as u32, end as u32, false);
+            }
+        };
+        let mut children = Vec::new();
+        if self.pruned {
+            let mut found = Vec::new();
+            let mut scans = Vec::new();
+            self.pruned_jumps(node, at, &mut found, |from, to, hit| scans.push((from, to, hit)));
+            for (from, to, hit) in scans {
+                tracer.line(index(from) as u32, index(to) as u32, hit);
+            }
+            for f in found {
+                children.push(index(f.to));
+                forced(&mut tracer, f.to, f.arrived);
+            }
+        } else {
+            let dirs = self.walls.directions(self.walls.pad(at), self.core.arrived[node], eight);
+            let (jumps, count) = self.jumps(node, at);
+            let jumps = &jumps[..count];
+            for d in SCAN_ORDER {
+                if dirs & (1 << d) == 0 {
+                    continue;
+                }
+                if let Some(&(_, k)) = jumps.iter().find(|j| j.0 == d) {
+                    let p = JumpCore::moved(at, d, k);
+                    tracer.line(node as u32, index(p) as u32, true);
+                    children.push(index(p));
+                    forced(&mut tracer, p, d);
+                } else {
+                    let k = self.table[node * 8 + d].unsigned_abs() as usize;
+                    tracer.line(node as u32, index(JumpCore::moved(at, d, k)) as u32, false);
+                }
             }
         }
         self.core.mark_children(&mut tracer, &children);

@@ -43,7 +43,7 @@ pub fn refusal(grid: &Grid, config: &SearchConfig, links: &GridLinks) -> Option<
     }
     let checked = match algorithm {
         Algorithm::Jps => jps::check_rules(jps::NAME, grid, config),
-        Algorithm::JpsPlus => jps::check_rules(jps_plus::NAME, grid, config),
+        Algorithm::JpsPlus | Algorithm::JpsPlusPruned => jps::check_rules(jps_plus::NAME, grid, config),
         Algorithm::Theta | Algorithm::LazyTheta | Algorithm::AStarSmoothed => theta::check_no_terrain(grid, algorithm),
         Algorithm::Lpa | Algorithm::DStarLite => incremental::check_config(config, algorithm),
         Algorithm::Navmesh | Algorithm::Visibility => Err(not_a_cell_stepper(algorithm)),

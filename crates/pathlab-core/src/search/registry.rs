@@ -113,6 +113,10 @@ named_enum! {
         /// nearly at it, remembers where it has been and walks back to the last junction from
         /// a dead end ([`explorer`](super::explorer)). It sees only within its sensor radius.
         Explorer = 21, "explorer";
+        /// Pruned JPS+: JPS+ that expands the stops of a diagonal scan in place, putting the
+        /// jump points of their straight scans on the open list instead of the stops
+        /// themselves (see [`jps_plus`](super::jps_plus)).
+        JpsPlusPruned = 22, "jps-plus-pruned";
     }
 }
 
@@ -385,6 +389,7 @@ pub const ALGORITHMS: &[AlgorithmInfo] = &[
     row(A::Ida,           "IDA* (iterative deepening)",           "IDA*",            IfAdmissible, F,     false).with(&[Heuristic, Threshold, Order]).weight_counts(),
     row(A::Jps,           "Jump point search (JPS)",              "JPS",             IfAdmissible, F,     true).with(&[Heuristic]).weight_counts().grid_only(JUMPS),
     row(A::JpsPlus,       "JPS+ (precomputed jumps)",             "JPS+",            IfAdmissible, F,     true).with(&[Heuristic]).weight_counts().grid_only(JUMPS),
+    row(A::JpsPlusPruned, "JPS+, diagonals pruned",               "Pruned JPS+",     IfAdmissible, F,     true).with(&[Heuristic]).weight_counts().grid_only(JUMPS),
     row(A::Theta,         "Theta* (any-angle)",                   "Theta*",          Never,        F,     true).with(&[Heuristic]).weight_counts().grid_only(SIGHT).any_angle_path().inadmissible_harmless(),
     row(A::LazyTheta,     "Lazy Theta* (any-angle)",              "Lazy Theta*",     Never,        F,     false).with(&[Heuristic]).weight_counts().grid_only(SIGHT).any_angle_path().inadmissible_harmless(),
     row(A::AStarSmoothed, "A* + smoothing",                       "A* + smoothing",  Never,        F,     true).with(&[Heuristic, Reopen, Order]).weight_counts().grid_only(SIGHT).any_angle_path(),
@@ -535,7 +540,8 @@ pub fn build(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Res
         | Algorithm::LazyTheta
         | Algorithm::AStarSmoothed
         | Algorithm::Jps
-        | Algorithm::JpsPlus => build_first_plain(grid, start, goal, config),
+        | Algorithm::JpsPlus
+        | Algorithm::JpsPlusPruned => build_first_plain(grid, start, goal, config),
         // One compiled copy of each of these serves the plain grid and the grid with links.
         Algorithm::BiAStar
         | Algorithm::Ida
@@ -555,9 +561,10 @@ pub fn build(grid: Grid, start: Point, goal: Point, config: SearchConfig) -> Res
 
 /// The algorithms the grid page's first wasm module holds ([`build_first`]): the plain
 /// search's (breadth-first, depth-first, Dijkstra, greedy, A*, the search skeleton), which
-/// also run with teleports and slopes, and JPS, JPS+, Theta*, Lazy Theta* and A* with
-/// smoothing. The others (bidirectional A*, IDA*, LPA*, D* Lite, LRTA*, RTA*, HPA*, crash
-/// and turn, the explorer) are in a second module that the page loads when one is chosen.
+/// also run with teleports and slopes, and JPS, JPS+ (plain and pruned), Theta*, Lazy Theta*
+/// and A* with smoothing. The others (bidirectional A*, IDA*, LPA*, D* Lite, LRTA*, RTA*,
+/// HPA*, crash and turn, the explorer) are in a second module that the page loads when one is
+/// chosen.
 pub const FIRST: &[Algorithm] = &[
     Algorithm::Bfs,
     Algorithm::Dfs,
@@ -567,6 +574,7 @@ pub const FIRST: &[Algorithm] = &[
     Algorithm::Template,
     Algorithm::Jps,
     Algorithm::JpsPlus,
+    Algorithm::JpsPlusPruned,
     Algorithm::Theta,
     Algorithm::LazyTheta,
     Algorithm::AStarSmoothed,
@@ -608,7 +616,7 @@ pub fn build_first(
     plain_search_on(linked_space(grid, start, goal, &config, links)?, start, goal, config)
 }
 
-/// The steppers of [`FIRST`] on a grid without links: JPS, JPS+, Theta*, Lazy Theta* and A*
+/// The steppers of [`FIRST`] on a grid without links: JPS, JPS+ (both), Theta*, Lazy Theta* and A*
 /// with smoothing, and the plain search for the rest.
 fn build_first_plain(
     grid: Grid,
@@ -622,7 +630,9 @@ fn build_first_plain(
         }
         Algorithm::AStarSmoothed => Ok(Box::new(super::smoothed::SmoothedAStar::new(grid, start, goal, config)?)),
         Algorithm::Jps => Ok(Box::new(super::jps::Jps::new(grid, start, goal, config)?)),
-        Algorithm::JpsPlus => Ok(Box::new(super::jps_plus::JpsPlus::new(grid, start, goal, config)?)),
+        Algorithm::JpsPlus | Algorithm::JpsPlusPruned => {
+            Ok(Box::new(super::jps_plus::JpsPlus::new(grid, start, goal, config)?))
+        }
         _ => Ok(Box::new(Search::new(grid, start, goal, config)?)),
     }
 }
