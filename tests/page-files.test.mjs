@@ -265,6 +265,27 @@ describe('files in and out', () => {
     await page.close();
   });
 
+  test('the export replays the search switches too: BFS with its neighbours tried west first', async () => {
+    // BFS expands in the order it opened cells, so the neighbour order decides every step: a
+    // replay in the default order (north first) would part from the page at step 2.
+    const page = await open(env, 'map=wall-gap&algo=bfs&order=wsen');
+    const json = JSON.parse((await downloaded(page, 'export-json')).bytes.toString('utf8'));
+    assert.equal(json.settings.order, 'wsen');
+    assert.equal(json.settings.reopen, false);
+    assert.equal(json.settings.list, 'priority');
+    for (let k = 1; k <= 12; k++) {
+      await testid(page, 'step').click();
+      await nextFrame(page);
+      const narration = await text(page, 'narration');
+      assert.ok(narration.includes(`expanded (${json.rows[k - 1].expanded.join(',')})`), `step ${k}: ${narration}`);
+    }
+    // The start (4,7) opens west, south, east, north, then the diagonals NE, SE, SW, NW.
+    const around = [[3, 7], [4, 8], [5, 7], [4, 6], [5, 6], [5, 8], [3, 8], [3, 6]];
+    assert.deepEqual(json.rows[0].opened.map((o) => o.at), around);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
   test('the export replays the settings on show: BFS, 4-way, with an edit', async () => {
     const page = await open(env, 'map=u-trap&algo=bfs&diagonal=never');
     await page.evaluate(() => window.pathlab.lab.paintLine(3, 3, 3, 9, 0));

@@ -14,7 +14,7 @@ import { statusName } from './pkg/pathlab_wasm.js';
 import { assess, cheapestCost, excessPercent, formatCost, nameOf } from './warnings.js';
 import { attachCompareView } from './compare-view.js';
 import { PSEUDOCODE } from './pseudocode.js';
-import { copyLinks } from './every-search.js';
+import { cloneWithLinks } from './every-search.js';
 
 /**
  * The part of the page this module uses (page-context.js: each member is documented there),
@@ -56,23 +56,6 @@ function median(values) {
 /** Lets the browser paint and handle input between pieces of measuring. */
 function pause() {
   return new Promise((ok) => setTimeout(ok, 0));
-}
-
-/**
- * A copy of the page's map (cells, start, goal, settings) with `algo`, carrying the map's
- * links too (teleports and their estimate, or heights and slope costs; links.js), so that a
- * compared search costs its moves as the page's own does. Lab.cloneMap copies the cells and
- * settings only. Throws, freeing the copy, when the algorithm cannot run with those links.
- */
-export function cloneWithLinks(lab, algo) {
-  const copy = lab.cloneMap(algo);
-  try {
-    copyLinks(lab, copy);
-  } catch (e) {
-    copy.free();
-    throw new Error(`${e.message} (the map has ${lab.links().kind === 'slopes' ? 'slopes' : 'teleports'})`);
-  }
-  return copy;
 }
 
 /**

@@ -1,5 +1,6 @@
 // The module with every search (pkg/pathlab_searches.js: the grid page's Lab built with every
-// algorithm) and the move of the page's search into it. The grid page's first module
+// algorithm) and the move of the page's search into it; and the copies of the page's search
+// (with its links) that compare mode and the run export step on their own. The grid page's first module
 // (pathlab_wasm) runs only the searches of firstAlgorithms(); pathlab.js loads this module,
 // and through it pathlab_searches, when another is chosen or compared (App.useEverySearch).
 import { statusName } from './pkg/pathlab_wasm.js';
@@ -20,6 +21,23 @@ export function copyLinks(source, target) {
   } else if (links?.kind === 'slopes') {
     target.setSlopes(source.heights(), links.uphill, links.downhill);
   }
+}
+
+/**
+ * A copy of the page's map (cells, start, goal, settings) with `algo`, carrying the map's
+ * links too (teleports and their estimate, or heights and slope costs; links.js), so that a
+ * compared search costs its moves as the page's own does. Lab.cloneMap copies the cells and
+ * settings only. Throws, freeing the copy, when the algorithm cannot run with those links.
+ */
+export function cloneWithLinks(lab, algo) {
+  const copy = lab.cloneMap(algo);
+  try {
+    copyLinks(lab, copy);
+  } catch (e) {
+    copy.free();
+    throw new Error(`${e.message} (the map has ${lab.links().kind === 'slopes' ? 'slopes' : 'teleports'})`);
+  }
+  return copy;
 }
 
 /**

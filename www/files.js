@@ -8,6 +8,7 @@
 import { statusName } from './pkg/pathlab_wasm.js';
 import { download, el } from './dom.js';
 import { readCells } from './editor.js';
+import { cloneWithLinks } from './every-search.js';
 
 /**
  * The part of the page this module uses (page-context.js: each member is documented there).
@@ -21,7 +22,10 @@ export const MAX_EXPORT_STEPS = 200_000;
 const CHUNK = 5_000;
 
 /** The settings that make a run, as `Lab.settings()` names them. */
-export const RUN_SETTINGS = ['algo', 'heuristic', 'diagonal', 'costs', 'weight', 'lookahead', 'sensor', 'cluster', 'hand', 'fog', 'seed'];
+export const RUN_SETTINGS = [
+  'algo', 'heuristic', 'diagonal', 'costs', 'weight', 'lookahead', 'sensor', 'cluster', 'hand', 'fog', 'seed',
+  'reopen', 'threshold', 'order', 'list', 'ga', 'hb', 'gcount',
+];
 
 /**
  * A file name from the map's name or title: letters, digits, dots and dashes only.
@@ -38,30 +42,7 @@ function baseName(app) {
  * @param {FilesContext} app
  */
 export function twinLab(app) {
-  const lab = app.lab;
-  const s = lab.settings();
-  // A Lab of the module the page's is in (the first one, or the one with every search).
-  const twin = new lab.constructor(lab.width, lab.height);
-  try {
-    twin.loadCells(lab.width, lab.height, readCells(app));
-    twin.setDiagonal(s.diagonal);
-    twin.setCosts(s.costs);
-    twin.setHeuristic(s.heuristic);
-    twin.setLookahead(s.lookahead);
-    twin.setSensor(s.sensor);
-    twin.setCluster(s.cluster);
-    twin.setHand(s.hand);
-    twin.setSeed(s.seed);
-    twin.setFog(s.fog);
-    twin.setAlgorithm(s.algo);
-    twin.setWeight(s.weight);
-    twin.setStart(s.start[0], s.start[1]);
-    twin.setGoal(s.goal[0], s.goal[1]);
-  } catch (e) {
-    twin.free();
-    throw e;
-  }
-  return twin;
+  return cloneWithLinks(app.lab, app.lab.settings().algo);
 }
 
 /**
