@@ -169,11 +169,12 @@ fn path_details(any_space: &str) -> String {
 mod tests {
     use super::*;
 
-    /// The words of `--algo`'s paragraph, up to its default.
+    /// The words of `--algo`'s paragraph, up to its default (wherever the lines break).
     fn algo_paragraph(text: &str) -> String {
-        let start = text.find("  --algo A").expect("an --algo option");
-        let end = start + text[start..].find("(default astar)").expect("its default");
-        text[start..end].split_whitespace().collect::<Vec<_>>().join(" ")
+        let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let start = words.find("--algo A").expect("an --algo option");
+        let end = start + words[start..].find("(default astar)").expect("its default");
+        words[start..end].to_string()
     }
 
     #[test]
