@@ -264,7 +264,7 @@ describe('messages and the algorithm menu', () => {
 
   test('the algorithm menu marks what the map refuses, with the reason, and follows the map', async () => {
     // The README's rule: terrain refuses the jump searches and the any-angle ones.
-    const terrainRefuses = ['astar-smoothed', 'jps', 'jps-plus', 'lazy-theta', 'theta'];
+    const terrainRefuses = ['astar-smoothed', 'jps', 'jps-plus', 'jps-plus-pruned', 'lazy-theta', 'theta'];
     const marked = (page) =>
       page.locator('[data-testid="algo"] option').evaluateAll((os) => os.filter((o) => o.dataset.refused).map((o) => o.value).sort());
     const page = await open(env, 'map=mud-field', { width: 1440, height: 900 });
@@ -294,7 +294,7 @@ describe('messages and the algorithm menu', () => {
     await page.waitForFunction(() => !document.querySelector('[data-testid="algo"] option[data-refused]'));
     await testid(page, 'diagonal').selectOption('always');
     await page.waitForFunction(() => document.querySelector('[data-testid="algo"] option[value="jps"][data-refused]'));
-    assert.deepEqual(await marked(page), ['jps', 'jps-plus']);
+    assert.deepEqual(await marked(page), ['jps', 'jps-plus', 'jps-plus-pruned']);
     assert.deepEqual(page.errors, []);
     await page.close();
   });

@@ -100,8 +100,8 @@ describe('page configuration', () => {
   });
 
   test('every algorithm named in the contract can be chosen from the URL', async () => {
-    const contract = ['bfs', 'dfs', 'dijkstra', 'greedy', 'astar', 'bi-astar', 'ida', 'jps', 'jps-plus', 'theta',
-      'lazy-theta', 'astar-smoothed', 'lpa', 'dstar-lite', 'lrta', 'rta', 'crash-turn', 'explorer', 'hpa', 'template'];
+    const contract = ['bfs', 'dfs', 'dijkstra', 'greedy', 'astar', 'bi-astar', 'ida', 'jps', 'jps-plus', 'jps-plus-pruned',
+      'theta', 'lazy-theta', 'astar-smoothed', 'lpa', 'dstar-lite', 'lrta', 'rta', 'crash-turn', 'explorer', 'hpa', 'template'];
     const page = await open(env, 'algo=dstar-lite');
     assert.equal(await value(page, 'algo'), 'dstar-lite');
     assert.equal(await text(page, 'message'), '');
