@@ -79,7 +79,8 @@ impl Frontier {
         }
     }
 
-    #[inline]
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
     fn push(&mut self, config: &SearchConfig, node: u32, g: f64, h: f64) {
         match self {
             Self::Fifo(q) => q.push_back(node),
@@ -99,7 +100,8 @@ impl Frontier {
 
     /// Takes the next node. Entries of nodes that `state` shows closed may be dropped on the
     /// way instead of returned; the caller skips those that are returned.
-    #[inline]
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
     fn pop(&mut self, state: &[u8]) -> Option<u32> {
         match self {
             Self::Fifo(q) => q.pop_front(),

@@ -200,7 +200,8 @@ impl RadixHeap {
         63 - (key ^ last).leading_zeros() as usize
     }
 
-    #[inline]
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
     fn push(&mut self, entry: Entry) {
         match entry.key.cmp(&self.last) {
             Ordering::Equal => {
@@ -226,7 +227,8 @@ impl RadixHeap {
 
     /// Takes the first entry; entries for which `closed(node)` holds may be dropped on the
     /// way, since the search would skip them anyway.
-    #[inline]
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
     fn pop(&mut self, closed: impl Fn(u32) -> bool) -> Option<Entry> {
         if !self.below.items.is_empty() {
             return self.below.pop();
@@ -320,7 +322,8 @@ impl OpenList {
     }
 
     /// Adds `node` with priority `(key, tie)`; equal priorities leave first in, first out.
-    #[inline]
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
     pub(crate) fn push(&mut self, key: f64, tie: f64, node: u32) {
         let entry = Entry { key: ordered(key), tie: ordered(tie), seq: self.seq, node };
         self.seq = self.seq.wrapping_add(1);
@@ -332,7 +335,8 @@ impl OpenList {
 
     /// Takes the node of lowest priority. Entries for which `closed(node)` holds may be
     /// dropped on the way instead of returned; callers skip those that are returned.
-    #[inline]
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
     pub(crate) fn pop(&mut self, closed: impl Fn(u32) -> bool) -> Option<u32> {
         match &mut self.queue {
             Queue::Radix(r) => r.pop(closed),
