@@ -1,8 +1,9 @@
 // The module with every search (pkg/pathlab_searches.js: the grid page's Lab built with every
 // algorithm) and the move of the page's search into it; and the copies of the page's search
-// (with its links) that compare mode and the run export step on their own. The grid page's first module
-// (pathlab_wasm) runs only the searches of firstAlgorithms(); pathlab.js loads this module,
-// and through it pathlab_searches, when another is chosen or compared (App.useEverySearch).
+// (with its links) that compare mode and the run export step on their own. The grid page's
+// first module (pathlab_wasm) runs only the searches of firstAlgorithms(); pathlab.js loads
+// this module, and through it pathlab_searches, when another is chosen or compared
+// (App.useEverySearch).
 import { statusName } from './pkg/pathlab_wasm.js';
 
 let searchesReady = null;
@@ -24,10 +25,11 @@ export function copyLinks(source, target) {
 }
 
 /**
- * A copy of the page's map (cells, start, goal, settings) with `algo`, carrying the map's
- * links too (teleports and their estimate, or heights and slope costs; links.js), so that a
- * compared search costs its moves as the page's own does. Lab.cloneMap copies the cells and
- * settings only. Throws, freeing the copy, when the algorithm cannot run with those links.
+ * A copy of the page's map (cells, start, goal, settings) with `algo`, at step 0, carrying the
+ * map's links too (teleports and their estimate, or heights and slope costs; links.js), so that
+ * a compared search, or the run export's replay, costs its moves as the page's own does.
+ * Lab.cloneMap copies the cells and settings only. Throws, freeing the copy, when the algorithm
+ * cannot run with those links.
  */
 export function cloneWithLinks(lab, algo) {
   const copy = lab.cloneMap(algo);

@@ -616,8 +616,8 @@ pub fn build_first(
     plain_search_on(linked_space(grid, start, goal, &config, links)?, start, goal, config)
 }
 
-/// The steppers of [`FIRST`] on a grid without links: JPS, JPS+ (both), Theta*, Lazy Theta* and A*
-/// with smoothing, and the plain search for the rest.
+/// The steppers of [`FIRST`] on a grid without links: JPS, JPS+ (both), Theta*, Lazy Theta*
+/// and A* with smoothing, and the plain search for the rest.
 fn build_first_plain(
     grid: Grid,
     start: Point,
