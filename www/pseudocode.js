@@ -58,6 +58,25 @@ function bestFirst(facts) {
   return ['loop'];
 }
 
+/** The first lines of JPS+ and pruned JPS+: the table built ahead, then A*'s loop over jump points. */
+const JPS_PLUS_START = [
+  ['table', 'ahead of time: for every cell and each of 8 directions, store the moves to the next jump point (or, negative, to the wall)'],
+  ['init', 'open ← {start};  g(start) ← 0'],
+  ['loop', 'while open is not empty:'],
+  ['pop', '  n ← the jump point in open with the lowest f = g + w·h'],
+];
+
+/** JPS+'s (and pruned JPS+'s) highlight: the table at step 0; an expansion lights `expanding`, and 'open' when it opened a node. */
+function jpsPlusStep(expanding) {
+  return (facts) => {
+    if (facts.steps === 0) return ['table', 'init'];
+    if (facts.kind === 'found' || facts.status === 'found') return ['pop', 'goal'];
+    if (facts.kind === 'no-path' || facts.status === 'no-path') return ['loop', 'nopath'];
+    if (facts.kind === 'expanded') return facts.opened ? [...expanding, 'open'] : expanding;
+    return ['loop'];
+  };
+}
+
 /** Agents: a step is a move unless it ended the walk. */
 function agentStep(facts, moveTags) {
   if (facts.steps === 0) return ['init'];
@@ -252,10 +271,7 @@ export const PSEUDOCODE = {
     note: 'Jump distances are computed ahead for every cell and direction (shown when cells are large).',
     head: fHead,
     lines: [
-      ['table', 'ahead of time: for every cell and each of 8 directions, store the moves to the next jump point (or, negative, to the wall)'],
-      ['init', 'open ← {start};  g(start) ← 0'],
-      ['loop', 'while open is not empty:'],
-      ['pop', '  n ← the jump point in open with the lowest f = g + w·h'],
+      ...JPS_PLUS_START,
       ['goal', '  if n is the goal: return the path (filling in the straight runs)'],
       ['close', '  move n from open to closed'],
       ['dirs', '  for each direction d the pruning rules keep:'],
@@ -264,23 +280,14 @@ export const PSEUDOCODE = {
       ['open', '    if j is new or cheaper that way: g(j), parent(j) ← n;  put j in open'],
       ['nopath', 'return "no path"'],
     ],
-    active(facts) {
-      if (facts.steps === 0) return ['table', 'init'];
-      if (facts.kind === 'found' || facts.status === 'found') return ['pop', 'goal'];
-      if (facts.kind === 'no-path' || facts.status === 'no-path') return ['loop', 'nopath'];
-      if (facts.kind === 'expanded') return facts.opened ? ['pop', 'close', 'dirs', 'read', 'open'] : ['pop', 'close', 'dirs', 'read'];
-      return ['loop'];
-    },
+    active: jpsPlusStep(['pop', 'close', 'dirs', 'read']),
   },
   'jps-plus-pruned': {
     title: 'JPS+ with its diagonals pruned',
     note: 'As JPS+, but a diagonal scan is not stopped at its jump points: each one it passes is looked at on the spot, and what its straight scans find goes on the open list instead of it (about half the expansions). A jump point found that way keeps the expanded node as parent: its route goes diagonally first, then straight.',
     head: fHead,
     lines: [
-      ['table', 'ahead of time: for every cell and each of 8 directions, store the moves to the next jump point (or, negative, to the wall)'],
-      ['init', 'open ← {start};  g(start) ← 0'],
-      ['loop', 'while open is not empty:'],
-      ['pop', '  n ← the jump point in open with the lowest f = g + w·h'],
+      ...JPS_PLUS_START,
       ['goal', '  if n is the goal: return the path (filling in the diagonal and straight runs)'],
       ['close', '  move n from open to closed'],
       ['dirs', '  for each direction d the pruning rules keep, the goal\'s direction first:'],
@@ -290,13 +297,7 @@ export const PSEUDOCODE = {
       ['open', '  for each j found: if j is new or cheaper that way: g(j), parent(j) ← n;  put j in open'],
       ['nopath', 'return "no path"'],
     ],
-    active(facts) {
-      if (facts.steps === 0) return ['table', 'init'];
-      if (facts.kind === 'found' || facts.status === 'found') return ['pop', 'goal'];
-      if (facts.kind === 'no-path' || facts.status === 'no-path') return ['loop', 'nopath'];
-      if (facts.kind === 'expanded') return facts.opened ? ['pop', 'close', 'dirs', 'straight', 'diagonal', 'open'] : ['pop', 'close', 'dirs', 'straight', 'diagonal'];
-      return ['loop'];
-    },
+    active: jpsPlusStep(['pop', 'close', 'dirs', 'straight', 'diagonal']),
   },
   theta: {
     title: 'Theta* (any-angle)',
