@@ -203,9 +203,6 @@ pub fn jps_plus(grid: &Grid, start: Point, goal: Point, diagonal: Diagonal) -> R
 #[derive(Clone, Debug)]
 pub struct JpsPlus {
     core: JumpCore,
-    /// Pruned JPS+ ([`Algorithm::JpsPlusPruned`](super::Algorithm::JpsPlusPruned)): the stops
-    /// of a diagonal scan are expanded in place (see the module documentation).
-    pruned: bool,
     /// Room for a pruned expansion's successors, kept between steps.
     found: Vec<Found>,
     walls: Walls,
@@ -225,9 +222,8 @@ impl JpsPlus {
         let walls = Walls::new(&grid);
         let table = vec![0; grid.len() * 8];
         let packed = vec![Packed::default(); grid.len()];
-        let pruned = config.algorithm == super::Algorithm::JpsPlusPruned;
         let core = JumpCore::new(grid, start, goal, config)?;
-        let mut search = Self { core, pruned, found: Vec::new(), walls, table, packed, rebuilt: Rebuild::default() };
+        let mut search = Self { core, found: Vec::new(), walls, table, packed, rebuilt: Rebuild::default() };
         search.build_all();
         Ok(search)
     }
@@ -250,7 +246,7 @@ impl JpsPlus {
             Err(event) => return event,
         };
         let at = self.core.space.grid.point_at(node);
-        if self.pruned {
+        if self.pruned() {
             let mut found = std::mem::take(&mut self.found);
             found.clear();
             self.pruned_jumps(node, at, &mut found, |_, _, _| {});
@@ -283,6 +279,12 @@ impl JpsPlus {
 
     fn eight(&self) -> bool {
         self.core.config.diagonal == Diagonal::NoCornerCutting
+    }
+
+    /// True for pruned JPS+ ([`Algorithm::JpsPlusPruned`](super::Algorithm::JpsPlusPruned)):
+    /// the stops of a diagonal scan are expanded in place (see the module documentation).
+    fn pruned(&self) -> bool {
+        self.core.config.algorithm == super::Algorithm::JpsPlusPruned
     }
 
     /// True for the directions whose entries count to a cell with a positive straight entry:
@@ -374,7 +376,8 @@ impl JpsPlus {
         let goal = self.core.goal;
         let (sx, sy) = ((goal.x as i64 - at.x as i64).signum(), (goal.y as i64 - at.y as i64).signum());
         let (sx, sy) = if self.eight() || sy == 0 { (sx, sy) } else { (0, sy) };
-        (0..8).find(|&d| (DX[d], DY[d]) == (sx, sy) && (sx, sy) != (0, 0))
+        // No direction is (0, 0): at the goal this finds none.
+        (0..8).find(|&d| (DX[d], DY[d]) == (sx, sy))
     }
 
     /// The successors pruned JPS+ finds in direction `d` from `from` (whose packed entries are
@@ -687,13 +690,11 @@ impl JumpSearch for JpsPlus {
             }
         };
         let mut children = Vec::new();
-        if self.pruned {
+        if self.pruned() {
             let mut found = Vec::new();
-            let mut scans = Vec::new();
-            self.pruned_jumps(node, at, &mut found, |from, to, hit| scans.push((from, to, hit)));
-            for (from, to, hit) in scans {
+            self.pruned_jumps(node, at, &mut found, |from, to, hit| {
                 tracer.line(index(from) as u32, index(to) as u32, hit);
-            }
+            });
             for f in found {
                 children.push(index(f.to));
                 forced(&mut tracer, f.to, f.arrived);
