@@ -173,7 +173,7 @@ struct Side {
 impl Side {
     fn new(monotone: bool, open_bit: u8, closed_bit: u8) -> Self {
         Self {
-            open: OpenList::new(monotone),
+            open: if monotone { OpenList::rising_by_little() } else { OpenList::new(false) },
             open_cells: 0,
             expanded: 0,
             nipped: 0,

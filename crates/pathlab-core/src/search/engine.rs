@@ -58,16 +58,17 @@ impl Frontier {
         match config.algorithm {
             Algorithm::Bfs => Self::Fifo(VecDeque::new()),
             Algorithm::Dfs => Self::Lifo(Vec::new()),
-            Algorithm::Dijkstra => Self::Queue(OpenList::new(true)),
+            Algorithm::Dijkstra => Self::Queue(OpenList::rising_by_little()),
             Algorithm::Greedy => Self::Queue(OpenList::new(false)),
             Algorithm::Template => match config.skeleton.list {
                 ListKind::Queue => Self::Fifo(VecDeque::new()),
                 ListKind::Stack => Self::Lifo(Vec::new()),
-                // Any choice of a and b, so keys may fall: the heap, not the radix heap.
+                // Any choice of a and b, so keys may fall: the heap, not a bucket queue.
                 ListKind::Priority => Self::Queue(OpenList::new(false)),
             },
             // The other algorithms have their own steppers; `Search::new` refuses them.
-            _ => Self::Queue(OpenList::new(config.weight == 1.0)),
+            _ if config.weight == 1.0 => Self::Queue(OpenList::rising_by_little()),
+            _ => Self::Queue(OpenList::new(false)),
         }
     }
 

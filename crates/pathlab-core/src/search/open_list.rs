@@ -239,6 +239,25 @@ impl RadixHeap {
         self.current.pop_back()
     }
 
+    /// Hands every entry held to `offer`, in no particular order.
+    fn offer_all(&self, offer: &mut impl FnMut(&Entry)) {
+        self.below.items.iter().for_each(&mut *offer);
+        self.current.iter().for_each(&mut *offer);
+        self.buckets.iter().flatten().for_each(offer);
+    }
+
+    /// The first entry, left in place (entries of closed nodes may be dropped on the way).
+    #[inline]
+    fn peek(&mut self, closed: impl Fn(u32) -> bool) -> Option<Entry> {
+        if let Some(&first) = self.below.items.first() {
+            return Some(first);
+        }
+        if self.current.is_empty() {
+            self.refill(closed)?;
+        }
+        self.current.back().copied()
+    }
+
     /// Moves the lowest keys to `current`, dropping entries of closed nodes (those left
     /// behind when a node's cost improved); `None` when the heap is empty.
     fn refill(&mut self, closed: impl Fn(u32) -> bool) -> Option<()> {
@@ -286,6 +305,171 @@ impl RadixHeap {
     }
 }
 
+/// How many slots a unit of key spans in a [`Calendar`] (a power of two, so that a key's slot
+/// is exact).
+const SLOTS_PER_UNIT: f64 = 64.0;
+/// How many slots a [`Calendar`] keeps: keys up to four units above the current slot's. A grid
+/// search with moves of cost 1 and sqrt(2) raises f by at most 2 sqrt(2) an expansion, and g by
+/// at most sqrt(2), so its pushes land here.
+const SLOTS: usize = 256;
+
+/// The slot of a key given as [`ordered`] bits: the key times [`SLOTS_PER_UNIT`], rounded down
+/// (negative keys share slot 0, and infinite ones the last), so a larger key never has a lower
+/// slot.
+#[inline]
+fn slot_of(key: u64) -> u64 {
+    let bits = if key >> 63 == 1 { key & !(1 << 63) } else { !key };
+    (f64::from_bits(bits) * SLOTS_PER_UNIT) as u64
+}
+
+/// A bucket queue of [`Entry`] for keys that rise by little at a time: Dijkstra's and A*'s on
+/// a grid.
+///
+/// Keys fall into slots of 1/[`SLOTS_PER_UNIT`] of a unit. The entries of the current slot
+/// (`base`) wait in `current`, sorted so that the back leaves first; an entry of one of the
+/// next [`SLOTS`] slots goes to the end of that slot's vector, in O(1), and is sorted once,
+/// with its slot-mates, when its slot becomes current. Keys further on wait in `far`, a
+/// [`RadixHeap`], and keys below the current slot (an inconsistent heuristic) in `below`, a
+/// plain heap that leaves before everything else.
+///
+/// An entry pushed into the current slot goes into `current` at its place. With A* and the
+/// octile estimate that is almost always the back: a child with its parent's f has a larger g
+/// than anything left at that f, and a child with a larger f is at least 2 - sqrt(2) higher,
+/// in a later slot. (Estimates such as the straight-line distance can raise f by a sliver; such
+/// a child goes in by binary search.)
+#[derive(Clone, Debug)]
+struct Calendar {
+    base: u64,
+    /// Entries of slot `base`, sorted so that the back leaves first.
+    current: VecDeque<Entry>,
+    below: MinHeap,
+    /// Slot `s` of `base + 1 .. base + SLOTS` lives at `slots[s % SLOTS]`.
+    slots: Vec<Vec<Entry>>,
+    /// Bit `i % 64` of word `i / 64` set when `slots[i]` is not empty.
+    filled: [u64; SLOTS / 64],
+    far: RadixHeap,
+}
+
+impl Default for Calendar {
+    fn default() -> Self {
+        Self {
+            base: 0,
+            current: VecDeque::new(),
+            below: MinHeap::default(),
+            slots: vec![Vec::new(); SLOTS],
+            filled: [0; SLOTS / 64],
+            far: RadixHeap::default(),
+        }
+    }
+}
+
+impl Calendar {
+    fn clear(&mut self) {
+        self.base = 0;
+        self.current.clear();
+        self.below.clear();
+        for (word, filled) in self.filled.iter_mut().enumerate() {
+            while *filled != 0 {
+                self.slots[word * 64 + filled.trailing_zeros() as usize].clear();
+                *filled &= *filled - 1;
+            }
+        }
+        self.far.clear();
+    }
+
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    fn push(&mut self, entry: Entry, slot: u64) {
+        if slot == self.base {
+            let current = &mut self.current;
+            if current.back().is_none_or(|b| entry.before(b)) {
+                current.push_back(entry);
+            } else if current.front().is_some_and(|f| f.before(&entry)) {
+                current.push_front(entry);
+            } else {
+                // Front to back: the entries that leave after this one, then the others.
+                let at = current.partition_point(|e| entry.before(e));
+                current.insert(at, entry);
+            }
+        } else if slot < self.base {
+            self.below.push(entry);
+        } else if slot - self.base < SLOTS as u64 {
+            let i = (slot % SLOTS as u64) as usize;
+            self.slots[i].push(entry);
+            self.filled[i / 64] |= 1 << (i % 64);
+        } else {
+            self.far.push(entry);
+        }
+    }
+
+    /// Takes the first entry; entries for which `closed(node)` holds may be dropped on the
+    /// way.
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    fn pop(&mut self, closed: impl Fn(u32) -> bool) -> Option<Entry> {
+        if !self.below.items.is_empty() {
+            return self.below.pop();
+        }
+        if self.current.is_empty() {
+            self.refill(closed)?;
+        }
+        self.current.pop_back()
+    }
+
+    /// The first filled slot after `base`, if any.
+    fn next_filled(&self) -> Option<u64> {
+        let from = (self.base % SLOTS as u64) as usize + 1;
+        // Each word once from the one holding `from`, then that word's bits below `from`.
+        for step in 0..=SLOTS / 64 {
+            let word = (from / 64 + step) % (SLOTS / 64);
+            let mut bits = self.filled[word];
+            if step == 0 {
+                bits &= u64::MAX.checked_shl((from % 64) as u32).unwrap_or(0);
+            } else if step == SLOTS / 64 {
+                bits &= !u64::MAX.checked_shl((from % 64) as u32).unwrap_or(0);
+            }
+            if bits != 0 {
+                let i = word * 64 + bits.trailing_zeros() as usize;
+                let ahead = (i + SLOTS - (self.base % SLOTS as u64) as usize) % SLOTS;
+                return Some(self.base + ahead as u64);
+            }
+        }
+        None
+    }
+
+    /// Makes the lowest filled slot current, with the entries of `far` that share it, dropping
+    /// entries of closed nodes; `None` when the queue is empty.
+    fn refill(&mut self, closed: impl Fn(u32) -> bool) -> Option<()> {
+        loop {
+            let near = self.next_filled();
+            let far = self.far.peek(&closed).map(|e| slot_of(e.key));
+            let slot = match (near, far) {
+                (Some(a), Some(b)) => a.min(b),
+                (a, b) => a.or(b)?,
+            };
+            self.base = slot;
+            if near == Some(slot) {
+                let i = (slot % SLOTS as u64) as usize;
+                self.filled[i / 64] &= !(1 << (i % 64));
+                let current = &mut self.current;
+                current.extend(self.slots[i].drain(..).filter(|e| !closed(e.node)));
+            }
+            while self.far.peek(&closed).is_some_and(|e| slot_of(e.key) == slot) {
+                if let Some(e) = self.far.pop(&closed) {
+                    self.current.push_back(e);
+                }
+            }
+            if self.current.len() > 1 {
+                self.current.make_contiguous().sort_unstable_by(|a, b| b.order(a));
+            }
+            if !self.current.is_empty() {
+                return Some(());
+            }
+            // Every entry of the slot was closed: on to the next.
+        }
+    }
+}
+
 /// The open list of the best-first searches: a priority queue of nodes by `(key, tie)`, then
 /// by the order they were pushed.
 ///
@@ -301,6 +485,7 @@ pub(crate) struct OpenList {
 #[derive(Clone, Debug)]
 enum Queue {
     Radix(RadixHeap),
+    Calendar(Calendar),
     Heap(MinHeap),
 }
 
@@ -312,11 +497,20 @@ impl OpenList {
         Self { queue, seq: 0 }
     }
 
+    /// An empty open list for keys that never fall and rise by a few units at most a push,
+    /// as with Dijkstra and A* (consistent heuristic, weight 1) moving one edge at a time on a
+    /// grid: a [`Calendar`]. (Jump point search, whose pushes land far ahead, is faster on
+    /// [`new`](Self::new)'s radix heap.)
+    pub(crate) fn rising_by_little() -> Self {
+        Self { queue: Queue::Calendar(Calendar::default()), seq: 0 }
+    }
+
     /// Empties the list and restarts the push count.
     pub(crate) fn clear(&mut self) {
         self.seq = 0;
         match &mut self.queue {
             Queue::Radix(r) => r.clear(),
+            Queue::Calendar(c) => c.clear(),
             Queue::Heap(h) => h.clear(),
         }
     }
@@ -329,6 +523,7 @@ impl OpenList {
         self.seq = self.seq.wrapping_add(1);
         match &mut self.queue {
             Queue::Radix(r) => r.push(entry),
+            Queue::Calendar(c) => c.push(entry, (key * SLOTS_PER_UNIT) as u64),
             Queue::Heap(h) => h.push(entry),
         }
     }
@@ -340,6 +535,7 @@ impl OpenList {
     pub(crate) fn pop(&mut self, closed: impl Fn(u32) -> bool) -> Option<u32> {
         match &mut self.queue {
             Queue::Radix(r) => r.pop(closed),
+            Queue::Calendar(c) => c.pop(closed),
             Queue::Heap(h) => h.pop(),
         }
         .map(|e| e.node)
@@ -402,10 +598,12 @@ impl OpenList {
         };
         match &self.queue {
             Queue::Heap(h) => h.items.iter().for_each(&mut offer),
-            Queue::Radix(r) => {
-                r.below.items.iter().for_each(&mut offer);
-                r.current.iter().for_each(&mut offer);
-                r.buckets.iter().flatten().for_each(&mut offer);
+            Queue::Radix(r) => r.offer_all(&mut offer),
+            Queue::Calendar(c) => {
+                c.below.items.iter().for_each(&mut offer);
+                c.current.iter().for_each(&mut offer);
+                c.slots.iter().flatten().for_each(&mut offer);
+                c.far.offer_all(&mut offer);
             }
         }
         let entries: Vec<Entry> = first.into_values().collect();
@@ -419,7 +617,7 @@ mod tests {
     use proptest::prelude::*;
 
     /// A push of `(key, tie)` (a few values each, so that ties are common; keys rising by
-    /// `rise` over the last popped, which may be negative) or a pop.
+    /// `rise` steps over the last popped, which may be negative) or a pop.
     #[derive(Clone, Debug)]
     enum Op {
         Push { rise: i8, tie: u8 },
@@ -434,15 +632,46 @@ mod tests {
         proptest::collection::vec(op, 0..300)
     }
 
-    /// Plays `ops` on a radix heap and a plain heap side by side, with the nodes `closed` says
-    /// closed (indexed by push number) as in a search: each take skips the closed entries both
-    /// queues return (the radix heap may drop them on its own), and both must hand out the same
-    /// entry, then everything left, in the same order.
-    fn pops_agree(ops: &[Op], closed: &[bool]) -> Result<(), TestCaseError> {
-        let (mut radix, mut heap) = (RadixHeap::default(), MinHeap::default());
+    /// How far a key rises per step: a fraction of a calendar slot (so a slot holds several
+    /// keys), about one slot, several, exactly the calendar's span of slots (two steps), or so
+    /// many that keys go past it.
+    fn steps() -> impl Strategy<Value = f64> {
+        prop_oneof![Just(1.0 / 256.0), Just(1.0 / 64.0), Just(0.3), Just(1.0), Just(2.0), Just(3.0)]
+    }
+
+    /// The queues under test, played against [`MinHeap`].
+    trait Monotone: Default {
+        fn put(&mut self, entry: Entry);
+        fn take(&mut self, closed: impl Fn(u32) -> bool) -> Option<Entry>;
+    }
+
+    impl Monotone for RadixHeap {
+        fn put(&mut self, entry: Entry) {
+            self.push(entry);
+        }
+        fn take(&mut self, closed: impl Fn(u32) -> bool) -> Option<Entry> {
+            self.pop(closed)
+        }
+    }
+
+    impl Monotone for Calendar {
+        fn put(&mut self, entry: Entry) {
+            self.push(entry, slot_of(entry.key));
+        }
+        fn take(&mut self, closed: impl Fn(u32) -> bool) -> Option<Entry> {
+            self.pop(closed)
+        }
+    }
+
+    /// Plays `ops` (keys rising `step` at a time) on a `Q` and a plain heap side by side,
+    /// with the nodes `closed` says closed (indexed by push number) as in a search: each take
+    /// skips the closed entries both queues return (`Q` may drop them on its own), and both
+    /// must hand out the same entry, then everything left, in the same order.
+    fn pops_agree<Q: Monotone>(ops: &[Op], step: f64, closed: &[bool]) -> Result<(), TestCaseError> {
+        let (mut queue, mut heap) = (Q::default(), MinHeap::default());
         let is_closed = |node: u32| closed.get(node as usize).copied().unwrap_or(false);
-        let take = |radix: &mut RadixHeap, heap: &mut MinHeap| {
-            let a = std::iter::from_fn(|| radix.pop(is_closed)).find(|e| !is_closed(e.node));
+        let take = |queue: &mut Q, heap: &mut MinHeap| {
+            let a = std::iter::from_fn(|| queue.take(is_closed)).find(|e| !is_closed(e.node));
             let b = std::iter::from_fn(|| heap.pop()).find(|e| !is_closed(e.node));
             (a.map(|e| e.seq), b)
         };
@@ -450,13 +679,13 @@ mod tests {
         for (seq, op) in ops.iter().enumerate() {
             match *op {
                 Op::Push { rise, tie } => {
-                    let key = ordered((last + f64::from(rise)).max(0.0));
+                    let key = ordered((last + f64::from(rise) * step).max(0.0));
                     let entry = Entry { key, tie: ordered(-f64::from(tie)), seq: seq as u32, node: seq as u32 };
-                    radix.push(entry);
+                    queue.put(entry);
                     heap.push(entry);
                 }
                 Op::Pop => {
-                    let (a, b) = take(&mut radix, &mut heap);
+                    let (a, b) = take(&mut queue, &mut heap);
                     prop_assert_eq!(a, b.map(|e| e.seq));
                     if let Some(e) = b {
                         last = f64::from_bits(if e.key >> 63 == 1 { e.key & !(1 << 63) } else { !e.key });
@@ -465,7 +694,7 @@ mod tests {
             }
         }
         loop {
-            let (a, b) = take(&mut radix, &mut heap);
+            let (a, b) = take(&mut queue, &mut heap);
             prop_assert_eq!(a, b.map(|e| e.seq));
             if b.is_none() {
                 return Ok(());
@@ -473,21 +702,47 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_keys_slot_never_falls_as_the_key_rises() {
+        let keys = [-3.0, -0.0, 0.0, 1.0 / 128.0, 1.0 / 64.0, 0.5, 1.0, 2f64.sqrt(), 1e300, f64::INFINITY];
+        for pair in keys.windows(2) {
+            assert!(slot_of(ordered(pair[0])) <= slot_of(ordered(pair[1])), "{pair:?}");
+        }
+        assert_eq!(slot_of(ordered(1.0 / 64.0)), 1);
+        assert_eq!(slot_of(ordered(1.0 / 64.0 - 1e-9)), 0);
+        assert_eq!(slot_of(ordered(4.0)), 256);
+    }
+
     proptest! {
         /// The radix heap pops exactly what the plain heap pops, in the same order, for any
         /// pushes and pops: keys equal to, above and (now and then) below the last popped,
         /// and ties in every order.
         #[test]
-        fn the_radix_heap_pops_in_the_heaps_order(ops in ops()) {
-            pops_agree(&ops, &[])?;
+        fn the_radix_heap_pops_in_the_heaps_order(ops in ops(), step in steps()) {
+            pops_agree::<RadixHeap>(&ops, step, &[])?;
         }
 
         /// With some nodes closed, as in a search, the radix heap may drop their entries on
         /// the way (alone in a bucket or among others) but hands out the other entries exactly
         /// when the plain heap does, once the caller skips the closed ones both return.
         #[test]
-        fn the_radix_heap_drops_only_closed_entries(ops in ops(), closed in proptest::collection::vec(any::<bool>(), 300)) {
-            pops_agree(&ops, &closed)?;
+        fn the_radix_heap_drops_only_closed_entries(ops in ops(), step in steps(), closed in proptest::collection::vec(any::<bool>(), 300)) {
+            pops_agree::<RadixHeap>(&ops, step, &closed)?;
+        }
+
+        /// The calendar pops in the plain heap's order too: keys sharing a slot, in the
+        /// current slot, in later slots and beyond the last slot (in its radix heap), and
+        /// below the current slot.
+        #[test]
+        fn the_calendar_pops_in_the_heaps_order(ops in ops(), step in steps()) {
+            pops_agree::<Calendar>(&ops, step, &[])?;
+        }
+
+        /// With some nodes closed, the calendar hands out the other entries exactly when the
+        /// plain heap does.
+        #[test]
+        fn the_calendar_drops_only_closed_entries(ops in ops(), step in steps(), closed in proptest::collection::vec(any::<bool>(), 300)) {
+            pops_agree::<Calendar>(&ops, step, &closed)?;
         }
     }
 }

@@ -165,7 +165,7 @@ impl ThetaStar {
             scale,
             nodes: NodeTable::new(n),
             shown: if scale == 1.0 { Vec::new() } else { vec![f64::INFINITY; n] },
-            open_list: OpenList::new(config.weight == 1.0),
+            open_list: if config.weight == 1.0 { OpenList::rising_by_little() } else { OpenList::new(false) },
             current: NO_PARENT,
             sight_checks: 0,
             lines: Vec::new(),
