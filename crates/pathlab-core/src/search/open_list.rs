@@ -239,6 +239,12 @@ impl RadixHeap {
         self.current.pop_back()
     }
 
+    /// True when no entry is held.
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.filled == 0 && self.current.is_empty() && self.below.items.is_empty()
+    }
+
     /// Hands every entry held to `offer`, in no particular order.
     fn offer_all(&self, offer: &mut impl FnMut(&Entry)) {
         self.below.items.iter().for_each(&mut *offer);
@@ -307,11 +313,11 @@ impl RadixHeap {
 
 /// How many slots a unit of key spans in a [`Calendar`] (a power of two, so that a key's slot
 /// is exact).
-const SLOTS_PER_UNIT: f64 = 64.0;
+const SLOTS_PER_UNIT: f64 = 16.0;
 /// How many slots a [`Calendar`] keeps: keys up to four units above the current slot's. A grid
 /// search with moves of cost 1 and sqrt(2) raises f by at most 2 sqrt(2) an expansion, and g by
-/// at most sqrt(2), so its pushes land here.
-const SLOTS: usize = 256;
+/// at most sqrt(2), so its pushes land here. (One bit a slot in a word says which are filled.)
+const SLOTS: usize = 64;
 
 /// The slot of a key given as [`ordered`] bits: the key times [`SLOTS_PER_UNIT`], rounded down
 /// (negative keys share slot 0, and infinite ones the last), so a larger key never has a lower
@@ -326,27 +332,28 @@ fn slot_of(key: u64) -> u64 {
 /// a grid.
 ///
 /// Keys fall into slots of 1/[`SLOTS_PER_UNIT`] of a unit. The entries of the current slot
-/// (`base`) wait in `current`, sorted so that the back leaves first; an entry of one of the
+/// (`base`) wait in `current`, sorted so that the last leaves first; an entry of one of the
 /// next [`SLOTS`] slots goes to the end of that slot's vector, in O(1), and is sorted once,
-/// with its slot-mates, when its slot becomes current. Keys further on wait in `far`, a
+/// with its slot-mates, when its slot becomes current (the vector itself becomes `current`,
+/// nothing is copied). Keys further on wait in `far`, a
 /// [`RadixHeap`], and keys below the current slot (an inconsistent heuristic) in `below`, a
 /// plain heap that leaves before everything else.
 ///
 /// An entry pushed into the current slot goes into `current` at its place. With A* and the
-/// octile estimate that is almost always the back: a child with its parent's f has a larger g
+/// octile estimate that is almost always the end: a child with its parent's f has a larger g
 /// than anything left at that f, and a child with a larger f is at least 2 - sqrt(2) higher,
 /// in a later slot. (Estimates such as the straight-line distance can raise f by a sliver; such
 /// a child goes in by binary search.)
 #[derive(Clone, Debug)]
 struct Calendar {
     base: u64,
-    /// Entries of slot `base`, sorted so that the back leaves first.
-    current: VecDeque<Entry>,
+    /// Entries of slot `base`, sorted so that the last leaves first.
+    current: Vec<Entry>,
     below: MinHeap,
     /// Slot `s` of `base + 1 .. base + SLOTS` lives at `slots[s % SLOTS]`.
     slots: Vec<Vec<Entry>>,
-    /// Bit `i % 64` of word `i / 64` set when `slots[i]` is not empty.
-    filled: [u64; SLOTS / 64],
+    /// Bit `i` set when `slots[i]` is not empty.
+    filled: u64,
     far: RadixHeap,
 }
 
@@ -354,10 +361,10 @@ impl Default for Calendar {
     fn default() -> Self {
         Self {
             base: 0,
-            current: VecDeque::new(),
+            current: Vec::new(),
             below: MinHeap::default(),
             slots: vec![Vec::new(); SLOTS],
-            filled: [0; SLOTS / 64],
+            filled: 0,
             far: RadixHeap::default(),
         }
     }
@@ -368,11 +375,9 @@ impl Calendar {
         self.base = 0;
         self.current.clear();
         self.below.clear();
-        for (word, filled) in self.filled.iter_mut().enumerate() {
-            while *filled != 0 {
-                self.slots[word * 64 + filled.trailing_zeros() as usize].clear();
-                *filled &= *filled - 1;
-            }
+        while self.filled != 0 {
+            self.slots[self.filled.trailing_zeros() as usize].clear();
+            self.filled &= self.filled - 1;
         }
         self.far.clear();
     }
@@ -382,12 +387,10 @@ impl Calendar {
     fn push(&mut self, entry: Entry, slot: u64) {
         if slot == self.base {
             let current = &mut self.current;
-            if current.back().is_none_or(|b| entry.before(b)) {
-                current.push_back(entry);
-            } else if current.front().is_some_and(|f| f.before(&entry)) {
-                current.push_front(entry);
+            if current.last().is_none_or(|last| entry.before(last)) {
+                current.push(entry);
             } else {
-                // Front to back: the entries that leave after this one, then the others.
+                // First to last: the entries that leave after this one, then the others.
                 let at = current.partition_point(|e| entry.before(e));
                 current.insert(at, entry);
             }
@@ -396,7 +399,7 @@ impl Calendar {
         } else if slot - self.base < SLOTS as u64 {
             let i = (slot % SLOTS as u64) as usize;
             self.slots[i].push(entry);
-            self.filled[i / 64] |= 1 << (i % 64);
+            self.filled |= 1 << i;
         } else {
             self.far.push(entry);
         }
@@ -413,28 +416,14 @@ impl Calendar {
         if self.current.is_empty() {
             self.refill(closed)?;
         }
-        self.current.pop_back()
+        self.current.pop()
     }
 
     /// The first filled slot after `base`, if any.
     fn next_filled(&self) -> Option<u64> {
-        let from = (self.base % SLOTS as u64) as usize + 1;
-        // Each word once from the one holding `from`, then that word's bits below `from`.
-        for step in 0..=SLOTS / 64 {
-            let word = (from / 64 + step) % (SLOTS / 64);
-            let mut bits = self.filled[word];
-            if step == 0 {
-                bits &= u64::MAX.checked_shl((from % 64) as u32).unwrap_or(0);
-            } else if step == SLOTS / 64 {
-                bits &= !u64::MAX.checked_shl((from % 64) as u32).unwrap_or(0);
-            }
-            if bits != 0 {
-                let i = word * 64 + bits.trailing_zeros() as usize;
-                let ahead = (i + SLOTS - (self.base % SLOTS as u64) as usize) % SLOTS;
-                return Some(self.base + ahead as u64);
-            }
-        }
-        None
+        // Turned so that bit k stands for slot `base + k` (bit 0, slot `base`, is empty).
+        let ahead = self.filled.rotate_right((self.base % SLOTS as u64) as u32);
+        (ahead != 0).then(|| self.base + u64::from(ahead.trailing_zeros()))
     }
 
     /// Makes the lowest filled slot current, with the entries of `far` that share it, dropping
@@ -442,7 +431,7 @@ impl Calendar {
     fn refill(&mut self, closed: impl Fn(u32) -> bool) -> Option<()> {
         loop {
             let near = self.next_filled();
-            let far = self.far.peek(&closed).map(|e| slot_of(e.key));
+            let far = if self.far.is_empty() { None } else { self.far.peek(&closed).map(|e| slot_of(e.key)) };
             let slot = match (near, far) {
                 (Some(a), Some(b)) => a.min(b),
                 (a, b) => a.or(b)?,
@@ -450,17 +439,18 @@ impl Calendar {
             self.base = slot;
             if near == Some(slot) {
                 let i = (slot % SLOTS as u64) as usize;
-                self.filled[i / 64] &= !(1 << (i % 64));
-                let current = &mut self.current;
-                current.extend(self.slots[i].drain(..).filter(|e| !closed(e.node)));
+                self.filled &= !(1 << i);
+                // The slot's vector becomes `current`, and the empty `current` takes its place.
+                std::mem::swap(&mut self.current, &mut self.slots[i]);
+                self.current.retain(|e| !closed(e.node));
             }
-            while self.far.peek(&closed).is_some_and(|e| slot_of(e.key) == slot) {
+            while far == Some(slot) && self.far.peek(&closed).is_some_and(|e| slot_of(e.key) == slot) {
                 if let Some(e) = self.far.pop(&closed) {
-                    self.current.push_back(e);
+                    self.current.push(e);
                 }
             }
             if self.current.len() > 1 {
-                self.current.make_contiguous().sort_unstable_by(|a, b| b.order(a));
+                self.current.sort_unstable_by(|a, b| b.order(a));
             }
             if !self.current.is_empty() {
                 return Some(());
@@ -636,7 +626,7 @@ mod tests {
     /// keys), about one slot, several, exactly the calendar's span of slots (two steps), or so
     /// many that keys go past it.
     fn steps() -> impl Strategy<Value = f64> {
-        prop_oneof![Just(1.0 / 256.0), Just(1.0 / 64.0), Just(0.3), Just(1.0), Just(2.0), Just(3.0)]
+        prop_oneof![Just(1.0 / 64.0), Just(1.0 / 16.0), Just(0.3), Just(1.0), Just(2.0), Just(3.0)]
     }
 
     /// The queues under test, played against [`MinHeap`].
@@ -704,13 +694,13 @@ mod tests {
 
     #[test]
     fn a_keys_slot_never_falls_as_the_key_rises() {
-        let keys = [-3.0, -0.0, 0.0, 1.0 / 128.0, 1.0 / 64.0, 0.5, 1.0, 2f64.sqrt(), 1e300, f64::INFINITY];
+        let keys = [-3.0, -0.0, 0.0, 1.0 / 32.0, 1.0 / 16.0, 0.5, 1.0, 2f64.sqrt(), 1e300, f64::INFINITY];
         for pair in keys.windows(2) {
             assert!(slot_of(ordered(pair[0])) <= slot_of(ordered(pair[1])), "{pair:?}");
         }
-        assert_eq!(slot_of(ordered(1.0 / 64.0)), 1);
-        assert_eq!(slot_of(ordered(1.0 / 64.0 - 1e-9)), 0);
-        assert_eq!(slot_of(ordered(4.0)), 256);
+        assert_eq!(slot_of(ordered(1.0 / 16.0)), 1);
+        assert_eq!(slot_of(ordered(1.0 / 16.0 - 1e-9)), 0);
+        assert_eq!(slot_of(ordered(4.0)), 64);
     }
 
     proptest! {
