@@ -382,24 +382,33 @@ impl Calendar {
         self.far.clear();
     }
 
+    /// Adds an entry whose key is in slot `slot`. The usual cases (the end of `current`, or a
+    /// slot ahead) are inlined; the others are not, to keep each search's loop small.
     #[allow(clippy::inline_always)]
     #[inline(always)]
     fn push(&mut self, entry: Entry, slot: u64) {
-        if slot == self.base {
-            let current = &mut self.current;
-            if current.last().is_none_or(|last| entry.before(last)) {
-                current.push(entry);
-            } else {
-                // First to last: the entries that leave after this one, then the others.
-                let at = current.partition_point(|e| entry.before(e));
-                current.insert(at, entry);
-            }
-        } else if slot < self.base {
-            self.below.push(entry);
-        } else if slot - self.base < SLOTS as u64 {
+        let ahead = slot.wrapping_sub(self.base);
+        if ahead == 0 && self.current.last().is_none_or(|last| entry.before(last)) {
+            self.current.push(entry);
+        } else if (1..SLOTS as u64).contains(&ahead) {
             let i = (slot % SLOTS as u64) as usize;
             self.slots[i].push(entry);
             self.filled |= 1 << i;
+        } else {
+            self.push_aside(entry, slot);
+        }
+    }
+
+    /// [`push`](Self::push)'s rare cases: inside `current` (by binary search), below the
+    /// current slot, or beyond the last slot.
+    #[inline(never)]
+    fn push_aside(&mut self, entry: Entry, slot: u64) {
+        if slot == self.base {
+            // First to last: the entries that leave after this one, then the others.
+            let at = self.current.partition_point(|e| entry.before(e));
+            self.current.insert(at, entry);
+        } else if slot < self.base {
+            self.below.push(entry);
         } else {
             self.far.push(entry);
         }
@@ -414,7 +423,7 @@ impl Calendar {
             return self.below.pop();
         }
         if self.current.is_empty() {
-            self.refill(closed)?;
+            self.refill(&closed)?;
         }
         self.current.pop()
     }
@@ -428,10 +437,13 @@ impl Calendar {
 
     /// Makes the lowest filled slot current, with the entries of `far` that share it, dropping
     /// entries of closed nodes; `None` when the queue is empty.
-    fn refill(&mut self, closed: impl Fn(u32) -> bool) -> Option<()> {
+    ///
+    /// It runs once a slot, not once a pop: one copy of its code serves every search.
+    fn refill(&mut self, closed: &dyn Fn(u32) -> bool) -> Option<()> {
+        let seldom = closed;
         loop {
             let near = self.next_filled();
-            let far = if self.far.is_empty() { None } else { self.far.peek(&closed).map(|e| slot_of(e.key)) };
+            let far = if self.far.is_empty() { None } else { self.far.peek(seldom).map(|e| slot_of(e.key)) };
             let slot = match (near, far) {
                 (Some(a), Some(b)) => a.min(b),
                 (a, b) => a.or(b)?,
@@ -444,8 +456,8 @@ impl Calendar {
                 std::mem::swap(&mut self.current, &mut self.slots[i]);
                 self.current.retain(|e| !closed(e.node));
             }
-            while far == Some(slot) && self.far.peek(&closed).is_some_and(|e| slot_of(e.key) == slot) {
-                if let Some(e) = self.far.pop(&closed) {
+            while far == Some(slot) && self.far.peek(seldom).is_some_and(|e| slot_of(e.key) == slot) {
+                if let Some(e) = self.far.pop(seldom) {
                     self.current.push(e);
                 }
             }
