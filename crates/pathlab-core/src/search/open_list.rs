@@ -403,14 +403,14 @@ impl Calendar {
     /// current slot, or beyond the last slot.
     #[inline(never)]
     fn push_aside(&mut self, entry: Entry, slot: u64) {
-        if slot == self.base {
-            // First to last: the entries that leave after this one, then the others.
-            let at = self.current.partition_point(|e| entry.before(e));
-            self.current.insert(at, entry);
-        } else if slot < self.base {
-            self.below.push(entry);
-        } else {
-            self.far.push(entry);
+        match slot.cmp(&self.base) {
+            Ordering::Equal => {
+                // First to last: the entries that leave after this one, then the others.
+                let at = self.current.partition_point(|e| entry.before(e));
+                self.current.insert(at, entry);
+            }
+            Ordering::Less => self.below.push(entry),
+            Ordering::Greater => self.far.push(entry),
         }
     }
 
