@@ -55,6 +55,10 @@
 // page (pathlab_wasm too) from 327.5 to 213.1 KB (332 to 220); indexAll, which counts
 // pathlab_searches as well, from 815.6 to 1,006.0 KB (820 to 1,015), `all` from 1,238.1 to
 // 1,429.6 KB (1,240 to 1,440).
+// The calendar open list (A* and Dijkstra at weight 1 on a grid) took the boid page from 153.6 to
+// 156.1 KB (ceiling 155 to 158): its path following runs the core's A*, which now carries the
+// calendar and, for the keys beyond its slots, the radix heap. The first paint went from 236.5
+// to 237.4 KB.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -69,7 +73,7 @@ const KB = 1024;
 const CEILINGS = {
   indexFirstPaint: 240 * KB,
   indexAll: 1015 * KB,
-  boids: 155 * KB,
+  boids: 158 * KB,
   crowd: 300 * KB,
   requests: 220 * KB,
   all: 1440 * KB,

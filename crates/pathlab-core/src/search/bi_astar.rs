@@ -112,7 +112,7 @@ use std::cmp::Ordering;
 
 use super::engine::{check_ends, stroke_then_restart};
 use super::on_space::{holds_space_and_task, steps_through_step_with};
-use super::open_list::OpenList;
+use super::open_list::{Calendar, OpenList};
 use super::stepper::{MarkKind, Overlay, OverlayMark};
 use super::task::Task;
 use super::{
@@ -157,7 +157,7 @@ impl Direction {
 /// in the search's [`NodeTable`], the backward ones beside it.)
 #[derive(Clone, Debug)]
 struct Side {
-    open: OpenList,
+    open: OpenList<Calendar>,
     /// Nodes on the open list.
     open_cells: usize,
     expanded: usize,
@@ -173,7 +173,7 @@ struct Side {
 impl Side {
     fn new(monotone: bool, open_bit: u8, closed_bit: u8) -> Self {
         Self {
-            open: if monotone { OpenList::rising_by_little() } else { OpenList::new(false) },
+            open: OpenList::new(monotone),
             open_cells: 0,
             expanded: 0,
             nipped: 0,

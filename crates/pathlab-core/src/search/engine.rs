@@ -9,7 +9,7 @@
 use std::collections::VecDeque;
 
 use super::on_space::{holds_space_and_task, steps_through_step_with};
-use super::open_list::OpenList;
+use super::open_list::{Calendar, OpenList};
 use super::template::{GCount, ListKind};
 use super::{
     astar, bfs, dfs, dijkstra, greedy, template, Algorithm, CellState, GridStepper, NoRecord, NodeTable, OpenEntry,
@@ -50,7 +50,8 @@ pub struct Search<S: Space = SquareGrid> {
 enum Frontier {
     Fifo(VecDeque<u32>),
     Lifo(Vec<u32>),
-    Queue(OpenList),
+    /// A* and Dijkstra at weight 1 move one edge at a time: their keys suit the calendar.
+    Queue(OpenList<Calendar>),
 }
 
 impl Frontier {
@@ -58,7 +59,7 @@ impl Frontier {
         match config.algorithm {
             Algorithm::Bfs => Self::Fifo(VecDeque::new()),
             Algorithm::Dfs => Self::Lifo(Vec::new()),
-            Algorithm::Dijkstra => Self::Queue(OpenList::rising_by_little()),
+            Algorithm::Dijkstra => Self::Queue(OpenList::new(true)),
             Algorithm::Greedy => Self::Queue(OpenList::new(false)),
             Algorithm::Template => match config.skeleton.list {
                 ListKind::Queue => Self::Fifo(VecDeque::new()),
@@ -67,8 +68,7 @@ impl Frontier {
                 ListKind::Priority => Self::Queue(OpenList::new(false)),
             },
             // The other algorithms have their own steppers; `Search::new` refuses them.
-            _ if config.weight == 1.0 => Self::Queue(OpenList::rising_by_little()),
-            _ => Self::Queue(OpenList::new(false)),
+            _ => Self::Queue(OpenList::new(config.weight == 1.0)),
         }
     }
 

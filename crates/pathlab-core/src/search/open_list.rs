@@ -13,7 +13,7 @@ use super::{CellState, NodeTable, OpenEntry};
 /// [`MAX_SIDE`](crate::grid::MAX_SIDE) squared cells): no two entries compare equal, and any
 /// correct priority queue pops them in the same order.
 #[derive(Clone, Copy, Debug)]
-struct Entry {
+pub(crate) struct Entry {
     key: u64,
     tie: u64,
     seq: u32,
@@ -165,7 +165,7 @@ impl MinHeap {
 /// its parent's): such entries wait in `below`, a plain heap, and leave before all others,
 /// since every other key is at least `last`.
 #[derive(Clone, Debug)]
-struct RadixHeap {
+pub(crate) struct RadixHeap {
     last: u64,
     /// Entries of key `last`, sorted so that the back leaves first.
     current: VecDeque<Entry>,
@@ -345,7 +345,7 @@ fn slot_of(key: u64) -> u64 {
 /// in a later slot. (Estimates such as the straight-line distance can raise f by a sliver; such
 /// a child goes in by binary search.)
 #[derive(Clone, Debug)]
-struct Calendar {
+pub(crate) struct Calendar {
     base: u64,
     /// Entries of slot `base`, sorted so that the last leaves first.
     current: Vec<Entry>,
@@ -479,40 +479,86 @@ impl Calendar {
 /// a [`RadixHeap`]; greedy best-first's and weighted A*'s often do, and they use a
 /// [`MinHeap`]. Entries never compare equal, so both pop them in the same order.
 #[derive(Clone, Debug)]
-pub(crate) struct OpenList {
-    queue: Queue,
+pub(crate) struct OpenList<M: Rising = RadixHeap> {
+    queue: Queue<M>,
     seq: u32,
 }
 
 #[derive(Clone, Debug)]
-enum Queue {
-    Radix(RadixHeap),
-    Calendar(Calendar),
+enum Queue<M> {
+    Rising(M),
     Heap(MinHeap),
 }
 
-impl OpenList {
-    /// An empty open list. `monotone`: keys (almost) never fall below the last one popped,
-    /// as with Dijkstra and A* with a consistent heuristic; such lists use the radix heap.
-    pub(crate) fn new(monotone: bool) -> Self {
-        let queue = if monotone { Queue::Radix(RadixHeap::default()) } else { Queue::Heap(MinHeap::default()) };
-        Self { queue, seq: 0 }
-    }
+/// A queue for keys that (almost) never fall below the last one popped: [`RadixHeap`] for any
+/// such keys, [`Calendar`] for keys that also rise by a few units at most a push. Each search
+/// names the one it uses, so that only that one's push is inlined into its loop.
+pub(crate) trait Rising: Clone + std::fmt::Debug + Default {
+    /// Adds `entry`, whose key is `key`.
+    fn put(&mut self, entry: Entry, key: f64);
+    /// Takes the first entry; entries for which `closed(node)` holds may be dropped on the way.
+    fn take(&mut self, closed: impl Fn(u32) -> bool) -> Option<Entry>;
+    /// Empties the queue.
+    fn empty(&mut self);
+    /// Hands every entry held to `offer`, in no particular order.
+    fn offer_all(&self, offer: &mut impl FnMut(&Entry));
+}
 
-    /// An empty open list for keys that never fall and rise by a few units at most a push,
-    /// as with Dijkstra and A* (consistent heuristic, weight 1) moving one edge at a time on a
-    /// grid: a [`Calendar`]. (Jump point search, whose pushes land far ahead, is faster on
-    /// [`new`](Self::new)'s radix heap.)
-    pub(crate) fn rising_by_little() -> Self {
-        Self { queue: Queue::Calendar(Calendar::default()), seq: 0 }
+impl Rising for RadixHeap {
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    fn put(&mut self, entry: Entry, _key: f64) {
+        self.push(entry);
+    }
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    fn take(&mut self, closed: impl Fn(u32) -> bool) -> Option<Entry> {
+        self.pop(closed)
+    }
+    fn empty(&mut self) {
+        self.clear();
+    }
+    fn offer_all(&self, offer: &mut impl FnMut(&Entry)) {
+        RadixHeap::offer_all(self, offer);
+    }
+}
+
+impl Rising for Calendar {
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    fn put(&mut self, entry: Entry, key: f64) {
+        self.push(entry, (key * SLOTS_PER_UNIT) as u64);
+    }
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    fn take(&mut self, closed: impl Fn(u32) -> bool) -> Option<Entry> {
+        self.pop(closed)
+    }
+    fn empty(&mut self) {
+        self.clear();
+    }
+    fn offer_all(&self, offer: &mut impl FnMut(&Entry)) {
+        self.below.items.iter().for_each(&mut *offer);
+        self.current.iter().for_each(&mut *offer);
+        self.slots.iter().flatten().for_each(&mut *offer);
+        self.far.offer_all(offer);
+    }
+}
+
+impl<M: Rising> OpenList<M> {
+    /// An empty open list. `monotone`: keys (almost) never fall below the last one popped,
+    /// as with Dijkstra and A* with a consistent heuristic; such lists use the queue `M`
+    /// (the radix heap unless the search names the calendar), the others a plain heap.
+    pub(crate) fn new(monotone: bool) -> Self {
+        let queue = if monotone { Queue::Rising(M::default()) } else { Queue::Heap(MinHeap::default()) };
+        Self { queue, seq: 0 }
     }
 
     /// Empties the list and restarts the push count.
     pub(crate) fn clear(&mut self) {
         self.seq = 0;
         match &mut self.queue {
-            Queue::Radix(r) => r.clear(),
-            Queue::Calendar(c) => c.clear(),
+            Queue::Rising(r) => r.empty(),
             Queue::Heap(h) => h.clear(),
         }
     }
@@ -524,8 +570,7 @@ impl OpenList {
         let entry = Entry { key: ordered(key), tie: ordered(tie), seq: self.seq, node };
         self.seq = self.seq.wrapping_add(1);
         match &mut self.queue {
-            Queue::Radix(r) => r.push(entry),
-            Queue::Calendar(c) => c.push(entry, (key * SLOTS_PER_UNIT) as u64),
+            Queue::Rising(r) => r.put(entry, key),
             Queue::Heap(h) => h.push(entry),
         }
     }
@@ -536,8 +581,7 @@ impl OpenList {
     #[inline(always)]
     pub(crate) fn pop(&mut self, closed: impl Fn(u32) -> bool) -> Option<u32> {
         match &mut self.queue {
-            Queue::Radix(r) => r.pop(closed),
-            Queue::Calendar(c) => c.pop(closed),
+            Queue::Rising(r) => r.take(closed),
             Queue::Heap(h) => h.pop(),
         }
         .map(|e| e.node)
@@ -600,13 +644,7 @@ impl OpenList {
         };
         match &self.queue {
             Queue::Heap(h) => h.items.iter().for_each(&mut offer),
-            Queue::Radix(r) => r.offer_all(&mut offer),
-            Queue::Calendar(c) => {
-                c.below.items.iter().for_each(&mut offer);
-                c.current.iter().for_each(&mut offer);
-                c.slots.iter().flatten().for_each(&mut offer);
-                c.far.offer_all(&mut offer);
-            }
+            Queue::Rising(r) => r.offer_all(&mut offer),
         }
         let entries: Vec<Entry> = first.into_values().collect();
         super::order::least(entries, limit, &Entry::order).into_iter().map(|e| e.node).collect()
@@ -641,35 +679,11 @@ mod tests {
         prop_oneof![Just(1.0 / 64.0), Just(1.0 / 16.0), Just(0.3), Just(1.0), Just(2.0), Just(3.0)]
     }
 
-    /// The queues under test, played against [`MinHeap`].
-    trait Monotone: Default {
-        fn put(&mut self, entry: Entry);
-        fn take(&mut self, closed: impl Fn(u32) -> bool) -> Option<Entry>;
-    }
-
-    impl Monotone for RadixHeap {
-        fn put(&mut self, entry: Entry) {
-            self.push(entry);
-        }
-        fn take(&mut self, closed: impl Fn(u32) -> bool) -> Option<Entry> {
-            self.pop(closed)
-        }
-    }
-
-    impl Monotone for Calendar {
-        fn put(&mut self, entry: Entry) {
-            self.push(entry, slot_of(entry.key));
-        }
-        fn take(&mut self, closed: impl Fn(u32) -> bool) -> Option<Entry> {
-            self.pop(closed)
-        }
-    }
-
     /// Plays `ops` (keys rising `step` at a time) on a `Q` and a plain heap side by side,
     /// with the nodes `closed` says closed (indexed by push number) as in a search: each take
     /// skips the closed entries both queues return (`Q` may drop them on its own), and both
     /// must hand out the same entry, then everything left, in the same order.
-    fn pops_agree<Q: Monotone>(ops: &[Op], step: f64, closed: &[bool]) -> Result<(), TestCaseError> {
+    fn pops_agree<Q: Rising>(ops: &[Op], step: f64, closed: &[bool]) -> Result<(), TestCaseError> {
         let (mut queue, mut heap) = (Q::default(), MinHeap::default());
         let is_closed = |node: u32| closed.get(node as usize).copied().unwrap_or(false);
         let take = |queue: &mut Q, heap: &mut MinHeap| {
@@ -683,7 +697,7 @@ mod tests {
                 Op::Push { rise, tie } => {
                     let key = ordered((last + f64::from(rise) * step).max(0.0));
                     let entry = Entry { key, tie: ordered(-f64::from(tie)), seq: seq as u32, node: seq as u32 };
-                    queue.put(entry);
+                    queue.put(entry, (last + f64::from(rise) * step).max(0.0));
                     heap.push(entry);
                 }
                 Op::Pop => {

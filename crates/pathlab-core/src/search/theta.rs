@@ -53,7 +53,7 @@
 //! so the test could change nothing.
 
 use super::engine::{check_ends, paint_cells};
-use super::open_list::OpenList;
+use super::open_list::{Calendar, OpenList};
 use super::sight::{distance, point_distance, sees};
 use super::stepper::keeps_grid_and_ends;
 use super::{
@@ -131,7 +131,7 @@ pub struct ThetaStar {
     nodes: NodeTable,
     /// `g` times `scale`, kept only when `scale` is not 1.
     shown: Vec<f64>,
-    open_list: OpenList,
+    open_list: OpenList<Calendar>,
     current: u32,
     sight_checks: usize,
     lines: Vec<OverlayLine>,
@@ -165,7 +165,7 @@ impl ThetaStar {
             scale,
             nodes: NodeTable::new(n),
             shown: if scale == 1.0 { Vec::new() } else { vec![f64::INFINITY; n] },
-            open_list: if config.weight == 1.0 { OpenList::rising_by_little() } else { OpenList::new(false) },
+            open_list: OpenList::new(config.weight == 1.0),
             current: NO_PARENT,
             sight_checks: 0,
             lines: Vec::new(),
