@@ -371,17 +371,6 @@ impl Default for Calendar {
 }
 
 impl Calendar {
-    fn clear(&mut self) {
-        self.base = 0;
-        self.current.clear();
-        self.below.clear();
-        while self.filled != 0 {
-            self.slots[self.filled.trailing_zeros() as usize].clear();
-            self.filled &= self.filled - 1;
-        }
-        self.far.clear();
-    }
-
     /// Adds an entry whose key is in slot `slot`. The usual cases (the end of `current`, or a
     /// slot ahead) are inlined; the others are not, to keep each search's loop small.
     #[allow(clippy::inline_always)]
@@ -412,20 +401,6 @@ impl Calendar {
             Ordering::Less => self.below.push(entry),
             Ordering::Greater => self.far.push(entry),
         }
-    }
-
-    /// Takes the first entry; entries for which `closed(node)` holds may be dropped on the
-    /// way.
-    #[allow(clippy::inline_always)]
-    #[inline(always)]
-    fn pop(&mut self, closed: impl Fn(u32) -> bool) -> Option<Entry> {
-        if !self.below.items.is_empty() {
-            return self.below.pop();
-        }
-        if self.current.is_empty() {
-            self.refill(&closed)?;
-        }
-        self.current.pop()
     }
 
     /// The first filled slot after `base`, if any.
@@ -529,14 +504,30 @@ impl Rising for Calendar {
     fn put(&mut self, entry: Entry, key: f64) {
         self.push(entry, (key * SLOTS_PER_UNIT) as u64);
     }
+
     #[allow(clippy::inline_always)]
     #[inline(always)]
     fn take(&mut self, closed: impl Fn(u32) -> bool) -> Option<Entry> {
-        self.pop(closed)
+        // Keys below the current slot leave first; then the current slot, refilled if empty.
+        self.below.pop().or_else(|| {
+            if self.current.is_empty() {
+                self.refill(&closed)?;
+            }
+            self.current.pop()
+        })
     }
+
     fn empty(&mut self) {
-        self.clear();
+        self.base = 0;
+        self.current.clear();
+        self.below.clear();
+        while self.filled != 0 {
+            self.slots[self.filled.trailing_zeros() as usize].clear();
+            self.filled &= self.filled - 1;
+        }
+        self.far.clear();
     }
+
     fn offer_all(&self, offer: &mut impl FnMut(&Entry)) {
         self.below.items.iter().for_each(&mut *offer);
         self.current.iter().for_each(&mut *offer);
@@ -730,34 +721,22 @@ mod tests {
     }
 
     proptest! {
-        /// The radix heap pops exactly what the plain heap pops, in the same order, for any
-        /// pushes and pops: keys equal to, above and (now and then) below the last popped,
-        /// and ties in every order.
+        /// The radix heap and the calendar pop exactly what the plain heap pops, in the same
+        /// order, for any pushes and pops: keys equal to, above and (now and then) below the
+        /// last popped, ties in every order, keys sharing a calendar slot, in later slots and
+        /// beyond its last slot (in its radix heap).
         #[test]
-        fn the_radix_heap_pops_in_the_heaps_order(ops in ops(), step in steps()) {
+        fn rising_queues_pop_in_the_heaps_order(ops in ops(), step in steps()) {
             pops_agree::<RadixHeap>(&ops, step, &[])?;
-        }
-
-        /// With some nodes closed, as in a search, the radix heap may drop their entries on
-        /// the way (alone in a bucket or among others) but hands out the other entries exactly
-        /// when the plain heap does, once the caller skips the closed ones both return.
-        #[test]
-        fn the_radix_heap_drops_only_closed_entries(ops in ops(), step in steps(), closed in proptest::collection::vec(any::<bool>(), 300)) {
-            pops_agree::<RadixHeap>(&ops, step, &closed)?;
-        }
-
-        /// The calendar pops in the plain heap's order too: keys sharing a slot, in the
-        /// current slot, in later slots and beyond the last slot (in its radix heap), and
-        /// below the current slot.
-        #[test]
-        fn the_calendar_pops_in_the_heaps_order(ops in ops(), step in steps()) {
             pops_agree::<Calendar>(&ops, step, &[])?;
         }
 
-        /// With some nodes closed, the calendar hands out the other entries exactly when the
-        /// plain heap does.
+        /// With some nodes closed, as in a search, both may drop their entries on the way
+        /// (alone in a bucket or slot, or among others) but hand out the other entries exactly
+        /// when the plain heap does, once the caller skips the closed ones they return.
         #[test]
-        fn the_calendar_drops_only_closed_entries(ops in ops(), step in steps(), closed in proptest::collection::vec(any::<bool>(), 300)) {
+        fn rising_queues_drop_only_closed_entries(ops in ops(), step in steps(), closed in proptest::collection::vec(any::<bool>(), 300)) {
+            pops_agree::<RadixHeap>(&ops, step, &closed)?;
             pops_agree::<Calendar>(&ops, step, &closed)?;
         }
     }
