@@ -69,6 +69,12 @@ fn ordered(x: f64) -> u64 {
     }
 }
 
+/// The priority that [`ordered`] mapped to `key` (0.0 for -0.0).
+#[inline]
+fn unordered(key: u64) -> f64 {
+    f64::from_bits(if key >> 63 == 1 { key & !(1 << 63) } else { !key })
+}
+
 /// How many children a node has in the four-ary heaps of the searches ([`MinHeap`] here, the
 /// incremental searches' key queue): half the depth of a binary heap, and a sift-down
 /// compares children that sit side by side in memory.
@@ -319,13 +325,17 @@ const SLOTS_PER_UNIT: f64 = 16.0;
 /// at most sqrt(2), so its pushes land here. (One bit a slot in a word says which are filled.)
 const SLOTS: usize = 64;
 
-/// The slot of a key given as [`ordered`] bits: the key times [`SLOTS_PER_UNIT`], rounded down
-/// (negative keys share slot 0, and infinite ones the last), so a larger key never has a lower
-/// slot.
+/// The slot of a key: the key times [`SLOTS_PER_UNIT`], rounded down (negative keys share
+/// slot 0, and infinite ones the last), so a larger key never has a lower slot.
+#[inline]
+fn slot(key: f64) -> u64 {
+    (key * SLOTS_PER_UNIT) as u64
+}
+
+/// [`slot`] of a key given as [`ordered`] bits.
 #[inline]
 fn slot_of(key: u64) -> u64 {
-    let bits = if key >> 63 == 1 { key & !(1 << 63) } else { !key };
-    (f64::from_bits(bits) * SLOTS_PER_UNIT) as u64
+    slot(unordered(key))
 }
 
 /// A bucket queue of [`Entry`] for keys that rise by little at a time: Dijkstra's and A*'s on
@@ -415,10 +425,9 @@ impl Calendar {
     ///
     /// It runs once a slot, not once a pop: one copy of its code serves every search.
     fn refill(&mut self, closed: &dyn Fn(u32) -> bool) -> Option<()> {
-        let seldom = closed;
         loop {
             let near = self.next_filled();
-            let far = if self.far.is_empty() { None } else { self.far.peek(seldom).map(|e| slot_of(e.key)) };
+            let far = if self.far.is_empty() { None } else { self.far.peek(closed).map(|e| slot_of(e.key)) };
             let slot = match (near, far) {
                 (Some(a), Some(b)) => a.min(b),
                 (a, b) => a.or(b)?,
@@ -431,8 +440,8 @@ impl Calendar {
                 std::mem::swap(&mut self.current, &mut self.slots[i]);
                 self.current.retain(|e| !closed(e.node));
             }
-            while far == Some(slot) && self.far.peek(seldom).is_some_and(|e| slot_of(e.key) == slot) {
-                if let Some(e) = self.far.pop(seldom) {
+            while far == Some(slot) && self.far.peek(closed).is_some_and(|e| slot_of(e.key) == slot) {
+                if let Some(e) = self.far.pop(closed) {
                     self.current.push(e);
                 }
             }
@@ -502,7 +511,7 @@ impl Rising for Calendar {
     #[allow(clippy::inline_always)]
     #[inline(always)]
     fn put(&mut self, entry: Entry, key: f64) {
-        self.push(entry, (key * SLOTS_PER_UNIT) as u64);
+        self.push(entry, slot(key));
     }
 
     #[allow(clippy::inline_always)]
@@ -695,7 +704,7 @@ mod tests {
                     let (a, b) = take(&mut queue, &mut heap);
                     prop_assert_eq!(a, b.map(|e| e.seq));
                     if let Some(e) = b {
-                        last = f64::from_bits(if e.key >> 63 == 1 { e.key & !(1 << 63) } else { !e.key });
+                        last = unordered(e.key);
                     }
                 }
             }
